@@ -1,0 +1,355 @@
+"""The rule book base class: what every book shares, with hooks for what differs.
+
+A rule book is a subclass with class attributes for its numbers and methods
+for its phases. Adding a book means adding one module that defines a subclass
+and registering it in ``scorekeeper.rules`` (``BOOKS``); nothing else switches
+on a book's id.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from .core import (
+    PHASES,
+    RANK_PLURALS,
+    RANKS,
+    SEATS,
+    SUITS,
+    TRICKS_IN_A_HAND,
+    Decision,
+    HandCheck,
+    Option,
+    PhaseRule,
+    Transfer,
+    add,
+    describe,
+    eldest,
+    format_counters,
+    from_each,
+    is_int,
+    nothing,
+    parse_set,
+    set_cards,
+    to_each,
+)
+
+
+class RuleBook:
+    id: str = ""
+    name: str = ""
+    source: str = ""  # one line: where the rules come from
+    summary: str = ""  # one line for the new-session form
+    options: tuple[Option, ...] = ()
+    trumps: tuple[str, ...] = SUITS
+    has_turned_up: bool = False
+    set_ranks: tuple[str, ...] = ()
+    gleek_values: dict[str, int] = {}
+    opening_price: int = 13
+    price_step: int = 1
+    even_prices: bool = False
+    eldest_must_buy: bool = True
+    tiddy_held: int = 2
+    hand_keys: tuple[str, ...] = ()
+    optional_hand_keys: tuple[str, ...] = ("note",)
+    phase_rules: tuple[PhaseRule, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+
+    # ------------------------------------------------------------ options
+
+    def default_options(self) -> dict[str, bool]:
+        return {o.name: o.default for o in self.options}
+
+    def resolved_options(self, options: dict | None) -> dict[str, bool]:
+        resolved = self.default_options()
+        resolved.update(options or {})
+        return resolved
+
+    # ------------------------------------------------------------ hands
+
+    def required_keys(self) -> tuple[str, ...]:
+        return self.hand_keys
+
+    def ruff_opening(self, hands_before: list) -> int:
+        """The smallest amount a ruff loser can pay in the next hand."""
+        return 2
+
+    def auction_may_be_empty(self, options: dict) -> bool:
+        return False
+
+    def auction_must_be_empty(self, options: dict) -> bool:
+        return False
+
+    def ruff_may_be_empty(self, options: dict) -> bool:
+        return False
+
+    def ruff_must_be_empty(self, options: dict) -> bool:
+        return False
+
+    def tiddy_in_play(self, hand: dict, options: dict) -> bool:
+        """False where the record must say ``tiddy: null``."""
+        return True
+
+    def min_price(self, buyer: int, dealer: int) -> int:
+        if self.eldest_must_buy and buyer != eldest(dealer):
+            return self.opening_price + 1 if not self.even_prices else self.opening_price + 2
+        return self.opening_price
+
+    def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
+        """Why ``amount`` cannot be what a ruff loser paid, or None."""
+        raise NotImplementedError
+
+    def set_value(self, kind: str, rank: str) -> int:
+        value = self.gleek_values[rank]
+        return 2 * value if kind == "mournival" else value
+
+    def ranks_in_play(self, check: HandCheck, rank: str) -> int:
+        return 4
+
+    def max_set_cards(self, check: HandCheck, seat: int) -> int:
+        return 12
+
+    def check_hand(self, number: int, hand: Any, options: dict, hands_before: list,
+                   names: tuple) -> list:
+        """Every problem with one hand (``number`` is 1-based)."""
+        check = HandCheck(number, hand if isinstance(hand, dict) else {}, names)
+        if not isinstance(hand, dict):
+            check.fail("hand", f"is not a hand (an object with dealer, trump, …), but {describe(hand)}")
+            return check.problems
+        required = self.required_keys()
+        for key in required:
+            if key not in hand:
+                check.fail(key, f"{key} is missing")
+        for key in hand:
+            if key not in required and key not in self.optional_hand_keys:
+                check.fail(key, f"{key} is not part of a {self.id} hand")
+        if "note" in hand and not isinstance(hand["note"], str):
+            check.fail("note", f"note must be text, not {describe(hand['note'])}")
+
+        if "dealer" in hand:
+            check.seat("dealer", hand["dealer"])
+        if "trump" in hand and hand["trump"] not in self.trumps:
+            allowed = ", ".join(self.trumps)
+            check.fail("trump", f"trump must be one of {allowed}, not {describe(hand['trump'])}")
+        if self.has_turned_up and "turned_up" in hand and hand["turned_up"] not in RANKS:
+            check.fail("turned_up", f"turned_up must be a rank ({' '.join(RANKS)}), not {describe(hand['turned_up'])}")
+        self._check_tiddy(check, options)
+        self._check_auction(check, options)
+        self._check_ruff(check, options, hands_before)
+        self._check_tricks(check)
+        self.check_play(check, options)
+        self._check_sets(check, options)
+        self.check_sets_against_play(check, options)
+        return check.problems
+
+    def _check_tiddy(self, check: HandCheck, options: dict) -> None:
+        hand = check.hand
+        if "tiddy" not in hand or not check.seat("tiddy", hand["tiddy"], nullable=True):
+            return
+        if hand["tiddy"] is not None:
+            reason = self.tiddy_not_in_play_reason(check, options)
+            if reason:
+                check.fail("tiddy", f"tiddy must be null {reason}")
+
+    def tiddy_not_in_play_reason(self, check: HandCheck, options: dict) -> str | None:
+        return None
+
+    def _check_auction(self, check: HandCheck, options: dict) -> None:
+        hand = check.hand
+        if "auction" not in hand:
+            return
+        auction = hand["auction"]
+        if auction is None:
+            if not self.auction_may_be_empty(options):
+                check.fail("auction", "auction cannot be null: somebody always buys the stock in this rule book")
+            return
+        if self.auction_must_be_empty(options):
+            check.fail("auction", "auction must be null: simplified Gleek has no auction")
+            return
+        if not isinstance(auction, dict) or set(auction) != {"buyer", "price"}:
+            check.fail("auction", f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.auction_may_be_empty(options) else ""}, not {describe(auction)}')
+            return
+        ok = check.seat("auction", auction["buyer"])
+        price = auction["price"]
+        if not is_int(price):
+            check.fail("auction", f"auction price must be a whole number, not {describe(price)}")
+            return
+        if price < self.opening_price:
+            check.fail("auction", f"auction price {price} is below the opening bid of {self.opening_price}")
+            return
+        if self.even_prices and price % 2:
+            check.fail("auction", f"auction price {price} is odd: bids go up by 2 from {self.opening_price}")
+            return
+        if ok and check.good("dealer"):
+            lowest = self.min_price(auction["buyer"], hand["dealer"])
+            if price < lowest:
+                check.fail("auction", f"auction: {check.who(auction['buyer'])} is not eldest, so bought at {lowest} or more, not {price} (eldest opens at {self.opening_price})")
+
+    def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> None:
+        hand = check.hand
+        if "ruff" not in hand:
+            return
+        ruff = hand["ruff"]
+        if ruff is None:
+            if not self.ruff_may_be_empty(options):
+                check.fail("ruff", "ruff cannot be null: somebody always wins the ruff in this rule book")
+            return
+        if self.ruff_must_be_empty(options):
+            check.fail("ruff", "ruff must be null: simplified Gleek has no ruff")
+            return
+        if not isinstance(ruff, dict) or set(ruff) != {"winner", "paid"}:
+            check.fail("ruff", f'ruff must be {{"winner": seat, "paid": [a, b, c]}}, not {describe(ruff)}')
+            return
+        if not check.seat("ruff", ruff["winner"]):
+            return
+        paid = ruff["paid"]
+        if not (isinstance(paid, list) and len(paid) == 3 and all(is_int(v) for v in paid)):
+            check.fail("ruff", f"ruff paid must be three whole numbers, one per seat, not {describe(paid)}")
+            return
+        winner = ruff["winner"]
+        if paid[winner] != 0:
+            check.fail("ruff", f"ruff: the winner {check.who(winner)} pays nothing, so their paid entry must be 0, not {paid[winner]}")
+            return
+        opening = self.ruff_opening(hands_before)
+        for seat in SEATS:
+            if seat == winner:
+                continue
+            problem = self.ruff_stake_problem(paid[seat], opening)
+            if problem:
+                check.fail("ruff", f"ruff: {check.who(seat)} paid {paid[seat]}, {problem}")
+                return
+
+    def _check_tricks(self, check: HandCheck) -> None:
+        if "tricks" not in check.hand or not check.three_counts("tricks"):
+            return
+        total = sum(check.hand["tricks"])
+        if total != TRICKS_IN_A_HAND:
+            check.fail("tricks", f"tricks add up to {total}, not {TRICKS_IN_A_HAND}")
+
+    def _check_sets(self, check: HandCheck, options: dict) -> None:
+        hand = check.hand
+        if "sets" not in hand:
+            return
+        sets = hand["sets"]
+        if not (isinstance(sets, list) and len(sets) == 3 and all(isinstance(s, list) for s in sets)):
+            check.fail("sets", f"sets must be three lists, one per seat, not {describe(sets)}")
+            return
+        cards_of = {r: 0 for r in RANKS}
+        for seat, declared in enumerate(sets):
+            ranks_seen = set()
+            cards = 0
+            for text in declared:
+                parsed = parse_set(text)
+                if parsed is None or parsed[1] not in self.set_ranks:
+                    allowed = " ".join(self.set_ranks)
+                    check.fail("sets", f'sets: {check.who(seat)} declares {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {allowed}')
+                    return
+                kind, rank = parsed
+                if rank in ranks_seen:
+                    check.fail("sets", f"sets: {check.who(seat)} declares two sets of {RANK_PLURALS[rank]}")
+                    return
+                ranks_seen.add(rank)
+                cards += set_cards(kind)
+                cards_of[rank] += set_cards(kind)
+            most = self.max_set_cards(check, seat)
+            if cards > most:
+                check.fail("sets", f"sets: {check.who(seat)} declares sets of {cards} cards but holds only {most}")
+                return
+        for rank in RANKS:
+            in_play = self.ranks_in_play(check, rank)
+            if cards_of[rank] > in_play:
+                check.fail("sets", f"sets declare {cards_of[rank]} {RANK_PLURALS[rank]}, but only {in_play} are in play")
+                return
+
+    def check_play(self, check: HandCheck, options: dict) -> None:
+        """Book-specific checks of the play (honours, card points, …)."""
+
+    def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
+        """Book-specific checks tying declared sets to the play."""
+
+    # ------------------------------------------------------------ phases
+
+    def phases(self, hand: dict, options: dict) -> dict[str, Transfer]:
+        """Every phase's transfer for a valid hand."""
+        return {
+            "tiddy": self.tiddy(hand, options),
+            "auction": self.auction(hand),
+            "ruff": self.ruff(hand),
+            "sets": self.sets(hand),
+            "tricks": self.tricks(hand),
+        }
+
+    def tiddy(self, hand: dict, options: dict) -> Transfer:
+        if hand["tiddy"] is None:
+            return nothing()
+        return from_each(hand["tiddy"], self.tiddy_held)
+
+    def auction(self, hand: dict) -> Transfer:
+        if hand["auction"] is None:
+            return nothing()
+        return to_each(hand["auction"]["buyer"], Fraction(hand["auction"]["price"], 2))
+
+    def ruff(self, hand: dict) -> Transfer:
+        if hand["ruff"] is None:
+            return nothing()
+        winner, paid = hand["ruff"]["winner"], hand["ruff"]["paid"]
+        transfer = [Fraction(-p) for p in paid]
+        transfer[winner] = Fraction(sum(paid))
+        return transfer
+
+    def sets(self, hand: dict) -> Transfer:
+        transfers = []
+        for seat, declared in enumerate(hand["sets"]):
+            for text in declared:
+                kind, rank = parse_set(text)
+                transfers.append(from_each(seat, self.set_value(kind, rank)))
+        return add(*transfers)
+
+    def tricks(self, hand: dict) -> Transfer:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ reasons
+
+    def reasons(self, hand: dict, options: dict, names) -> dict[str, list[str]]:
+        """One line per payment in each phase, in the table's words."""
+        lines = {phase: [] for phase in PHASES}
+        lines["tiddy"] = self.tiddy_reasons(hand, options, names)
+        auction = hand["auction"]
+        if auction is None:
+            lines["auction"] = ["Nobody bought the stock."]
+        else:
+            half = format_counters(Fraction(auction["price"], 2))
+            lines["auction"] = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {half} to each."]
+        ruff = hand["ruff"]
+        if ruff is None:
+            lines["ruff"] = [self.no_ruff_reason()]
+        else:
+            winner = names[ruff["winner"]]
+            for seat in SEATS:
+                if seat != ruff["winner"]:
+                    lines["ruff"].append(f"{names[seat]} pays {winner} {ruff['paid'][seat]} for the ruff.")
+        for seat, declared in enumerate(hand["sets"]):
+            for text in declared:
+                kind, rank = parse_set(text)
+                lines["sets"].append(
+                    f"{names[seat]}: {kind} of {RANK_PLURALS[rank]}, {self.set_value(kind, rank)} from each.")
+        if not any(hand["sets"]):
+            lines["sets"] = ["No sets declared."]
+        lines["tricks"] = self.tricks_reasons(hand, names)
+        return lines
+
+    def tiddy_reasons(self, hand: dict, options: dict, names) -> list[str]:
+        if hand["tiddy"] is None:
+            return ["Nobody is paid for Tiddy."]
+        return [f"{names[hand['tiddy']]} holds Tiddy (the Four of trumps): {self.tiddy_held} from each."]
+
+    def no_ruff_reason(self) -> str:
+        return "No ruff."
+
+    def tricks_reasons(self, hand: dict, names) -> list[str]:
+        return []
+
+
+def rank_is_honour(rank: str) -> bool:
+    return rank in ("A", "K", "Q", "J")

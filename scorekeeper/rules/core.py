@@ -1,0 +1,261 @@
+"""The shared core of every rule book: seats, ranks, exact amounts, problems.
+
+Everything here is pure: plain data in, counter transfers out. Amounts are
+``fractions.Fraction`` (a half counter is the finest amount there is), never
+floats. A *transfer* is a list of three amounts, one per seat, adding up to 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable
+
+SEATS = (0, 1, 2)
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+HONOURS = ("A", "K", "Q", "J")
+PHASES = ("tiddy", "auction", "ruff", "sets", "tricks")
+TRICKS_IN_A_HAND = 12
+
+RANK_NAMES = {
+    "A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "10": "Ten", "9": "Nine",
+    "8": "Eight", "7": "Seven", "6": "Six", "5": "Five", "4": "Four",
+}
+RANK_PLURALS = {r: ("Sixes" if r == "6" else RANK_NAMES[r] + "s") for r in RANKS}
+HONOUR_NAMES = {"A": "Tib (Ace)", "K": "King", "Q": "Queen", "J": "Tom (Jack)"}
+SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "Kiss"}
+
+Transfer = list  # three Fractions, summing to 0
+
+
+# ---------------------------------------------------------------- seats
+
+def left(seat: int) -> int:
+    """The next seat clockwise."""
+    return (seat + 1) % 3
+
+
+def eldest(dealer: int) -> int:
+    return (dealer + 1) % 3
+
+
+def middle(dealer: int) -> int:
+    return (dealer + 2) % 3
+
+
+def seats_from_eldest(dealer: int) -> tuple[int, int, int]:
+    """Eldest, middle, dealer: the order in which ties are broken."""
+    return (eldest(dealer), middle(dealer), dealer)
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer: ``True`` and ``12.0`` are not."""
+    return type(value) is int
+
+
+def is_seat(value: Any) -> bool:
+    return is_int(value) and value in SEATS
+
+
+# ---------------------------------------------------------------- amounts
+
+def nothing() -> Transfer:
+    return [Fraction(0), Fraction(0), Fraction(0)]
+
+
+def from_each(scorer: int, amount) -> Transfer:
+    """Each of the other two pays ``amount`` to ``scorer``."""
+    amount = Fraction(amount)
+    return [2 * amount if s == scorer else -amount for s in SEATS]
+
+
+def to_each(payer: int, amount) -> Transfer:
+    """``payer`` pays ``amount`` to each of the other two."""
+    return from_each(payer, -Fraction(amount))
+
+
+def add(*transfers: Iterable) -> Transfer:
+    total = nothing()
+    for t in transfers:
+        for s in SEATS:
+            total[s] += Fraction(t[s])
+    return total
+
+
+def as_number(amount: Fraction) -> int | float:
+    """A JSON number for an exact amount: whole amounts as ints, halves as x.5."""
+    amount = Fraction(amount)
+    if amount.denominator == 1:
+        return int(amount)
+    return float(amount)  # only halves occur, which a float holds exactly
+
+
+def format_counters(amount) -> str:
+    """``7``, ``6½``, ``-1½``: an amount as players say it."""
+    amount = Fraction(amount)
+    sign = "−" if amount < 0 else ""
+    amount = abs(amount)
+    whole, part = divmod(amount, 1)
+    if part == 0:
+        return f"{sign}{whole}"
+    if part == Fraction(1, 2):
+        return f"{sign}{whole if whole else ''}½"
+    return f"{sign}{float(amount):g}"
+
+
+def signed_counters(amount) -> str:
+    amount = Fraction(amount)
+    return ("+" if amount > 0 else "") + format_counters(amount)
+
+
+# ---------------------------------------------------------------- settlement
+
+@dataclass(frozen=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: Fraction
+
+    def as_json(self) -> dict:
+        return {"from": self.payer, "to": self.payee, "amount": as_number(self.amount)}
+
+
+def fewest_payments(balances) -> list[Payment]:
+    """The fewest transfers (at most 2 for three players) that settle ``balances``.
+
+    Each goes from a player who is down to one who is up; largest first, ties by
+    payer then payee.
+    """
+    owed = {s: -Fraction(b) for s, b in enumerate(balances) if b < 0}
+    due = {s: Fraction(b) for s, b in enumerate(balances) if b > 0}
+    payments = []
+    while owed and due:
+        payer = max(owed, key=lambda s: (owed[s], -s))
+        payee = max(due, key=lambda s: (due[s], -s))
+        amount = min(owed[payer], due[payee])
+        payments.append(Payment(payer, payee, amount))
+        for book, seat in ((owed, payer), (due, payee)):
+            book[seat] -= amount
+            if book[seat] == 0:
+                del book[seat]
+    return sorted(payments, key=lambda p: (-p.amount, p.payer, p.payee))
+
+
+# ---------------------------------------------------------------- problems
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a record, worded for a person at a card table.
+
+    ``hand`` is 1-based (``None`` outside the hands); ``key`` is the record key
+    the problem is about, so a form can show it beside the right field.
+    """
+
+    hand: int | None
+    key: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"hand {self.hand}: {self.text}" if self.hand else self.text
+
+
+class InvalidRecord(ValueError):
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class HandCheck:
+    """Collects the problems of one hand, remembering which keys are wrong so
+    that a check needing a wrong value is skipped rather than reported twice."""
+
+    number: int
+    hand: dict
+    names: tuple
+    problems: list = field(default_factory=list)
+    bad: set = field(default_factory=set)
+
+    def fail(self, key: str, text: str) -> None:
+        self.problems.append(Problem(self.number, key, text))
+        self.bad.add(key)
+
+    def good(self, *keys: str) -> bool:
+        return all(k in self.hand and k not in self.bad for k in keys)
+
+    def who(self, seat: int) -> str:
+        return self.names[seat]
+
+    def seat(self, key: str, value: Any, nullable: bool = False) -> bool:
+        """Check that ``value`` is a seat (or null where allowed)."""
+        if value is None and nullable:
+            return True
+        if not is_seat(value):
+            allowed = "0, 1 or 2" + (", or null" if nullable else "")
+            self.fail(key, f"{key} must be a seat ({allowed}), not {describe(value)}")
+            return False
+        return True
+
+    def three_counts(self, key: str) -> bool:
+        value = self.hand[key]
+        if not (isinstance(value, list) and len(value) == 3 and all(is_int(v) for v in value)):
+            self.fail(key, f"{key} must be three whole numbers, one per seat, not {describe(value)}")
+            return False
+        if any(v < 0 for v in value):
+            self.fail(key, f"{key} cannot be negative ({describe(value)})")
+            return False
+        return True
+
+
+def describe(value: Any) -> str:
+    """A short, safe rendering of a JSON value for a message."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+SET_PATTERN = re.compile(r"^(gleek|mournival):(A|K|Q|J|10|9|8|7|6|5|4)$")
+
+
+def parse_set(text: str) -> tuple[str, str] | None:
+    """``"gleek:A"`` → ``("gleek", "A")``; ``None`` if it is not a set."""
+    if not isinstance(text, str):
+        return None
+    match = SET_PATTERN.match(text)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def set_cards(kind: str) -> int:
+    return 4 if kind == "mournival" else 3
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A rule the sources leave open, decided for the app (shown on the rules page)."""
+
+    title: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: bool
+    label: str
+    help: str
+
+
+@dataclass(frozen=True)
+class PhaseRule:
+    phase: str
+    text: str
+
+
+Names = Callable[[int], str]

@@ -1,0 +1,207 @@
+"""Rule book ``modern``: a modern "How to Play" revival (seed 000): no turned-up
+card, Kiss (no trumps), numeral sets and a card-point count settled pairwise."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .book import RuleBook
+from .core import (
+    RANKS,
+    SEATS,
+    SUITS,
+    Decision,
+    HandCheck,
+    Option,
+    PhaseRule,
+    Transfer,
+    parse_set,
+)
+
+TIB_BONUS = 15
+TOM_BONUS = 9
+LAST_TRICK_BONUS = 4
+MIN_TRICK_POINTS, MAX_TRICK_POINTS = 9, 33
+MIN_CAPTURED, MAX_CAPTURED = 192, 252
+CARD_POINTS = {"A": 11, "K": 3, "Q": 3, "J": 3, **{r: int(r) for r in RANKS[4:]}}
+
+
+class Modern(RuleBook):
+    id = "modern"
+    name = "Modern revival"
+    source = "A modern “How to Play” revival page — seed 000"
+    summary = "Bigger swings: Kiss (no trumps), sets of any rank, card points settled player to player."
+    trumps = SUITS + ("none",)
+    has_turned_up = False
+    set_ranks = RANKS
+    gleek_values = {"A": 8, "K": 4, "Q": 4, "J": 4, **{r: int(r) for r in RANKS[4:]}}
+    opening_price = 13
+    price_step = 1
+    eldest_must_buy = False
+    hand_keys = ("dealer", "trump", "tiddy", "auction", "ruff", "sets", "tricks",
+                 "card_points", "tib", "tom", "last_trick")
+    options = (
+        Option("simplified", False, "Simplified (teaching) Gleek",
+               "Skip the auction and the ruff; trump is named before the deal."),
+    )
+
+    phase_rules = (
+        PhaseRule("tiddy", "Whoever was dealt the Four of the suit that becomes trump gets 2 from each "
+                  "opponent, whether or not it is played. None under Kiss."),
+        PhaseRule("auction", "Eldest may bid 13 or pass; each later bid is at least 1 more. The buyer pays "
+                  "half the price to each opponent (13 → 6½ each) and names trump or Kiss."),
+        PhaseRule("ruff", "Ruff total: A 11, K Q J 3, numerals face value. Each antes 2 and vies; each loser "
+                  "pays the winner 2 plus whatever he put in."),
+        PhaseRule("sets", "Any rank. Gleek from each opponent: A 8, K Q J 4, a numeral its face value. "
+                  "Mournival doubles: A 16, K Q J 8, numerals twice face value."),
+        PhaseRule("tricks", "Trick score = card points captured (A 11, K Q J 3, numerals face value) + 15 "
+                  "for capturing Tib + 9 for Tom + 4 for the last trick. Every pair settles the difference "
+                  "of their scores. This is usually the biggest phase of the hand, often ±100 counters."),
+    )
+    decisions = (
+        Decision("Tiddy goes to whoever was dealt it",
+                 "The player dealt the Four of the eventual trump gets 2 from each opponent, played or not; "
+                 "a Four lying in the stock pays nobody, even if the buyer takes it. None under Kiss.",
+                 "“If you are dealt the Four of the eventual trump, collect your 2 pence”; “a consolation "
+                 "payment regardless of whether the Four is ever played”"),
+        Decision("If all three pass, nobody buys",
+                 "No payment and no exchange; the 8 stock cards stay unplayed and eldest names trump or "
+                 "Kiss.", "Seed 000 leaves the all-pass case open."),
+        Decision("An unvied ruff still takes the antes",
+                 "If nobody vies, all three show and the best ruff takes 2 from each; ties go to the "
+                 "earlier seat from the dealer's left.", "Each player antes 2."),
+        Decision("The set table is what is paid",
+                 "Sets pay exactly the table (tens and nines included), although the text also calls a "
+                 "gleek of Aces the strongest meld after a mournival and its glossary says “4 to 8 pence”.",
+                 "Seed 000's set table and glossary"),
+        Decision("The Four of trumps counts 4 in the play",
+                 "Tiddy counts its face value like any Four; its payment is the separate Tiddy phase.",
+                 "“Four of trumps (Tiddy) = 4 bonus”; glossary: “a 4-point trick value in play”"),
+        Decision("Trick scores are settled player to player",
+                 "Each player's trick score is paid to him by each opponent: every pair settles the "
+                 "difference, so a player receives 3 × his score − the sum of the three scores.",
+                 "“settled player-to-player”"),
+    )
+
+    def simplified(self, options: dict) -> bool:
+        return bool(self.resolved_options(options)["simplified"])
+
+    def auction_may_be_empty(self, options):
+        return True
+
+    def auction_must_be_empty(self, options):
+        return self.simplified(options)
+
+    def ruff_may_be_empty(self, options):
+        return self.simplified(options)
+
+    def ruff_must_be_empty(self, options):
+        return self.simplified(options)
+
+    def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
+        if amount < 2:
+            return "but every ruff loser pays at least the ante of 2"
+        return None
+
+    def tiddy_not_in_play_reason(self, check: HandCheck, options: dict) -> str | None:
+        if check.good("trump") and check.hand["trump"] == "none":
+            return "under Kiss (no trumps)"
+        return None
+
+    def max_set_cards(self, check: HandCheck, seat: int) -> int:
+        auction = check.hand.get("auction")
+        if not check.good("auction"):
+            return 13
+        return 13 if auction is not None and auction["buyer"] == seat else 12
+
+    def check_play(self, check: HandCheck, options: dict) -> None:
+        hand = check.hand
+        tricks = hand["tricks"] if check.good("tricks") else None
+        if "card_points" in hand and check.three_counts("card_points"):
+            points = hand["card_points"]
+            total = sum(points)
+            if not MIN_CAPTURED <= total <= MAX_CAPTURED:
+                side = "more" if total > MAX_CAPTURED else "less"
+                limit = MAX_CAPTURED if total > MAX_CAPTURED else MIN_CAPTURED
+                check.fail("card_points", f"card_points add up to {total}, {side} than {limit} "
+                           f"(the captured cards are worth {MIN_CAPTURED} to {MAX_CAPTURED})")
+            if tricks is not None:
+                for seat in SEATS:
+                    won, got = tricks[seat], points[seat]
+                    if won == 0 and got:
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} but won no trick")
+                    elif got > MAX_TRICK_POINTS * won:
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} from {won} tricks, "
+                                   f"more than {MAX_TRICK_POINTS} a trick ({MAX_TRICK_POINTS * won})")
+                    elif got < MIN_TRICK_POINTS * won:
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} from {won} tricks, "
+                                   f"less than {MIN_TRICK_POINTS} a trick ({MIN_TRICK_POINTS * won})")
+        kiss = check.good("trump") and hand["trump"] == "none"
+        for key, label in (("tib", "Tib (the Ace of trumps)"), ("tom", "Tom (the Jack of trumps)"),
+                           ("last_trick", "the last trick")):
+            if key not in hand:
+                continue
+            nullable = key != "last_trick"
+            if not check.seat(key, hand[key], nullable=nullable):
+                continue
+            seat = hand[key]
+            if seat is None:
+                continue
+            if kiss and nullable:
+                check.fail(key, f"{key} must be null under Kiss: there are no trumps, so no {label.split(' (')[0]}")
+            elif tricks is not None and tricks[seat] == 0:
+                check.fail(key, f"{key}: {check.who(seat)} captured {label} but won no trick")
+
+    def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
+        if not check.good("sets", "trump", "tib", "auction") or check.hand["trump"] == "none":
+            return
+        hand = check.hand
+        buyer = hand["auction"]["buyer"] if hand["auction"] else None
+        for seat, declared in enumerate(hand["sets"]):
+            if "mournival:A" not in declared:
+                continue
+            if hand["tib"] == seat or (hand["tib"] is None and seat == buyer):
+                continue
+            check.fail("tib", f"tib: {check.who(seat)} declares a mournival of Aces, so holds Tib and captures it, "
+                       f"but tib is {'null' if hand['tib'] is None else check.who(hand['tib'])}")
+            return
+
+    # ------------------------------------------------------------ phases
+
+    def scores(self, hand: dict) -> list[int]:
+        scores = list(hand["card_points"])
+        for key, bonus in (("tib", TIB_BONUS), ("tom", TOM_BONUS), ("last_trick", LAST_TRICK_BONUS)):
+            if hand[key] is not None:
+                scores[hand[key]] += bonus
+        return scores
+
+    def tricks(self, hand: dict) -> Transfer:
+        scores = self.scores(hand)
+        total = sum(scores)
+        return [Fraction(3 * s - total) for s in scores]
+
+    def tiddy_reasons(self, hand, options, names):
+        if hand["trump"] == "none":
+            return ["Kiss (no trumps): no Tiddy."]
+        if hand["tiddy"] is None:
+            return ["Nobody was dealt Tiddy (it lay in the stock)."]
+        return [f"{names[hand['tiddy']]} was dealt Tiddy (the Four of trumps): 2 from each."]
+
+    def no_ruff_reason(self) -> str:
+        return "Simplified Gleek: no ruff."
+
+    def tricks_reasons(self, hand, names):
+        scores = self.scores(hand)
+        lines = []
+        for seat in SEATS:
+            parts = [f"{hand['card_points'][seat]} card points"]
+            for key, label, bonus in (("tib", "Tib", TIB_BONUS), ("tom", "Tom", TOM_BONUS),
+                                      ("last_trick", "last trick", LAST_TRICK_BONUS)):
+                if hand[key] == seat:
+                    parts.append(f"{label} {bonus}")
+            lines.append(f"{names[seat]}: {' + '.join(parts)} = {scores[seat]}.")
+        lines.append("Each pair settles the difference of their scores.")
+        return lines
+
+
+BOOK = Modern()

@@ -1,0 +1,64 @@
+"""Rule book ``parlett``: the teaching reconstruction after David Parlett
+(seed 001), the default for new sessions."""
+
+from __future__ import annotations
+
+from .core import Decision, PhaseRule, is_int
+from .turned_up import TurnedUpBook
+
+FIRST_RUFF_STAKE = 2
+
+
+class Parlett(TurnedUpBook):
+    id = "parlett"
+    name = "Parlett (reconstruction)"
+    source = "Teaching reconstruction after Parlett, from Cotgrave (1662), Willughby and Cotton (1674) — seed 001"
+    summary = "The precise modern reconstruction: stock from 12 rising by 2, ruff stakes that double after a quiet hand."
+    opening_price = 12
+    price_step = 2
+    even_prices = True
+    tiddy_turned_up = 4
+    honour_held_word = "played"
+
+    phase_rules = (
+        PhaseRule("tiddy", "Tiddy (the Four of trumps) turned up: each opponent pays the dealer 4. "
+                  "Otherwise whoever holds it in the play gets 2 from each opponent; a discarded Four pays nobody."),
+        PhaseRule("auction", "Eldest must open at 12; each bid is 2 more (12, 14, 16 …). The buyer pays half "
+                  "the price to each opponent (14: 7 to each). Honours may not be discarded."),
+        PhaseRule("ruff", "Best single suit (A 11, K Q J 10, others face value; four Aces beat all). The "
+                  "opening stake S is 2, doubling after each hand nobody opened (2, 4, 8 …) and back to 2 "
+                  "after a settled contest. Raises are by 2; each loser pays S + 2k."),
+        PhaseRule("sets", "Gleek (three of A K Q J) from each opponent: A 4, K 3, Q 2, J 1. "
+                  "Mournival (all four) doubles: A 8, K 6, Q 4, J 2."),
+        PhaseRule("tricks", "3 points a trick, plus the trump honours each player plays: Tib (A) 15, K 3, "
+                  "Q 3, Tom (J) 9; a turned-up honour counts for the dealer. The points total 66: each "
+                  "player receives points − 22 (pays if negative)."),
+    )
+    decisions = ()
+
+    def ruff_may_be_empty(self, options):
+        return True
+
+    def ruff_opening(self, hands_before: list) -> int:
+        """S doubles for each consecutive no-contest hand (an explicit ``ruff: null``)
+        just before this one; it is 2 in the first hand and after a contest."""
+        stake = FIRST_RUFF_STAKE
+        for hand in reversed(hands_before):
+            if isinstance(hand, dict) and "ruff" in hand and hand["ruff"] is None:
+                stake *= 2
+            else:
+                break
+        return stake
+
+    def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
+        if amount < opening:
+            return f"but the opening stake this hand is {opening}"
+        if (amount - opening) % 2:
+            return f"but stakes go {opening}, {opening + 2}, {opening + 4} … (raises of 2)"
+        return None
+
+    def no_ruff_reason(self) -> str:
+        return "No contest: nothing paid, and the next hand's opening stake doubles."
+
+
+BOOK = Parlett()

@@ -1,0 +1,234 @@
+"""The session record ``gleek-session/1``: validate, load, dump and settle.
+
+``validate(record)`` lists every problem; ``load(text)`` parses and validates
+(raising ``InvalidRecord``); ``dump(record)`` writes it back unchanged;
+``settle(record)`` computes every hand's phases, the balances and the payments.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import BOOKS
+from .book import RuleBook
+from .core import (
+    PHASES,
+    SEATS,
+    InvalidRecord,
+    Payment,
+    Problem,
+    add,
+    as_number,
+    describe,
+    fewest_payments,
+)
+
+FORMAT = "gleek-session/1"
+REQUIRED_KEYS = ("format", "rulebook", "options", "players", "hands")
+OPTIONAL_KEYS = ("title", "played_on", "stake")
+MAX_NAME = 40
+DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+CURRENCY = re.compile(r"^(d|[A-Z]{3})$")
+DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def _problem(key: str, text: str) -> Problem:
+    return Problem(None, key, text)
+
+
+def check_players(players) -> list[Problem]:
+    if not (isinstance(players, list) and len(players) == 3):
+        return [_problem("players", f"players must be a list of three names in seat order, not {describe(players)}")]
+    problems = []
+    for seat, name in enumerate(players):
+        if not isinstance(name, str):
+            problems.append(_problem("players", f"players: seat {seat}'s name must be text, not {describe(name)}"))
+        elif not name.strip():
+            problems.append(_problem("players", f"players: seat {seat} has no name"))
+        elif len(name.strip()) > MAX_NAME:
+            problems.append(_problem("players", f"players: seat {seat}'s name is {len(name.strip())} characters long; at most {MAX_NAME}"))
+    if not problems:
+        trimmed = [n.strip() for n in players]
+        for i, name in enumerate(trimmed):
+            if name in trimmed[:i]:
+                problems.append(_problem("players", f'players: two players are both called "{name}"'))
+    return problems
+
+
+def check_options(book: RuleBook, options) -> list[Problem]:
+    if not isinstance(options, dict):
+        return [_problem("options", f"options must be an object, not {describe(options)}")]
+    known = {o.name for o in book.options}
+    problems = []
+    for key, value in options.items():
+        if key not in known:
+            allowed = ", ".join(sorted(known)) or "none"
+            problems.append(_problem("options", f"options: {describe(key)} is not an option of {book.id} (options: {allowed})"))
+        elif type(value) is not bool:
+            problems.append(_problem("options", f"options: {key} must be true or false, not {describe(value)}"))
+    return problems
+
+
+def check_stake(stake) -> list[Problem]:
+    if not isinstance(stake, dict) or set(stake) != {"per_counter", "currency"}:
+        return [_problem("stake", f'stake must be {{"per_counter": "0.25", "currency": "d"}}, not {describe(stake)}')]
+    problems = []
+    per = stake["per_counter"]
+    if not (isinstance(per, str) and DECIMAL.match(per) and Fraction(per) > 0):
+        problems.append(_problem("stake", f'stake: per_counter must be a decimal string above 0 such as "0.25", not {describe(per)}'))
+    currency = stake["currency"]
+    if not (isinstance(currency, str) and CURRENCY.match(currency)):
+        problems.append(_problem("stake", f'stake: currency must be "d" (old pence) or a three-letter code such as "EUR", not {describe(currency)}'))
+    return problems
+
+
+def check_played_on(value) -> list[Problem]:
+    if isinstance(value, str) and DATE.match(value):
+        try:
+            datetime.date.fromisoformat(value)
+            return []
+        except ValueError:
+            return [_problem("played_on", f"played_on: {value} is not a real date")]
+    return [_problem("played_on", f'played_on must be a date "YYYY-MM-DD", not {describe(value)}')]
+
+
+def names_for(players) -> tuple[str, str, str]:
+    """Players' trimmed names, or seat labels where the names are wrong."""
+    if not check_players(players):
+        return tuple(n.strip() for n in players)
+    return tuple(f"seat {s}" for s in SEATS)
+
+
+def validate(record) -> list[Problem]:
+    """Every problem with a record (already parsed from JSON); empty if valid."""
+    if not isinstance(record, dict):
+        return [_problem("record", f"record: a session record is a JSON object, not {describe(record)}")]
+    problems = []
+    for key in REQUIRED_KEYS:
+        if key not in record:
+            problems.append(_problem(key, f"{key} is missing"))
+    for key in record:
+        if key not in REQUIRED_KEYS and key not in OPTIONAL_KEYS:
+            problems.append(_problem(key, f"{key}: {describe(key)} is not a key of a session record"))
+    if "format" in record and record["format"] != FORMAT:
+        problems.append(_problem("format", f'format must be "{FORMAT}", not {describe(record["format"])}'))
+    book = None
+    if "rulebook" in record:
+        if isinstance(record["rulebook"], str) and record["rulebook"] in BOOKS:
+            book = BOOKS[record["rulebook"]]
+        else:
+            problems.append(_problem("rulebook", f"rulebook must be one of {', '.join(BOOKS)}, not {describe(record['rulebook'])}"))
+    options = {}
+    if book is not None and "options" in record:
+        option_problems = check_options(book, record["options"])
+        problems += option_problems
+        if not option_problems:
+            options = record["options"]
+    if "players" in record:
+        problems += check_players(record["players"])
+    if "title" in record and not isinstance(record["title"], str):
+        problems.append(_problem("title", f"title must be text, not {describe(record['title'])}"))
+    if "played_on" in record:
+        problems += check_played_on(record["played_on"])
+    if "stake" in record:
+        problems += check_stake(record["stake"])
+    hands = record.get("hands")
+    if "hands" in record and not isinstance(hands, list):
+        problems.append(_problem("hands", f"hands must be a list, not {describe(hands)}"))
+    elif isinstance(hands, list) and book is not None:
+        names = names_for(record.get("players"))
+        for index, hand in enumerate(hands):
+            problems += book.check_hand(index + 1, hand, options, hands[:index], names)
+    return problems
+
+
+def parse(text: str | bytes):
+    """JSON text → a record (not yet validated); ``InvalidRecord`` if not JSON."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as error:
+        raise InvalidRecord([_problem("record", f"record: not valid JSON ({error})")]) from None
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load(text: str | bytes) -> dict:
+    record = parse(text)
+    problems = validate(record)
+    if problems:
+        raise InvalidRecord(problems)
+    return record
+
+
+def dump(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+
+
+@dataclass
+class HandResult:
+    number: int
+    dealer: int
+    phases: dict
+    total: list
+
+    def as_json(self) -> dict:
+        return {
+            "hand": self.number,
+            "dealer": self.dealer,
+            "phases": {p: [as_number(a) for a in self.phases[p]] for p in PHASES},
+            "total": [as_number(a) for a in self.total],
+        }
+
+
+@dataclass
+class Settlement:
+    rulebook: str
+    players: list
+    hands: list
+    balances: list
+    payments: list
+    running: list  # balances after each hand
+
+    def as_json(self) -> dict:
+        return {
+            "rulebook": self.rulebook,
+            "players": self.players,
+            "hands": [h.as_json() for h in self.hands],
+            "balances": [as_number(b) for b in self.balances],
+            "payments": [p.as_json() for p in self.payments],
+        }
+
+    def phase_totals(self) -> dict:
+        return {p: add(*[h.phases[p] for h in self.hands]) for p in PHASES}
+
+
+def settle_hands(book: RuleBook, options: dict, hands: list) -> list[HandResult]:
+    results = []
+    for index, hand in enumerate(hands):
+        phases = book.phases(hand, options)
+        results.append(HandResult(index + 1, hand["dealer"], phases, add(*phases.values())))
+    return results
+
+
+def settle(record: dict) -> Settlement:
+    """Settle a valid record (``validate`` it first)."""
+    book = BOOKS[record["rulebook"]]
+    hands = settle_hands(book, record["options"], record["hands"])
+    running, balance = [], add()
+    for hand in hands:
+        balance = add(balance, hand.total)
+        running.append(balance)
+    return Settlement(
+        rulebook=book.id,
+        players=[n.strip() for n in record["players"]],
+        hands=hands,
+        balances=balance,
+        payments=fewest_payments(balance),
+        running=running,
+    )

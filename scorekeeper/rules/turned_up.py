@@ -1,0 +1,155 @@
+"""The family of books with a turned-up trump card that belongs to the dealer
+(``parlett`` and ``wits1671``): their shared Tiddy, honours and trick count."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .book import RuleBook
+from .core import (
+    HONOUR_NAMES,
+    HONOURS,
+    RANK_NAMES,
+    SEATS,
+    HandCheck,
+    Transfer,
+    describe,
+    from_each,
+    nothing,
+    parse_set,
+)
+
+HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
+POINTS_PER_TRICK = 3
+TOTAL_POINTS = 66  # 12 tricks of 3 cards + 30 for the honours
+
+
+class TurnedUpBook(RuleBook):
+    has_turned_up = True
+    set_ranks = HONOURS
+    gleek_values = {"A": 4, "K": 3, "Q": 2, "J": 1}
+    hand_keys = ("dealer", "trump", "turned_up", "tiddy", "auction", "ruff", "sets",
+                 "tricks", "honours")
+    tiddy_turned_up = 4
+    honours_may_be_discarded = False
+    honour_held_word = "played"
+
+    def tiddy_on(self, options: dict) -> bool:
+        return True
+
+    def tiddy_not_in_play_reason(self, check: HandCheck, options: dict) -> str | None:
+        if not self.tiddy_on(options):
+            return "when the table plays without Tiddy"
+        if check.good("turned_up") and check.hand["turned_up"] == "4":
+            return "when the Four is turned up (the dealer is paid for it)"
+        return None
+
+    def ranks_in_play(self, check: HandCheck, rank: str) -> int:
+        if check.good("turned_up") and check.hand["turned_up"] == rank:
+            return 3
+        return 4
+
+    def honour_keys(self, turned_up: str) -> list[str]:
+        return [r for r in HONOURS if r != turned_up]
+
+    def check_play(self, check: HandCheck, options: dict) -> None:
+        hand = check.hand
+        if "honours" not in hand:
+            return
+        honours = hand["honours"]
+        if not isinstance(honours, dict):
+            check.fail("honours", f"honours must be an object giving a seat for each of A K Q J not turned up, not {describe(honours)}")
+            return
+        if check.good("turned_up"):
+            expected = self.honour_keys(hand["turned_up"])
+            missing = [r for r in expected if r not in honours]
+            extra = [r for r in honours if r not in expected]
+            if missing:
+                check.fail("honours", f"honours: who {self.honour_held_word} {' and '.join(HONOUR_NAMES[r] for r in missing)}? ({', '.join(missing)} missing)")
+                return
+            if extra:
+                why = [f"{r} is turned up (it counts for the dealer)" if r == hand["turned_up"]
+                       else f"{describe(r)} is not an honour" for r in extra]
+                check.fail("honours", "honours: " + "; ".join(why))
+                return
+        for rank, seat in honours.items():
+            if not check.seat("honours", seat, nullable=self.honours_may_be_discarded):
+                return
+        tib = honours.get("A")
+        if tib is not None and rank_ok(honours, "A") and check.good("tricks") and hand["tricks"][tib] == 0:
+            check.fail("honours", f"honours: {check.who(tib)} {self.honour_held_word} Tib (the Ace of trumps) but won no trick; Tib always wins its trick")
+
+    def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
+        if not check.good("sets", "honours", "turned_up"):
+            return
+        hand = check.hand
+        for seat, declared in enumerate(hand["sets"]):
+            for text in declared:
+                kind, rank = parse_set(text)
+                if kind != "mournival" or rank == hand["turned_up"]:
+                    continue
+                holder = hand["honours"].get(rank)
+                if holder != seat:
+                    held_by = "nobody (discarded)" if holder is None else check.who(holder)
+                    check.fail("sets", f"sets: {check.who(seat)} declares a mournival of {RANK_NAMES[rank]}s, so holds the {RANK_NAMES[rank]} of trumps, but honours give it to {held_by}")
+                    return
+
+    # ------------------------------------------------------------ phases
+
+    def tiddy(self, hand: dict, options: dict) -> Transfer:
+        if not self.tiddy_on(options):
+            return nothing()
+        if hand["turned_up"] == "4":
+            return from_each(hand["dealer"], self.tiddy_turned_up)
+        return super().tiddy(hand, options)
+
+    def honour_holders(self, hand: dict) -> dict[str, int | None]:
+        """Who each honour counts for: the turned-up one is the dealer's."""
+        holders = dict(hand["honours"])
+        if hand["turned_up"] in HONOURS:
+            holders[hand["turned_up"]] = hand["dealer"]
+        return holders
+
+    def points(self, hand: dict) -> list[int]:
+        points = [POINTS_PER_TRICK * t for t in hand["tricks"]]
+        for rank, seat in self.honour_holders(hand).items():
+            if seat is not None:
+                points[seat] += HONOUR_POINTS[rank]
+        return points
+
+    def par(self, hand: dict) -> int:
+        """What each player must reach to break even (22 unless an honour was discarded)."""
+        discarded = sum(HONOUR_POINTS[r] for r, s in self.honour_holders(hand).items() if s is None)
+        return (TOTAL_POINTS - discarded) // 3
+
+    def tricks(self, hand: dict) -> Transfer:
+        par = self.par(hand)
+        return [Fraction(p - par) for p in self.points(hand)]
+
+    def tiddy_reasons(self, hand: dict, options: dict, names) -> list[str]:
+        if not self.tiddy_on(options):
+            return ["Tiddy is off for this session."]
+        if hand["turned_up"] == "4":
+            return [f"Tiddy turned up: {self.tiddy_turned_up} from each to the dealer, {names[hand['dealer']]}."]
+        return super().tiddy_reasons(hand, options, names)
+
+    def tricks_reasons(self, hand: dict, names) -> list[str]:
+        holders = self.honour_holders(hand)
+        par = self.par(hand)
+        lines = []
+        for seat in SEATS:
+            parts = [f"{hand['tricks'][seat]} tricks × 3"]
+            for rank in HONOURS:
+                if holders.get(rank) == seat:
+                    turned = " (turned up)" if rank == hand["turned_up"] else ""
+                    parts.append(f"{HONOUR_NAMES[rank]}{turned} {HONOUR_POINTS[rank]}")
+            points = self.points(hand)[seat]
+            lines.append(f"{names[seat]}: {' + '.join(parts)} = {points}, {points - par:+d} against {par}.")
+        discarded = [HONOUR_NAMES[r] for r, s in holders.items() if s is None]
+        if discarded:
+            lines.append(f"Discarded, counting for nobody: {', '.join(discarded)}.")
+        return lines
+
+
+def rank_ok(honours: dict, rank: str) -> bool:
+    return rank in honours

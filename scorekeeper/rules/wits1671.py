@@ -1,0 +1,80 @@
+"""Rule book ``wits1671``: *Wits Interpreter* (1671), the period text (seed 002),
+gaps filled from Cotton's *Compleat Gamester* (1674)."""
+
+from __future__ import annotations
+
+from .core import Decision, Option, PhaseRule
+from .turned_up import TurnedUpBook
+
+
+class Wits1671(TurnedUpBook):
+    id = "wits1671"
+    name = "Wits Interpreter (1671)"
+    source = "The Wits Interpreter (1671), gaps filled from Cotton's Compleat Gamester (1674) — seed 002"
+    summary = "The period text: stock from 13 rising by 1, vies of 4, 6, 8, honours count for who held them."
+    opening_price = 13
+    price_step = 1
+    even_prices = False
+    tiddy_turned_up = 2
+    honours_may_be_discarded = True
+    honour_held_word = "held"
+    options = (
+        Option("tiddy", True, "Play at Tiddy",
+               "“You will play at Tiddie, or leave it out”: agreed before the first deal."),
+    )
+
+    phase_rules = (
+        PhaseRule("tiddy", "If the table plays at Tiddy: Tiddy turned up pays the dealer 2 from each; "
+                  "otherwise whoever holds the Four of trumps after the stock exchange gets 2 from each. "
+                  "A discarded Four pays nobody."),
+        PhaseRule("auction", "Bids run 13, 14, 15 … The buyer pays half the price to each opponent "
+                  "(16: 8 to one and 8 to the other)."),
+        PhaseRule("ruff", "Best single suit (A 11, courts 10; four Aces win). A player with nothing to say "
+                  "pays 2; one who saw and refused pays the stake he last saw; the last holder-out pays "
+                  "the final stake."),
+        PhaseRule("sets", "Gleek from each opponent: A 4, K 3, Q 2, J 1; mournival doubles (A 8, K 6, Q 4, "
+                  "J 2), in the hand after the stock exchange."),
+        PhaseRule("tricks", "“Twenty two are your Cards”: 3 a trick plus the honours held — Tib 15, Tom 9, "
+                  "King 3, Queen 3 — whoever wins the trick. Each receives points − 22 (− a third of any "
+                  "discarded honour's value)."),
+    )
+    decisions = (
+        Decision("Tiddy is on unless the session says otherwise",
+                 "Tiddy payments apply unless the session was created with Tiddy off.",
+                 "“you will play at Tiddie, or leave it out”"),
+        Decision("Eldest must bid: there is always a buyer",
+                 "Eldest opens at 13, so somebody always buys the stock; a buyer other than eldest paid at "
+                 "least 14.",
+                 "“the eldest hand bids for the stock … he upon whom it is put, bound to take it”; "
+                 "Cotton 1674: “the eldest hand bids”"),
+        Decision("An odd price is split exactly",
+                 "An odd price is split in halves (13 → 6½ to each). Cotton gives the odd unit to eldest "
+                 "“or else … to the box”, which would break the zero sum between the players.",
+                 "“eight to one, and eight to the other”; Cotton 1674"),
+        Decision("Vies go 4, 6, 8 …",
+                 "The first vie is 4 and each revie adds 2 (“all above is but two a time”); a player who "
+                 "says nothing pays 2. So every loser pays an even amount of at least 2.",
+                 "The text's own example: the winner takes 6 from the last holder-out and 4 from the one "
+                 "who saw then refused."),
+        Decision("An unvied ruff still wins 2 from each",
+                 "If nobody vies, the best ruff still takes 2 from each.",
+                 "“he that has most of a suit … wins it”"),
+        Decision("A turned-up honour counts for the dealer",
+                 "The dealer scores a turned-up Tib, King, Queen or Tom without playing it.",
+                 "The text says so of Tib; King, Queen and Tom follow it."),
+        Decision("A discarded honour counts for nobody",
+                 "The buyer may discard an honour; it then scores for no one, and the break-even mark is a "
+                 "third of 66 less the discarded honours (always whole; 22 when nothing is discarded).",
+                 "The text does not forbid the buyer to discard an honour."),
+    )
+
+    def tiddy_on(self, options: dict) -> bool:
+        return bool(self.resolved_options(options)["tiddy"])
+
+    def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
+        if amount < 2 or amount % 2:
+            return "but a ruff loser pays an even amount of at least 2 (2 for nothing to say, then 4, 6, 8 …)"
+        return None
+
+
+BOOK = Wits1671()

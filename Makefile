@@ -30,7 +30,7 @@ system-deps:
 
 run: $(STAMP)
 	$(VENV)/bin/flask --app scorekeeper init-db
-	$(PY) -m scorekeeper serve --port $(PORT)
+	$(PY) -m scorekeeper.serve --port $(PORT)
 
 test: $(STAMP) system-deps
 	$(PY) -m pytest

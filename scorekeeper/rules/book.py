@@ -29,6 +29,7 @@ from .core import (
     format_counters,
     from_each,
     is_int,
+    key_name,
     nothing,
     parse_set,
     set_cards,
@@ -100,6 +101,10 @@ class RuleBook:
         """Why ``amount`` cannot be what a ruff loser paid, or None."""
         raise NotImplementedError
 
+    def ruff_stake_choices(self, opening: int, count: int) -> list[int]:
+        """The first ``count`` amounts a ruff loser may pay (for the form's chips)."""
+        return [a for a in range(opening, opening + 4 * count) if self.ruff_stake_problem(a, opening) is None][:count]
+
     def set_value(self, kind: str, rank: str) -> int:
         value = self.gleek_values[rank]
         return 2 * value if kind == "mournival" else value
@@ -123,7 +128,7 @@ class RuleBook:
                 check.fail(key, f"{key} is missing")
         for key in hand:
             if key not in required and key not in self.optional_hand_keys:
-                check.fail(key, f"{key} is not part of a {self.id} hand")
+                check.fail(key, f"{key_name(key)} is not part of a {self.id} hand")
         if "note" in hand and not isinstance(hand["note"], str):
             check.fail("note", f"note must be text, not {describe(hand['note'])}")
 

@@ -1,0 +1,362 @@
+"""Persistence, in one place: the schema, its migrations, and every write.
+
+Every write is one short ``BEGIN IMMEDIATE`` transaction that re-validates the
+whole session record with the domain before it commits, so the database never
+holds a hand the rules refuse, and balances (always computed from the hands,
+never stored) can never disagree with them. Every change bumps the session's
+``version`` and is kept in ``history``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlite_utils import Database, Migrations
+
+from .rules import InvalidRecord
+from .rules.record import FORMAT, validate
+
+MAX_HANDS = 1000
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_sessions_hands_history(db: Database) -> None:
+    db["sessions"].create(
+        {
+            "id": str,
+            "watch_id": str,
+            "rulebook": str,
+            "options": str,
+            "players": str,
+            "title": str,
+            "played_on": str,
+            "stake": str,
+            "first_dealer": int,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"watch_id", "rulebook", "options", "players", "first_dealer", "version"},
+    )
+    db["sessions"].create_index(["watch_id"], unique=True)
+    db["hands"].create(
+        {"session_id": str, "number": int, "data": str},
+        pk=("session_id", "number"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"data"},
+    )
+    db["history"].create(
+        {
+            "id": int,
+            "session_id": str,
+            "hand_number": int,
+            "action": str,
+            "before": str,
+            "after": str,
+            "version": int,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["history"].create_index(["session_id", "hand_number"])
+
+
+class StaleEdit(Exception):
+    """The edit was based on an older version of the session than the stored one."""
+
+    def __init__(self, current: int):
+        self.current = current
+        super().__init__(
+            "Someone else changed this session a moment ago; here it is as it is now. "
+            "Check it and make your change again.")
+
+
+class NotFound(Exception):
+    pass
+
+
+class Refused(Exception):
+    """A change the rules or the limits do not allow; ``problems`` says why."""
+
+    def __init__(self, problems):
+        self.problems = [str(p) for p in problems]
+        super().__init__("; ".join(self.problems))
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def new_token() -> str:
+    """An unguessable id: 144 bits of randomness, URL-safe."""
+    return secrets.token_urlsafe(18)
+
+
+# ------------------------------------------------------------ connections
+
+def connect(path: str | Path) -> Database:
+    """One connection: foreign keys on, waits for a busy writer, explicit transactions."""
+    conn = sqlite3.connect(str(path), timeout=15, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA busy_timeout = 15000")
+    return Database(conn)
+
+
+def initialise(path: str | Path) -> None:
+    """Create the database if missing, switch it to WAL, apply migrations."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = connect(path)
+    try:
+        db.conn.execute("PRAGMA journal_mode = WAL")
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+@contextlib.contextmanager
+def writing(db: Database):
+    """A short write transaction taken at once (``BEGIN IMMEDIATE``), so a
+    read-then-write never fails with "database is locked" halfway."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    else:
+        db.conn.execute("COMMIT")
+
+
+# ------------------------------------------------------------ reading
+
+@dataclass
+class Session:
+    id: str
+    watch_id: str
+    rulebook: str
+    options: dict
+    players: list
+    title: str | None
+    played_on: str | None
+    stake: dict | None
+    first_dealer: int
+    version: int
+    created_at: str
+    updated_at: str
+    hands: list
+
+    def record(self) -> dict:
+        """The session as a ``gleek-session/1`` record."""
+        record = {
+            "format": FORMAT,
+            "rulebook": self.rulebook,
+            "options": self.options,
+            "players": self.players,
+            "hands": self.hands,
+        }
+        if self.title:
+            record["title"] = self.title
+        if self.played_on:
+            record["played_on"] = self.played_on
+        if self.stake:
+            record["stake"] = self.stake
+        return record
+
+    def next_dealer(self) -> int:
+        if not self.hands:
+            return self.first_dealer
+        return (self.hands[-1]["dealer"] + 1) % 3
+
+
+def _session_from_row(db: Database, row: dict) -> Session:
+    hands = [json.loads(r["data"]) for r in db.query(
+        "select data from hands where session_id = ? order by number", [row["id"]])]
+    return Session(
+        id=row["id"],
+        watch_id=row["watch_id"],
+        rulebook=row["rulebook"],
+        options=json.loads(row["options"]),
+        players=json.loads(row["players"]),
+        title=row["title"],
+        played_on=row["played_on"],
+        stake=json.loads(row["stake"]) if row["stake"] else None,
+        first_dealer=row["first_dealer"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        hands=hands,
+    )
+
+
+def get_session(db: Database, session_id: str) -> Session:
+    rows = list(db.query("select * from sessions where id = ?", [session_id]))
+    if not rows:
+        raise NotFound(session_id)
+    return _session_from_row(db, rows[0])
+
+
+def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
+    rows = list(db.query("select * from sessions where watch_id = ?", [watch_id]))
+    if not rows:
+        raise NotFound(watch_id)
+    return _session_from_row(db, rows[0])
+
+
+def session_version(db: Database, session_id: str) -> int:
+    rows = list(db.query("select version from sessions where id = ? or watch_id = ?",
+                         [session_id, session_id]))
+    if not rows:
+        raise NotFound(session_id)
+    return rows[0]["version"]
+
+
+def sessions_by_ids(db: Database, ids: list[str]) -> list[dict]:
+    """Summaries of the given sessions (for the home page), newest first."""
+    if not ids:
+        return []
+    marks = ",".join("?" for _ in ids)
+    return list(db.query(
+        f"""select s.id, s.watch_id, s.title, s.played_on, s.players, s.rulebook, s.updated_at,
+                   (select count(*) from hands h where h.session_id = s.id) as hand_count
+            from sessions s where s.id in ({marks}) or s.watch_id in ({marks})
+            order by s.updated_at desc""", ids + ids))
+
+
+def history(db: Database, session_id: str, hand_number: int | None = None) -> list[dict]:
+    where, params = "session_id = ?", [session_id]
+    if hand_number is not None:
+        where += " and hand_number = ?"
+        params.append(hand_number)
+    rows = db.query(f"select * from history where {where} order by id desc", params)
+    return [dict(r, before=json.loads(r["before"]) if r["before"] else None,
+                 after=json.loads(r["after"]) if r["after"] else None) for r in rows]
+
+
+# ------------------------------------------------------------ writing
+
+def _check_record(record: dict) -> None:
+    problems = validate(record)
+    if problems:
+        raise Refused(problems)
+    if len(record["hands"]) > MAX_HANDS:
+        raise Refused([f"hands: a session holds at most {MAX_HANDS} hands; start a new session"])
+
+
+def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create") -> Session:
+    """Store a new session from a valid ``gleek-session/1`` record (its hands too)."""
+    _check_record(record)
+    session_id, watch_id, stamp = new_token(), new_token(), now()
+    with writing(db):
+        db["sessions"].insert({
+            "id": session_id,
+            "watch_id": watch_id,
+            "rulebook": record["rulebook"],
+            "options": json.dumps(record["options"]),
+            "players": json.dumps([p.strip() for p in record["players"]]),
+            "title": record.get("title"),
+            "played_on": record.get("played_on"),
+            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+            "first_dealer": record["hands"][0]["dealer"] if record["hands"] else first_dealer,
+            "version": 1,
+            "created_at": stamp,
+            "updated_at": stamp,
+        })
+        db["hands"].insert_all(
+            {"session_id": session_id, "number": i + 1, "data": json.dumps(h)}
+            for i, h in enumerate(record["hands"]))
+        _log(db, session_id, None, action, None, None, 1)
+    return get_session(db, session_id)
+
+
+def _log(db, session_id, hand_number, action, before, after, version):
+    db["history"].insert({
+        "session_id": session_id,
+        "hand_number": hand_number,
+        "action": action,
+        "before": json.dumps(before) if before is not None else None,
+        "after": json.dumps(after) if after is not None else None,
+        "version": version,
+        "at": now(),
+    })
+
+
+def _change(db: Database, session_id: str, based_on: int | None, change) -> Session:
+    """Apply ``change(session) -> (hands, hand_number, action, before, after)`` in
+    one immediate transaction, refusing stale or invalid results."""
+    with writing(db):
+        session = get_session(db, session_id)
+        if based_on is not None and based_on != session.version:
+            raise StaleEdit(session.version)
+        hands, number, action, before, after = change(session)
+        record = session.record()
+        record["hands"] = hands
+        _check_record(record)
+        version = session.version + 1
+        db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
+        for i, hand in enumerate(hands):
+            if i >= len(session.hands) or session.hands[i] != hand:
+                db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hand)},
+                                   pk=("session_id", "number"))
+        db.execute("update sessions set version = ?, updated_at = ? where id = ?",
+                   [version, now(), session_id])
+        _log(db, session_id, number, action, before, after, version)
+    return get_session(db, session_id)
+
+
+def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None) -> Session:
+    def change(session):
+        return session.hands + [hand], len(session.hands) + 1, "add", None, hand
+    return _change(db, session_id, based_on, change)
+
+
+def replace_hand(db: Database, session_id: str, number: int, hand: dict,
+                 based_on: int | None = None) -> Session:
+    def change(session):
+        if not 1 <= number <= len(session.hands):
+            raise NotFound(f"hand {number}")
+        hands = list(session.hands)
+        before, hands[number - 1] = hands[number - 1], hand
+        return hands, number, "edit", before, hand
+    return _change(db, session_id, based_on, change)
+
+
+def delete_last_hand(db: Database, session_id: str, based_on: int | None = None) -> Session:
+    def change(session):
+        if not session.hands:
+            raise Refused(["There is no hand to delete."])
+        return session.hands[:-1], len(session.hands), "delete", session.hands[-1], None
+    return _change(db, session_id, based_on, change)
+
+
+def last_change(db: Database, session_id: str) -> dict | None:
+    rows = history(db, session_id)
+    return rows[0] if rows else None
+
+
+def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
+    """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
+    def change(session):
+        last = last_change(db, session_id)
+        if last is None or last["action"] not in ("add", "edit", "delete", "undo"):
+            raise Refused(["There is nothing to undo."])
+        number, hands = last["hand_number"], list(session.hands)
+        before, after = last["before"], last["after"]
+        if after is None:          # a delete: put the hand back
+            hands.insert(number - 1, before)
+        elif before is None:       # an add: take it away
+            del hands[number - 1]
+        else:                      # an edit: restore what it replaced
+            hands[number - 1] = before
+        return hands, number, "undo", after, before
+    return _change(db, session_id, based_on, change)

@@ -1,0 +1,496 @@
+"""Routes. Thin: parse → call rules/store → render."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from flask import (Blueprint, Response, abort, current_app, flash, make_response, render_template,
+                   request, session as cookie, url_for)
+
+from . import forms, store
+from .app import get_db
+from .htmx import redirect, render
+from .rules import BOOKS, DEFAULT_BOOK, PHASES, InvalidRecord
+from .rules.core import RANKS, SEATS, add, eldest, middle
+from .rules.record import dump, load, settle
+
+bp = Blueprint("views", __name__)
+
+REMEMBERED = 30
+
+
+# ------------------------------------------------------------ helpers
+
+@dataclass
+class Table:
+    """A session as one of its two links sees it."""
+
+    session: store.Session
+    can_edit: bool
+
+    @property
+    def key(self) -> str:
+        return self.session.id if self.can_edit else self.session.watch_id
+
+    @property
+    def prefix(self) -> str:
+        return "s" if self.can_edit else "w"
+
+    def url(self, suffix: str = "") -> str:
+        return f"/{self.prefix}/{self.key}{suffix}"
+
+
+def load_table(key: str, can_edit: bool) -> Table:
+    try:
+        if can_edit:
+            session = store.get_session(get_db(), key)
+        else:
+            session = store.get_session_by_watch_id(get_db(), key)
+    except store.NotFound:
+        abort(404)
+    remember(session.id if can_edit else session.watch_id)
+    return Table(session, can_edit)
+
+
+def remember(key: str) -> None:
+    """The home page lists only the sessions this browser created or opened."""
+    mine = [k for k in cookie.get("mine", []) if k != key]
+    cookie["mine"] = [key] + mine[: REMEMBERED - 1]
+    cookie.permanent = True
+
+
+def names(session: store.Session) -> tuple:
+    return tuple(session.players)
+
+
+def money(amount, stake) -> str | None:
+    if not stake:
+        return None
+    try:
+        from .money import money as format_money
+    except ImportError:  # pragma: no cover - money.py ships with the app
+        return None
+    return format_money(amount, stake)
+
+
+def table_context(table: Table) -> dict:
+    session = table.session
+    book = BOOKS[session.rulebook]
+    settlement = settle(session.record())
+    dealer = session.next_dealer()
+    return {
+        "table": table,
+        "session": session,
+        "book": book,
+        "settlement": settlement,
+        "names": names(session),
+        "next_dealer": dealer,
+        "next_eldest": eldest(dealer),
+        "money": lambda amount: money(amount, session.stake),
+        "ruff_opening": book.ruff_opening(session.hands),
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+def public_base_url() -> str:
+    """The address other phones can open: never 'localhost' in a QR code."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return configured.rstrip("/")
+    host = request.host
+    hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host
+    if hostname in ("localhost", "127.0.0.1", "[::1]"):
+        from .lan import lan_address
+
+        port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else ""
+        address = lan_address()
+        if address:
+            return f"{request.scheme}://{address}{':' + port if port else ''}"
+    return f"{request.scheme}://{host}"
+
+
+def qr_svg(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2,
+                                                 omitsize=True)
+
+
+# ------------------------------------------------------------ home, new session, import
+
+@bp.get("/")
+def home():
+    mine = store.sessions_by_ids(get_db(), cookie.get("mine", []))
+    for row in mine:
+        row["players"] = json.loads(row["players"])
+        row["can_edit"] = row["id"] in cookie.get("mine", [])
+    return render_template("home.html", mine=mine, books=BOOKS, form=None,
+                           values={"rulebook": DEFAULT_BOOK, "played_on": forms.today(),
+                                   "first_dealer": "0", "stake": ""},
+                           problems={}, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES)
+
+
+@bp.post("/sessions")
+def create_session():
+    parsed = forms.parse_new_session(request.form)
+    if parsed.record is None:
+        mine = []
+        return render_template("home.html", mine=mine, books=BOOKS, values=parsed.values,
+                               problems=parsed.problems, stakes=forms.STAKE_LABELS,
+                               currencies=forms.CURRENCIES), 422
+    session = store.create_session(get_db(), parsed.record, parsed.first_dealer)
+    remember(session.id)
+    return redirect(f"/s/{session.id}")
+
+
+@bp.post("/import")
+def import_record():
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        text = upload.read()
+    elif request.is_json or (request.mimetype or "").endswith("json"):
+        text = request.get_data()
+    else:
+        text = request.form.get("record", "").encode()
+    problems = []
+    try:
+        record = load(text)
+        session = store.create_session(get_db(), record, action="import")
+    except InvalidRecord as invalid:
+        problems = [str(p) for p in invalid.problems]
+    except store.Refused as refused:
+        problems = refused.problems
+    if problems:
+        if request.is_json:
+            return {"problems": problems}, 422
+        return render_template("import_failed.html", problems=problems), 422
+    remember(session.id)
+    return redirect(f"/s/{session.id}")
+
+
+@bp.get("/rules")
+def rules():
+    return render_template("rules.html", books=BOOKS.values(), phases=PHASES)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    data = {
+        "name": "Gleek scorekeeper",
+        "short_name": "Gleek",
+        "start_url": "/",
+        "display": "standalone",
+        "background_color": "#14231c",
+        "theme_color": "#14231c",
+        "icons": [
+            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        ],
+    }
+    return Response(json.dumps(data), mimetype="application/manifest+json")
+
+
+# ------------------------------------------------------------ the table
+
+@bp.get("/s/<key>")
+def table(key):
+    return _table_page(load_table(key, True))
+
+
+@bp.get("/w/<key>")
+def watch(key):
+    return _table_page(load_table(key, False))
+
+
+def _table_page(table: Table):
+    context = table_context(table)
+    context["watch_url"] = public_base_url() + f"/w/{table.session.watch_id}"
+    context["qr"] = qr_svg(context["watch_url"])
+    context["saved"] = request.args.get("saved", "")
+    return render("table.html", "_live.html", **context)
+
+
+@bp.get("/s/<key>/live")
+def live(key):
+    return _live(key, True)
+
+
+@bp.get("/w/<key>/live")
+def watch_live(key):
+    return _live(key, False)
+
+
+def _live(key: str, can_edit: bool):
+    try:
+        version = store.session_version(get_db(), key)
+    except store.NotFound:
+        abort(404)
+    if request.args.get("v") == str(version):
+        response = make_response("", 204)
+        response.headers["Vary"] = "HX-Request"
+        return response
+    table = load_table(key, can_edit)
+    context = table_context(table)
+    context["fresh"] = True
+    response = make_response(render_template("_live.html", **context))
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+# ------------------------------------------------------------ recording a hand
+
+def _blank_values(session: store.Session) -> dict:
+    return {"dealer": str(session.next_dealer())}
+
+
+def _form_context(table: Table, form: forms.HandForm | None, values: dict, number: int,
+                  hands_before: list, editing: bool, message: str = "") -> dict:
+    session = table.session
+    book = BOOKS[session.rulebook]
+    options = book.resolved_options(session.options)
+    dealer = forms._seat(values.get("dealer", ""))
+    context = table_context(table)
+    context.update({
+        "form": form,
+        "values": values,
+        "number": number,
+        "editing": editing,
+        "message": message,
+        "dealer": dealer,
+        "eldest": eldest(dealer) if dealer is not None else None,
+        "middle": middle(dealer) if dealer is not None else None,
+        "options": options,
+        "ranks": RANKS,
+        "seats": SEATS,
+        "price_choices": forms.price_choices(book),
+        "ruff_opening": book.ruff_opening(hands_before),
+        "ruff_choices": forms.ruff_choices(book, book.ruff_opening(hands_before)),
+        "tiddy_fixed": forms.tiddy_is_fixed(book, options, form.hand if form else {}),
+        "known": forms.known_phases(form, options) if form else {},
+        "known_total": add(*forms.known_phases(form, options).values()) if form and form.complete else None,
+        "action": table.url(f"/hands/{number}" if editing else "/hands"),
+        "check_action": table.url(f"/hands/{number}/check" if editing else "/hands/check"),
+        "version": session.version,
+    })
+    return context
+
+
+def _editable(key: str) -> Table:
+    return load_table(key, True)
+
+
+@bp.get("/s/<key>/hands/new")
+def new_hand(key):
+    table = _editable(key)
+    session = table.session
+    if len(session.hands) >= store.MAX_HANDS:
+        flash(f"This session has {store.MAX_HANDS} hands, the most it can hold. Start a new session.")
+        return redirect(table.url())
+    values = _blank_values(session)
+    form = _parse(table, values_to_form(values), len(session.hands) + 1, session.hands)
+    context = _form_context(table, form, form.values, len(session.hands) + 1, session.hands, False)
+    context["fresh_form"] = True
+    return render("hand_form.html", "_hand_form.html", **context)
+
+
+def values_to_form(values: dict):
+    from werkzeug.datastructures import MultiDict
+
+    items = []
+    for k, v in values.items():
+        if isinstance(v, list):
+            items += [(k, x) for x in v]
+        else:
+            items.append((k, v))
+    return MultiDict(items)
+
+
+def _parse(table: Table, form, number: int, hands_before: list) -> forms.HandForm:
+    session = table.session
+    book = BOOKS[session.rulebook]
+    return forms.parse_hand(book, session.options, form, names(session), hands_before, number)
+
+
+@bp.post("/s/<key>/hands/check")
+def check_new_hand(key):
+    table = _editable(key)
+    session = table.session
+    form = _parse(table, request.form, len(session.hands) + 1, session.hands)
+    context = _form_context(table, form, form.values, len(session.hands) + 1, session.hands, False)
+    return render("hand_form.html", "_hand_form.html", **context)
+
+
+@bp.post("/s/<key>/hands")
+def save_new_hand(key):
+    table = _editable(key)
+    session = table.session
+    number = len(session.hands) + 1
+    form = _parse(table, request.form, number, session.hands)
+    if request.form.get("preset") or not form.complete:
+        context = _form_context(table, form, form.values, number, session.hands, False,
+                                message="" if request.form.get("preset") else "Not saved yet:")
+        return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
+    try:
+        saved = store.add_hand(get_db(), session.id, form.hand, _based_on())
+    except store.StaleEdit as stale:
+        fresh = load_table(key, True)
+        number = len(fresh.session.hands) + 1
+        form = _parse(fresh, request.form, number, fresh.session.hands)
+        context = _form_context(fresh, form, form.values, number, fresh.session.hands, False,
+                                message=str(stale))
+        return render("hand_form.html", "_hand_form.html", status=409, **context)
+    except store.Refused as refused:
+        context = _form_context(table, form, form.values, number, session.hands, False,
+                                message="Not saved: " + "; ".join(refused.problems))
+        return render("hand_form.html", "_hand_form.html", status=422, **context)
+    return redirect(table.url(f"?saved={len(saved.hands)}"))
+
+
+def _based_on() -> int | None:
+    raw = request.form.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def _hand_or_404(session: store.Session, number: int) -> dict:
+    if not 1 <= number <= len(session.hands):
+        abort(404)
+    return session.hands[number - 1]
+
+
+@bp.get("/s/<key>/hands/<int:number>")
+def hand_detail(key, number):
+    return _hand_detail(load_table(key, True), number)
+
+
+@bp.get("/w/<key>/hands/<int:number>")
+def watch_hand_detail(key, number):
+    return _hand_detail(load_table(key, False), number)
+
+
+def _hand_detail(table: Table, number: int):
+    session = table.session
+    hand = _hand_or_404(session, number)
+    book = BOOKS[session.rulebook]
+    context = table_context(table)
+    result = context["settlement"].hands[number - 1]
+    context.update({
+        "number": number,
+        "hand": hand,
+        "result": result,
+        "reasons": book.reasons(hand, session.options, names(session)),
+        "history": store.history(get_db(), session.id, number) if table.can_edit else [],
+        "is_last": number == len(session.hands),
+        "phases": PHASES,
+    })
+    return render_template("hand_detail.html", **context)
+
+
+@bp.get("/s/<key>/hands/<int:number>/edit")
+def edit_hand(key, number):
+    table = _editable(key)
+    session = table.session
+    hand = _hand_or_404(session, number)
+    book = BOOKS[session.rulebook]
+    values = forms.hand_to_values(book, hand)
+    form = _parse(table, values_to_form(values), number, session.hands[: number - 1])
+    context = _form_context(table, form, form.values, number, session.hands[: number - 1], True)
+    return render("hand_form.html", "_hand_form.html", **context)
+
+
+@bp.post("/s/<key>/hands/<int:number>/check")
+def check_edit(key, number):
+    table = _editable(key)
+    session = table.session
+    _hand_or_404(session, number)
+    form = _parse(table, request.form, number, session.hands[: number - 1])
+    context = _form_context(table, form, form.values, number, session.hands[: number - 1], True)
+    return render("hand_form.html", "_hand_form.html", **context)
+
+
+@bp.post("/s/<key>/hands/<int:number>")
+def save_edit(key, number):
+    table = _editable(key)
+    session = table.session
+    _hand_or_404(session, number)
+    before = session.hands[: number - 1]
+    form = _parse(table, request.form, number, before)
+    if request.form.get("preset") or not form.complete:
+        context = _form_context(table, form, form.values, number, before, True,
+                                message="" if request.form.get("preset") else "Not saved yet:")
+        return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
+    try:
+        store.replace_hand(get_db(), session.id, number, form.hand, _based_on())
+    except store.StaleEdit as stale:
+        fresh = load_table(key, True)
+        context = _form_context(fresh, form, form.values, number, before, True, message=str(stale))
+        return render("hand_form.html", "_hand_form.html", status=409, **context)
+    except store.Refused as refused:
+        context = _form_context(table, form, form.values, number, before, True,
+                                message="Not saved, because it would make a later hand impossible: "
+                                + "; ".join(refused.problems))
+        return render("hand_form.html", "_hand_form.html", status=422, **context)
+    return redirect(table.url(f"?saved={number}&edited=1"))
+
+
+@bp.post("/s/<key>/hands/<int:number>/delete")
+def delete_hand(key, number):
+    table = _editable(key)
+    session = table.session
+    _hand_or_404(session, number)
+    if number != len(session.hands):
+        flash(f"Only the last hand can be deleted; edit hand {number} instead.")
+        return redirect(table.url())
+    try:
+        store.delete_last_hand(get_db(), session.id, _based_on())
+    except store.StaleEdit as stale:
+        flash(str(stale))
+        return redirect(table.url())
+    except store.Refused as refused:
+        flash("; ".join(refused.problems))
+        return redirect(table.url())
+    flash(f"Hand {number} deleted.")
+    return redirect(table.url("?undo=1"))
+
+
+@bp.post("/s/<key>/undo")
+def undo(key):
+    table = _editable(key)
+    try:
+        store.undo(get_db(), table.session.id, _based_on())
+    except store.StaleEdit as stale:
+        flash(str(stale))
+        return redirect(table.url())
+    except store.Refused as refused:
+        flash("; ".join(refused.problems))
+        return redirect(table.url())
+    flash("Undone.")
+    return redirect(table.url("?undo=1"))
+
+
+@bp.get("/s/<key>/history")
+def session_history(key):
+    table = _editable(key)
+    context = table_context(table)
+    context["history"] = store.history(get_db(), table.session.id)
+    return render_template("history.html", **context)
+
+
+# ------------------------------------------------------------ export
+
+@bp.get("/s/<key>/export.json")
+def export(key):
+    return _export(load_table(key, True))
+
+
+@bp.get("/w/<key>/export.json")
+def watch_export(key):
+    return _export(load_table(key, False))
+
+
+def _export(table: Table):
+    session = table.session
+    filename = (session.title or "gleek-session").replace('"', "")[:60] + ".json"
+    response = Response(dump(session.record()), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -13,3 +13,15 @@ def load_example(name: str):
 @pytest.fixture
 def example():
     return load_example
+
+
+@pytest.fixture
+def app(tmp_path):
+    from scorekeeper import create_app
+
+    return create_app({"DATABASE": str(tmp_path / "test.db"), "SECRET_KEY": "test", "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

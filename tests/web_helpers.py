@@ -1,0 +1,62 @@
+"""Shared helpers for the web tests: a hand as form fields, sessions made over HTTP."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.rules.record import settle
+
+PLAYERS = ("Ann", "Ben", "Cat")
+
+
+def hand_fields(hand: dict, version: int | None = None) -> dict:
+    """A stored-format hand as the hand form's fields (what taps would post)."""
+    from scorekeeper.forms import hand_to_values
+    from scorekeeper.rules import BOOKS
+
+    book = BOOKS["modern" if "card_points" in hand else "parlett"]
+    values = hand_to_values(book, hand)
+    if "honours" in hand and any(v is None for v in hand["honours"].values()):
+        values = hand_to_values(BOOKS["wits1671"], hand)
+    fields = []
+    for key, value in values.items():
+        if isinstance(value, list):
+            fields += [(key, v) for v in value]
+        else:
+            fields.append((key, value))
+    if version is not None:
+        fields.append(("version", str(version)))
+    return MultiDict(fields)
+
+
+def new_session(client, rulebook="parlett", players=PLAYERS, **extra) -> str:
+    data = {"player_0": players[0], "player_1": players[1], "player_2": players[2],
+            "rulebook": rulebook, "first_dealer": "0", "stake": "", **extra}
+    response = client.post("/sessions", data=data)
+    assert response.status_code == 303, response.data
+    return response.headers["Location"]
+
+
+def export(client, url) -> dict:
+    response = client.get(url + "/export.json")
+    assert response.status_code == 200
+    return json.loads(response.data)
+
+
+def version_of(client, url) -> int:
+    page = client.get(url).data.decode()
+    return int(re.search(r'\?v=(\d+)"', page).group(1))
+
+
+def shown_balances(client, url) -> list[str]:
+    page = client.get(url).data.decode()
+    return re.findall(r'class="amount" data-seat="\d">([^<]*)<', page)
+
+
+def expected_balances(record) -> list[str]:
+    from scorekeeper.rules.core import signed_counters
+
+    return [signed_counters(b) for b in settle(record).balances]

@@ -39,6 +39,8 @@ def build_app(test_config=None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         POLL_SECONDS=3,
         PUBLIC_URL=None,
+        BACKUP_DIR=str(Path(app.instance_path) / "backups"),
+        BACKUP_KEEP=20,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -112,3 +114,29 @@ def _commands(app: Flask) -> None:
         """Create the database (if missing) and apply migrations."""
         store.initialise(app.config["DATABASE"])
         print(f"Database ready: {app.config['DATABASE']}")
+
+    import click
+
+    @app.cli.command("backup")
+    @click.option("--out", default=None, help="Folder for the backup (default: instance/backups/full-<time>).")
+    def backup_command(out):
+        """Write every session to JSON files (one per session)."""
+        from . import backup
+
+        out = out or str(Path(app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
+        db = store.connect(app.config["DATABASE"])
+        paths = backup.backup_all(db, out)
+        print(f"Backed up {len(paths)} session(s) to {out}")
+
+    @app.cli.command("restore")
+    @click.argument("paths", nargs=-1, required=True)
+    def restore_command(paths):
+        """Restore sessions from backup files or folders (same links as before)."""
+        from . import backup
+
+        db = store.connect(app.config["DATABASE"])
+        try:
+            restored = backup.restore_files(db, paths)
+        except (store.Refused, ValueError, OSError) as error:
+            raise click.ClickException(str(error))
+        print(f"Restored {len(restored)} session(s)")

@@ -348,11 +348,13 @@ def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
     """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
     def change(session):
         last = last_change(db, session_id)
-        if last is None or last["action"] not in ("add", "edit", "delete", "undo"):
+        if last is None or last["action"] not in ("add", "edit", "delete", "undo", "restore"):
             raise Refused(["There is nothing to undo."])
         number, hands = last["hand_number"], list(session.hands)
         before, after = last["before"], last["after"]
-        if after is None:          # a delete: put the hand back
+        if number is None:         # a restore: every hand at once
+            hands = list(before)
+        elif after is None:          # a delete: put the hand back
             hands.insert(number - 1, before)
         elif before is None:       # an add: take it away
             del hands[number - 1]
@@ -360,3 +362,50 @@ def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
             hands[number - 1] = before
         return hands, number, "undo", after, before
     return _change(db, session_id, based_on, change)
+
+
+# ------------------------------------------------------------ backups
+
+def all_session_ids(db: Database) -> list[str]:
+    return [r["id"] for r in db.query("select id from sessions order by created_at")]
+
+
+def snapshot(session: Session) -> dict:
+    """A session as a backup: its ``gleek-session/1`` record plus its two links."""
+    return {"session_id": session.id, "watch_id": session.watch_id,
+            "first_dealer": session.first_dealer, "version": session.version,
+            "record": session.record()}
+
+
+def restore(db: Database, backup: dict) -> Session:
+    """Put a session back from a ``snapshot``: the same links, the backed-up hands.
+    An existing session with that id gets the backup's hands as one more change."""
+    for key in ("session_id", "watch_id", "first_dealer", "record"):
+        if key not in backup:
+            raise Refused([f"backup: {key} is missing"])
+    record = backup["record"]
+    _check_record(record)
+    try:
+        existing = get_session(db, backup["session_id"])
+    except NotFound:
+        existing = None
+    if existing is not None:
+        def change(session):
+            return record["hands"], None, "restore", session.hands, record["hands"]
+        return _change(db, existing.id, None, change)
+    stamp = now()
+    with writing(db):
+        db["sessions"].insert({
+            "id": backup["session_id"], "watch_id": backup["watch_id"],
+            "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
+            "players": json.dumps([p.strip() for p in record["players"]]),
+            "title": record.get("title"), "played_on": record.get("played_on"),
+            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+            "first_dealer": backup["first_dealer"], "version": 1,
+            "created_at": stamp, "updated_at": stamp,
+        })
+        db["hands"].insert_all(
+            {"session_id": backup["session_id"], "number": i + 1, "data": json.dumps(h)}
+            for i, h in enumerate(record["hands"]))
+        _log(db, backup["session_id"], None, "restore", None, None, 1)
+    return get_session(db, backup["session_id"])

@@ -60,6 +60,18 @@ def remember(key: str) -> None:
     cookie.permanent = True
 
 
+def keep_snapshot(session: store.Session) -> store.Session:
+    """A JSON snapshot after every committed change (instance/backups/, the last few).
+    The change is already committed: a failed snapshot is logged, not shown."""
+    from .backup import snapshot_session
+
+    try:
+        snapshot_session(session, current_app.config["BACKUP_DIR"], current_app.config["BACKUP_KEEP"])
+    except OSError as error:  # pragma: no cover - a full disk, say
+        current_app.logger.warning("snapshot of %s failed: %s", session.id, error)
+    return session
+
+
 def names(session: store.Session) -> tuple:
     return tuple(session.players)
 
@@ -140,6 +152,7 @@ def create_session():
                                problems=parsed.problems, stakes=forms.STAKE_LABELS,
                                currencies=forms.CURRENCIES), 422
     session = store.create_session(get_db(), parsed.record, parsed.first_dealer)
+    keep_snapshot(session)
     remember(session.id)
     return redirect(f"/s/{session.id}")
 
@@ -157,6 +170,7 @@ def import_record():
     try:
         record = load(text)
         session = store.create_session(get_db(), record, action="import")
+        keep_snapshot(session)
     except InvalidRecord as invalid:
         problems = [str(p) for p in invalid.problems]
     except store.Refused as refused:
@@ -332,7 +346,7 @@ def save_new_hand(key):
                                 message="" if request.form.get("preset") else "Not saved yet:")
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
-        saved = store.add_hand(get_db(), session.id, form.hand, _based_on())
+        saved = keep_snapshot(store.add_hand(get_db(), session.id, form.hand, _based_on()))
     except store.StaleEdit as stale:
         fresh = load_table(key, True)
         number = len(fresh.session.hands) + 1
@@ -420,7 +434,7 @@ def save_edit(key, number):
                                 message="" if request.form.get("preset") else "Not saved yet:")
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
-        store.replace_hand(get_db(), session.id, number, form.hand, _based_on())
+        keep_snapshot(store.replace_hand(get_db(), session.id, number, form.hand, _based_on()))
     except store.StaleEdit as stale:
         fresh = load_table(key, True)
         context = _form_context(fresh, form, form.values, number, before, True, message=str(stale))
@@ -442,7 +456,7 @@ def delete_hand(key, number):
         flash(f"Only the last hand can be deleted; edit hand {number} instead.")
         return redirect(table.url())
     try:
-        store.delete_last_hand(get_db(), session.id, _based_on())
+        keep_snapshot(store.delete_last_hand(get_db(), session.id, _based_on()))
     except store.StaleEdit as stale:
         flash(str(stale))
         return redirect(table.url())
@@ -457,7 +471,7 @@ def delete_hand(key, number):
 def undo(key):
     table = _editable(key)
     try:
-        store.undo(get_db(), table.session.id, _based_on())
+        keep_snapshot(store.undo(get_db(), table.session.id, _based_on()))
     except store.StaleEdit as stale:
         flash(str(stale))
         return redirect(table.url())

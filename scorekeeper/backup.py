@@ -1,0 +1,74 @@
+"""Automatic JSON snapshots of a session after each change, and whole-database
+backup/restore commands (``flask --app scorekeeper backup`` / ``restore``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from . import store
+
+KEEP = 20
+
+
+def write_json(path: Path, data) -> None:
+    """Write atomically: a crash leaves the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def snapshot_session(session: store.Session, directory: str | Path, keep: int = KEEP) -> Path:
+    """Save ``session`` as ``<directory>/<id>/v<version>.json``; keep the last ``keep``."""
+    folder = Path(directory) / session.id
+    path = folder / f"v{session.version:06d}.json"
+    write_json(path, store.snapshot(session))
+    for old in sorted(folder.glob("v*.json"))[:-keep]:
+        old.unlink(missing_ok=True)
+    return path
+
+
+def backup_all(db, out: str | Path) -> list[Path]:
+    """Every session, one file each, into ``out``."""
+    paths = []
+    for session_id in store.all_session_ids(db):
+        session = store.get_session(db, session_id)
+        path = Path(out) / f"{session.id}.json"
+        write_json(path, store.snapshot(session))
+        paths.append(path)
+    return paths
+
+
+def restore_files(db, paths) -> list[str]:
+    """Restore each backup file (a snapshot, or a folder of them: the newest per session)."""
+    restored = []
+    for path in expand(paths):
+        with open(path, encoding="utf-8") as f:
+            backup = json.load(f)
+        restored.append(store.restore(db, backup).id)
+    return restored
+
+
+def expand(paths) -> list[Path]:
+    files = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            singles = sorted(p.glob("*.json"))
+            files += singles
+            for folder in sorted(q for q in p.iterdir() if q.is_dir()):
+                newest = sorted(folder.glob("v*.json"))
+                files += newest[-1:]
+        else:
+            files.append(p)
+    return files

@@ -508,3 +508,80 @@ def _export(table: Table):
     response = Response(dump(session.record()), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# ------------------------------------------------------------ settle up and the sheet
+
+@bp.get("/s/<key>/settle")
+def settle_up(key):
+    return _settle_up(load_table(key, True))
+
+
+@bp.get("/w/<key>/settle")
+def watch_settle_up(key):
+    return _settle_up(load_table(key, False))
+
+
+def _settle_up(table: Table):
+    from .chart import balance_chart_svg
+    from .money import money as format_money, stake_label
+
+    context = table_context(table)
+    settlement = context["settlement"]
+    session = table.session
+    players = names(session)
+    context.update({
+        "phases": PHASES,
+        "phase_totals": settlement.phase_totals(),
+        "payments": [
+            {"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount,
+             "money": format_money(p.amount, session.stake) if session.stake else None}
+            for p in settlement.payments],
+        "stake_label": stake_label(session.stake) if session.stake else None,
+        "chart": balance_chart_svg(players, settlement.running) if settlement.hands else "",
+    })
+    return render_template("settle.html", **context)
+
+
+def _paper() -> str:
+    paper = request.args.get("paper", "a4").lower()
+    if paper not in ("a4", "letter"):
+        abort(404)
+    return paper
+
+
+@bp.get("/s/<key>/sheet")
+def sheet(key):
+    return _sheet(load_table(key, True))
+
+
+@bp.get("/w/<key>/sheet")
+def watch_sheet(key):
+    return _sheet(load_table(key, False))
+
+
+def _sheet(table: Table):
+    from .sheet import render_sheet_html
+
+    return render_sheet_html(table.session.record(), _paper())
+
+
+@bp.get("/s/<key>/sheet.pdf")
+def sheet_pdf(key):
+    return _sheet_pdf(load_table(key, True))
+
+
+@bp.get("/w/<key>/sheet.pdf")
+def watch_sheet_pdf(key):
+    return _sheet_pdf(load_table(key, False))
+
+
+def _sheet_pdf(table: Table):
+    from .sheet import render_sheet_pdf
+
+    session = table.session
+    pdf = render_sheet_pdf(session.record(), _paper())
+    filename = "".join(c for c in (session.title or "gleek-session") if c.isalnum() or c in " -_")[:60] or "gleek-session"
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
+    return response

@@ -402,3 +402,44 @@ def test_htmx_save_redirects_with_hx_redirect(client):
     response = client.post(url + "/hands", data=hand_fields(SEED_HAND), headers={"HX-Request": "true"})
     assert response.status_code == 204
     assert response.headers["HX-Redirect"].endswith("?saved=1")
+
+
+# ---------------------------------------------------------------- settle up and the sheet
+
+def test_settle_up_screen_agrees_with_settle(client):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"), stake="12d")
+    for hand in EVENING:
+        save(client, url, hand)
+    page = client.get(url + "/settle").data.decode()
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "Will pays Samuel 42 counters = £2 2s" in text
+    assert "Will pays Elizabeth 2 counters = 2s" in text
+    assert re.findall(r'class="amount" data-seat="\d">([^<]*)<', page) == ["+42", "+2", "−44"]
+    assert "<svg" in page  # the running-balance chart
+    # the phase breakdown: tiddy totals over the evening are 8+4-2, -4-2+4, -4-2-2
+    assert re.search(r"Tiddy</th><td[^>]*>\+10</td><td[^>]*>−2</td><td[^>]*>−8</td>", page)
+
+
+def test_settle_up_with_nothing_played(client):
+    url = new_session(client)
+    page = client.get(url + "/settle").data.decode()
+    assert "All square" in page
+
+
+def test_sheet_html_and_pdf(client):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    for hand in EVENING:
+        save(client, url, hand)
+    html = client.get(url + "/sheet")
+    assert html.status_code == 200 and "Samuel" in html.data.decode()
+    for paper, size in (("a4", {595, 842}), ("letter", {612, 792})):
+        response = client.get(url + f"/sheet.pdf?paper={paper}")
+        assert response.status_code == 200
+        assert response.mimetype == "application/pdf"
+        from io import BytesIO
+        from pypdf import PdfReader
+        reader = PdfReader(BytesIO(response.data))
+        box = reader.pages[0].mediabox
+        assert {round(float(box.width)), round(float(box.height))} == size
+        assert "Elizabeth" in reader.pages[0].extract_text()
+    assert client.get(url + "/sheet.pdf?paper=legal").status_code == 404

@@ -41,6 +41,11 @@ def build_app(test_config=None) -> Flask:
         PUBLIC_URL=None,
         BACKUP_DIR=str(Path(app.instance_path) / "backups"),
         BACKUP_KEEP=20,
+        SEND_FILE_MAX_AGE_DEFAULT=600,
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",
+                            "application/json", "image/svg+xml", "application/manifest+json"],
+        COMPRESS_MIN_SIZE=500,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -50,7 +55,14 @@ def build_app(test_config=None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     store.initialise(app.config["DATABASE"])
+    # One idle connection held for the app's life: closing a request's
+    # connection then never closes the last one, which in WAL mode would
+    # checkpoint and delete the -wal file on every request.
+    app.extensions["scorekeeper.keeper"] = store.connect_keeper(app.config["DATABASE"])
     init_htmx(app)
+    from flask_compress import Compress
+
+    Compress(app)
     security.init_app(app)
 
     @app.teardown_appcontext

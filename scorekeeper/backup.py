@@ -13,15 +13,18 @@ from . import store
 KEEP = 20
 
 
-def write_json(path: Path, data) -> None:
-    """Write atomically: a crash leaves the old file or the new one, never half."""
+def write_json(path: Path, data, durable: bool = False) -> None:
+    """Write atomically: a crash leaves the old file or the new one, never half.
+    ``durable`` also waits for the disk (the per-save snapshots skip it: the
+    database, committed with synchronous=FULL, is the record; they are a spare)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
+            json.dump(data, f, ensure_ascii=False, separators=(",", ":"))  # C encoder: fast
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -45,7 +48,7 @@ def backup_all(db, out: str | Path) -> list[Path]:
     for session_id in store.all_session_ids(db):
         session = store.get_session(db, session_id)
         path = Path(out) / f"{session.id}.json"
-        write_json(path, store.snapshot(session))
+        write_json(path, store.snapshot(session), durable=True)
         paths.append(path)
     return paths
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import ipaddress
 import socket
 import subprocess
+from functools import lru_cache
 
 
+@lru_cache(maxsize=1)
 def lan_address() -> str | None:
     """The first private IPv4 address of this machine, or None (no packets sent)."""
     candidates = []

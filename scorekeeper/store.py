@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
-from .rules import InvalidRecord
+from .rules import BOOKS, InvalidRecord
 from .rules.record import FORMAT, validate
 
 MAX_HANDS = 1000
@@ -111,6 +111,13 @@ def connect(path: str | Path) -> Database:
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA busy_timeout = 15000")
     return Database(conn)
+
+
+def connect_keeper(path: str | Path) -> sqlite3.Connection:
+    """An idle connection usable from any thread, held open and never used for work."""
+    conn = sqlite3.connect(str(path), check_same_thread=False)
+    conn.execute("select 1 from sqlite_master limit 1").fetchall()
+    return conn
 
 
 def initialise(path: str | Path) -> None:
@@ -291,6 +298,23 @@ def _log(db, session_id, hand_number, action, before, after, version):
     })
 
 
+def _check_hands_from(session: Session, hands: list) -> None:
+    """Check the hands from the first one that differs from the stored ones:
+    a hand's checks depend only on the hands before it, which are unchanged."""
+    if len(hands) > MAX_HANDS:
+        raise Refused([f"hands: a session holds at most {MAX_HANDS} hands; start a new session"])
+    first = 0
+    while first < min(len(hands), len(session.hands)) and hands[first] == session.hands[first]:
+        first += 1
+    book = BOOKS[session.rulebook]
+    problems = []
+    for index in range(first, len(hands)):
+        problems += book.check_hand(index + 1, hands[index], session.options, hands[:index],
+                                    tuple(session.players))
+    if problems:
+        raise Refused(problems)
+
+
 def _change(db: Database, session_id: str, based_on: int | None, change) -> Session:
     """Apply ``change(session) -> (hands, hand_number, action, before, after)`` in
     one immediate transaction, refusing stale or invalid results."""
@@ -299,9 +323,7 @@ def _change(db: Database, session_id: str, based_on: int | None, change) -> Sess
         if based_on is not None and based_on != session.version:
             raise StaleEdit(session.version)
         hands, number, action, before, after = change(session)
-        record = session.record()
-        record["hands"] = hands
-        _check_record(record)
+        _check_hands_from(session, hands)
         version = session.version + 1
         db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
         for i, hand in enumerate(hands):
@@ -311,7 +333,8 @@ def _change(db: Database, session_id: str, based_on: int | None, change) -> Sess
         db.execute("update sessions set version = ?, updated_at = ? where id = ?",
                    [version, now(), session_id])
         _log(db, session_id, number, action, before, after, version)
-    return get_session(db, session_id)
+    session.hands, session.version = hands, version
+    return session
 
 
 def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None) -> Session:

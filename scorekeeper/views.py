@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import (Blueprint, Response, abort, current_app, flash, make_response, render_template,
                    request, session as cookie, url_for)
@@ -18,6 +21,7 @@ from .rules.record import dump, load, settle
 bp = Blueprint("views", __name__)
 
 REMEMBERED = 30
+RECENT_HANDS = 24  # hands listed on the table page; the rest behind 'Show all'
 
 
 # ------------------------------------------------------------ helpers
@@ -86,10 +90,31 @@ def money(amount, stake) -> str | None:
     return format_money(amount, stake)
 
 
+_SETTLED: "OrderedDict[tuple, object]" = OrderedDict()
+_SETTLED_LOCK = threading.Lock()
+
+
+def settlement_of(session: store.Session):
+    """``settle`` of the session, cached by (id, version): every change bumps the
+    version, so a cached settlement is never stale, and the viewers polling a
+    table share one computation per saved hand."""
+    key = (session.id, session.version)
+    with _SETTLED_LOCK:
+        if key in _SETTLED:
+            _SETTLED.move_to_end(key)
+            return _SETTLED[key]
+    settlement = settle(session.record())
+    with _SETTLED_LOCK:
+        _SETTLED[key] = settlement
+        while len(_SETTLED) > 64:
+            _SETTLED.popitem(last=False)
+    return settlement
+
+
 def table_context(table: Table) -> dict:
     session = table.session
     book = BOOKS[session.rulebook]
-    settlement = settle(session.record())
+    settlement = settlement_of(session)
     dealer = session.next_dealer()
     return {
         "table": table,
@@ -102,6 +127,8 @@ def table_context(table: Table) -> dict:
         "money": lambda amount: money(amount, session.stake),
         "ruff_opening": book.ruff_opening(session.hands),
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "show_all": request.args.get("all") == "1",
+        "recent_hands": RECENT_HANDS,
     }
 
 
@@ -122,6 +149,7 @@ def public_base_url() -> str:
     return f"{request.scheme}://{host}"
 
 
+@lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     import segno
 

@@ -443,3 +443,18 @@ def test_sheet_html_and_pdf(client):
         assert {round(float(box.width)), round(float(box.height))} == size
         assert "Elizabeth" in reader.pages[0].extract_text()
     assert client.get(url + "/sheet.pdf?paper=legal").status_code == 404
+
+
+def test_table_lists_the_recent_hands_and_can_show_all(client):
+    import sys
+    sys.path.insert(0, str(DATA.parent.parent / "bench"))
+    from app_bench import record
+
+    response = client.post("/import", data=json.dumps(record(30)), content_type="application/json")
+    url = response.headers["Location"]
+    page = client.get(url).data.decode()
+    assert page.count('<tr class="">') + page.count('<tr class="new">') == 24
+    assert "Show all 30 hands" in page
+    page = client.get(url + "?all=1").data.decode()
+    assert page.count("dealt</small>") == 30
+    assert "&amp;all=1" in page  # the live poll keeps showing all

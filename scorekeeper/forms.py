@@ -412,6 +412,7 @@ class SessionForm:
     record: dict | None
     first_dealer: int
     problems: dict
+    pin: str = ""
 
 
 def parse_new_session(form) -> SessionForm:
@@ -477,7 +478,11 @@ def parse_new_session(form) -> SessionForm:
             if problem.key == "players" and "both called" in text:
                 text = "Three different names, please: " + text.split(": ", 1)[1]
             bad(key, text)
-    return SessionForm(values, None if problems else record, first_dealer, problems)
+    pin = form.get("pin", "").strip()
+    if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
+        bad("pin", "A PIN is 4 to 8 digits (or leave it empty).")
+    values.pop("pin", None)  # never echoed back into the page
+    return SessionForm(values, None if problems else record, first_dealer, problems, pin)
 
 
 def today() -> str:

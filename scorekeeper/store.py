@@ -71,6 +71,14 @@ def m001_sessions_hands_history(db: Database) -> None:
     db["history"].create_index(["session_id", "hand_number"])
 
 
+@migrations()
+def m002_table_pin(db: Database) -> None:
+    db["sessions"].add_column("pin_hash", str)
+    db["pin_failures"].create({"id": int, "session_id": str, "at": float}, pk="id",
+                              foreign_keys=[("session_id", "sessions", "id")])
+    db["pin_failures"].create_index(["session_id", "at"])
+
+
 class StaleEdit(Exception):
     """The edit was based on an older version of the session than the stored one."""
 
@@ -162,6 +170,7 @@ class Session:
     created_at: str
     updated_at: str
     hands: list
+    pin_hash: str | None = None
 
     def record(self) -> dict:
         """The session as a ``gleek-session/1`` record."""
@@ -203,6 +212,7 @@ def _session_from_row(db: Database, row: dict) -> Session:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         hands=hands,
+        pin_hash=row.get("pin_hash"),
     )
 
 
@@ -260,7 +270,8 @@ def _check_record(record: dict) -> None:
         raise Refused([f"hands: a session holds at most {MAX_HANDS} hands; start a new session"])
 
 
-def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create") -> Session:
+def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
+                   pin_hash: str | None = None) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too)."""
     _check_record(record)
     session_id, watch_id, stamp = new_token(), new_token(), now()
@@ -278,6 +289,7 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             "version": 1,
             "created_at": stamp,
             "updated_at": stamp,
+            "pin_hash": pin_hash,
         })
         db["hands"].insert_all(
             {"session_id": session_id, "number": i + 1, "data": json.dumps(h)}
@@ -432,3 +444,25 @@ def restore(db: Database, backup: dict) -> Session:
             for i, h in enumerate(record["hands"]))
         _log(db, backup["session_id"], None, "restore", None, None, 1)
     return get_session(db, backup["session_id"])
+
+
+# ------------------------------------------------------------ the table PIN
+
+PIN_TRIES = 5
+PIN_WINDOW = 15 * 60  # seconds
+
+
+def pin_wait(db: Database, session_id: str, at: float) -> int:
+    """Seconds until another PIN try is allowed (0: now): at most PIN_TRIES
+    wrong PINs in any PIN_WINDOW seconds."""
+    rows = list(db.query("select at from pin_failures where session_id = ? and at > ? order by at",
+                         [session_id, at - PIN_WINDOW]))
+    if len(rows) < PIN_TRIES:
+        return 0
+    return max(1, int(rows[-PIN_TRIES]["at"] + PIN_WINDOW - at))
+
+
+def record_pin_failure(db: Database, session_id: str, at: float) -> None:
+    with writing(db):
+        db["pin_failures"].insert({"session_id": session_id, "at": at})
+        db.execute("delete from pin_failures where at < ?", [at - PIN_WINDOW])

@@ -179,9 +179,16 @@ def create_session():
         return render_template("home.html", mine=mine, books=BOOKS, values=parsed.values,
                                problems=parsed.problems, stakes=forms.STAKE_LABELS,
                                currencies=forms.CURRENCIES), 422
-    session = store.create_session(get_db(), parsed.record, parsed.first_dealer)
+    pin_hash = None
+    if parsed.pin:
+        from werkzeug.security import generate_password_hash
+
+        pin_hash = generate_password_hash(parsed.pin)
+    session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash)
     keep_snapshot(session)
     remember(session.id)
+    if pin_hash:
+        cookie["unlocked"] = [session.id] + cookie.get("unlocked", [])[:REMEMBERED]
     return redirect(f"/s/{session.id}")
 
 
@@ -247,6 +254,7 @@ def watch(key):
 
 def _table_page(table: Table):
     context = table_context(table)
+    context["unlocked"] = is_unlocked(table.session)
     context["watch_url"] = public_base_url() + f"/w/{table.session.watch_id}"
     context["qr"] = qr_svg(context["watch_url"])
     context["saved"] = request.args.get("saved", "")
@@ -319,7 +327,46 @@ def _form_context(table: Table, form: forms.HandForm | None, values: dict, numbe
 
 
 def _editable(key: str) -> Table:
-    return load_table(key, True)
+    """The scorer's link; with a table PIN, only in a browser that unlocked it."""
+    table = load_table(key, True)
+    if table.session.pin_hash and table.session.id not in cookie.get("unlocked", []):
+        if request.method == "GET":
+            abort(redirect(table.url("/unlock")))
+        abort(make_response(render_template("error.html", title="Locked",
+                                            message="This table has a PIN: unlock it to make changes."), 403))
+    return table
+
+
+def is_unlocked(session: store.Session) -> bool:
+    return not session.pin_hash or session.id in cookie.get("unlocked", [])
+
+
+@bp.route("/s/<key>/unlock", methods=["GET", "POST"])
+def unlock(key):
+    import time
+
+    from werkzeug.security import check_password_hash
+
+    table = load_table(key, True)
+    session = table.session
+    if not session.pin_hash:
+        return redirect(table.url())
+    problem = ""
+    status = 200
+    if request.method == "POST":
+        now = time.time()
+        wait = store.pin_wait(get_db(), session.id, now)
+        pin = request.form.get("pin", "")
+        if wait:
+            problem, status = f"Too many wrong PINs. Try again in {max(1, wait // 60)} minute(s).", 429
+        elif check_password_hash(session.pin_hash, pin):
+            cookie["unlocked"] = [session.id] + [k for k in cookie.get("unlocked", []) if k != session.id][:REMEMBERED]
+            return redirect(table.url())
+        else:
+            store.record_pin_failure(get_db(), session.id, now)
+            problem, status = "That PIN is not right.", 403
+    return render_template("unlock.html", table=table, session=session, names=names(session),
+                           problem=problem), status
 
 
 @bp.get("/s/<key>/hands/new")

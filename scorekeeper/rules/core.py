@@ -61,23 +61,48 @@ def is_seat(value: Any) -> bool:
 
 # ---------------------------------------------------------------- amounts
 
+ZERO = Fraction(0)
+
+
 def nothing() -> Transfer:
-    return [Fraction(0), Fraction(0), Fraction(0)]
+    return [ZERO, ZERO, ZERO]  # a Fraction is immutable, so one zero can be shared
 
 
 def from_each(scorer: int, amount) -> Transfer:
     """Each of the other two pays ``amount`` to ``scorer``."""
-    amount = Fraction(amount)
-    return [2 * amount if s == scorer else -amount for s in SEATS]
+    if type(amount) is int:  # the usual case: no Fraction arithmetic needed
+        double, minus = Fraction(2 * amount), Fraction(-amount)
+    else:
+        if type(amount) is not Fraction:
+            amount = Fraction(amount)
+        double, minus = 2 * amount, -amount
+    return [double if s == scorer else minus for s in SEATS]
 
 
 def to_each(payer: int, amount) -> Transfer:
     """``payer`` pays ``amount`` to each of the other two."""
-    return from_each(payer, -Fraction(amount))
+    return from_each(payer, -amount if type(amount) in (int, Fraction) else -Fraction(amount))
 
 
 def add(*transfers: Iterable) -> Transfer:
-    total = nothing()
+    """Seat by seat sum. Counted exactly in half counters while every amount is a
+    whole or half counter (always, in Gleek); any other amount takes the general path."""
+    halves = [0, 0, 0]
+    for t in transfers:
+        for s in SEATS:
+            value = t[s]
+            kind = type(value)
+            if kind is int:
+                halves[s] += 2 * value
+            elif kind is Fraction and value.denominator <= 2:
+                halves[s] += value.numerator * (2 // value.denominator)
+            else:
+                return _add_exactly(transfers)
+    return [Fraction(h // 2) if h % 2 == 0 else Fraction(h, 2) for h in halves]
+
+
+def _add_exactly(transfers) -> Transfer:
+    total = [ZERO, ZERO, ZERO]
     for t in transfers:
         for s in SEATS:
             total[s] += Fraction(t[s])
@@ -86,9 +111,10 @@ def add(*transfers: Iterable) -> Transfer:
 
 def as_number(amount: Fraction) -> int | float:
     """A JSON number for an exact amount: whole amounts as ints, halves as x.5."""
-    amount = Fraction(amount)
+    if type(amount) is not Fraction:
+        amount = Fraction(amount)
     if amount.denominator == 1:
-        return int(amount)
+        return amount.numerator
     return float(amount)  # only halves occur, which a float holds exactly
 
 
@@ -220,7 +246,12 @@ def describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-SET_PATTERN = re.compile(r"^(gleek|mournival):(A|K|Q|J|10|9|8|7|6|5|4)$")
+def key_name(key: Any) -> str:
+    """A record key as a problem line names it: quoted only if it would not print on one line."""
+    return key if isinstance(key, str) and key.isprintable() else describe(key)
+
+
+SET_PATTERN = re.compile(r"^(gleek|mournival):(A|K|Q|J|10|9|8|7|6|5|4)\Z")
 
 
 def parse_set(text: str) -> tuple[str, str] | None:

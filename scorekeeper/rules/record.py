@@ -25,15 +25,16 @@ from .core import (
     as_number,
     describe,
     fewest_payments,
+    key_name,
 )
 
 FORMAT = "gleek-session/1"
 REQUIRED_KEYS = ("format", "rulebook", "options", "players", "hands")
 OPTIONAL_KEYS = ("title", "played_on", "stake")
 MAX_NAME = 40
-DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
-CURRENCY = re.compile(r"^(d|[A-Z]{3})$")
-DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?\Z")  # \Z: "$" would let a trailing newline through
+CURRENCY = re.compile(r"^(d|[A-Z]{3})\Z")
+DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 
 def _problem(key: str, text: str) -> Problem:
@@ -113,7 +114,7 @@ def validate(record) -> list[Problem]:
             problems.append(_problem(key, f"{key} is missing"))
     for key in record:
         if key not in REQUIRED_KEYS and key not in OPTIONAL_KEYS:
-            problems.append(_problem(key, f"{key}: {describe(key)} is not a key of a session record"))
+            problems.append(_problem(key, f"{key_name(key)}: {describe(key)} is not a key of a session record"))
     if "format" in record and record["format"] != FORMAT:
         problems.append(_problem("format", f'format must be "{FORMAT}", not {describe(record["format"])}'))
     book = None

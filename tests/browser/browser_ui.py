@@ -1,0 +1,258 @@
+"""Driving the app like a player does: tapping chips, one tap at a time.
+
+Every click goes through ``UI.tap`` so a test can count the taps a flow needs.
+The hand form is re-rendered by htmx on every change (``hx-swap="outerHTML"``):
+before each tap the current form is marked stale, and the tap is done when a
+fresh form (without the mark) has been swapped in and settled. Elements are
+always located afresh after a tap.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from fractions import Fraction
+
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper.rules import BOOKS
+from scorekeeper.rules.record import settle, validate
+
+FORM = "#hand-form"
+FRESH_FORM = "#hand-form:not([data-stale]):not(.htmx-request):not(.htmx-settling):not(.htmx-swapping)"
+TIMEOUT = 5_000
+
+
+# ------------------------------------------------------------ amounts as shown
+
+def counters(text: str) -> Fraction:
+    """``+19``, ``−6½``, ``½``, ``0`` → an exact amount (the app's own way of writing)."""
+    text = text.strip().replace("−", "-").replace("+", "")
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("-")
+    half = text.endswith("½")
+    whole = text.rstrip("½")
+    amount = Fraction(int(whole) if whole else 0) + (Fraction(1, 2) if half else 0)
+    return sign * amount
+
+
+def shown(amount) -> str:
+    """An amount as the table shows it (independent of the app's formatter)."""
+    amount = Fraction(amount)
+    sign = "+" if amount > 0 else ("−" if amount < 0 else "")
+    whole, part = divmod(abs(amount), 1)
+    assert part in (0, Fraction(1, 2)), amount
+    if part == 0:
+        return f"{sign}{whole}"
+    return f"{sign}{whole if whole else ''}½"
+
+
+def assert_fits(page: Page) -> None:
+    """Nothing wider than the phone: a wider page moves the fixed thumb bar off-screen."""
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.visualViewport.width]")
+    assert widths[0] <= widths[1], f"page is {widths[0]}px wide on a {widths[1]}px screen: {page.url}"
+
+
+# ------------------------------------------------------------ records
+
+def record(rulebook: str, players, hands, options=None) -> dict:
+    rec = {"format": "gleek-session/1", "rulebook": rulebook, "options": options or {},
+           "players": list(players), "hands": copy.deepcopy(hands)}
+    problems = validate(rec)
+    assert not problems, [str(p) for p in problems]
+    return rec
+
+
+def expected(rulebook: str, players, hands, options=None):
+    """settle() of the same hands: what the table must show."""
+    return settle(record(rulebook, players, hands, options))
+
+
+# ------------------------------------------------------------ the player at the table
+
+class UI:
+    def __init__(self, page: Page, js: bool = True):
+        self.page = page
+        self.page.set_default_timeout(10_000)
+        self.js = js
+        self.taps = 0
+
+    # -- taps
+    def tap(self, locator: Locator) -> None:
+        """One tap (counted)."""
+        locator.click()
+        self.taps += 1
+
+    def _mark_form(self) -> None:
+        self.page.evaluate("document.querySelector('#hand-form').setAttribute('data-stale', '1')")
+
+    def _fresh_form(self) -> None:
+        self.page.wait_for_selector(FRESH_FORM, timeout=TIMEOUT)
+
+    def form_tap(self, locator: Locator) -> None:
+        """A tap that changes the hand form: wait for htmx to swap in the new one."""
+        if not self.js:
+            self.tap(locator)
+            return
+        self._mark_form()
+        self.tap(locator)
+        self._fresh_form()
+
+    def chip_input(self, name: str, value) -> Locator:
+        return self.page.locator(f'{FORM} input[name="{name}"][value="{value}"]')
+
+    def has_chip(self, name: str, value) -> bool:
+        return self.chip_input(name, value).count() == 1
+
+    def chip(self, name: str, value) -> None:
+        """Tap the chip ``value`` of ``name`` (unless it is already on)."""
+        field = self.chip_input(name, value)
+        expect(field).to_have_count(1)
+        if field.is_checked():
+            return
+        self.form_tap(self.page.locator(f'{FORM} label.chip:has(input[name="{name}"][value="{value}"])'))
+        expect(self.chip_input(name, value)).to_be_checked()
+
+    def type_in(self, name: str, value) -> None:
+        """The few typed fields (card points, an 'other' amount): type, then leave the field."""
+        field = self.page.locator(f'{FORM} input[name="{name}"]')
+        if not self.js:
+            field.fill(str(value))
+            return
+        self._mark_form()
+        field.fill(str(value))
+        field.press("Tab")  # change fires on leaving the field
+        self._fresh_form()
+        expect(self.page.locator(f'{FORM} input[name="{name}"]')).to_have_value(str(value))
+
+    def amount(self, name: str, value) -> None:
+        """A chip if the amount is offered, else the 'other' field."""
+        if self.has_chip(name, value):
+            self.chip(name, value)
+        else:
+            self.type_in(f"{name}_other", value)
+
+    def button(self, text) -> Locator:
+        return self.page.locator(FORM).get_by_role("button", name=text)
+
+    def preset(self, text) -> None:
+        self.form_tap(self.button(text))
+
+    # -- whole steps
+    def start_session(self, base_url: str, players, rulebook: str, first_dealer: int = 0,
+                      options: dict | None = None, screenshot=None) -> str:
+        page = self.page
+        page.goto(base_url + "/")
+        for seat, name in enumerate(players):
+            page.locator(f'input[name="player_{seat}"]').fill(name)
+        page.locator(f'input[name="rulebook"][value="{rulebook}"]').check()
+        if options:
+            page.locator("details.options summary").click()
+            for name, on in options.items():
+                page.locator(f'label.chip:has(input[name="opt_{name}"][value="{"on" if on else "off"}"])').click()
+        page.locator(f'label.chip:has(input[name="first_dealer"][value="{first_dealer}"])').click()
+        if screenshot:
+            screenshot("home")
+        page.get_by_role("button", name="Start the session").click()
+        page.wait_for_url(re.compile(r"/s/[^/?]+$"))
+        expect(page.locator(".balance .amount")).to_have_count(3)
+        return page.url
+
+    def next_hand(self) -> None:
+        self.tap(self.page.get_by_role("link", name="Next hand"))
+        self.page.wait_for_url(re.compile(r"/hands/new$"))
+        expect(self.page.locator(FORM)).to_be_visible()
+
+    def enter_hand(self, rulebook: str, hand: dict, players) -> None:
+        """Tap in a whole hand, in the order of the form."""
+        book = BOOKS[rulebook]
+        self.chip("dealer", hand["dealer"])
+        if book.has_turned_up:
+            self.chip("trump", hand["trump"])
+            self.chip("turned_up", hand["turned_up"])
+            self._tiddy(hand)
+            self._auction(hand)
+        else:
+            self._auction(hand)
+            self.chip("trump", hand["trump"])
+            self._tiddy(hand)
+        self._ruff(hand)
+        self._sets(hand)
+        self._tricks(hand)
+        if book.has_turned_up:
+            for rank, seat in hand["honours"].items():
+                self.chip(f"honour_{rank}", "discarded" if seat is None else seat)
+        else:
+            for seat in range(3):
+                self.type_in(f"card_points_{seat}", hand["card_points"][seat])
+            if hand["trump"] != "none":
+                for key in ("tib", "tom"):
+                    self.chip(key, "nobody" if hand[key] is None else hand[key])
+            self.chip("last_trick", hand["last_trick"])
+
+    def _tiddy(self, hand):
+        if self.page.locator(f'{FORM} input[name="tiddy"]').count():
+            self.chip("tiddy", "nobody" if hand["tiddy"] is None else hand["tiddy"])
+        else:
+            assert hand["tiddy"] is None
+
+    def _auction(self, hand):
+        auction = hand["auction"]
+        if auction is None:
+            self.chip("buyer", "nobody")
+        else:
+            self.chip("buyer", auction["buyer"])
+            self.amount("price", auction["price"])
+
+    def _ruff(self, hand):
+        ruff = hand["ruff"]
+        if ruff is None:
+            self.chip("ruff_winner", "nobody")
+            return
+        self.chip("ruff_winner", ruff["winner"])
+        for seat in range(3):
+            if seat != ruff["winner"]:
+                self.amount(f"paid_{seat}", ruff["paid"][seat])
+
+    def _sets(self, hand):
+        if not any(hand["sets"]):
+            self.chip("sets", "none")
+            return
+        self.chip("sets", "some")
+        for seat, sets in enumerate(hand["sets"]):
+            for text in sets:
+                self.chip(f"set_{seat}", text)
+
+    def _tricks(self, hand):
+        tricks = hand["tricks"]
+        self.chip("tricks_0", tricks[0])
+        self.chip("tricks_1", tricks[1])
+        if self.js:  # the third fills itself in
+            expect(self.chip_input("tricks_2", tricks[2])).to_be_checked()
+        else:
+            self.chip("tricks_2", tricks[2])
+
+    def ready(self) -> None:
+        expect(self.page.locator("#hand-summary .ready")).to_have_text(re.compile("Ready to save"))
+
+    def save(self, editing: bool = False) -> None:
+        self.tap(self.button("Save changes" if editing else "Save hand"))
+        self.page.wait_for_url(re.compile(r"/s/[^/?]+\?saved=\d+"))
+
+    # -- the table
+    def expect_balances(self, settlement, page: Page | None = None, timeout: int = TIMEOUT) -> None:
+        page = page or self.page
+        for seat, balance in enumerate(settlement.balances):
+            amount = page.locator(f'.balance .amount[data-seat="{seat}"]')
+            expect(amount).to_have_text(shown(balance), timeout=timeout)
+            assert counters(amount.inner_text()) == balance
+
+    def expect_hand_rows(self, settlement, page: Page | None = None) -> None:
+        page = page or self.page
+        rows = page.locator("table.hands tbody tr")
+        expect(rows).to_have_count(len(settlement.hands))
+        for result in settlement.hands:
+            row = rows.nth(len(settlement.hands) - result.number)  # newest first
+            expect(row.locator("th")).to_contain_text(f"#{result.number}")
+            cells = row.locator("td")
+            assert [counters(t) for t in cells.all_inner_texts()] == list(result.total)

@@ -26,6 +26,8 @@ def main(argv=None) -> int:
     if address:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
+    if address:
+        os.environ["SCOREKEEPER_PUBLIC_URL"] = f"http://{address}:{args.port}"
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     os.execv(gunicorn, [gunicorn, "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
                         "--threads", "4", "--worker-class", "gthread", "--access-logfile", "-",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from .rules.record import dump, load, settle
 bp = Blueprint("views", __name__)
 
 REMEMBERED = 30
+NOT_SAVED = "Not saved yet: answer what is marked below, then Save again."
 RECENT_HANDS = 24  # hands listed on the table page; the rest behind 'Show all'
 
 
@@ -134,18 +136,11 @@ def table_context(table: Table) -> dict:
 
 def public_base_url() -> str:
     """The address other phones can open: never 'localhost' in a QR code."""
-    configured = current_app.config.get("PUBLIC_URL")
-    if configured:
-        return configured.rstrip("/")
+    configured = current_app.config.get("PUBLIC_URL") or os.environ.get("SCOREKEEPER_PUBLIC_URL")
     host = request.host
     hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host
-    if hostname in ("localhost", "127.0.0.1", "[::1]"):
-        from .lan import lan_address
-
-        port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else ""
-        address = lan_address()
-        if address:
-            return f"{request.scheme}://{address}{':' + port if port else ''}"
+    if configured and hostname in ("localhost", "127.0.0.1", "[::1]"):
+        return configured.rstrip("/")  # `make run` serves on the LAN: show that address
     return f"{request.scheme}://{host}"
 
 
@@ -418,7 +413,7 @@ def save_new_hand(key):
     form = _parse(table, request.form, number, session.hands)
     if request.form.get("preset") or not form.complete:
         context = _form_context(table, form, form.values, number, session.hands, False,
-                                message="" if request.form.get("preset") else "Not saved yet:")
+                                message="" if request.form.get("preset") else NOT_SAVED)
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
         saved = keep_snapshot(store.add_hand(get_db(), session.id, form.hand, _based_on()))
@@ -506,7 +501,7 @@ def save_edit(key, number):
     form = _parse(table, request.form, number, before)
     if request.form.get("preset") or not form.complete:
         context = _form_context(table, form, form.values, number, before, True,
-                                message="" if request.form.get("preset") else "Not saved yet:")
+                                message="" if request.form.get("preset") else NOT_SAVED)
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
         keep_snapshot(store.replace_hand(get_db(), session.id, number, form.hand, _based_on()))

@@ -17,6 +17,7 @@ from .core import (
     from_each,
     nothing,
     parse_set,
+    signed_counters,
 )
 
 HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
@@ -144,7 +145,7 @@ class TurnedUpBook(RuleBook):
                     turned = " (turned up)" if rank == hand["turned_up"] else ""
                     parts.append(f"{HONOUR_NAMES[rank]}{turned} {HONOUR_POINTS[rank]}")
             points = self.points(hand)[seat]
-            lines.append(f"{names[seat]}: {' + '.join(parts)} = {points}, {points - par:+d} against {par}.")
+            lines.append(f"{names[seat]}: {' + '.join(parts)} = {points}, {signed_counters(points - par)} against {par}.")
         discarded = [HONOUR_NAMES[r] for r, s in holders.items() if s is None]
         if discarded:
             lines.append(f"Discarded, counting for nobody: {', '.join(discarded)}.")

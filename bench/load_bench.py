@@ -1,0 +1,441 @@
+"""Issue 5 load benchmark: the real server (gunicorn, 2 workers, gthread) under a
+club night's worth of phones, against a trivial route measured in the same run.
+
+Load shape (all on loopback, bounded in clients and time):
+
+- ``--tables`` tables (default 50), each saving a hand every ``--save-interval``
+  seconds (POST /s/<id>/hands with the version it last saw, as the hand form does);
+- ``--viewers`` watchers (default 100, two per table), each polling
+  /w/<watch id>/live?v=<version> every ``--poll-interval`` seconds, as htmx does:
+  204 when nothing changed, the live fragment when it did.
+
+Each phase runs ``--duration`` seconds. The baseline phase replays the same
+clients on the same schedule against GET /manifest.webmanifest (a tiny route
+that touches no database). Reported: throughput, p50/p95/p99/max latency per
+kind of request, errors (any exception or unexpected status). Targets: zero
+errors, p95 < 100 ms on 2 cores.
+
+    .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--no-write]
+
+Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
+"## Load (issue 5)".
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import http.client
+import os
+import platform
+import random
+import re
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from web_helpers import hand_fields  # noqa: E402
+
+BENCHMARKS = ROOT / "BENCHMARKS.md"
+HEADING = "## Load (issue 5)"
+P95_TARGET_MS = 100.0
+
+EVENING = __import__("json").loads((ROOT / "tests/data/parlett-evening.json").read_text())["hands"]
+SEED = __import__("json").loads((ROOT / "tests/data/parlett-seed-example.json").read_text())["hands"][0]
+# each has a ruff contest, so every hand's opening stake is 2 and any order is valid
+HANDS = [EVENING[1], EVENING[2], dict(SEED, ruff={"winner": 2, "paid": [2, 4, 0]})]
+
+
+# ---------------------------------------------------------------- the server
+
+# The app as gunicorn loads it, plus a header saying how long the app itself took
+# (from the request reaching Flask to its response being ready): the rest of the
+# latency is the network, gunicorn's queue and waiting for a CPU.
+WSGI = """\
+import time
+from scorekeeper import create_app
+
+flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r}}})
+
+
+def app(environ, start_response):
+    started = time.perf_counter()
+
+    def timed_start_response(status, headers, exc_info=None):
+        headers.append(("X-App-Time", f"{{(time.perf_counter() - started) * 1000:.3f}}"))
+        return start_response(status, headers, exc_info)
+
+    return flask_app(environ, timed_start_response)
+"""
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, folder: Path, workers: int, threads: int):
+        self.folder, self.workers, self.threads = folder, workers, threads
+        self.database = folder / "load.db"
+        (folder / "load_wsgi.py").write_text(WSGI.format(database=str(self.database),
+                                                         backups=str(folder / "backups")))
+        self.port = free_port()
+        self.proc = None
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{ROOT}")
+        self.log = open(self.folder / "gunicorn.log", "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(self.workers), "--threads", str(self.threads), "--worker-class", "gthread",
+             "--graceful-timeout", "5", "load_wsgi:app"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if request(self.port, "GET", "/manifest.webmanifest")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("gunicorn did not start")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def request(port, method, path, fields=None, timeout=10.0, timed=False):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        body, headers = None, {}
+        if fields is not None:
+            body = urlencode(fields)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        body = response.read()
+        if timed:
+            app_ms = float(response.getheader("X-App-Time", "nan"))
+            return response.status, response.getheader("Location", ""), body, app_ms
+        return response.status, response.getheader("Location", ""), body
+    finally:
+        conn.close()
+
+
+# ---------------------------------------------------------------- the clients
+
+@dataclass
+class Table:
+    sid: str
+    wid: str
+    version: int = 1
+    saved: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@dataclass
+class Sample:
+    kind: str
+    latency: float
+    status: int
+    error: str = ""
+    app_ms: float = float("nan")
+
+
+class Phase:
+    """One timed run of all clients; every request's latency and outcome kept."""
+
+    def __init__(self, name: str, port: int, tables: list[Table], args, baseline: bool):
+        self.name, self.port, self.tables, self.args, self.baseline = name, port, tables, args, baseline
+        self.samples: list[Sample] = []
+        self.lock = threading.Lock()
+
+    def record(self, sample: Sample) -> None:
+        with self.lock:
+            self.samples.append(sample)
+
+    def timed(self, kind, method, path, fields=None, ok=(200,)):
+        started = time.perf_counter()
+        try:
+            status, location, body, app_ms = request(self.port, method, path, fields, timed=True)
+        except (OSError, http.client.HTTPException) as error:
+            self.record(Sample(kind, time.perf_counter() - started, 0, repr(error)))
+            return None
+        latency = time.perf_counter() - started
+        self.record(Sample(kind, latency, status, "" if status in ok else f"status {status}", app_ms))
+        return status, location, body
+
+    def table_client(self, table: Table, rng: random.Random, start: float, end: float) -> None:
+        interval = self.args.save_interval
+        at = start + rng.uniform(0, interval)
+        while at < end:
+            time.sleep(max(0.0, at - time.monotonic()))
+            if self.baseline:
+                self.timed("save", "GET", "/manifest.webmanifest")
+            else:
+                with table.lock:
+                    version = table.version
+                hand = dict(rng.choice(HANDS), note=f"load {table.saved}")
+                fields = list(hand_fields(hand, version).items(multi=True))
+                result = self.timed("save", "POST", f"/s/{table.sid}/hands", fields, ok=(303,))
+                if result and result[0] == 303:
+                    with table.lock:
+                        table.version, table.saved = version + 1, table.saved + 1
+            at += interval
+
+    def viewer_client(self, table: Table, rng: random.Random, start: float, end: float) -> None:
+        interval = self.args.poll_interval
+        at = start + rng.uniform(0, interval)
+        known = table.version
+        while at < end:
+            time.sleep(max(0.0, at - time.monotonic()))
+            if self.baseline:
+                self.timed("poll", "GET", "/manifest.webmanifest")
+            else:
+                result = self.timed("poll", "GET", f"/w/{table.wid}/live?v={known}", ok=(200, 204))
+                if result and result[0] == 200:
+                    found = re.search(rb"/live\?v=(\d+)", result[2])
+                    if found:
+                        known = int(found.group(1))
+            at += interval
+
+    def run(self) -> float:
+        rng = random.Random(5)
+        start = time.monotonic() + 0.5
+        end = start + self.args.duration
+        threads = []
+        for table in self.tables:
+            threads.append(threading.Thread(target=self.table_client,
+                                            args=(table, random.Random(rng.random()), start, end)))
+        for i in range(self.args.viewers):
+            table = self.tables[i % len(self.tables)]
+            threads.append(threading.Thread(target=self.viewer_client,
+                                            args=(table, random.Random(rng.random()), start, end)))
+        for t in threads:
+            t.daemon = True
+            t.start()
+        for t in threads:
+            t.join(timeout=self.args.duration + 60)
+        return time.monotonic() - start
+
+
+# ---------------------------------------------------------------- figures
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def summarise(samples: list[Sample], duration: float) -> dict:
+    ms = [s.latency * 1000 for s in samples]
+    app_ms = [s.app_ms for s in samples if s.app_ms == s.app_ms]
+    return {
+        "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95),
+        "requests": len(samples),
+        "per_second": len(samples) / duration if duration else 0.0,
+        "errors": sum(1 for s in samples if s.error),
+        "p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
+        "max": max(ms) if ms else float("nan"),
+        "mean": statistics.fmean(ms) if ms else float("nan"),
+        "statuses": {code: sum(1 for s in samples if s.status == code)
+                     for code in sorted({s.status for s in samples})},
+    }
+
+
+def machine() -> dict:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import gunicorn
+
+    return {
+        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "gunicorn": gunicorn.__version__,
+        "sqlite": sqlite3.sqlite_version,
+        "os": platform.platform(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+# ---------------------------------------------------------------- report
+
+SECTION_INTRO = """\
+`.venv/bin/python bench/load_bench.py`: the real server (`gunicorn`, 2 workers ×
+4 threads, gthread, as `python -m scorekeeper.serve` runs it) on loopback with a
+temp SQLite database. 50 tables each save a hand (POST, 303) every *save interval*;
+100 watchers (two per table) poll `/w/<id>/live?v=<version>` every 3 s (204 when
+nothing changed, the live fragment when it did). Then the same clients on the same
+schedule request `GET /manifest.webmanifest` (no database) as the baseline, in the
+same run. Client and server share the machine's cores. Latency is one request over
+a fresh TCP connection, as seen by the client; "in app" is the time inside Flask
+(an `X-App-Time` header added by the bench's WSGI wrapper), so the difference is
+gunicorn's queue, the network and waiting for a CPU. Targets: zero errors, p95 < 100 ms.
+Each run is appended below.
+"""
+
+
+def row(name: str, s: dict) -> str:
+    return (f"| {name} | {s['requests']} | {s['per_second']:.1f} | {s['p50']:.1f} | {s['p95']:.1f} | "
+            f"{s['p99']:.1f} | {s['max']:.1f} | {s['app_p50']:.1f} / {s['app_p95']:.1f} | {s['errors']} |")
+
+
+def report(results: dict, info: dict, args) -> str:
+    app, base = results["app"], results["baseline"]
+    polls = app["poll"]
+    no_change = polls["statuses"].get(204, 0)
+    lines = [
+        f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s, "
+        f"{args.viewers} watchers polling every {args.poll_interval:g} s, {args.duration:g} s per phase",
+        "",
+        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, gunicorn "
+        f"{info['gunicorn']}, SQLite {info['sqlite']}, {info['os']}. Load average before/after: "
+        f"{results['load_before']} / {results['load_after']} (the machine is shared).",
+        "",
+        "| requests | count | per s | p50 ms | p95 ms | p99 ms | max ms | in app p50 / p95 ms | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        row("save a hand (POST → 303)", app["save"]),
+        row(f"watch poll ({no_change} × 204, {polls['statuses'].get(200, 0)} × 200)", polls),
+        row("**app, all**", app["all"]),
+        row("baseline: manifest, all", base["all"]),
+        "",
+    ]
+    met_errors = app["all"]["errors"] == 0 and base["all"]["errors"] == 0
+    met_p95 = app["all"]["p95"] < P95_TARGET_MS
+    ratio = app["all"]["p95"] / base["all"]["p95"] if base["all"]["p95"] else float("nan")
+    lines.append(
+        f"Result: errors {'0 — met' if met_errors else 'NOT zero — target missed'}; app p95 "
+        f"{app['all']['p95']:.1f} ms {'<' if met_p95 else '≥'} {P95_TARGET_MS:.0f} ms — "
+        f"{'met' if met_p95 else 'NOT met'} ({ratio:.1f}× the baseline's p95 of {base['all']['p95']:.1f} ms). "
+        f"{results['hands_saved']} hands saved; every table's stored hands matched its acknowledged saves: "
+        f"{'yes' if results['consistent'] else 'NO'}.")
+    return "\n".join(lines) + "\n"
+
+
+def append_to_benchmarks(entry: str) -> None:
+    """Add ``entry`` at the end of this section (re-reading the file right before
+    writing; other sections are left exactly as they are)."""
+    text = BENCHMARKS.read_text(encoding="utf-8") if BENCHMARKS.exists() else "# Benchmarks\n"
+    if HEADING not in text:
+        text = text.rstrip("\n") + f"\n\n{HEADING}\n\n{SECTION_INTRO}"
+    start = text.index(HEADING) + len(HEADING)
+    following = text.find("\n## ", start)
+    end = len(text) if following < 0 else following + 1
+    section = text[:end].rstrip("\n") + "\n\n" + entry
+    text = section + ("\n" + text[end:] if following >= 0 else "")
+    fd, temporary = tempfile.mkstemp(dir=ROOT, prefix=".BENCHMARKS-", suffix=".part")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, BENCHMARKS)
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--viewers", type=int, default=100)
+    parser.add_argument("--save-interval", type=float, default=3.0)
+    parser.add_argument("--poll-interval", type=float, default=3.0)
+    parser.add_argument("--duration", type=float, default=40.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    args = parser.parse_args(argv)
+    if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300):
+        parser.error("keep the load bounded: tables 1-200, viewers 0-400, duration 5-300 s")
+
+    info = machine()
+    results = {"load_before": loadavg()}
+    with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
+        server = Server(Path(folder), args.workers, args.threads)
+        server.start()
+        try:
+            tables = []
+            for n in range(args.tables):
+                status, location, _ = request(server.port, "POST", "/sessions", [
+                    ("player_0", f"Ann {n}"), ("player_1", "Ben"), ("player_2", "Cat"),
+                    ("rulebook", "parlett"), ("first_dealer", "0"), ("stake", ""), ("title", f"Table {n}")])
+                assert status == 303, status
+                tables.append(Table(sid=location.rsplit("/", 1)[1], wid=""))
+            with sqlite3.connect(server.database) as conn:
+                for table in tables:
+                    table.wid = conn.execute("select watch_id from sessions where id = ?", [table.sid]).fetchone()[0]
+
+            for name, baseline in (("app", False), ("baseline", True)):
+                phase = Phase(name, server.port, tables, args, baseline)
+                print(f"{name}: {args.tables} tables + {args.viewers} watchers for {args.duration:g} s …", flush=True)
+                duration = phase.run()
+                by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
+                           for kind in ("save", "poll")}
+                by_kind["all"] = summarise(phase.samples, duration)
+                results[name] = by_kind
+                errors = [s.error for s in phase.samples if s.error][:5]
+                if errors:
+                    print("  first errors:", errors)
+
+            with sqlite3.connect(server.database) as conn:
+                results["hands_saved"] = conn.execute("select count(*) from hands").fetchone()[0]
+                results["consistent"] = all(
+                    conn.execute("select count(*) from hands where session_id = ?", [t.sid]).fetchone()[0] == t.saved
+                    and conn.execute("select version from sessions where id = ?", [t.sid]).fetchone()[0] == t.version
+                    for t in tables)
+        finally:
+            server.stop()
+    results["load_after"] = loadavg()
+
+    for name in ("app", "baseline"):
+        for kind in ("save", "poll", "all"):
+            s = results[name][kind]
+            print(f"{name:>8} {kind:>4}: {s['requests']:5d} req, {s['per_second']:6.1f}/s, p50 {s['p50']:6.1f} ms, "
+                  f"p95 {s['p95']:6.1f} ms, p99 {s['p99']:6.1f} ms, max {s['max']:7.1f} ms, "
+                  f"errors {s['errors']}, statuses {s['statuses']}; in the app p50 {s['app_p50']:.1f} ms, "
+                  f"p95 {s['app_p95']:.1f} ms")
+    entry = report(results, info, args)
+    print()
+    print(entry)
+    if not args.no_write:
+        append_to_benchmarks(entry)
+        print(f"appended to {BENCHMARKS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

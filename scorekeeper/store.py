@@ -230,11 +230,11 @@ def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
     return _session_from_row(db, rows[0])
 
 
-def session_version(db: Database, session_id: str) -> int:
-    rows = list(db.query("select version from sessions where id = ? or watch_id = ?",
-                         [session_id, session_id]))
+def session_version(db: Database, key: str, by_watch_id: bool = False) -> int:
+    column = "watch_id" if by_watch_id else "id"
+    rows = list(db.query(f"select version from sessions where {column} = ?", [key]))
     if not rows:
-        raise NotFound(session_id)
+        raise NotFound(key)
     return rows[0]["version"]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -268,7 +269,7 @@ def watch_live(key):
 
 def _live(key: str, can_edit: bool):
     try:
-        version = store.session_version(get_db(), key)
+        version = store.session_version(get_db(), key, by_watch_id=not can_edit)
     except store.NotFound:
         abort(404)
     if request.args.get("v") == str(version):
@@ -431,9 +432,13 @@ def save_new_hand(key):
     return redirect(table.url(f"?saved={len(saved.hands)}"))
 
 
+VERSION = re.compile(r"[0-9]{1,12}\Z")
+
+
 def _based_on() -> int | None:
+    """The session version the posted form was based on (None if absent or not a number)."""
     raw = request.form.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if VERSION.match(raw) else None
 
 
 def _hand_or_404(session: store.Session, number: int) -> dict:
@@ -574,10 +579,22 @@ def watch_export(key):
 
 def _export(table: Table):
     session = table.session
-    filename = (session.title or "gleek-session").replace('"', "")[:60] + ".json"
     response = Response(dump(session.record()), mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Content-Disposition"] = content_disposition("attachment", session.title, "json")
     return response
+
+
+def content_disposition(kind: str, title: str | None, extension: str) -> str:
+    """A download name from a title: plain ASCII for every client, and the title
+    itself (RFC 6266 ``filename*``) for those that read it. No control characters."""
+    from urllib.parse import quote
+
+    title = " ".join((title or "").split())[:60]  # line breaks and tabs become spaces
+    plain = "".join(c for c in title if c.isascii() and (c.isalnum() or c in " -_.")).strip() or "gleek-session"
+    value = f'{kind}; filename="{plain}.{extension}"'
+    if title and title != plain:
+        value += f"; filename*=UTF-8''{quote(title + '.' + extension, safe='')}"
+    return value
 
 
 # ------------------------------------------------------------ settle up and the sheet
@@ -651,7 +668,6 @@ def _sheet_pdf(table: Table):
 
     session = table.session
     pdf = render_sheet_pdf(session.record(), _paper())
-    filename = "".join(c for c in (session.title or "gleek-session") if c.isalnum() or c in " -_")[:60] or "gleek-session"
     response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
+    response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response

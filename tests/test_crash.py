@@ -315,9 +315,6 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
 
 # ---------------------------------------------------------------- found while here (real HTTP only)
 
-@pytest.mark.xfail(strict=True, reason="BUG: views._export puts the session title into Content-Disposition "
-                   "as is; gunicorn refuses a header value beyond Latin-1, so GET /s/<id>/export.json of a "
-                   "session titled '♠ Thursday' is a 500 (InvalidResponseHeader) on the real server")
 def test_export_of_a_title_beyond_latin1_over_gunicorn(server):
     server.start()
     status, headers, _ = server.request("POST", "/sessions", [

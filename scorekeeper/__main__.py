@@ -1,10 +1,13 @@
-"""Command line: ``python -m scorekeeper settle FILE`` (``-`` for stdin)."""
+"""Command line: ``python -m scorekeeper settle FILE`` (``-`` for stdin) and
+``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 
 from .rules import InvalidRecord
 from .rules.record import load, settle
@@ -35,12 +38,46 @@ def cmd_settle(args) -> int:
     return 0
 
 
+def cmd_sheet(args) -> int:
+    """Print a record's session sheet to PDF; nothing is written unless it is valid."""
+    try:
+        record = load(read_input(args.file))
+    except OSError as error:
+        return refuse([f"record: cannot read {args.file}: {error.strerror}"])
+    except InvalidRecord as invalid:
+        return refuse(invalid.problems)
+    from .sheet import render_sheet_pdf
+
+    pdf = render_sheet_pdf(record, paper=args.paper)
+    target = os.path.abspath(args.output)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".sheet-", suffix=".pdf.part", dir=os.path.dirname(target))
+    except OSError as error:
+        return refuse([f"sheet: cannot write {args.output}: {error.strerror}"])
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(pdf)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; a PDF is not
+        os.replace(temporary, target)
+    except OSError as error:
+        os.unlink(temporary)
+        return refuse([f"sheet: cannot write {args.output}: {error.strerror}"])
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The Gleek scorekeeper.")
     commands = parser.add_subparsers(dest="command", required=True)
     settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record and print the result as JSON")
     settle_cmd.add_argument("file", help="the record's path, or - for standard input")
     settle_cmd.set_defaults(run=cmd_settle)
+    sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF")
+    sheet_cmd.add_argument("file", help="the record's path, or - for standard input")
+    sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
+    sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
+    sheet_cmd.set_defaults(run=cmd_sheet)
     return parser
 
 

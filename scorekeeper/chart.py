@@ -23,6 +23,7 @@ STYLES = (
     {"dash": "7 3", "width": 1.8, "marker": "square"},
     {"dash": "1.5 2.5", "width": 2.2, "marker": "triangle"},
 )
+CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
 
 
@@ -61,6 +62,11 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
 
     values = [v for row in series for v in row]
     low, high = min(values + [Fraction(0)]), max(values + [Fraction(0)])
+    if max(abs(low), abs(high)) > CHARTABLE:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
+                f'width="{width}" height="40" viewBox="0 0 {width} 40" aria-label="{escape(title)}">'
+                f'<text x="4" y="24" font-family="DejaVu Sans, sans-serif" font-size="12">'
+                f'The balances are too large to chart.</text></svg>')
     step = nice_step(float(high - low) or 10)
     y_min = math.floor(float(low) / step) * step
     y_max = math.ceil(float(high) / step) * step

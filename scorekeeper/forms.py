@@ -53,8 +53,11 @@ class HandForm:
         return not self.unanswered and not self.problems
 
     def problem_lines(self) -> list[str]:
-        lines = [text for texts in self.problems.values() for text in texts]
-        return lines + list(self.unanswered.values())
+        """What is wrong, then what is missing, each in the order of the form."""
+        order = {key: i for i, key in enumerate(section_order(self.book))}
+        wrong = sorted(self.problems.items(), key=lambda kv: order.get(kv[0], 99))
+        missing = sorted(self.unanswered.items(), key=lambda kv: order.get(kv[0], 99))
+        return [text for _, texts in wrong for text in texts] + [text for _, text in missing]
 
 
 def _int(text: str | None):
@@ -125,6 +128,8 @@ def parse_hand(book: RuleBook, options: dict, form, players, hands_before: list,
         hand["tiddy"] = None
     else:
         seat_field("tiddy", nobody_ok=True)
+        if "tiddy" in unanswered and not book.has_turned_up:
+            unanswered["tiddy"] = "Who was dealt Tiddy (the Four of trumps)? Tap Nobody if it lay in the stock."
 
     # Stock.
     if book.auction_must_be_empty(options):
@@ -142,12 +147,14 @@ def parse_hand(book: RuleBook, options: dict, form, players, hands_before: list,
         elif _seat(buyer) is None:
             bad("auction", "auction: choose the buyer")
         else:
-            price_text = form.get("price_other", "").strip() or form.get("price", "")
+            price_text = _chip_or_other(form, "price")
             price = _int(price_text)
             if price_text == "":
                 unanswered["auction"] = "At what price was the stock bought?"
-            elif price is None or price > MAX_NUMBER:
-                bad("auction", f"auction price must be a whole number, not {price_text[:20]!r}")
+            elif price is None:
+                bad("auction", f"auction: the price must be a whole number, not {price_text[:20]!r}")
+            elif price > MAX_NUMBER:
+                bad("auction", f"auction: a price of {price} is too large")
             else:
                 hand["auction"] = {"buyer": _seat(buyer), "price": price}
 
@@ -168,12 +175,14 @@ def parse_hand(book: RuleBook, options: dict, form, players, hands_before: list,
             for seat in SEATS:
                 if seat == w:
                     continue
-                text = form.get(f"paid_{seat}_other", "").strip() or form.get(f"paid_{seat}", "")
+                text = _chip_or_other(form, f"paid_{seat}")
                 amount = _int(text)
                 if text == "":
                     missing.append(players[seat])
-                elif amount is None or amount > MAX_NUMBER:
-                    bad("ruff", f"ruff: what {players[seat]} paid must be a whole number")
+                elif amount is None:
+                    bad("ruff", f"ruff: what {players[seat]} paid must be a whole number, not {text[:20]!r}")
+                elif amount > MAX_NUMBER:
+                    bad("ruff", f"ruff: {amount} is too large for what {players[seat]} paid")
                 else:
                     paid[seat] = amount
             if missing:
@@ -229,13 +238,23 @@ def parse_hand(book: RuleBook, options: dict, form, players, hands_before: list,
             hand["note"] = note
 
     # The rule book's own checks, on what has been answered so far.
+    already = set(problems)  # keys the form itself found wrong: the rule book can't judge them
     for problem in book.check_hand(number, hand, options, hands_before, tuple(players)):
-        if problem.key in unanswered or problem.text.endswith(" is missing"):
-            continue
-        if problem.key in problems:
+        if problem.key in unanswered or problem.key in already or problem.text.endswith(" is missing"):
             continue
         bad(problem.key, problem.text)
     return HandForm(book, hand, values, unanswered, problems, tricks_auto)
+
+
+def _chip_or_other(form, name: str) -> str:
+    """A number chosen by chip, or typed in the box beside the Other chip.
+    A number chip wins over a forgotten box; the box counts when Other is
+    chosen (or when only the box was filled, as without JavaScript)."""
+    choice = form.get(name, "")
+    other = form.get(f"{name}_other", "").strip()
+    if choice == "other" or (choice == "" and other):
+        return other
+    return choice
 
 
 class _Overlay:
@@ -317,6 +336,14 @@ def _parse_honours(book: RuleBook, form, hand, unanswered, bad) -> None:
         hand["honours"] = honours
 
 
+def section_order(book: RuleBook) -> list[str]:
+    """Hand keys in the order the form asks for them (the order of play)."""
+    if book.has_turned_up:
+        return ["dealer", "trump", "turned_up", "tiddy", "auction", "ruff", "sets", "tricks", "honours", "note"]
+    return ["dealer", "auction", "trump", "tiddy", "ruff", "sets", "tricks", "card_points", "tib", "tom",
+            "last_trick", "note"]
+
+
 def tiddy_is_fixed(book: RuleBook, options: dict, hand: dict) -> bool:
     """True where the rules leave no choice: ``tiddy`` must be null."""
     if getattr(book, "tiddy_on", None) and not book.tiddy_on(options):
@@ -381,6 +408,8 @@ def hand_to_values(book: RuleBook, hand: dict) -> dict:
             values[key] = NOBODY if hand[key] is None else str(hand[key])
         values["last_trick"] = str(hand["last_trick"])
     values["note"] = hand.get("note", "")
+    # the dealer's tricks refill themselves when another player's count changes
+    values["tricks_auto"] = f"{hand['dealer']}:{hand['tricks'][hand['dealer']]}"
     return values
 
 
@@ -460,6 +489,8 @@ def parse_new_session(form) -> SessionForm:
         currency = form.get("stake_currency", "")
         if currency not in CURRENCIES:
             bad("stake", "Choose EUR, GBP or USD.")
+        elif len(amount) > 12:
+            bad("stake", "The money value of a counter must be a number above 0, such as 0.05.")
         else:
             record["stake"] = {"per_counter": amount, "currency": currency}
     elif stake_choice in STAKES:
@@ -489,9 +520,11 @@ def today() -> str:
     return datetime.date.today().isoformat()
 
 
-def price_choices(book: RuleBook, count: int = 10) -> list[int]:
+def price_choices(book: RuleBook, lowest: int | None = None, count: int = 10) -> list[int]:
+    """Chips for the stock's price, from the lowest legal price for this buyer."""
     step = 2 if book.even_prices else 1
-    return [book.opening_price + step * i for i in range(count)]
+    start = book.opening_price if lowest is None else lowest
+    return [start + step * i for i in range(count)]
 
 
 def ruff_choices(book: RuleBook, opening: int, count: int = 8) -> list[int]:

@@ -127,7 +127,8 @@ def decimal_money(value, currency: str, places: int | None = 2) -> str:
     """
     value = Fraction(value)
     with localcontext() as ctx:
-        ctx.prec = 60
+        # enough digits for the whole part of any amount, so quantize never overflows
+        ctx.prec = 60 + len(str(abs(value.numerator) // value.denominator))
         exact = Decimal(value.numerator) / Decimal(value.denominator)
         if places is None:
             text = _exact_decimal(abs(value), 2)

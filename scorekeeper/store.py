@@ -383,7 +383,7 @@ def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
     """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
     def change(session):
         last = last_change(db, session_id)
-        if last is None or last["action"] not in ("add", "edit", "delete", "undo", "restore"):
+        if last is None or last["action"] not in UNDOABLE:
             raise Refused(["There is nothing to undo."])
         number, hands = last["hand_number"], list(session.hands)
         before, after = last["before"], last["after"]
@@ -395,8 +395,25 @@ def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
             del hands[number - 1]
         else:                      # an edit: restore what it replaced
             hands[number - 1] = before
-        return hands, number, "undo", after, before
+        return hands, number, "redo" if last["action"] == "undo" else "undo", after, before
     return _change(db, session_id, based_on, change)
+
+
+UNDOABLE = ("add", "edit", "delete", "undo", "redo", "restore")
+
+
+def describe_change(change: dict | None) -> str:
+    """The last change in the table's words ("Hand 4 saved.")."""
+    if change is None:
+        return ""
+    number = change["hand_number"]
+    what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup",
+            "undo": "undone", "redo": "redone"}.get(change["action"], change["action"])
+    if number is None:
+        return f"Session {what}."
+    if change["action"] in ("undo", "redo"):
+        return f"Change to hand {number} {what}."
+    return f"Hand {number} {what}."
 
 
 # ------------------------------------------------------------ backups

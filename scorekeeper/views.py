@@ -219,6 +219,11 @@ def rules():
     return render_template("rules.html", books=BOOKS.values(), phases=PHASES)
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    return current_app.send_static_file("icons/icon-192.png")
+
+
 @bp.get("/manifest.webmanifest")
 def manifest():
     data = {
@@ -248,12 +253,41 @@ def watch(key):
     return _table_page(load_table(key, False))
 
 
+def not_changed(table: Table, message: str, status: int):
+    """A refused delete or undo: say why, change nothing, offer the way back."""
+    return render_template("error.html", title="Nothing changed", message=message,
+                           back=table.url()), status
+
+
+def balance_changes(before, after, players) -> str:
+    """What an edit did to the balances: "Ben +17 → +15, Cat +32 → +34"."""
+    from .rules.core import signed_counters
+
+    moved = [f"{players[s]} {signed_counters(b)} → {signed_counters(a)}"
+             for s, (b, a) in enumerate(zip(before.balances, after.balances)) if a != b]
+    return "Balances: " + ", ".join(moved) + "." if moved else "The balances did not change."
+
+
+def offer_undo() -> None:
+    """After a change, the next table page offers to undo it (once: not on reload)."""
+    cookie["offer_undo"] = True
+
+
+def undo_offer(table: Table) -> dict | None:
+    if not (table.can_edit and cookie.pop("offer_undo", False) and is_unlocked(table.session)):
+        return None
+    last = store.last_change(get_db(), table.session.id)
+    if last is None or last["action"] not in store.UNDOABLE or last["version"] != table.session.version:
+        return None
+    return {"text": store.describe_change(last), "button": "Redo" if last["action"] == "undo" else "Undo"}
+
+
 def _table_page(table: Table):
     context = table_context(table)
     context["unlocked"] = is_unlocked(table.session)
     context["watch_url"] = public_base_url() + f"/w/{table.session.watch_id}"
     context["qr"] = qr_svg(context["watch_url"])
-    context["saved"] = request.args.get("saved", "")
+    context["undo_offer"] = undo_offer(table)
     return render("table.html", "_live.html", **context)
 
 
@@ -309,7 +343,7 @@ def _form_context(table: Table, form: forms.HandForm | None, values: dict, numbe
         "options": options,
         "ranks": RANKS,
         "seats": SEATS,
-        "price_choices": forms.price_choices(book),
+        "price_choices": forms.price_choices(book, _lowest_price(book, values, dealer)),
         "ruff_opening": book.ruff_opening(hands_before),
         "ruff_choices": forms.ruff_choices(book, book.ruff_opening(hands_before)),
         "tiddy_fixed": forms.tiddy_is_fixed(book, options, form.hand if form else {}),
@@ -320,6 +354,13 @@ def _form_context(table: Table, form: forms.HandForm | None, values: dict, numbe
         "version": session.version,
     })
     return context
+
+
+def _lowest_price(book, values: dict, dealer: int | None) -> int | None:
+    buyer = forms._seat(values.get("buyer", ""))
+    if buyer is None or dealer is None:
+        return None
+    return book.min_price(buyer, dealer)
 
 
 def _editable(key: str) -> Table:
@@ -418,18 +459,27 @@ def save_new_hand(key):
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
         saved = keep_snapshot(store.add_hand(get_db(), session.id, form.hand, _based_on()))
-    except store.StaleEdit as stale:
+    except store.StaleEdit:
         fresh = load_table(key, True)
+        if fresh.session.hands and fresh.session.hands[-1] == form.hand:
+            # a second tap of Save, or Back then Save: this very hand is already in
+            flash(f"Hand {len(fresh.session.hands)} was already saved; it is not saved twice.")
+            return redirect(table.url())
         number = len(fresh.session.hands) + 1
-        form = _parse(fresh, request.form, number, fresh.session.hands)
+        values = dict(form.values, dealer=str(fresh.session.next_dealer()))
+        form = _parse(fresh, values_to_form(values), number, fresh.session.hands)
+        message = (f"Another phone saved hand {number - 1} a moment ago, so this is now hand {number} "
+                   f"and {fresh.session.players[fresh.session.next_dealer()]} deals. "
+                   "Check it, then Save again.")
         context = _form_context(fresh, form, form.values, number, fresh.session.hands, False,
-                                message=str(stale))
+                                message=message)
         return render("hand_form.html", "_hand_form.html", status=409, **context)
     except store.Refused as refused:
         context = _form_context(table, form, form.values, number, session.hands, False,
                                 message="Not saved: " + "; ".join(refused.problems))
         return render("hand_form.html", "_hand_form.html", status=422, **context)
-    return redirect(table.url(f"?saved={len(saved.hands)}"))
+    offer_undo()
+    return redirect(table.url())
 
 
 VERSION = re.compile(r"[0-9]{1,12}\Z")
@@ -509,17 +559,23 @@ def save_edit(key, number):
                                 message="" if request.form.get("preset") else NOT_SAVED)
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
-        keep_snapshot(store.replace_hand(get_db(), session.id, number, form.hand, _based_on()))
+        saved = keep_snapshot(store.replace_hand(get_db(), session.id, number, form.hand, _based_on()))
+        flash(balance_changes(settlement_of(session), settlement_of(saved), names(session)))
     except store.StaleEdit as stale:
         fresh = load_table(key, True)
         context = _form_context(fresh, form, form.values, number, before, True, message=str(stale))
         return render("hand_form.html", "_hand_form.html", status=409, **context)
     except store.Refused as refused:
-        context = _form_context(table, form, form.values, number, before, True,
-                                message="Not saved, because it would make a later hand impossible: "
-                                + "; ".join(refused.problems))
+        later = sorted({int(m.group(1)) for p in refused.problems
+                        for m in [re.match(r"hand (\d+):", p)] if m and int(m.group(1)) != number})
+        message = "Not saved: " + "; ".join(refused.problems)
+        if later:
+            message = (f"Not saved: with this change, hand {later[0]} would be impossible "
+                       f"({'; '.join(refused.problems)}). Edit hand {later[0]} first, then this one.")
+        context = _form_context(table, form, form.values, number, before, True, message=message)
         return render("hand_form.html", "_hand_form.html", status=422, **context)
-    return redirect(table.url(f"?saved={number}&edited=1"))
+    offer_undo()
+    return redirect(table.url())
 
 
 @bp.post("/s/<key>/hands/<int:number>/delete")
@@ -528,18 +584,15 @@ def delete_hand(key, number):
     session = table.session
     _hand_or_404(session, number)
     if number != len(session.hands):
-        flash(f"Only the last hand can be deleted; edit hand {number} instead.")
-        return redirect(table.url())
+        return not_changed(table, f"Only the last hand can be deleted; edit hand {number} instead.", 422)
     try:
         keep_snapshot(store.delete_last_hand(get_db(), session.id, _based_on()))
     except store.StaleEdit as stale:
-        flash(str(stale))
-        return redirect(table.url())
+        return not_changed(table, str(stale), 409)
     except store.Refused as refused:
-        flash("; ".join(refused.problems))
-        return redirect(table.url())
-    flash(f"Hand {number} deleted.")
-    return redirect(table.url("?undo=1"))
+        return not_changed(table, "; ".join(refused.problems), 422)
+    offer_undo()
+    return redirect(table.url())
 
 
 @bp.post("/s/<key>/undo")
@@ -548,13 +601,11 @@ def undo(key):
     try:
         keep_snapshot(store.undo(get_db(), table.session.id, _based_on()))
     except store.StaleEdit as stale:
-        flash(str(stale))
-        return redirect(table.url())
+        return not_changed(table, str(stale), 409)
     except store.Refused as refused:
-        flash("; ".join(refused.problems))
-        return redirect(table.url())
-    flash("Undone.")
-    return redirect(table.url("?undo=1"))
+        return not_changed(table, "; ".join(refused.problems), 422)
+    offer_undo()
+    return redirect(table.url())
 
 
 @bp.get("/s/<key>/history")
@@ -625,7 +676,7 @@ def _settle_up(table: Table):
              "money": format_money(p.amount, session.stake) if session.stake else None}
             for p in settlement.payments],
         "stake_label": stake_label(session.stake) if session.stake else None,
-        "chart": balance_chart_svg(players, settlement.running) if settlement.hands else "",
+        "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
     })
     return render_template("settle.html", **context)
 

@@ -91,7 +91,7 @@ def test_save_a_hand_and_see_the_balances(client):
     url = new_session(client)
     response = save(client, url, SEED_HAND)
     assert response.status_code == 303
-    assert response.headers["Location"].endswith("?saved=1")
+    assert response.headers["Location"] == url
     record = export(client, url)
     assert record["hands"] == [SEED_HAND]
     assert shown_balances(client, url) == ["+2", "+5", "−7"]
@@ -214,11 +214,14 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     edited = {**EVENING[0], "tricks": [5, 3, 4]}
     response = client.post(url + "/hands/1", data=hand_fields(edited))
     assert response.status_code == 303
+    shown = client.get(url).data.decode()
+    assert "Balances: Samuel +42 → +45, Will −44 → −47." in shown
     record = export(client, url)
     assert record["hands"][0]["tricks"] == [5, 3, 4]
     assert shown_balances(client, url) == expected_balances(record) != ["+42", "+2", "−44"]
     history = client.get(url + "/history").data.decode()
     assert "Changed hand 1" in history
+    page = client.get(url).data.decode()  # (the flash was shown on the redirect's page)
 
 
 def test_edit_that_breaks_a_later_hand_is_refused(client):
@@ -230,7 +233,9 @@ def test_edit_that_breaks_a_later_hand_is_refused(client):
     edited = {**EVENING[1], "ruff": None}
     response = client.post(url + "/hands/2", data=hand_fields(edited))
     assert response.status_code == 422
-    assert "hand 3: ruff: Samuel paid 2, but the opening stake this hand is 8" in response.data.decode()
+    page = response.data.decode()
+    assert "hand 3: ruff: Samuel paid 2, but the opening stake this hand is 8" in page
+    assert "Edit hand 3 first, then this one." in page
     assert export(client, url)["hands"] == EVENING
 
 
@@ -238,7 +243,7 @@ def test_delete_last_hand_and_undo(client):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
     for hand in EVENING[:2]:
         save(client, url, hand)
-    assert client.post(url + "/hands/1/delete").status_code == 303
+    assert client.post(url + "/hands/1/delete").status_code == 422
     assert len(export(client, url)["hands"]) == 2  # only the last can go
     assert client.post(url + "/hands/2/delete").status_code == 303
     assert export(client, url)["hands"] == EVENING[:1]
@@ -249,8 +254,9 @@ def test_delete_last_hand_and_undo(client):
 def test_undo_right_after_save_and_after_edit(client):
     url = new_session(client)
     save(client, url, SEED_HAND)
-    page = client.get(url + "?saved=1").data.decode()
+    page = client.get(url).data.decode()
     assert "Hand 1 saved." in page and "Undo" in page
+    assert "Hand 1 saved." not in client.get(url).data.decode()  # offered once, not on reload
     client.post(url + "/undo")
     assert export(client, url)["hands"] == []
     client.post(url + "/undo")  # the undo is undone
@@ -262,18 +268,65 @@ def test_undo_right_after_save_and_after_edit(client):
 
 def test_nothing_to_undo(client):
     url = new_session(client)
-    response = client.post(url + "/undo", follow_redirects=True)
+    response = client.post(url + "/undo")
+    assert response.status_code == 422
     assert "There is nothing to undo." in response.data.decode()
+
+
+def test_undo_offer_names_the_real_last_change_and_redo(client):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    for hand in EVENING[:2]:
+        save(client, url, hand)
+    page = client.get(url).data.decode()
+    assert "Hand 2 saved." in page
+    client.post(url + "/undo")
+    page = client.get(url).data.decode()
+    assert "Change to hand 2 undone." in page and ">Redo</button>" in page
+    client.post(url + "/undo")
+    assert export(client, url)["hands"] == EVENING[:2]
+    history = client.get(url + "/history").data.decode()
+    assert "Undid a change to hand 2" in history and "Redid a change to hand 2" in history
+
+
+def test_stale_undo_is_refused(client):
+    url = new_session(client)
+    version = version_of(client, url)
+    save(client, url, SEED_HAND)
+    response = client.post(url + "/undo", data={"version": str(version)})
+    assert response.status_code == 409
+    assert len(export(client, url)["hands"]) == 1
+
+
+def test_a_second_save_of_the_same_hand_is_not_a_duplicate(client):
+    url = new_session(client)
+    version = version_of(client, url)
+    assert save(client, url, SEED_HAND, version).status_code == 303
+    response = save(client, url, SEED_HAND, version)  # a double tap, or Back then Save
+    assert response.status_code == 303
+    assert "Hand 1 was already saved" in client.get(url).data.decode()
+    assert len(export(client, url)["hands"]) == 1
+
+
+def test_a_hand_saved_meanwhile_by_another_phone_is_a_stale_new_hand(client):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    version = version_of(client, url)
+    assert save(client, url, EVENING[0], version).status_code == 303
+    response = save(client, url, EVENING[1], version)  # based on the old version
+    assert response.status_code == 409
+    page = response.data.decode()
+    assert "Another phone saved hand 1 a moment ago, so this is now hand 2" in page
+    assert re.search(r'name="dealer" value="1" checked', page)
+    assert len(export(client, url)["hands"]) == 1
 
 
 def test_stale_edit_is_refused_with_the_fresh_state(client):
     url = new_session(client)
     version = version_of(client, url)
     assert save(client, url, SEED_HAND, version).status_code == 303
-    response = save(client, url, SEED_HAND, version)  # based on the old version
+    response = client.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "tricks": [4, 5, 3]}, version))
     assert response.status_code == 409
     assert "Someone else changed this session" in response.data.decode()
-    assert len(export(client, url)["hands"]) == 1
+    assert export(client, url)["hands"] == [SEED_HAND]
 
 
 # ---------------------------------------------------------------- live view
@@ -401,7 +454,7 @@ def test_htmx_save_redirects_with_hx_redirect(client):
     url = new_session(client)
     response = client.post(url + "/hands", data=hand_fields(SEED_HAND), headers={"HX-Request": "true"})
     assert response.status_code == 204
-    assert response.headers["HX-Redirect"].endswith("?saved=1")
+    assert response.headers["HX-Redirect"] == url
 
 
 # ---------------------------------------------------------------- settle up and the sheet

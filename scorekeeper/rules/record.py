@@ -31,6 +31,7 @@ FORMAT = "gleek-session/1"
 REQUIRED_KEYS = ("format", "rulebook", "options", "players", "hands")
 OPTIONAL_KEYS = ("title", "played_on", "stake")
 MAX_NAME = 40
+MAX_STAKE_DIGITS = 30  # a counter's money value: no real table needs more digits
 DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?\Z")  # \Z: "$" would let a trailing newline through
 CURRENCY = re.compile(r"^(d|[A-Z]{3})\Z")
 DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
@@ -79,7 +80,9 @@ def check_stake(stake) -> list[Problem]:
     problems = []
     per = stake["per_counter"]
     # above 0: some digit is not 0 (no Fraction: a string of 4,300+ digits would raise)
-    if not (isinstance(per, str) and DECIMAL.match(per) and per.strip("0.")):
+    if isinstance(per, str) and len(per) > MAX_STAKE_DIGITS:
+        problems.append(_problem("stake", f"stake: per_counter has {len(per)} characters; at most {MAX_STAKE_DIGITS}"))
+    elif not (isinstance(per, str) and DECIMAL.match(per) and per.strip("0.")):
         problems.append(_problem("stake", f'stake: per_counter must be a decimal string above 0 such as "0.25", not {describe(per)}'))
     currency = stake["currency"]
     if not (isinstance(currency, str) and CURRENCY.match(currency)):

@@ -19,7 +19,9 @@ from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import settle, validate
 
 FORM = "#hand-form"
-FRESH_FORM = "#hand-form:not([data-stale]):not(.htmx-request):not(.htmx-settling):not(.htmx-swapping)"
+# The form stays; htmx swaps its body. A body without our mark is the server's fresh answer.
+FRESH_FORM = ("#hand-form:not(.htmx-request) > "
+              "#hand-form-body:not([data-stale]):not(.htmx-settling):not(.htmx-swapping)")
 TIMEOUT = 5_000
 
 
@@ -84,7 +86,7 @@ class UI:
         self.taps += 1
 
     def _mark_form(self) -> None:
-        self.page.evaluate("document.querySelector('#hand-form').setAttribute('data-stale', '1')")
+        self.page.evaluate("document.querySelector('#hand-form-body').setAttribute('data-stale', '1')")
 
     def _fresh_form(self) -> None:
         self.page.wait_for_selector(FRESH_FORM, timeout=TIMEOUT)
@@ -237,7 +239,7 @@ class UI:
 
     def save(self, editing: bool = False) -> None:
         self.tap(self.button("Save changes" if editing else "Save hand"))
-        self.page.wait_for_url(re.compile(r"/s/[^/?]+\?saved=\d+"))
+        self.page.wait_for_url(re.compile(r"/s/[^/?]+$"))
 
     # -- the table
     def expect_balances(self, settlement, page: Page | None = None, timeout: int = TIMEOUT) -> None:

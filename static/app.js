@@ -1,0 +1,15 @@
+// Small progressive enhancements for the hand form (the form works without them).
+// Typing in an "other" box picks its Other chip; picking a number chip empties the box,
+// so what is highlighted is always what will be saved.
+document.addEventListener("input", function (event) {
+  var box = event.target;
+  if (!box.matches || !box.matches("input[data-other-for]") || box.value.trim() === "") return;
+  var other = document.querySelector('input[type=radio][name="' + box.dataset.otherFor + '"][value=other]');
+  if (other) other.checked = true;
+});
+document.addEventListener("change", function (event) {
+  var chip = event.target;
+  if (chip.type !== "radio" || chip.value === "other") return;
+  var box = document.querySelector('input[data-other-for="' + chip.name + '"]');
+  if (box) box.value = "";
+});

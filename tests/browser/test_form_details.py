@@ -1,0 +1,37 @@
+"""Details of the hand form that only a real browser shows: the Other box and
+its chip agree, and typed fields are checked while typing (no need to leave them)."""
+
+import re
+
+from playwright.sync_api import expect
+
+from .browser_ui import FORM, UI
+
+
+def test_other_box_and_chips_never_disagree(page, base_url):
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Cat"), "parlett")
+    ui.next_hand()
+    ui.chip("buyer", 1)  # Ben is eldest (Ann deals)
+    box = page.locator(f'{FORM} input[name="price_other"]')
+    box.fill("34")  # typing picks the Other chip at once
+    expect(page.locator(f'{FORM} input[name="price"][value="other"]')).to_be_checked()
+    ui.chip("price", 14)  # a number chip empties the box
+    expect(page.locator(f'{FORM} input[name="price_other"]')).to_have_value("")
+    expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−14")
+
+
+def test_typed_card_points_are_checked_while_typing(page, base_url):
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Cat"), "modern")
+    ui.next_hand()
+    for seat, tricks in enumerate((5, 4)):
+        ui.chip(f"tricks_{seat}", tricks)
+    for seat, points in enumerate((90, 70, 40)):
+        page.locator(f'{FORM} input[name="card_points_{seat}"]').fill(str(points))
+    # no blur: the debounced check still runs, and the typed values survive the swap
+    expect(page.locator(f"{FORM} #hand-summary")).not_to_contain_text("card points", timeout=5000)
+    for seat, points in enumerate((90, 70, 40)):
+        expect(page.locator(f'{FORM} input[name="card_points_{seat}"]')).to_have_value(str(points))
+    page.locator(f'{FORM} input[name="card_points_2"]').fill("140")
+    expect(page.locator(f"{FORM} #hand-summary")).to_contain_text(re.compile("more than 33 a trick"), timeout=5000)

@@ -714,11 +714,29 @@ def watch_sheet_pdf(key):
     return _sheet_pdf(load_table(key, False))
 
 
+_PDFS: "OrderedDict[tuple, bytes]" = OrderedDict()
+
+
+def _cached_pdf(session: store.Session, paper: str, render) -> bytes:
+    """Rendering a long sheet takes seconds: keep the last few, by session version."""
+    key = (session.id, session.version, paper)
+    with _SETTLED_LOCK:
+        if key in _PDFS:
+            _PDFS.move_to_end(key)
+            return _PDFS[key]
+    pdf = render(session.record(), paper)
+    with _SETTLED_LOCK:
+        _PDFS[key] = pdf
+        while len(_PDFS) > 8:
+            _PDFS.popitem(last=False)
+    return pdf
+
+
 def _sheet_pdf(table: Table):
     from .sheet import render_sheet_pdf
 
     session = table.session
-    pdf = render_sheet_pdf(session.record(), _paper())
+    pdf = _cached_pdf(session, _paper(), render_sheet_pdf)
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response

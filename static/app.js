@@ -13,3 +13,12 @@ document.addEventListener("change", function (event) {
   var box = document.querySelector('input[data-other-for="' + chip.name + '"]');
   if (box) box.value = "";
 });
+
+// New session: the "who deals first" chips take the names as they are typed.
+document.addEventListener("input", function (event) {
+  var field = event.target;
+  var match = field.name && field.name.match(/^player_([012])$/);
+  if (!match) return;
+  var chip = document.querySelector('.dealer-chips input[value="' + match[1] + '"] + span');
+  if (chip) chip.textContent = field.value.trim() || "Seat " + (Number(match[1]) + 1);
+});

@@ -154,7 +154,15 @@ def parse(text: str | bytes):
     """JSON text → a record (not yet validated); ``InvalidRecord`` if not JSON."""
     try:
         return json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as error:
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        why = "the file is empty" if not text.strip() else f"{error.msg.lower()} at {where}"
+        raise InvalidRecord([_problem("record", f"record: not valid JSON ({why})")]) from None
+    except UnicodeDecodeError:
+        raise InvalidRecord([_problem("record", "record: not valid JSON (the file is not UTF-8 text)")]) from None
+    except RecursionError:
+        raise InvalidRecord([_problem("record", "record: not valid JSON (nested too deeply)")]) from None
+    except ValueError as error:
         raise InvalidRecord([_problem("record", f"record: not valid JSON ({error})")]) from None
 
 

@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 PORT   ?= 5000
 
-.PHONY: run test test-fast bench system-deps clean
+.PHONY: run test test-fast bench bench-load system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -38,8 +38,14 @@ test: $(STAMP) system-deps
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not browser"
 
+# Benchmarks (not part of `make test`); results go into BENCHMARKS.md by hand.
 bench: $(STAMP)
-	$(PY) bench/run_all.py
+	$(PY) bench/settle_bench.py
+	$(PY) bench/app_bench.py
+	$(PY) bench/pdf_bench.py
+
+bench-load: $(STAMP)
+	$(PY) bench/load_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -464,7 +464,9 @@ def save_new_hand(key):
         if fresh.session.hands and fresh.session.hands[-1] == form.hand:
             # a second tap of Save, or Back then Save: this very hand is already in
             flash(f"Hand {len(fresh.session.hands)} was already saved; it is not saved twice.")
-            return redirect(table.url())
+            response = redirect(table.url())
+            response.headers["X-Scorekeeper-Unchanged"] = "already-saved"  # for scripts: nothing stored
+            return response
         number = len(fresh.session.hands) + 1
         values = dict(form.values, dealer=str(fresh.session.next_dealer()))
         form = _parse(fresh, values_to_form(values), number, fresh.session.hands)

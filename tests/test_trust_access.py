@@ -275,7 +275,7 @@ def every_kind_of_response(app, client):
     yield "GET", f"/s/{sid}/live?v={version}", None                      # 204
     yield "POST", f"/s/{sid}/hands/check", hand_fields(hands[-1], version)
     yield "POST", f"/s/{sid}/hands", {"dealer": "0"}                       # 422
-    yield "POST", f"/s/{sid}/hands", hand_fields(hands[-1], 999)           # 409
+    yield "POST", f"/s/{sid}/hands", hand_fields(hands[0], 999)            # 409 (not the last hand again)
     yield "POST", f"/s/{sid}/hands", hand_fields(hands[-1], version)       # 303
     yield "POST", "/import", {"record": "{"}                                 # 422
     yield "POST", "/sessions", {"player_0": ""}                              # 422

@@ -7,7 +7,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 
 from .rules import InvalidRecord
 from .rules.record import load, settle
@@ -26,13 +25,21 @@ def refuse(problems) -> int:
     return 1
 
 
-def cmd_settle(args) -> int:
+def load_or_refuse(path: str):
+    """The valid record at ``path``, or None after printing every problem."""
     try:
-        record = load(read_input(args.file))
+        return load(read_input(path))
     except OSError as error:
-        return refuse([f"record: cannot read {args.file}: {error.strerror}"])
+        refuse([f"record: cannot read {path}: {error.strerror}"])
     except InvalidRecord as invalid:
-        return refuse(invalid.problems)
+        refuse(invalid.problems)
+    return None
+
+
+def cmd_settle(args) -> int:
+    record = load_or_refuse(args.file)
+    if record is None:
+        return 1
     # compact: the C encoder (spacing is not part of the format; indent would be 5x slower)
     json.dump(settle(record).as_json(), sys.stdout, ensure_ascii=False, separators=(",", ":"))
     sys.stdout.write("\n")
@@ -41,12 +48,11 @@ def cmd_settle(args) -> int:
 
 def cmd_sheet(args) -> int:
     """Print a record's session sheet to PDF; nothing is written unless it is valid."""
-    try:
-        record = load(read_input(args.file))
-    except OSError as error:
-        return refuse([f"record: cannot read {args.file}: {error.strerror}"])
-    except InvalidRecord as invalid:
-        return refuse(invalid.problems)
+    record = load_or_refuse(args.file)
+    if record is None:
+        return 1
+    import tempfile
+
     from .sheet import render_sheet_pdf
 
     pdf = render_sheet_pdf(record, paper=args.paper)

@@ -48,6 +48,24 @@ class Table:
         return f"/{self.prefix}/{self.key}{suffix}"
 
 
+def on_both_links(rule: str):
+    """Register a read-only page under the scorer's link (/s/<key>…) and the
+    watchers' link (/w/<key>…); the view gets the ``Table`` as that link sees it."""
+    def register(view):
+        name = view.__name__.lstrip("_")
+
+        def scorer(key, **kwargs):
+            return view(load_table(key, True), **kwargs)
+
+        def watcher(key, **kwargs):
+            return view(load_table(key, False), **kwargs)
+
+        bp.add_url_rule(f"/s/<key>{rule}", name, scorer, methods=["GET"])
+        bp.add_url_rule(f"/w/<key>{rule}", f"watch_{name}", watcher, methods=["GET"])
+        return view
+    return register
+
+
 def load_table(key: str, can_edit: bool) -> Table:
     try:
         if can_edit:
@@ -243,14 +261,6 @@ def manifest():
 
 # ------------------------------------------------------------ the table
 
-@bp.get("/s/<key>")
-def table(key):
-    return _table_page(load_table(key, True))
-
-
-@bp.get("/w/<key>")
-def watch(key):
-    return _table_page(load_table(key, False))
 
 
 def not_changed(table: Table, message: str, status: int):
@@ -282,6 +292,7 @@ def undo_offer(table: Table) -> dict | None:
     return {"text": store.describe_change(last), "button": "Redo" if last["action"] == "undo" else "Undo"}
 
 
+@on_both_links("")
 def _table_page(table: Table):
     context = table_context(table)
     context["unlocked"] = is_unlocked(table.session)
@@ -291,14 +302,10 @@ def _table_page(table: Table):
     return render("table.html", "_live.html", **context)
 
 
-@bp.get("/s/<key>/live")
-def live(key):
-    return _live(key, True)
-
-
-@bp.get("/w/<key>/live")
-def watch_live(key):
-    return _live(key, False)
+@bp.get("/s/<key>/live", defaults={"can_edit": True})
+@bp.get("/w/<key>/live", endpoint="watch_live", defaults={"can_edit": False})
+def live(key, can_edit):
+    return _live(key, can_edit)
 
 
 def _live(key: str, can_edit: bool):
@@ -499,16 +506,9 @@ def _hand_or_404(session: store.Session, number: int) -> dict:
     return session.hands[number - 1]
 
 
-@bp.get("/s/<key>/hands/<int:number>")
-def hand_detail(key, number):
-    return _hand_detail(load_table(key, True), number)
 
 
-@bp.get("/w/<key>/hands/<int:number>")
-def watch_hand_detail(key, number):
-    return _hand_detail(load_table(key, False), number)
-
-
+@on_both_links("/hands/<int:number>")
 def _hand_detail(table: Table, number: int):
     session = table.session
     hand = _hand_or_404(session, number)
@@ -620,16 +620,9 @@ def session_history(key):
 
 # ------------------------------------------------------------ export
 
-@bp.get("/s/<key>/export.json")
-def export(key):
-    return _export(load_table(key, True))
 
 
-@bp.get("/w/<key>/export.json")
-def watch_export(key):
-    return _export(load_table(key, False))
-
-
+@on_both_links("/export.json")
 def _export(table: Table):
     session = table.session
     response = Response(dump(session.record()), mimetype="application/json")
@@ -652,16 +645,9 @@ def content_disposition(kind: str, title: str | None, extension: str) -> str:
 
 # ------------------------------------------------------------ settle up and the sheet
 
-@bp.get("/s/<key>/settle")
-def settle_up(key):
-    return _settle_up(load_table(key, True))
 
 
-@bp.get("/w/<key>/settle")
-def watch_settle_up(key):
-    return _settle_up(load_table(key, False))
-
-
+@on_both_links("/settle")
 def _settle_up(table: Table):
     from .chart import balance_chart_svg
     from .money import money as format_money, stake_label
@@ -690,30 +676,15 @@ def _paper() -> str:
     return paper
 
 
-@bp.get("/s/<key>/sheet")
-def sheet(key):
-    return _sheet(load_table(key, True))
 
 
-@bp.get("/w/<key>/sheet")
-def watch_sheet(key):
-    return _sheet(load_table(key, False))
-
-
+@on_both_links("/sheet")
 def _sheet(table: Table):
     from .sheet import render_sheet_html
 
     return render_sheet_html(table.session.record(), _paper())
 
 
-@bp.get("/s/<key>/sheet.pdf")
-def sheet_pdf(key):
-    return _sheet_pdf(load_table(key, True))
-
-
-@bp.get("/w/<key>/sheet.pdf")
-def watch_sheet_pdf(key):
-    return _sheet_pdf(load_table(key, False))
 
 
 _PDFS: "OrderedDict[tuple, bytes]" = OrderedDict()
@@ -734,6 +705,7 @@ def _cached_pdf(session: store.Session, paper: str, render) -> bytes:
     return pdf
 
 
+@on_both_links("/sheet.pdf")
 def _sheet_pdf(table: Table):
     from .sheet import render_sheet_pdf
 

@@ -55,8 +55,8 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def time_save(client, url, hand, rounds) -> list[float]:
-    """Save one hand and render the updated table; untimed, delete it again."""
+def time_save(client, url, hand, rounds, number) -> list[float]:
+    """Save hand ``number`` and render the updated table; untimed, delete it again."""
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -65,8 +65,7 @@ def time_save(client, url, hand, rounds) -> list[float]:
         page = client.get(response.headers["Location"])
         assert page.status_code == 200
         times.append(time.perf_counter() - start)
-        n = int(response.headers["Location"].rsplit("=", 1)[1])
-        assert client.post(f"{url}/hands/{n}/delete").status_code == 303
+        assert client.post(f"{url}/hands/{number}/delete").status_code == 303
     return times
 
 
@@ -93,9 +92,9 @@ def main(argv=None) -> int:
         response = client.post("/import", data=json.dumps(record(count)), content_type="application/json")
         url = response.headers["Location"]
         next_hand = evening_hands(count + 1)[-1]
-        time_save(client, url, next_hand, 5)  # warm up
+        time_save(client, url, next_hand, 5, count + 1)  # warm up
         trivial = time_trivial(client, args.rounds * 2)
-        save = time_save(client, url, next_hand, args.rounds)
+        save = time_save(client, url, next_hand, args.rounds, count + 1)
         trivial += time_trivial(client, args.rounds * 2)
         results[count] = (save, trivial, url)
 

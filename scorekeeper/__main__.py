@@ -41,7 +41,7 @@ def cmd_settle(args) -> int:
     if record is None:
         return 1
     # compact: the C encoder (spacing is not part of the format; indent would be 5x slower)
-    json.dump(settle(record).as_json(), sys.stdout, ensure_ascii=False, separators=(",", ":"))
+    sys.stdout.write(json.dumps(settle(record).as_json(), ensure_ascii=False, separators=(",", ":")))
     sys.stdout.write("\n")
     return 0
 

@@ -21,7 +21,7 @@ def write_json(path: Path, data, durable: bool = False) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(data, f, ensure_ascii=False, separators=(",", ":"))  # C encoder: fast
+            f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")))  # dumps, not dump: the C encoder
             if durable:
                 f.flush()
                 os.fsync(f.fileno())

@@ -196,8 +196,9 @@ class Session:
 
 
 def _session_from_row(db: Database, row: dict) -> Session:
-    hands = [json.loads(r["data"]) for r in db.query(
-        "select data from hands where session_id = ? order by number", [row["id"]])]
+    # one JSON array decoded at once: much cheaper than a json.loads per hand
+    rows = db.execute("select data from hands where session_id = ? order by number", [row["id"]])
+    hands = json.loads("[" + ",".join(data for (data,) in rows) + "]")
     return Session(
         id=row["id"],
         watch_id=row["watch_id"],

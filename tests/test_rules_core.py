@@ -61,7 +61,9 @@ def test_from_each_and_to_each():
     assert from_each(1, 2) == [-2, 4, -2]
     assert to_each(0, 7) == [-14, 7, 7]
     assert to_each(2, F(13, 2)) == [F(13, 2), F(13, 2), -13]
-    assert all(type(v) is Fraction for v in from_each(0, 3) + to_each(1, F(1, 2)))
+    # exact amounts: plain ints for whole amounts, Fractions where halves occur, never floats
+    assert all(type(v) is int for v in from_each(0, 3))
+    assert all(type(v) in (int, Fraction) for v in to_each(1, F(1, 2)))
 
 
 def test_add_is_exact_with_halves():
@@ -70,7 +72,8 @@ def test_add_is_exact_with_halves():
     total = add(to_each(0, F(13, 2)), from_each(1, 2), [F(-1, 2), 0, F(1, 2)])
     assert total == [F(-31, 2), F(21, 2), 5]
     assert sum(total) == 0
-    assert all(type(v) is Fraction for v in total)
+    assert all(type(v) in (int, Fraction) for v in total)
+    assert [type(v) for v in total] == [Fraction, Fraction, int]
     # amounts that are not whole or half still add exactly (the general path)
     assert add([F(1, 3), F(-1, 3), 0], [F(1, 6), 0, F(-1, 6)]) == [F(1, 2), F(-1, 3), F(-1, 6)]
 

@@ -8,7 +8,6 @@ on a book's id.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from .core import (
@@ -28,6 +27,7 @@ from .core import (
     eldest,
     format_counters,
     from_each,
+    half,
     is_int,
     key_name,
     nothing,
@@ -293,14 +293,14 @@ class RuleBook:
     def auction(self, hand: dict) -> Transfer:
         if hand["auction"] is None:
             return nothing()
-        return to_each(hand["auction"]["buyer"], Fraction(hand["auction"]["price"], 2))
+        return to_each(hand["auction"]["buyer"], half(hand["auction"]["price"]))
 
     def ruff(self, hand: dict) -> Transfer:
         if hand["ruff"] is None:
             return nothing()
         winner, paid = hand["ruff"]["winner"], hand["ruff"]["paid"]
-        transfer = [Fraction(-p) for p in paid]
-        transfer[winner] = Fraction(sum(paid))
+        transfer = [-p for p in paid]
+        transfer[winner] = sum(paid)
         return transfer
 
     def sets(self, hand: dict) -> Transfer:
@@ -324,8 +324,8 @@ class RuleBook:
         if auction is None:
             lines["auction"] = ["Nobody bought the stock."]
         else:
-            half = format_counters(Fraction(auction["price"], 2))
-            lines["auction"] = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {half} to each."]
+            each = format_counters(half(auction["price"]))
+            lines["auction"] = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
         ruff = hand["ruff"]
         if ruff is None:
             lines["ruff"] = [self.no_ruff_reason()]

@@ -1,8 +1,10 @@
 """The shared core of every rule book: seats, ranks, exact amounts, problems.
 
 Everything here is pure: plain data in, counter transfers out. Amounts are
-``fractions.Fraction`` (a half counter is the finest amount there is), never
-floats. A *transfer* is a list of three amounts, one per seat, adding up to 0.
+exact, never floats: an ``int`` for a whole amount and a ``fractions.Fraction``
+only for a half counter (the finest amount there is), which keeps the common
+case plain integer arithmetic. A *transfer* is a list of three amounts, one per
+seat, adding up to 0.
 """
 
 from __future__ import annotations
@@ -65,13 +67,18 @@ ZERO = Fraction(0)
 
 
 def nothing() -> Transfer:
-    return [ZERO, ZERO, ZERO]  # a Fraction is immutable, so one zero can be shared
+    return [0, 0, 0]
+
+
+def half(amount: int):
+    """Half of a whole amount, exactly: an int when even, a half counter when odd."""
+    return amount // 2 if amount % 2 == 0 else Fraction(amount, 2)
 
 
 def from_each(scorer: int, amount) -> Transfer:
     """Each of the other two pays ``amount`` to ``scorer``."""
-    if type(amount) is int:  # the usual case: no Fraction arithmetic needed
-        double, minus = Fraction(2 * amount), Fraction(-amount)
+    if type(amount) is int:  # the usual case: plain int arithmetic
+        double, minus = 2 * amount, -amount
     else:
         if type(amount) is not Fraction:
             amount = Fraction(amount)
@@ -98,7 +105,7 @@ def add(*transfers: Iterable) -> Transfer:
                 halves[s] += value.numerator * (2 // value.denominator)
             else:
                 return _add_exactly(transfers)
-    return [Fraction(h // 2) if h % 2 == 0 else Fraction(h, 2) for h in halves]
+    return [h // 2 if h % 2 == 0 else Fraction(h, 2) for h in halves]
 
 
 def _add_exactly(transfers) -> Transfer:
@@ -111,6 +118,8 @@ def _add_exactly(transfers) -> Transfer:
 
 def as_number(amount: Fraction) -> int | float:
     """A JSON number for an exact amount: whole amounts as ints, halves as x.5."""
+    if type(amount) is int:
+        return amount
     if type(amount) is not Fraction:
         amount = Fraction(amount)
     if amount.denominator == 1:

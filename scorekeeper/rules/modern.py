@@ -3,8 +3,6 @@ card, Kiss (no trumps), numeral sets and a card-point count settled pairwise."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .book import RuleBook
 from .core import (
     RANKS,
@@ -178,7 +176,7 @@ class Modern(RuleBook):
     def tricks(self, hand: dict) -> Transfer:
         scores = self.scores(hand)
         total = sum(scores)
-        return [Fraction(3 * s - total) for s in scores]
+        return [3 * s - total for s in scores]
 
     def tiddy_reasons(self, hand, options, names):
         if hand["trump"] == "none":

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .book import RuleBook
 from .core import (
     HONOUR_NAMES,
@@ -125,7 +123,7 @@ class TurnedUpBook(RuleBook):
 
     def tricks(self, hand: dict) -> Transfer:
         par = self.par(hand)
-        return [Fraction(p - par) for p in self.points(hand)]
+        return [p - par for p in self.points(hand)]
 
     def tiddy_reasons(self, hand: dict, options: dict, names) -> list[str]:
         if not self.tiddy_on(options):

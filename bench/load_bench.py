@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from web_helpers import hand_fields  # noqa: E402
 
-BENCHMARKS = ROOT / "BENCHMARKS.md"
+from benchmarks_md import BENCHMARKS, append_to_section  # noqa: E402
 HEADING = "## Load (issue 5)"
 P95_TARGET_MS = 100.0
 
@@ -349,21 +349,7 @@ def report(results: dict, info: dict, args) -> str:
 
 
 def append_to_benchmarks(entry: str) -> None:
-    """Add ``entry`` at the end of this section (re-reading the file right before
-    writing; other sections are left exactly as they are)."""
-    text = BENCHMARKS.read_text(encoding="utf-8") if BENCHMARKS.exists() else "# Benchmarks\n"
-    if HEADING not in text:
-        text = text.rstrip("\n") + f"\n\n{HEADING}\n\n{SECTION_INTRO}"
-    start = text.index(HEADING) + len(HEADING)
-    following = text.find("\n## ", start)
-    end = len(text) if following < 0 else following + 1
-    section = text[:end].rstrip("\n") + "\n\n" + entry
-    text = section + ("\n" + text[end:] if following >= 0 else "")
-    fd, temporary = tempfile.mkstemp(dir=ROOT, prefix=".BENCHMARKS-", suffix=".part")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, BENCHMARKS)
+    append_to_section(HEADING, SECTION_INTRO, entry)
 
 
 # ---------------------------------------------------------------- main

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-BENCHMARKS = ROOT / "BENCHMARKS.md"
+from benchmarks_md import BENCHMARKS, append_to_section  # noqa: E402
 HEADING = "## PDF sheet (issue 4)"
 TARGETS = {12: 3.0, 120: 15.0}
 BASELINE_HTML = "<p>Gleek</p>"
@@ -197,21 +197,7 @@ readers); not done. The web app should cache the PDF per session version.
 
 
 def append_to_benchmarks(entry: str) -> None:
-    """Add ``entry`` at the end of this benchmark's section, creating the file or
-    the section if missing and leaving every other section as it is."""
-    text = BENCHMARKS.read_text(encoding="utf-8") if BENCHMARKS.exists() else "# Benchmarks\n"
-    if HEADING not in text:
-        text = text.rstrip("\n") + f"\n\n{HEADING}\n\n{SECTION_INTRO}"
-    start = text.index(HEADING) + len(HEADING)
-    following = text.find("\n## ", start)
-    end = len(text) if following < 0 else following + 1
-    section = text[:end].rstrip("\n") + "\n\n" + entry
-    text = section + ("\n" + text[end:] if following >= 0 else "")
-    fd, temporary = tempfile.mkstemp(dir=ROOT, prefix=".BENCHMARKS-", suffix=".part")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, BENCHMARKS)
+    append_to_section(HEADING, SECTION_INTRO, entry)
 
 
 def main(argv=None) -> int:

@@ -278,6 +278,19 @@ def balance_changes(before, after, players) -> str:
     return "Balances: " + ", ".join(moved) + "." if moved else "The balances did not change."
 
 
+def change_or_refuse(table: Table, change):
+    """Run a one-tap change (delete, undo): back to the table offering to undo it,
+    or say why nothing changed."""
+    try:
+        keep_snapshot(change())
+    except store.StaleEdit as stale:
+        return not_changed(table, str(stale), 409)
+    except store.Refused as refused:
+        return not_changed(table, "; ".join(refused.problems), 422)
+    offer_undo()
+    return redirect(table.url())
+
+
 def offer_undo() -> None:
     """After a change, the next table page offers to undo it (once: not on reload)."""
     cookie["offer_undo"] = True
@@ -587,27 +600,13 @@ def delete_hand(key, number):
     _hand_or_404(session, number)
     if number != len(session.hands):
         return not_changed(table, f"Only the last hand can be deleted; edit hand {number} instead.", 422)
-    try:
-        keep_snapshot(store.delete_last_hand(get_db(), session.id, _based_on()))
-    except store.StaleEdit as stale:
-        return not_changed(table, str(stale), 409)
-    except store.Refused as refused:
-        return not_changed(table, "; ".join(refused.problems), 422)
-    offer_undo()
-    return redirect(table.url())
+    return change_or_refuse(table, lambda: store.delete_last_hand(get_db(), session.id, _based_on()))
 
 
 @bp.post("/s/<key>/undo")
 def undo(key):
     table = _editable(key)
-    try:
-        keep_snapshot(store.undo(get_db(), table.session.id, _based_on()))
-    except store.StaleEdit as stale:
-        return not_changed(table, str(stale), 409)
-    except store.Refused as refused:
-        return not_changed(table, "; ".join(refused.problems), 422)
-    offer_undo()
-    return redirect(table.url())
+    return change_or_refuse(table, lambda: store.undo(get_db(), table.session.id, _based_on()))
 
 
 @bp.get("/s/<key>/history")

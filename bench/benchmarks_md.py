@@ -1,0 +1,29 @@
+"""Writing a benchmark's results into its own section of BENCHMARKS.md."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "BENCHMARKS.md"
+
+
+def append_to_section(heading: str, intro: str, entry: str) -> None:
+    """Add ``entry`` at the end of the section ``heading`` (created with ``intro``
+    if missing), re-reading the file right before writing and leaving every other
+    section exactly as it is; the file is replaced atomically."""
+    text = BENCHMARKS.read_text(encoding="utf-8") if BENCHMARKS.exists() else "# Benchmarks\n"
+    if heading not in text:
+        text = text.rstrip("\n") + f"\n\n{heading}\n\n{intro}"
+    start = text.index(heading) + len(heading)
+    following = text.find("\n## ", start)
+    end = len(text) if following < 0 else following + 1
+    section = text[:end].rstrip("\n") + "\n\n" + entry
+    text = section + ("\n" + text[end:] if following >= 0 else "")
+    fd, temporary = tempfile.mkstemp(dir=ROOT, prefix=".BENCHMARKS-", suffix=".part")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, BENCHMARKS)

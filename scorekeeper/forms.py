@@ -84,7 +84,7 @@ def parse_hand(book: RuleBook, options: dict, form, players, hands_before: list,
     unanswered: dict[str, str] = {}
 
     def bad(key, text):
-        problems.setdefault(key, []).append(text)
+        problems.setdefault(key, []).append(for_the_table(key, text))
 
     def seat_field(key, name=None, nobody_ok=False):
         raw = form.get(name or key, "")
@@ -242,7 +242,7 @@ def parse_hand(book: RuleBook, options: dict, form, players, hands_before: list,
     for problem in book.check_hand(number, hand, options, hands_before, tuple(players)):
         if problem.key in unanswered or problem.key in already or problem.text.endswith(" is missing"):
             continue
-        bad(problem.key, problem.text)
+        bad(problem.key, for_the_table(problem.key, problem.text))
     return HandForm(book, hand, values, unanswered, problems, tricks_auto)
 
 
@@ -255,6 +255,15 @@ def _chip_or_other(form, name: str) -> str:
     if choice == "other" or (choice == "" and other):
         return other
     return choice
+
+
+def for_the_table(key: str, text: str) -> str:
+    """A rule book's problem as the form shows it, beside its section: without the
+    record key in front ("auction: Ben is not eldest…" → "Ben is not eldest…")."""
+    if text.startswith(key + ": "):
+        text = text[len(key) + 2:]
+        return text[:1].upper() + text[1:]
+    return text
 
 
 class _Overlay:

@@ -8,8 +8,6 @@ on a book's id.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .core import (
     PHASES,
     RANK_PLURALS,
@@ -262,6 +260,8 @@ class RuleBook:
                 check.fail("sets", f"sets: {check.who(seat)} declares sets of {cards} cards but holds only {most}")
                 return
         for rank in RANKS:
+            if cards_of[rank] <= 3:  # at least 3 of every rank are in play
+                continue
             in_play = self.ranks_in_play(check, rank)
             if cards_of[rank] > in_play:
                 check.fail("sets", f"sets declare {cards_of[rank]} {RANK_PLURALS[rank]}, but only {in_play} are in play")

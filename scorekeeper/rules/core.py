@@ -10,9 +10,8 @@ seat, adding up to 0.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections import namedtuple
 from fractions import Fraction
-from typing import Any, Callable, Iterable
 
 SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -147,11 +146,11 @@ def signed_counters(amount) -> str:
 
 # ---------------------------------------------------------------- settlement
 
-@dataclass(frozen=True)
-class Payment:
-    payer: int
-    payee: int
-    amount: Fraction
+class Payment(namedtuple("Payment", "payer payee amount")):
+    """``payer`` pays ``amount`` to ``payee``. (Plain named tuples here, not
+    dataclasses: ``settle`` is a command, and importing dataclasses costs it ~10 ms.)"""
+
+    __slots__ = ()
 
     def as_json(self) -> dict:
         return {"from": self.payer, "to": self.payee, "amount": as_number(self.amount)}
@@ -180,17 +179,14 @@ def fewest_payments(balances) -> list[Payment]:
 
 # ---------------------------------------------------------------- problems
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(namedtuple("Problem", "hand key text")):
     """One thing wrong with a record, worded for a person at a card table.
 
     ``hand`` is 1-based (``None`` outside the hands); ``key`` is the record key
     the problem is about, so a form can show it beside the right field.
     """
 
-    hand: int | None
-    key: str
-    text: str
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"hand {self.hand}: {self.text}" if self.hand else self.text
@@ -202,23 +198,25 @@ class InvalidRecord(ValueError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-@dataclass
 class HandCheck:
     """Collects the problems of one hand, remembering which keys are wrong so
     that a check needing a wrong value is skipped rather than reported twice."""
 
-    number: int
-    hand: dict
-    names: tuple
-    problems: list = field(default_factory=list)
-    bad: set = field(default_factory=set)
+    def __init__(self, number: int, hand: dict, names: tuple):
+        self.number, self.hand, self.names = number, hand, names
+        self.problems: list = []
+        self.bad: set = set()
 
     def fail(self, key: str, text: str) -> None:
         self.problems.append(Problem(self.number, key, text))
         self.bad.add(key)
 
     def good(self, *keys: str) -> bool:
-        return all(k in self.hand and k not in self.bad for k in keys)
+        hand, bad = self.hand, self.bad
+        for key in keys:
+            if key not in hand or key in bad:
+                return False
+        return True
 
     def who(self, seat: int) -> str:
         return self.names[seat]
@@ -275,27 +273,11 @@ def set_cards(kind: str) -> int:
     return 4 if kind == "mournival" else 3
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A rule the sources leave open, decided for the app (shown on the rules page)."""
-
-    title: str
-    text: str
-    source: str
-
-
-@dataclass(frozen=True)
-class Option:
-    name: str
-    default: bool
-    label: str
-    help: str
+#: A rule the sources leave open, decided for the app (shown on the rules page).
+Decision = namedtuple("Decision", "title text source")
+#: A session option of a rule book (e.g. wits1671's Tiddy on/off).
+Option = namedtuple("Option", "name default label help")
+#: A phase's rule in plain words, for the rules page.
+PhaseRule = namedtuple("PhaseRule", "phase text")
 
 
-@dataclass(frozen=True)
-class PhaseRule:
-    phase: str
-    text: str
-
-
-Names = Callable[[int], str]

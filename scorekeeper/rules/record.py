@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from dataclasses import dataclass
 
 from . import BOOKS
 from .book import RuleBook
@@ -182,12 +181,11 @@ def dump(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2) + "\n"
 
 
-@dataclass
 class HandResult:
-    number: int
-    dealer: int
-    phases: dict
-    total: list
+    """One hand settled: each phase's transfer and the hand's total."""
+
+    def __init__(self, number: int, dealer: int, phases: dict, total: list):
+        self.number, self.dealer, self.phases, self.total = number, dealer, phases, total
 
     def as_json(self) -> dict:
         return {
@@ -198,14 +196,13 @@ class HandResult:
         }
 
 
-@dataclass
 class Settlement:
-    rulebook: str
-    players: list
-    hands: list
-    balances: list
-    payments: list
-    running: list  # balances after each hand
+    """A session settled: every hand, the balances (and after each hand), the payments."""
+
+    def __init__(self, rulebook: str, players: list, hands: list, balances: list, payments: list,
+                 running: list):
+        self.rulebook, self.players, self.hands = rulebook, players, hands
+        self.balances, self.payments, self.running = balances, payments, running
 
     def as_json(self) -> dict:
         return {

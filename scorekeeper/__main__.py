@@ -9,7 +9,7 @@ import os
 import sys
 
 from .rules import InvalidRecord
-from .rules.record import load, settle
+from .rules.record import load, settle, to_json_text
 
 
 def read_input(path: str) -> bytes:
@@ -41,7 +41,7 @@ def cmd_settle(args) -> int:
     if record is None:
         return 1
     # compact: the C encoder (spacing is not part of the format; indent would be 5x slower)
-    sys.stdout.write(json.dumps(settle(record).as_json(), ensure_ascii=False, separators=(",", ":")))
+    sys.stdout.write(to_json_text(settle(record).as_json()))
     sys.stdout.write("\n")
     return 0
 

@@ -23,7 +23,7 @@ from scorekeeper.rules.core import (
     seats_from_eldest,
     to_each,
 )
-from scorekeeper.rules.record import dump, load, parse, settle, validate
+from scorekeeper.rules.record import to_json_text, dump, load, parse, settle, validate
 from strategies import (
     HAND_BUILDERS,
     make_record,
@@ -514,14 +514,15 @@ def test_cli_output_of_halves():
 
 # ================================================================ load and dump
 
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "KNOWN LIMIT: GLEEK-RULES.md sets no upper bound on a price, so a valid wits1671/modern record "
-    "may have an odd price of 10**400; its half counters cannot be a JSON float and settle's "
-    "as_number raises OverflowError (above 2**53 halves are already inexact). Needs a rule: a bound."))
-def test_astronomical_odd_price():
+def test_astronomical_odd_price_is_settled_exactly():
+    """No rule bounds a price: an odd price of 10**400 + 1 is valid, and its half
+    counters (beyond any float) are written out exactly in settle's JSON."""
     record = make_record("wits1671", [wits_hand(auction={"buyer": 0, "price": 10 ** 400 + 1})])
     assert validate(record) == []
-    settle(record).as_json()
+    text = to_json_text(settle(record).as_json())
+    half = str(10 ** 400 // 2)  # 10**400 + 1 halved: 5000…0.5
+    assert f'"auction":[-{10 ** 400 + 1},{half}.5,{half}.5]' in text
+    assert json.loads(text)["hands"][0]["phases"]["auction"][0] == -(10 ** 400 + 1)
 
 
 def test_load_dump_round_trip():

@@ -123,7 +123,9 @@ def as_number(amount: Fraction) -> int | float:
         amount = Fraction(amount)
     if amount.denominator == 1:
         return amount.numerator
-    return float(amount)  # only halves occur, which a float holds exactly
+    if abs(amount.numerator) <= 2 ** 53:
+        return float(amount)  # only halves occur, which a float of this size holds exactly
+    return amount  # too large for a float: record.to_json_text writes it out exactly
 
 
 def format_counters(amount) -> str:

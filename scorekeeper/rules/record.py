@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from fractions import Fraction
 
 from . import BOOKS
 from .book import RuleBook
@@ -175,6 +176,28 @@ def load(text: str | bytes) -> dict:
     if problems:
         raise InvalidRecord(problems)
     return record
+
+
+def to_json_text(data) -> str:
+    """Compact JSON of settle's output. A half counter too large for a float (an odd
+    price beyond 2**53, which no rule forbids) is written as its exact decimal."""
+    exact: list = []
+
+    def mark(value):
+        if isinstance(value, Fraction):
+            exact.append(value)
+            return f"\x00{len(exact) - 1}\x00"
+        raise TypeError(f"not JSON: {value!r}")
+
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=mark)
+    if not exact:
+        return text
+
+    def decimal(match) -> str:
+        value = exact[int(match.group(1))]
+        return ("-" if value < 0 else "") + f"{abs(value.numerator) // 2}.5"
+
+    return re.sub(r'"\\u0000(\d+)\\u0000"', decimal, text)
 
 
 def dump(record: dict) -> str:

@@ -257,8 +257,23 @@ def history(db: Database, session_id: str, hand_number: int | None = None) -> li
         where += " and hand_number = ?"
         params.append(hand_number)
     rows = db.query(f"select * from history where {where} order by id desc", params)
-    return [dict(r, before=json.loads(r["before"]) if r["before"] else None,
-                 after=json.loads(r["after"]) if r["after"] else None) for r in rows]
+    changes = []
+    for row in rows:
+        before = json.loads(row["before"]) if row["before"] else None
+        after = json.loads(row["after"]) if row["after"] else None
+        changes.append(dict(row, before=before, after=after, what=what_changed(before, after)))
+    return changes
+
+
+def what_changed(before, after) -> list[str]:
+    """The keys an edit of one hand changed, old → new ("tricks: [4,3,5] → [5,3,4]")."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return []
+    def show(value):
+        return "—" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return [f"{key}: {show(before.get(key))} → {show(after.get(key))}"
+            for key in list(before) + [k for k in after if k not in before]
+            if before.get(key) != after.get(key)]
 
 
 # ------------------------------------------------------------ writing

@@ -221,6 +221,8 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     assert shown_balances(client, url) == expected_balances(record) != ["+42", "+2", "−44"]
     history = client.get(url + "/history").data.decode()
     assert "Changed hand 1" in history
+    assert "tricks: [4,3,5] → [5,3,4]" in history  # what changed, not just that it did
+    assert "tricks: [4,3,5] → [5,3,4]" in client.get(url + "/hands/1").data.decode()
     page = client.get(url).data.decode()  # (the flash was shown on the redirect's page)
 
 

@@ -5,12 +5,15 @@ data for ``templates/sheet.html``; ``render_sheet_html`` renders it with a
 standalone Jinja environment (no Flask needed), the print stylesheet
 ``static/sheet.css`` inlined so the HTML stands alone; ``render_sheet_pdf``
 prints that HTML with WeasyPrint, imported only when a PDF is asked for (it
-takes about half a second to import).
+takes about half a second to import). The hand table is a monospaced ledger,
+one table cell per hand (``ledger``): WeasyPrint's cost is per box, and a cell
+per amount made a 120-hand sheet take seconds.
 """
 
 from __future__ import annotations
 
 import datetime
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -68,9 +71,19 @@ def sum_line(amounts) -> str:
     return f"{' '.join(parts)} = {format_counters(sum(amounts))}"
 
 
+_cells: dict = {}
+
+
 def _cell(amount) -> dict:
-    amount = Fraction(amount)
-    return {"text": format_counters(amount), "zero": amount == 0, "negative": amount < 0}
+    """An amount as the sheet shows it (the same few amounts come back again and
+    again, so each is formatted once; the dicts are read, never changed)."""
+    cell = _cells.get(amount)
+    if cell is None:
+        if len(_cells) > 10_000:
+            _cells.clear()
+        value = Fraction(amount)
+        cell = _cells[amount] = {"text": format_counters(value), "zero": value == 0, "negative": value < 0}
+    return cell
 
 
 def describe_hand(book, options: dict, hand: dict, names) -> dict:
@@ -200,48 +213,183 @@ def sheet_context(record: dict) -> dict:
     }
 
 
-# ---------------------------------------------------------------- column widths
+# ---------------------------------------------------------------- the ledger
 
 #: Landscape page width less the side margins of static/sheet.css (10 mm each).
 CONTENT_WIDTH_PT = {"a4": 297 / 25.4 * 72 - 56.7, "letter": 11 * 72 - 56.7}
-#: Share of the left-over width for each descriptive column.
-DESCRIPTIVE_WEIGHTS = {"dealer": 6.4, "trump": 5.8, "stock": 7.0, "ruff": 9.2, "sets": 10.0}
-FIXED_PT = {"hand": 19.0, "tricks": 30.0}  # "No." up to 999; "12 · 0 · 0"
-#: Advance widths in em of DejaVu Sans (Semi-)Condensed, regular and bold.
-GLYPH_EM = {False: {"−": 0.754, "½": 0.872}, True: {"−": 0.754, "½": 0.932}}
-DIGIT_EM = {False: 0.572, True: 0.626}
-NUMBER_PT = 7.0  # the table's type size
-CELL_EXTRA_PT = 5.0  # padding (2 + 1.5), borders and a little air
-MIN_AMOUNT_PT = 17.0  # room for the "Tdy" … headings
+#: Every glyph of DejaVu Sans Mono (regular, bold, oblique) is this wide, in em;
+#: the table is set in it so that one text per hand lines up in columns.
+MONO_EM = 1233 / 2048
+NUMBER_PT = 7.0  # the table's type size, unless the columns need it smaller
+SMALL_NUMBER_PT = 6.3  # smaller than this, the descriptive columns wrap instead
+MIN_NUMBER_PT = 4.0
+#: The descriptive columns: heading, least and most width in characters (their
+#: text is wrapped to the width; the sets column takes what is left over).
+DESCRIPTIVE = (
+    ("dealer", "Dealer", 6, 12),
+    ("trump", "Trump", 5, 10),
+    ("stock", "Stock bought", 12, 15),
+    ("ruff", "Ruff won · paid", 15, 24),
+    ("sets", "Sets", 16, 30),
+    ("tricks", "Tricks", 6, None),
+)
+LEAST_WIDTH = {key: max(least, len(heading)) for key, heading, least, _ in DESCRIPTIVE}
+HAND_HEADINGS = ("Hand", "Bal.")
+GROUP_GAP = 2  # characters before each player's amounts (the player rule runs in it)
 
 
-def text_pt(text: str, bold: bool) -> float:
-    return NUMBER_PT * sum(GLYPH_EM[bold].get(c, DIGIT_EM[bold]) for c in text)
+def _fill(colour: str) -> str:
+    """A one-colour image for a ``background`` layer (WeasyPrint 70 paints a
+    one-colour ``linear-gradient`` over the whole box, whatever its size)."""
+    return ("url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='4' height='4'%3E"
+            f"%3Crect width='4' height='4' fill='%23{colour}'/%3E%3C/svg%3E\")")
 
 
-def column_widths(context: dict, paper: str) -> dict:
-    """Each column's width as a percentage of the table, so that the widest
-    amount in every number column fits on one line (modern sessions run to
-    hundreds of counters a hand) and the descriptive columns share the rest."""
-    width = CONTENT_WIDTH_PT[paper]
-    amount = max([MIN_AMOUNT_PT] + [
-        text_pt(cell["text"], False) + CELL_EXTRA_PT
-        for row in context["hands"] for p in row["players"] for cell in p["phases"]] + [
-        text_pt(cell["text"], True) + CELL_EXTRA_PT for t in context["totals"] for cell in t["phases"]])
-    total = max([MIN_AMOUNT_PT + 3] + [
-        text_pt(p["total"]["text"], True) + CELL_EXTRA_PT for row in context["hands"] for p in row["players"]])
-    balance = max([MIN_AMOUNT_PT + 3] + [
-        text_pt(p["balance"]["text"], True) + CELL_EXTRA_PT for row in context["hands"] for p in row["players"]] + [
-        text_pt(t["total"]["text"], True) + CELL_EXTRA_PT - total for t in context["totals"]])
-    numbers = 3 * (len(PHASES) * amount + total + balance)
-    rest = max(width - numbers, 0.36 * width)  # squeeze numbers rather than lose the words
-    scale = min(1.0, (width - rest) / numbers)
-    weights = sum(DESCRIPTIVE_WEIGHTS.values())
-    shared = rest - sum(FIXED_PT.values())
-    widths = dict(FIXED_PT)
-    widths.update({key: shared * w / weights for key, w in DESCRIPTIVE_WEIGHTS.items()})
-    widths.update(amount=amount * scale, total=total * scale, balance=balance * scale)
-    return {key: f"{100 * w / width:.2f}%" for key, w in widths.items()}
+#: The table's background layers: image, width, colour role.
+RULES = {"player": (_fill("000"), "0.8pt"), "hand": (_fill("888"), "0.4pt"), "balance": (_fill("e6e6e6"), None)}
+
+
+def _wrap(parts, width: int) -> list[str]:
+    """Each part on its own line(s), wrapped at spaces to ``width`` characters."""
+    import textwrap
+
+    lines = []
+    for part in parts:
+        part = part.replace("\u2009", " ")
+        lines += textwrap.wrap(part, width, break_on_hyphens=False) or [""]
+    return lines or [""]
+
+
+def _descriptive_parts(row: dict) -> dict:
+    return {
+        "dealer": [row["dealer"]],
+        "trump": [row["trump"]] + ([row["turned_up"]] if row["turned_up"] else []),
+        "stock": [row["stock"]],
+        # a payer and what they paid stay together on a line
+        "ruff": [row["ruff_winner"]] + ([" · ".join(p.replace(" ", "\u00a0") for p in row["ruff_paid"])]
+                                        if row["ruff_paid"] else []),
+        "sets": row["sets"] or ["none"],
+        "tricks": [row["tricks"].replace("\u2009", " ")],
+    }
+
+
+def ledger(context: dict, paper: str) -> dict:
+    """The hand table as monospaced text, one text per hand.
+
+    WeasyPrint's time goes on boxes (each table cell, line and inline element
+    costs about as much as a short paragraph), far less on characters: a hand
+    written as 28 cells took 35–45 ms, as one cell of two or three lines ~2 ms.
+    So each hand is one cell of DejaVu Sans Mono text (``white-space: pre``)
+    whose columns line up because every glyph has the same width. The player
+    rules, hand-total rules and balance bands are background layers of the
+    table, placed in ``ch`` (drawn once a page, not once a row). The type is
+    7 pt unless the columns need it smaller (down to 6.3 pt, then the wordy
+    columns wrap onto more lines; smaller still only for huge amounts).
+    """
+    hands = context["hands"]
+    parts = [_descriptive_parts(row) for row in hands]
+
+    def widest(texts, least):
+        return max([least] + [len(t) for t in texts])
+
+    number_w = widest([str(row["number"]) for row in hands], 3)
+    amounts = [cell["text"] for row in hands for p in row["players"] for cell in p["phases"]]
+    amounts += [cell["text"] for t in context["totals"] for cell in t["phases"]]
+    amount_w = widest(amounts + [p["short"] for p in context["phases"]], 3)
+    total_w = widest([p["total"]["text"] for row in hands for p in row["players"]], len(HAND_HEADINGS[0]))
+    balance_w = widest([p["balance"]["text"] for row in hands for p in row["players"]]
+                       + [t["total"]["text"] for t in context["totals"]], len(HAND_HEADINGS[1]))
+    phases = len(context["phases"])
+    phases_ch = GROUP_GAP + phases * amount_w + (phases - 1)
+    total_ch = 2 + total_w
+    balance_ch = 1 + balance_w + 1
+    player_ch = phases_ch + total_ch + balance_ch
+
+    # each descriptive column as wide as its longest line (within its bounds);
+    # if that is too wide at 7 pt, smaller type down to 6.3 pt, then the sets
+    # and ruff columns wrap onto more lines, then smaller type again
+    widths = {}
+    for key, heading, least, most in DESCRIPTIVE:
+        longest = max([len(text) for p in parts for text in p[key]] + [0])
+        widths[key] = max(least, len(heading), min(longest, most) if most else longest)
+    amounts_ch = 3 * player_ch
+
+    def line_ch():
+        return number_w + sum(widths.values()) + len(DESCRIPTIVE) + amounts_ch
+
+    width_pt = CONTENT_WIDTH_PT[paper]
+    font_pt = min(NUMBER_PT, width_pt / (line_ch() * MONO_EM))
+    if font_pt < SMALL_NUMBER_PT:
+        font_pt = SMALL_NUMBER_PT
+        room = int(width_pt / (font_pt * MONO_EM))
+        for key in ("sets", "ruff", "stock", "dealer"):
+            widths[key] = max(LEAST_WIDTH[key], widths[key] - max(0, line_ch() - room))
+        font_pt = max(MIN_NUMBER_PT, min(font_pt, width_pt / (line_ch() * MONO_EM)))
+    font_pt = int(font_pt * 100) / 100
+    widths["sets"] += max(0, int(width_pt / (font_pt * MONO_EM)) - line_ch())  # fill the line
+    descriptive_ch = line_ch() - amounts_ch
+    width_ch = line_ch()
+
+    keys = [k for k, *_ in DESCRIPTIVE]
+
+    def descriptive_line(number: str, cells: dict) -> str:
+        line = number.rjust(number_w)
+        for key in keys:
+            line += " " + cells.get(key, "").ljust(widths[key])
+        return line
+
+    def amounts_text(groups) -> str:
+        out = ""
+        for phase_texts, total, balance in groups:
+            out += " " * GROUP_GAP + " ".join(t.rjust(amount_w) for t in phase_texts)
+            out += " " * 2 + total.rjust(total_w) + " " + balance.rjust(balance_w) + " "
+        return out
+
+    rows = []
+    for row, part in zip(hands, parts):
+        wrapped = {key: _wrap(part[key], widths[key]) for key in keys}
+        height = max(len(lines) for lines in wrapped.values())
+        lines = []
+        for i in range(height):
+            cells = {key: lines_[i] for key, lines_ in wrapped.items() if i < len(lines_)}
+            line = descriptive_line(str(row["number"]) if i == 0 else "", cells)
+            if i == 0:
+                line += amounts_text([([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"])
+                                      for p in row["players"]])
+            lines.append(line.rstrip())
+        rows.append({"number": row["number"], "text": "\n".join(lines), "note": row["note"]})
+
+    heading = descriptive_line("No.", {key: heading for key, heading, *_ in DESCRIPTIVE}).rstrip()
+    phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3).rstrip()
+    totals_label = "Totals: each phase, and the final balance"
+    totals = totals_label.ljust(descriptive_ch) + amounts_text(
+        [([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]]).rstrip()
+    # the player rules, the hand-total rules and the balance bands, as the
+    # table's background (one image each, drawn once a page, not once a row)
+    layers = []
+    for seat in range(3):
+        start = descriptive_ch + seat * player_ch
+        layers.append(("player", start + GROUP_GAP / 2 - 0.1, None))
+        layers.append(("hand", start + phases_ch + 0.9, None))
+        layers.append(("balance", start + phases_ch + total_ch, balance_ch))
+    background = "; ".join([
+        "background-image: " + ", ".join(RULES[kind][0] for kind, _, _ in layers),
+        "background-position: " + ", ".join(f"{x:g}ch 0" for _, x, _ in layers),
+        "background-size: " + ", ".join(f"{RULES[kind][1] or f'{w}ch'} 100%" for kind, _, w in layers),
+        "background-repeat: no-repeat",
+    ])
+    return {
+        "background": background,
+        "font_pt": font_pt,
+        "width_ch": width_ch,
+        "columns": {"descriptive": descriptive_ch, "player": player_ch},
+        "span": 4,
+        "indent_ch": number_w + 1,
+        "heading": heading,
+        "phase_headings": phase_headings,
+        "rows": rows,
+        "totals": totals,
+    }
 
 
 def page_css(paper: str) -> str:
@@ -258,20 +406,50 @@ def page_css(paper: str) -> str:
     return f"@page {{ size: {size} landscape; }}"
 
 
-def render_sheet_html(record: dict, paper: str = "a4") -> str:
-    """The session sheet as one standalone HTML document (stylesheet inlined)."""
+def _render_html(record: dict, paper: str, inline_css: bool) -> str:
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
     context = sheet_context(record)
-    css = STYLESHEET.read_text(encoding="utf-8")
     template = environment().get_template("sheet.html")
-    return template.render(sheet=context, paper=paper, widths=column_widths(context, paper),
-                           stylesheet=Markup(css), page_css=Markup(size))
+    return template.render(sheet=context, paper=paper, ledger=ledger(context, paper),
+                           stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
+                           page_css=Markup(size))
+
+
+def render_sheet_html(record: dict, paper: str = "a4") -> str:
+    """The session sheet as one standalone HTML document (stylesheet inlined)."""
+    return _render_html(record, paper, inline_css=True)
+
+
+_printer = threading.local()
+
+
+def _print_resources(paper: str):
+    """WeasyPrint's font configuration and the parsed print stylesheet, made
+    once per thread (Pango is not thread-safe) and paper: making them costs
+    about 10 ms a sheet, two thirds of a one-line document's whole time."""
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
+
+    css = STYLESHEET.read_text(encoding="utf-8") + "\n" + page_css(paper)
+    cache = getattr(_printer, "cache", None)
+    if cache is None:
+        cache = _printer.cache = {"font_config": FontConfiguration(), "stylesheets": {}}
+    stylesheets = cache["stylesheets"]
+    if css not in stylesheets:
+        stylesheets.clear()
+        stylesheets[css] = weasyprint.CSS(string=css, font_config=cache["font_config"])
+    return cache["font_config"], stylesheets[css]
 
 
 def render_sheet_pdf(record: dict, paper: str = "a4") -> bytes:
-    """The session sheet as PDF bytes (WeasyPrint, imported only here)."""
-    html = render_sheet_html(record, paper)
+    """The session sheet as PDF bytes (WeasyPrint, imported only here).
+
+    The same document as ``render_sheet_html``, its stylesheet given to
+    WeasyPrint already parsed rather than inlined."""
+    html = _render_html(record, paper, inline_css=False)
     import weasyprint
 
-    return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf()
+    font_config, stylesheet = _print_resources(paper)
+    return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
+        stylesheets=[stylesheet], font_config=font_config)

@@ -123,12 +123,13 @@ def row_numbers(result, running) -> str:
 
 
 def hand_chunks(text: str, record: dict, settlement) -> list[str]:
-    """The text of each hand's row, in order: from "N Dealer" to the next row."""
+    """The text of each hand's row, in order: from "N Dealer" to the next row
+    (the ledger pads its columns with spaces: the number is right-aligned)."""
     starts = []
     position = 0
     for result in settlement.hands:
         dealer = settlement.players[result.dealer]
-        match = re.compile(rf"(?m)^{result.number} {re.escape(dealer)} ").search(text, position)
+        match = re.compile(rf"(?m)^ *{result.number} +{re.escape(dealer)} ").search(text, position)
         assert match, f"hand {result.number} (dealt by {dealer}) is not on the sheet"
         starts.append(match.start())
         position = match.end()
@@ -215,7 +216,7 @@ def test_long_sheet_spans_pages_with_the_header_on_each():
     assert "Note: Tib & <Tom> fell together" in first
     # every row is on exactly one page (rows do not break)
     for number in range(1, 61):
-        pages = [i for i, t in enumerate(texts) if re.search(rf"(?m)^{number} (Samuel|Elizabeth|Will) ", t)]
+        pages = [i for i, t in enumerate(texts) if re.search(rf"(?m)^ *{number} +(Samuel|Elizabeth|Will) ", t)]
         assert len(pages) == 1, f"hand {number} on pages {pages}"
 
 

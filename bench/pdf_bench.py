@@ -184,15 +184,16 @@ SECTION_INTRO = """\
 document in the same process. Targets: 12 hands < 3×, 120 hands < 15× that baseline.
 Each run is appended below.
 
-The targets are not met, and cannot be with a WeasyPrint table: its cost is per
-table cell (0.4–0.7 ms each here, depending on load), and the one-line baseline is only ~10 ms. The
-"reference" row — a bare 14 × 28 table of numbers, no stylesheet, the size of a
-12-hand sheet's table — is already far above 3× on its own. The sheet's table has one
-cell per amount (7 descriptive + 21 amount columns a hand), so the time grows
-linearly with the hands: roughly 35–45 ms a hand plus ~0.1 s for the header, summary
-and chart. Merging each player's seven amounts into one cell would cut the table's cost
-about 4× but lose the per-amount cells (alignment, copy into a spreadsheet, screen
-readers); not done. The web app should cache the PDF per session version.
+WeasyPrint's cost is per box (table cell, line, inline element, SVG element:
+0.3–0.5 ms each here), much less per character. The "reference" row — a bare
+14 × 28 table of numbers, the size of a 12-hand sheet's table when it had one cell
+per amount — is already far above 3× on its own. Since the ledger change the hand
+table is monospaced text, one cell per hand (`scorekeeper.sheet.ledger`), the chart's
+markers are one path per player, and the font configuration and parsed stylesheet
+are kept between renders: 12 hands went from ~50× to ~12×, 120 hands from ~380× to
+~35–40×. The targets are still not met: the header, summary and chart alone
+(no hand table) cost ~7× the baseline, and each hand still costs ~2 ms. The web app
+caches the PDF per session version.
 """
 
 

@@ -13,6 +13,7 @@ per amount made a 120-hand sheet take seconds.
 from __future__ import annotations
 
 import datetime
+import re
 import threading
 from fractions import Fraction
 from pathlib import Path
@@ -208,9 +209,47 @@ def sheet_context(record: dict) -> dict:
         "hands_ok": hands_ok,
         "sheet_sum": format_counters(sheet_sum),
         "balanced": sheet_sum == 0 and hands_ok and all(c["ok"] for c in checks),
-        "chart_svg": Markup(balance_chart_svg(names, settlement.running, width=500, height=200)),
+        "chart_svg": Markup(merge_markers(balance_chart_svg(names, settlement.running, width=500, height=200))),
         "settlement": settlement,
     }
+
+
+# ---------------------------------------------------------------- the chart
+
+MARKER = re.compile(r'<(circle|rect|polygon)((?:\s+[\w-]+="[^"]*")*)\s*/>')
+MARKER_RUN = re.compile(rf"{MARKER.pattern}(?:\s*{MARKER.pattern})+")
+ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
+MARKER_STYLE = ("fill", "stroke", "stroke-width")
+MARKER_SHAPE = {"circle": {"cx", "cy", "r"}, "rect": {"x", "y", "width", "height"}, "polygon": {"points"}}
+
+
+def _marker_path(tag: str, a: dict) -> str:
+    """A marker's outline as path data."""
+    if tag == "circle":
+        cx, cy, r = (float(a[k]) for k in ("cx", "cy", "r"))
+        return f"M{cx - r:g},{cy:g}a{r:g},{r:g} 0 1,0 {2 * r:g},0a{r:g},{r:g} 0 1,0 {-2 * r:g},0z"
+    if tag == "rect":
+        x, y, w, h = (float(a[k]) for k in ("x", "y", "width", "height"))
+        return f"M{x:g},{y:g}h{w:g}v{h:g}h{-w:g}z"
+    return "M" + "L".join(a["points"].split()) + "z"
+
+
+def _merge_run(match) -> str:
+    markers = [(m.group(1), dict(ATTRIBUTE.findall(m.group(2)))) for m in MARKER.finditer(match.group(0))]
+    styles = {tuple(a.get(k) for k in MARKER_STYLE) for _, a in markers}
+    if len(styles) != 1 or any(set(a) != MARKER_SHAPE[tag] | {k for k in MARKER_STYLE if k in a}
+                               for tag, a in markers):
+        return match.group(0)  # not plain markers of one look: leave them be
+    style = "".join(f' {k}="{v}"' for k, v in zip(MARKER_STYLE, styles.pop()) if v is not None)
+    return f'<path d="{"".join(_marker_path(tag, a) for tag, a in markers)}"{style}/>'
+
+
+def merge_markers(svg: str) -> str:
+    """The chart with each run of same-looking markers (a player's circles,
+    squares or triangles) drawn as one ``<path>`` of the same outlines:
+    WeasyPrint takes ~0.4 ms an SVG element, and a 12-hand chart's 39 markers
+    cost 15 ms. Anything else in the chart is left as it is."""
+    return MARKER_RUN.sub(_merge_run, svg)
 
 
 # ---------------------------------------------------------------- the ledger

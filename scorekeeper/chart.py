@@ -140,7 +140,8 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
-        shown = name if len(name) <= 24 else name[:23] + "…"
+        room = max(4, min(24, int((slot - 38) / 5.8)))  # characters of 10-px text that fit the slot
+        shown = name if len(name) <= room else name[:room - 1] + "…"
         out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
     out.append("</g>")
     out.append("</svg>")

@@ -82,7 +82,7 @@ def apply(op, hands):
 
 
 def shown_balances(page):
-    return re.findall(r'class="amount" data-seat="\d">([^<]*)<', page)
+    return re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page)
 
 
 def test_concurrent_edits_are_serialised_by_version(live_server):

@@ -469,7 +469,7 @@ def test_settle_up_screen_agrees_with_settle(client):
     text = re.sub(r"<[^>]+>", "", page)
     assert "Will pays Samuel 42 counters = £2 2s" in text
     assert "Will pays Elizabeth 2 counters = 2s" in text
-    assert re.findall(r'class="amount" data-seat="\d">([^<]*)<', page) == ["+42", "+2", "−44"]
+    assert re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page) == ["+42", "+2", "−44"]
     assert "<svg" in page  # the running-balance chart
     # the phase breakdown: tiddy totals over the evening are 8+4-2, -4-2+4, -4-2-2
     assert re.search(r"Tiddy</th><td[^>]*>\+10</td><td[^>]*>−2</td><td[^>]*>−8</td>", page)

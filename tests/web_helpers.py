@@ -53,7 +53,7 @@ def version_of(client, url) -> int:
 
 def shown_balances(client, url) -> list[str]:
     page = client.get(url).data.decode()
-    return re.findall(r'class="amount" data-seat="\d">([^<]*)<', page)
+    return re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page)
 
 
 def expected_balances(record) -> list[str]:

@@ -1,0 +1,38 @@
+"""Pages stay inside a 390-px phone with the longest names and big modern amounts:
+nothing is pushed off screen, and Next hand stays within thumb reach."""
+
+import json
+
+from playwright.sync_api import expect
+
+from .browser_ui import assert_fits
+
+from conftest import DATA
+
+LONG_NAMES = ["Maximilian-Alexander Featherstonehaugh", "Bartholomew-Fitzwilliam Montgomery III",
+              "Wilhelmina Cholmondeley-Smythe"]
+
+
+def test_long_names_and_big_amounts_fit_a_phone(page, base_url, artifacts):
+    record = json.loads((DATA / "modern-evening.json").read_text())
+    record["players"] = LONG_NAMES
+    record["hands"] = record["hands"] * 3  # balances in the hundreds, with halves
+    record["hands"][2]["dealer"] = 2
+    record["hands"][4]["dealer"] = 1
+    response = page.request.post(base_url + "/import", data=json.dumps(record),
+                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    assert response.status == 303, response.text()
+    table = base_url + response.headers["location"]
+    for path, name in (("", "table"), ("/settle", "settle"), ("/hands/new", "form"), ("/hands/1", "detail")):
+        page.goto(table + path)
+        # nothing outside the screen (SVG drawings clip their own contents)
+        wide = page.evaluate("""[...document.querySelectorAll('body *')]
+            .filter(e => !e.closest('svg') && e.getBoundingClientRect().right > window.innerWidth)
+            .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)""")
+        page.screenshot(path=str(artifacts / f"long-names-{name}.png"))
+        assert not wide, (name, wide)
+        assert_fits(page)
+    page.goto(table)
+    expect(page.get_by_role("link", name="Next hand")).to_be_in_viewport()
+    for seat in range(3):
+        expect(page.locator(f'.balance .amount[data-seat="{seat}"]')).to_be_in_viewport()

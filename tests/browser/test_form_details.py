@@ -35,3 +35,15 @@ def test_typed_card_points_are_checked_while_typing(page, base_url):
         expect(page.locator(f'{FORM} input[name="card_points_{seat}"]')).to_have_value(str(points))
     page.locator(f'{FORM} input[name="card_points_2"]').fill("140")
     expect(page.locator(f"{FORM} #hand-summary")).to_contain_text(re.compile("more than 33 a trick"), timeout=5000)
+
+
+def test_nonsense_in_a_number_box_is_called_wrong_while_typing(page, base_url):
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Cat"), "parlett")
+    ui.next_hand()
+    ui.chip("buyer", 1)
+    page.locator(f'{FORM} input[name="price_other"]').fill("abc")
+    expect(page.locator(f"{FORM} #step-stock .problem")).to_contain_text("must be a whole number", timeout=5000)
+    page.locator(f'{FORM} input[name="price_other"]').fill("16")
+    expect(page.locator(f"{FORM} #step-stock .problem")).to_have_count(0, timeout=5000)
+    expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−16")

@@ -445,19 +445,20 @@ def page_css(paper: str) -> str:
     return f"@page {{ size: {size} landscape; }}"
 
 
-def _render_html(record: dict, paper: str, inline_css: bool) -> str:
+def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None) -> str:
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
     context = sheet_context(record)
     template = environment().get_template("sheet.html")
     return template.render(sheet=context, paper=paper, ledger=ledger(context, paper),
                            stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
-                           page_css=Markup(size))
+                           page_css=Markup(size), back_url=back_url)
 
 
-def render_sheet_html(record: dict, paper: str = "a4") -> str:
-    """The session sheet as one standalone HTML document (stylesheet inlined)."""
-    return _render_html(record, paper, inline_css=True)
+def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None) -> str:
+    """The session sheet as one standalone HTML document (stylesheet inlined);
+    ``back_url`` adds a link back to the table, on screen only."""
+    return _render_html(record, paper, inline_css=True, back_url=back_url)
 
 
 _printer = threading.local()

@@ -681,7 +681,7 @@ def _paper() -> str:
 def _sheet(table: Table):
     from .sheet import render_sheet_html
 
-    return render_sheet_html(table.session.record(), _paper())
+    return render_sheet_html(table.session.record(), _paper(), back_url=table.url())
 
 
 

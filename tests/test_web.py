@@ -487,6 +487,7 @@ def test_sheet_html_and_pdf(client):
         save(client, url, hand)
     html = client.get(url + "/sheet")
     assert html.status_code == 200 and "Samuel" in html.data.decode()
+    assert f'<a href="{url}">← Back to the table</a>' in html.data.decode()
     for paper, size in (("a4", {595, 842}), ("letter", {612, 792})):
         response = client.get(url + f"/sheet.pdf?paper={paper}")
         assert response.status_code == 200

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from .rules import BOOKS, PHASES, RuleBook
 from .rules.core import HONOURS, RANKS, SEATS, SUITS, eldest
@@ -531,14 +530,10 @@ def today() -> str:
 
 def price_choices(book: RuleBook, lowest: int | None = None, count: int = 10) -> list[int]:
     """Chips for the stock's price, from the lowest legal price for this buyer."""
-    step = 2 if book.even_prices else 1
+    step = book.price_step
     start = book.opening_price if lowest is None else lowest
     return [start + step * i for i in range(count)]
 
 
 def ruff_choices(book: RuleBook, opening: int, count: int = 8) -> list[int]:
     return book.ruff_stake_choices(opening, count)
-
-
-def half(amount) -> Fraction:
-    return Fraction(amount) / 2

@@ -86,10 +86,6 @@ class RuleBook:
     def ruff_must_be_empty(self, options: dict) -> bool:
         return False
 
-    def tiddy_in_play(self, hand: dict, options: dict) -> bool:
-        """False where the record must say ``tiddy: null``."""
-        return True
-
     def min_price(self, buyer: int, dealer: int) -> int:
         if self.eldest_must_buy and buyer != eldest(dealer):
             return self.opening_price + 1 if not self.even_prices else self.opening_price + 2
@@ -354,7 +350,3 @@ class RuleBook:
 
     def tricks_reasons(self, hand: dict, names) -> list[str]:
         return []
-
-
-def rank_is_honour(rank: str) -> bool:
-    return rank in ("A", "K", "Q", "J")

@@ -21,7 +21,6 @@ TOM_BONUS = 9
 LAST_TRICK_BONUS = 4
 MIN_TRICK_POINTS, MAX_TRICK_POINTS = 9, 33
 MIN_CAPTURED, MAX_CAPTURED = 192, 252
-CARD_POINTS = {"A": 11, "K": 3, "Q": 3, "J": 3, **{r: int(r) for r in RANKS[4:]}}
 
 
 class Modern(RuleBook):

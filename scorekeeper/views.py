@@ -175,24 +175,25 @@ def qr_svg(url: str) -> str:
 
 @bp.get("/")
 def home():
+    return _home_page({"rulebook": DEFAULT_BOOK, "played_on": forms.today(), "first_dealer": "0",
+                       "stake": ""}, {})
+
+
+def _home_page(values: dict, problems: dict, status: int = 200):
+    """This browser's sessions, the new-session form (with what was typed) and import."""
     mine = store.sessions_by_ids(get_db(), cookie.get("mine", []))
     for row in mine:
         row["players"] = json.loads(row["players"])
         row["can_edit"] = row["id"] in cookie.get("mine", [])
-    return render_template("home.html", mine=mine, books=BOOKS, form=None,
-                           values={"rulebook": DEFAULT_BOOK, "played_on": forms.today(),
-                                   "first_dealer": "0", "stake": ""},
-                           problems={}, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES)
+    return render_template("home.html", mine=mine, books=BOOKS, values=values, problems=problems,
+                           stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
 
 
 @bp.post("/sessions")
 def create_session():
     parsed = forms.parse_new_session(request.form)
     if parsed.record is None:
-        mine = []
-        return render_template("home.html", mine=mine, books=BOOKS, values=parsed.values,
-                               problems=parsed.problems, stakes=forms.STAKE_LABELS,
-                               currencies=forms.CURRENCIES), 422
+        return _home_page(parsed.values, parsed.problems, 422)
     pin_hash = None
     if parsed.pin:
         from werkzeug.security import generate_password_hash

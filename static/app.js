@@ -22,3 +22,9 @@ document.addEventListener("input", function (event) {
   var chip = document.querySelector('.dealer-chips input[value="' + match[1] + '"] + span');
   if (chip) chip.textContent = field.value.trim() || "Seat " + (Number(match[1]) + 1);
 });
+
+// Links that would throw away answers ask first (Cancel on a half-filled hand).
+document.addEventListener("click", function (event) {
+  var link = event.target.closest && event.target.closest("a[data-confirm]");
+  if (link && !window.confirm(link.dataset.confirm)) event.preventDefault();
+});

@@ -272,8 +272,11 @@ def test_missing_answer_saves_nothing(page, base_url, shot):
     expect(page.locator("#hand-summary")).to_contain_text("At what price was the stock bought?")
     expect(ui.chip_input("trump", "hearts")).to_be_checked()  # nothing tapped is lost
     shot(page, "hand-form-not-saved")
-    page.get_by_role("link", name="Cancel").click()
+    dialogs = []
+    page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    page.get_by_role("link", name="Cancel").click()  # asks first: answers would be lost
     expect(page.locator(".empty")).to_contain_text("No hands yet")
+    assert dialogs == ["Discard this hand? Nothing has been saved."]
     ui.expect_balances(expected("parlett", players, []))
 
 

@@ -164,6 +164,14 @@ def test_turned_up_four_fixes_tiddy_and_turned_up_honour_is_not_asked(client):
     assert "King of trumps turned up: it counts for the dealer." in page
 
 
+def test_no_mournival_of_the_turned_up_rank_is_offered(client):
+    url = new_session(client)
+    page = client.post(url + "/hands/check", data={"dealer": "0", "turned_up": "K", "trump": "spades",
+                                                   "sets": "some"}).data.decode()
+    assert 'value="gleek:K"' in page and 'value="mournival:K"' not in page
+    assert 'value="mournival:Q"' in page
+
+
 def test_dealer_rotates(client):
     url = new_session(client)
     assert save(client, url, EVENING[0]).status_code == 303  # Samuel (seat 0) dealt

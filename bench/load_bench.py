@@ -41,13 +41,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from web_helpers import hand_fields  # noqa: E402
+from web_helpers import hand_fields, http_request  # noqa: E402
 
 from benchmarks_md import BENCHMARKS, append_to_section  # noqa: E402
 HEADING = "## Load (issue 5)"
@@ -125,21 +124,10 @@ class Server:
 
 
 def request(port, method, path, fields=None, timeout=10.0, timed=False):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        body, headers = None, {}
-        if fields is not None:
-            body = urlencode(fields)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        body = response.read()
-        if timed:
-            app_ms = float(response.getheader("X-App-Time", "nan"))
-            return response.status, response.getheader("Location", ""), body, app_ms
-        return response.status, response.getheader("Location", ""), body
-    finally:
-        conn.close()
+    status, headers, body = http_request("127.0.0.1", port, method, path, fields, timeout)
+    if timed:
+        return status, headers.get("Location", ""), body, float(headers.get("X-App-Time", "nan"))
+    return status, headers.get("Location", ""), body
 
 
 # ---------------------------------------------------------------- the clients

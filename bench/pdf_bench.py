@@ -31,6 +31,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks_md import BENCHMARKS, append_to_section  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from sessions import long_session  # noqa: E402
 HEADING = "## PDF sheet (issue 4)"
 TARGETS = {12: 3.0, 120: 15.0}
 BASELINE_HTML = "<p>Gleek</p>"
@@ -38,45 +41,12 @@ BASELINE_HTML = "<p>Gleek</p>"
 
 # ---------------------------------------------------------------- a valid session
 
-def rotate_hand(hand: dict, shift: int) -> dict:
-    """A parlett hand with every seat moved ``shift`` places clockwise."""
-    def seat(s):
-        return None if s is None else (s + shift) % 3
-
-    def per_seat(values):
-        out = [None] * 3
-        for s, v in enumerate(values):
-            out[(s + shift) % 3] = copy.deepcopy(v)
-        return out
-
-    new = copy.deepcopy(hand)
-    new["dealer"] = seat(hand["dealer"])
-    new["tiddy"] = seat(hand["tiddy"])
-    new["auction"]["buyer"] = seat(hand["auction"]["buyer"])
-    new["ruff"] = {"winner": seat(hand["ruff"]["winner"]), "paid": per_seat(hand["ruff"]["paid"])}
-    new["sets"] = per_seat(hand["sets"])
-    new["tricks"] = per_seat(hand["tricks"])
-    new["honours"] = {rank: seat(s) for rank, s in hand["honours"].items()}
-    return new
-
-
 def session(hands: int) -> dict:
-    """A valid parlett session of ``hands`` hands (tests/data/parlett-evening.json
-    rotated, the deal passing left, a ruff every hand) with a title and stake."""
+    """A valid parlett session of ``hands`` hands (see tests/sessions.py), titled for the bench."""
     from scorekeeper.rules.record import validate
 
-    base = json.loads((ROOT / "tests" / "data" / "parlett-evening.json").read_text())
-    for hand in base["hands"]:
-        if hand["ruff"] is None:
-            winner = (hand["dealer"] + 1) % 3
-            hand["ruff"] = {"winner": winner, "paid": [0 if s == winner else 2 + 2 * s for s in range(3)]}
-    record = copy.deepcopy(base)
-    record["hands"] = []
-    for i in range(hands):
-        hand = base["hands"][(i + i // 3) % 3]
-        record["hands"].append(rotate_hand(hand, (i - hand["dealer"]) % 3))
-    record.update(title=f"Benchmark, {hands} hands", played_on="1667-12-26",
-                  stake={"per_counter": "0.25", "currency": "d"})
+    record = long_session(hands)
+    record["title"] = f"Benchmark, {hands} hands"
     problems = validate(record)
     assert not problems, problems
     return record

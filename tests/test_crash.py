@@ -25,13 +25,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from conftest import load_example
-from web_helpers import hand_fields
+from web_helpers import hand_fields, http_request
 
 from scorekeeper.rules.record import validate
 
@@ -124,17 +123,7 @@ class Gunicorn:
         self.proc = None
 
     def request(self, method, path, fields=None, timeout=10):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        try:
-            body, headers = None, {}
-            if fields is not None:
-                body = urlencode(fields)
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
-        finally:
-            conn.close()
+        return http_request("127.0.0.1", self.port, method, path, fields, timeout)
 
 
 @pytest.fixture

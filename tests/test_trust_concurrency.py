@@ -10,19 +10,17 @@ shows are ``settle()`` of the stored record; no 500s anywhere.
 
 from __future__ import annotations
 
-import http.client
 import json
 import random
 import re
 import threading
 import time
-from urllib.parse import urlencode
 
 import pytest
 from werkzeug.serving import make_server
 
 from conftest import load_example
-from web_helpers import expected_balances, hand_fields
+from web_helpers import expected_balances, hand_fields, http_request
 
 from scorekeeper import create_app
 from scorekeeper.rules.record import validate
@@ -49,17 +47,8 @@ def live_server(tmp_path):
 
 
 def request(host, method, path, fields=None):
-    conn = http.client.HTTPConnection(host, timeout=30)
-    try:
-        body, headers = None, {}
-        if fields is not None:
-            body = urlencode(fields)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode()
-    finally:
-        conn.close()
+    status, headers, body = http_request(host, None, method, path, fields, timeout=30)
+    return status, headers, body.decode()
 
 
 def page_state(host, url):

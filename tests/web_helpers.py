@@ -12,6 +12,26 @@ from scorekeeper.rules.record import settle
 PLAYERS = ("Ann", "Ben", "Cat")
 
 
+def http_request(host: str, port: int | None, method: str, path: str, fields=None,
+                 timeout: float = 10.0) -> tuple[int, dict, bytes]:
+    """One real HTTP request on a fresh connection (form-encoded ``fields`` if given):
+    status, headers and body bytes. Loopback servers only."""
+    import http.client
+    from urllib.parse import urlencode
+
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        body, headers = None, {}
+        if fields is not None:
+            body = urlencode(fields)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
 def hand_fields(hand: dict, version: int | None = None) -> dict:
     """A stored-format hand as the hand form's fields (what taps would post)."""
     from scorekeeper.forms import hand_to_values

@@ -1,0 +1,57 @@
+"""Long, valid sessions for tests and benchmarks (built from the shared examples)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+
+
+def load_example(name: str):
+    return json.loads((DATA / name).read_text())
+
+
+def rotate_hand(hand: dict, shift: int) -> dict:
+    """The same parlett hand with every seat moved ``shift`` places clockwise."""
+    def seat(s):
+        return None if s is None else (s + shift) % 3
+
+    def per_seat(values):
+        out = [None] * 3
+        for s, v in enumerate(values):
+            out[(s + shift) % 3] = copy.deepcopy(v)
+        return out
+
+    new = copy.deepcopy(hand)
+    new["dealer"] = seat(hand["dealer"])
+    new["tiddy"] = seat(hand["tiddy"])
+    new["auction"]["buyer"] = seat(hand["auction"]["buyer"])
+    new["ruff"] = {"winner": seat(hand["ruff"]["winner"]), "paid": per_seat(hand["ruff"]["paid"])}
+    new["sets"] = per_seat(hand["sets"])
+    new["tricks"] = per_seat(hand["tricks"])
+    new["honours"] = {rank: seat(s) for rank, s in hand["honours"].items()}
+    return new
+
+
+def long_session(n: int) -> dict:
+    """A valid n-hand parlett session: parlett-evening's hands, rotated so the
+    deal passes to the left every hand, with a ruff every hand (so the opening
+    stake stays 2), a title, a date, a stake and one note (with markup, to be escaped)."""
+    base = load_example("parlett-evening.json")
+    hands = base["hands"]
+    for hand in hands:
+        if hand["ruff"] is None:
+            winner = (hand["dealer"] + 1) % 3
+            hand["ruff"] = {"winner": winner, "paid": [0 if s == winner else 2 + 2 * s for s in range(3)]}
+    record = copy.deepcopy(base)
+    record["hands"] = []
+    for i in range(n):
+        hand = hands[(i + i // 3) % len(hands)]
+        record["hands"].append(rotate_hand(hand, (i - hand["dealer"]) % 3))
+    record["title"] = "A long winter at Whitehall"
+    record["played_on"] = "1667-12-26"
+    record["stake"] = {"per_counter": "0.25", "currency": "d"}
+    record["hands"][6]["note"] = "Tib & <Tom> fell together"
+    return record

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import os
+import platform
 import tempfile
 from pathlib import Path
 
@@ -27,3 +29,24 @@ def append_to_section(heading: str, intro: str, entry: str) -> None:
         f.write(text)
     os.chmod(temporary, 0o644)
     os.replace(temporary, BENCHMARKS)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine(**more) -> dict:
+    """The facts a benchmark result is reported with (plus ``more`` versions)."""
+    return {
+        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cpu": cpu_model(),
+        "python": platform.python_version(),
+        **more,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }

@@ -24,7 +24,6 @@ Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
 from __future__ import annotations
 
 import argparse
-import datetime
 import http.client
 import os
 import platform
@@ -48,7 +47,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from web_helpers import hand_fields, http_request  # noqa: E402
 
-from benchmarks_md import BENCHMARKS, append_to_section  # noqa: E402
+from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
 HEADING = "## Load (issue 5)"
 P95_TARGET_MS = 100.0
 
@@ -254,25 +253,10 @@ def summarise(samples: list[Sample], duration: float) -> dict:
 
 
 def machine() -> dict:
-    model = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     import gunicorn
 
-    return {
-        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "cpu": model,
-        "python": platform.python_version(),
-        "gunicorn": gunicorn.__version__,
-        "sqlite": sqlite3.sqlite_version,
-        "os": platform.platform(),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-    }
+    return common_machine(gunicorn=gunicorn.__version__, sqlite=sqlite3.sqlite_version,
+                          os=platform.platform())
 
 
 def loadavg() -> str:

@@ -15,14 +15,9 @@ Targets (issue 4): 12 hands < 3x the baseline, 120 hands < 15x.
 from __future__ import annotations
 
 import argparse
-import copy
-import datetime
-import json
 import os
-import platform
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks_md import BENCHMARKS, append_to_section  # noqa: E402
+from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from sessions import long_session  # noqa: E402
@@ -68,24 +63,10 @@ def median_seconds(run, runs: int) -> tuple[float, list[float], float]:
 
 
 def machine() -> dict:
-    model = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     import weasyprint
 
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": model,
-        "python": platform.python_version(),
-        "weasyprint": weasyprint.__version__,
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
-    }
+    return dict(common_machine(weasyprint=weasyprint.__version__),
+                load=" ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 def measure(runs: int) -> dict:

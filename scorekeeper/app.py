@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from flask import Flask, g, render_template, request
+from flask import Flask, g, render_template
 
 from . import security, store
 from .htmx import init_htmx

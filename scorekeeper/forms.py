@@ -11,7 +11,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from .rules import BOOKS, PHASES, RuleBook
-from .rules.core import HONOURS, RANKS, SEATS, SUITS, eldest
+from .rules.core import HONOURS, RANKS, SEATS, eldest
 from .rules.record import FORMAT, MAX_NAME, validate
 
 NOBODY = "nobody"

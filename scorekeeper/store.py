@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
-from .rules import BOOKS, InvalidRecord
+from .rules import BOOKS
 from .rules.record import FORMAT, validate
 
 MAX_HANDS = 1000

@@ -479,7 +479,7 @@ def save_new_hand(key):
                                 message="" if request.form.get("preset") else NOT_SAVED)
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
-        saved = keep_snapshot(store.add_hand(get_db(), session.id, form.hand, _based_on()))
+        keep_snapshot(store.add_hand(get_db(), session.id, form.hand, _based_on()))
     except store.StaleEdit:
         fresh = load_table(key, True)
         if fresh.session.hands and fresh.session.hands[-1] == form.hand:

@@ -6,7 +6,6 @@ pages are rendered to PNG under tests/artifacts/ (git-ignored) to look at.
 
 import copy
 import io
-import json
 import re
 import shutil
 import subprocess

@@ -111,7 +111,6 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
                     fields = list(hand_fields(hand, version).items(multi=True))
                 time.sleep(rng.uniform(0, 0.01))   # let the others overtake
                 status, headers, body = request(host, "POST", path, fields)
-                location = headers.get("Location", "")
                 duplicate = headers.get("X-Scorekeeper-Unchanged") == "already-saved"
                 if op[0] == "delete":
                     ok = status == 303

@@ -7,7 +7,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from conftest import DATA, load_example
-from web_helpers import (PLAYERS, expected_balances, export, hand_fields, new_session,
+from web_helpers import (expected_balances, export, hand_fields, new_session,
                          shown_balances, version_of)
 
 SEED_HAND = load_example("parlett-seed-example.json")["hands"][0]
@@ -231,7 +231,6 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     assert "Changed hand 1" in history
     assert "tricks: [4,3,5] → [5,3,4]" in history  # what changed, not just that it did
     assert "tricks: [4,3,5] → [5,3,4]" in client.get(url + "/hands/1").data.decode()
-    page = client.get(url).data.decode()  # (the flash was shown on the redirect's page)
 
 
 def test_edit_that_breaks_a_later_hand_is_refused(client):

@@ -109,7 +109,7 @@ class RuleBook:
     def max_set_cards(self, check: HandCheck, seat: int) -> int:
         return 12
 
-    def check_hand(self, number: int, hand: Any, options: dict, hands_before: list,
+    def check_hand(self, number: int, hand: object, options: dict, hands_before: list,
                    names: tuple) -> list:
         """Every problem with one hand (``number`` is 1-based)."""
         check = HandCheck(number, hand if isinstance(hand, dict) else {}, names)

@@ -51,12 +51,12 @@ def seats_from_eldest(dealer: int) -> tuple[int, int, int]:
     return (eldest(dealer), middle(dealer), dealer)
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> bool:
     """A JSON integer: ``True`` and ``12.0`` are not."""
     return type(value) is int
 
 
-def is_seat(value: Any) -> bool:
+def is_seat(value: object) -> bool:
     return is_int(value) and value in SEATS
 
 
@@ -90,7 +90,7 @@ def to_each(payer: int, amount) -> Transfer:
     return from_each(payer, -amount if type(amount) in (int, Fraction) else -Fraction(amount))
 
 
-def add(*transfers: Iterable) -> Transfer:
+def add(*transfers) -> Transfer:
     """Seat by seat sum. Counted exactly in half counters while every amount is a
     whole or half counter (always, in Gleek); any other amount takes the general path."""
     halves = [0, 0, 0]
@@ -223,7 +223,7 @@ class HandCheck:
     def who(self, seat: int) -> str:
         return self.names[seat]
 
-    def seat(self, key: str, value: Any, nullable: bool = False) -> bool:
+    def seat(self, key: str, value: object, nullable: bool = False) -> bool:
         """Check that ``value`` is a seat (or null where allowed)."""
         if value is None and nullable:
             return True
@@ -244,7 +244,7 @@ class HandCheck:
         return True
 
 
-def describe(value: Any) -> str:
+def describe(value: object) -> str:
     """A short, safe rendering of a JSON value for a message."""
     import json
 
@@ -255,7 +255,7 @@ def describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-def key_name(key: Any) -> str:
+def key_name(key: object) -> str:
     """A record key as a problem line names it: quoted only if it would not print on one line."""
     return key if isinstance(key, str) and key.isprintable() else describe(key)
 

@@ -13,7 +13,6 @@ from .core import (
     Option,
     PhaseRule,
     Transfer,
-    parse_set,
 )
 
 TIB_BONUS = 15

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .core import Decision, PhaseRule, is_int
+from .core import PhaseRule
 from .turned_up import TurnedUpBook
 
 FIRST_RUFF_STAKE = 2

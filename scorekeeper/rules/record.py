@@ -18,7 +18,6 @@ from .core import (
     PHASES,
     SEATS,
     InvalidRecord,
-    Payment,
     Problem,
     add,
     as_number,

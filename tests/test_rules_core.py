@@ -550,3 +550,12 @@ def test_load_refuses_an_invalid_record_with_every_problem():
     assert [str(p) for p in refused.value.problems] == ["title must be text, not 3",
                                                          "hand 1: tricks add up to 11, not 12"]
     assert parse(json.dumps(record)) == record
+
+
+def test_a_name_with_a_line_break_never_splits_a_problem_line():
+    record = make_record("parlett", [parlett_hand(dealer=1, auction={"buyer": 0, "price": 12})],
+                         players=["A\nB", "C", "D"])
+    problems = [str(p) for p in validate(record)]
+    assert problems == ['hand 1: auction: "A\\nB" is not eldest, so bought at 14 or more, not 12 '
+                        "(eldest opens at 12)"]
+    assert all("\n" not in p for p in problems)

@@ -55,7 +55,7 @@ def check_players(players) -> list[Problem]:
         trimmed = [n.strip() for n in players]
         for i, name in enumerate(trimmed):
             if name in trimmed[:i]:
-                problems.append(_problem("players", f'players: two players are both called "{name}"'))
+                problems.append(_problem("players", f'players: two players are both called "{name}"' if name.isprintable() else f"players: two players are both called {describe(name)}"))
     return problems
 
 
@@ -102,8 +102,13 @@ def check_played_on(value) -> list[Problem]:
 def names_for(players) -> tuple[str, str, str]:
     """Players' trimmed names, or seat labels where the names are wrong."""
     if not check_players(players):
-        return tuple(n.strip() for n in players)
+        return tuple(one_line(n.strip()) for n in players)
     return tuple(f"seat {s}" for s in SEATS)
+
+
+def one_line(name: str) -> str:
+    """A name as a problem line shows it: quoted and escaped if it would break the line."""
+    return name if name.isprintable() else describe(name)
 
 
 def validate(record) -> list[Problem]:

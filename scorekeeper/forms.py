@@ -384,6 +384,19 @@ def known_phases(form: HandForm, options: dict) -> dict:
     return known
 
 
+def values_to_form(values: dict):
+    """Form values (a list for a multi-choice field) as the posted form they stand for."""
+    from werkzeug.datastructures import MultiDict
+
+    items = []
+    for key, value in values.items():
+        if isinstance(value, list):
+            items += [(key, v) for v in value]
+        else:
+            items.append((key, value))
+    return MultiDict(items)
+
+
 def hand_to_values(book: RuleBook, hand: dict) -> dict:
     """A stored hand as form values (to edit it)."""
     values: dict = {"dealer": str(hand["dealer"]), "trump": hand["trump"]}

@@ -435,22 +435,10 @@ def new_hand(key):
         flash(f"This session has {store.MAX_HANDS} hands, the most it can hold. Start a new session.")
         return redirect(table.url())
     values = _blank_values(session)
-    form = _parse(table, values_to_form(values), len(session.hands) + 1, session.hands)
+    form = _parse(table, forms.values_to_form(values), len(session.hands) + 1, session.hands)
     context = _form_context(table, form, form.values, len(session.hands) + 1, session.hands, False)
     context["fresh_form"] = True
     return render("hand_form.html", "_hand_form.html", **context)
-
-
-def values_to_form(values: dict):
-    from werkzeug.datastructures import MultiDict
-
-    items = []
-    for k, v in values.items():
-        if isinstance(v, list):
-            items += [(k, x) for x in v]
-        else:
-            items.append((k, v))
-    return MultiDict(items)
 
 
 def _parse(table: Table, form, number: int, hands_before: list) -> forms.HandForm:
@@ -490,7 +478,7 @@ def save_new_hand(key):
             return response
         number = len(fresh.session.hands) + 1
         values = dict(form.values, dealer=str(fresh.session.next_dealer()))
-        form = _parse(fresh, values_to_form(values), number, fresh.session.hands)
+        form = _parse(fresh, forms.values_to_form(values), number, fresh.session.hands)
         message = (f"Another phone saved hand {number - 1} a moment ago, so this is now hand {number} "
                    f"and {fresh.session.players[fresh.session.next_dealer()]} deals. "
                    "Check it, then Save again.")
@@ -548,7 +536,7 @@ def edit_hand(key, number):
     hand = _hand_or_404(session, number)
     book = BOOKS[session.rulebook]
     values = forms.hand_to_values(book, hand)
-    form = _parse(table, values_to_form(values), number, session.hands[: number - 1])
+    form = _parse(table, forms.values_to_form(values), number, session.hands[: number - 1])
     context = _form_context(table, form, form.values, number, session.hands[: number - 1], True)
     return render("hand_form.html", "_hand_form.html", **context)
 

@@ -30,7 +30,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from conftest import load_example
-from web_helpers import hand_fields, http_request
+from web_helpers import hand_fields, http_request, apply_change
 
 from scorekeeper.rules.record import validate
 
@@ -133,18 +133,7 @@ def server(tmp_path):
     server.kill()
 
 
-# ---------------------------------------------------------------- the model of what was acknowledged
-
-def apply(op, hands: list) -> list:
-    kind, payload = op
-    if kind == "add":
-        return hands + [payload]
-    if kind == "edit":
-        return [payload] + hands[1:]
-    if kind == "delete":
-        return hands[:-1]
-    raise AssertionError(kind)
-
+# ------------------------------------------------- the client (web_helpers.apply_change models what was acknowledged)
 
 class Client:
     """One table saving as fast as it can; knows exactly what the server acknowledged."""
@@ -197,7 +186,7 @@ class Client:
                     self.unexpected.append((op[0], status, location, re.findall(
                         r'class="(?:problem|message|todo-note)"[^>]*>([^<]*)<', text) or text[-800:]))
                     return
-                self.sessions[sid] = apply(op, hands)
+                self.sessions[sid] = apply_change(op, hands)
                 self.versions[sid] += 1
                 self.inflight = None
                 self.acked += 1
@@ -233,7 +222,7 @@ def check_database(server: Gunicorn, client: Client) -> dict:
             hands = stored_hands(conn, sid)
             acked = client.sessions[sid]
             if sid == in_flight_sid and hands != acked:
-                assert hands == apply(op, acked), f"{sid}: neither the acknowledged state nor it plus the change in flight"
+                assert hands == apply_change(op, acked), f"{sid}: neither the acknowledged state nor it plus the change in flight"
                 outcome = {"sid": sid, "committed": True}
             else:
                 assert hands == acked, f"{sid}: stored hands differ from the acknowledged ones"
@@ -274,7 +263,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
             sid, op = client.inflight
             if outcome:
                 committed_in_flight += 1
-                client.sessions[sid] = apply(op, client.sessions[sid])
+                client.sessions[sid] = apply_change(op, client.sessions[sid])
             else:
                 lost_in_flight += 1
             if op[0] == "create":

@@ -20,7 +20,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from conftest import load_example
-from web_helpers import expected_balances, hand_fields, http_request
+from web_helpers import expected_balances, hand_fields, http_request, apply_change
 
 from scorekeeper import create_app
 from scorekeeper.rules.record import validate
@@ -59,15 +59,6 @@ def page_state(host, url):
     return version, hands, page
 
 
-def apply(op, hands):
-    kind, payload = op
-    if kind == "add":
-        return hands + [payload]
-    if kind == "edit":
-        return [payload] + hands[1:]
-    if kind == "delete":
-        return hands[:-1]
-    raise AssertionError(kind)
 
 
 def shown_balances(page):
@@ -148,7 +139,7 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
 
     expected = [first]
     for _, op, _, _ in acked:
-        expected = apply(op, expected)
+        expected = apply_change(op, expected)
     status, _, body = request(host, "GET", url + "/export.json")
     assert status == 200
     record = json.loads(body)

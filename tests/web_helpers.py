@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-from werkzeug.datastructures import MultiDict
 
 from scorekeeper.rules.record import settle
 
@@ -34,22 +33,16 @@ def http_request(host: str, port: int | None, method: str, path: str, fields=Non
 
 def hand_fields(hand: dict, version: int | None = None) -> dict:
     """A stored-format hand as the hand form's fields (what taps would post)."""
-    from scorekeeper.forms import hand_to_values
+    from scorekeeper.forms import hand_to_values, values_to_form
     from scorekeeper.rules import BOOKS
 
     book = BOOKS["modern" if "card_points" in hand else "parlett"]
     values = hand_to_values(book, hand)
     if "honours" in hand and any(v is None for v in hand["honours"].values()):
         values = hand_to_values(BOOKS["wits1671"], hand)
-    fields = []
-    for key, value in values.items():
-        if isinstance(value, list):
-            fields += [(key, v) for v in value]
-        else:
-            fields.append((key, value))
     if version is not None:
-        fields.append(("version", str(version)))
-    return MultiDict(fields)
+        values["version"] = str(version)
+    return values_to_form(values)
 
 
 def new_session(client, rulebook="parlett", players=PLAYERS, **extra) -> str:
@@ -80,3 +73,15 @@ def expected_balances(record) -> list[str]:
     from scorekeeper.rules.core import signed_counters
 
     return [signed_counters(b) for b in settle(record).balances]
+
+
+def apply_change(op, hands: list) -> list:
+    """The hands after an acknowledged change ``op`` = (kind, hand): what tests expect stored."""
+    kind, payload = op
+    if kind == "add":
+        return hands + [payload]
+    if kind == "edit":
+        return [payload] + hands[1:]
+    if kind == "delete":
+        return hands[:-1]
+    raise AssertionError(kind)

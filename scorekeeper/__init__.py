@@ -1,12 +1,62 @@
 """The Gleek scorekeeper.
 
 ``scorekeeper.rules`` is the pure domain (importable without Flask);
-``create_app`` builds the web app (Flask is imported only then).
+``create_app`` is the Flask app factory (``flask --app scorekeeper run``).
+Flask and the web layer are imported inside the factory, not at the top of
+this module: ``scorekeeper settle`` imports this package too, and must not pay
+for Flask (docs/engineering.md, "Start-up").
 """
+
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config=None):
-    """The Flask app factory (``flask --app scorekeeper run``)."""
-    from .app import build_app
+    """Build the app: configuration, the database, the web layer."""
+    from flask import Flask
 
-    return build_app(test_config)
+    from . import db, web
+
+    app = Flask(
+        "scorekeeper",
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=str(Path(app.instance_path) / "scorekeeper.db"),
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        POLL_SECONDS=3,
+        PUBLIC_URL=None,
+        BACKUP_DIR=str(Path(app.instance_path) / "backups"),
+        BACKUP_KEEP=20,
+        SEND_FILE_MAX_AGE_DEFAULT=600,
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",
+                            "application/json", "image/svg+xml", "application/manifest+json"],
+        COMPRESS_MIN_SIZE=500,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    db.init_app(app)
+    web.init_app(app)
+    return app
+
+
+def _secret_key(instance: Path) -> str:
+    """A secret key kept in instance/ (made on first start)."""
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

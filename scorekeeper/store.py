@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
-from .rules import BOOKS
+from .rules import BOOKS, Problem
 from .rules.record import FORMAT, validate
 
 MAX_HANDS = 1000
@@ -94,11 +94,15 @@ class NotFound(Exception):
 
 
 class Refused(Exception):
-    """A change the rules or the limits do not allow; ``problems`` says why."""
+    """A change the rules or the limits do not allow. ``problems`` says why, as
+    ``rules.Problem``s (each keeps its hand and key); ``lines()`` as text."""
 
     def __init__(self, problems):
-        self.problems = [str(p) for p in problems]
-        super().__init__("; ".join(self.problems))
+        self.problems = [p if isinstance(p, Problem) else Problem(None, "session", str(p)) for p in problems]
+        super().__init__("; ".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems]
 
 
 def now() -> str:
@@ -239,16 +243,31 @@ def session_version(db: Database, key: str, by_watch_id: bool = False) -> int:
     return rows[0]["version"]
 
 
-def sessions_by_ids(db: Database, ids: list[str]) -> list[dict]:
-    """Summaries of the given sessions (for the home page), newest first."""
+@dataclass
+class Summary:
+    """A session in a list (the home page): no hands, just how many."""
+
+    id: str
+    watch_id: str
+    title: str | None
+    played_on: str | None
+    players: list
+    rulebook: str
+    updated_at: str
+    hand_count: int
+
+
+def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
+    """Summaries of the given sessions (by scorer's or watch id), newest first."""
     if not ids:
         return []
     marks = ",".join("?" for _ in ids)
-    return list(db.query(
+    rows = db.query(
         f"""select s.id, s.watch_id, s.title, s.played_on, s.players, s.rulebook, s.updated_at,
                    (select count(*) from hands h where h.session_id = s.id) as hand_count
             from sessions s where s.id in ({marks}) or s.watch_id in ({marks})
-            order by s.updated_at desc""", ids + ids))
+            order by s.updated_at desc""", ids + ids)
+    return [Summary(**dict(row, players=json.loads(row["players"]))) for row in rows]
 
 
 def history(db: Database, session_id: str, hand_number: int | None = None) -> list[dict]:
@@ -416,20 +435,6 @@ def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
 
 
 UNDOABLE = ("add", "edit", "delete", "undo", "redo", "restore")
-
-
-def describe_change(change: dict | None) -> str:
-    """The last change in the table's words ("Hand 4 saved.")."""
-    if change is None:
-        return ""
-    number = change["hand_number"]
-    what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup",
-            "undo": "undone", "redo": "redone"}.get(change["action"], change["action"])
-    if number is None:
-        return f"Session {what}."
-    if change["action"] in ("undo", "redo"):
-        return f"Change to hand {number} {what}."
-    return f"Hand {number} {what}."
 
 
 # ------------------------------------------------------------ backups

@@ -185,9 +185,9 @@ def test_card_points_at_the_bounds(points):
 @pytest.mark.parametrize("points, problems", [
     ([70, 61, 60], ["card_points add up to 191, less than 192 (the captured cards are worth 192 to 252)"]),
     ([100, 90, 63], ["card_points add up to 253, more than 252 (the captured cards are worth 192 to 252)"]),
-    ([40, 60, 100], ["card_points: Ann has 40 from 5 tricks, less than 9 a trick (45)",
-                     "card_points: Cat has 100 from 3 tricks, more than 33 a trick (99)"]),
-    ([166, 36, 27], ["card_points: Ann has 166 from 5 tricks, more than 33 a trick (165)"]),
+    ([40, 60, 100], ["card_points: Ann has 40 card points from 5 tricks, less than 9 a trick (45)",
+                     "card_points: Cat has 100 card points from 3 tricks, more than 33 a trick (99)"]),
+    ([166, 36, 27], ["card_points: Ann has 166 card points from 5 tricks, more than 33 a trick (165)"]),
     ([80.0, 70, 60], ["card_points must be three whole numbers, one per seat, not [80.0, 70, 60]"]),
     ([80, 70], ["card_points must be three whole numbers, one per seat, not [80, 70]"]),
     ([-80, 70, 60], ["card_points cannot be negative ([-80, 70, 60])"]),
@@ -198,7 +198,7 @@ def test_card_points_problems(points, problems):
 
 def test_no_card_points_without_a_trick():
     hand = modern_hand(tricks=[6, 6, 0], card_points=[110, 100, 10], tib=0, tom=1, last_trick=0)
-    assert lines(hand) == ["hand 1: card_points: Cat has 10 but won no trick"]
+    assert lines(hand) == ["hand 1: card_points: Cat has 10 card points but won no trick"]
 
 
 def test_wrong_tricks_skip_the_per_trick_checks():

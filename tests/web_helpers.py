@@ -31,18 +31,41 @@ def http_request(host: str, port: int | None, method: str, path: str, fields=Non
         conn.close()
 
 
-def hand_fields(hand: dict, version: int | None = None) -> dict:
-    """A stored-format hand as the hand form's fields (what taps would post)."""
-    from scorekeeper.forms import hand_to_values, values_to_form
-    from scorekeeper.rules import BOOKS
+def hand_fields(hand: dict, version: int | None = None):
+    """A stored-format hand as the hand form's fields (what taps would post),
+    built from the form's field names alone (not from the app's own code)."""
+    from werkzeug.datastructures import MultiDict
 
-    book = BOOKS["modern" if "card_points" in hand else "parlett"]
-    values = hand_to_values(book, hand)
-    if "honours" in hand and any(v is None for v in hand["honours"].values()):
-        values = hand_to_values(BOOKS["wits1671"], hand)
+    def seat(value, nobody="nobody"):
+        return nobody if value is None else str(value)
+
+    fields = [("dealer", str(hand["dealer"])), ("trump", hand["trump"]), ("tiddy", seat(hand["tiddy"]))]
+    if "turned_up" in hand:
+        fields.append(("turned_up", hand["turned_up"]))
+    auction = hand["auction"]
+    fields += [("buyer", "nobody")] if auction is None else [("buyer", str(auction["buyer"])),
+                                                             ("price", str(auction["price"]))]
+    ruff = hand["ruff"]
+    if ruff is None:
+        fields.append(("ruff_winner", "nobody"))
+    else:
+        fields.append(("ruff_winner", str(ruff["winner"])))
+        fields += [(f"paid_{s}", str(ruff["paid"][s])) for s in range(3) if s != ruff["winner"]]
+    fields.append(("sets", "some" if any(hand["sets"]) else "none"))
+    for s in range(3):
+        fields += [(f"set_{s}", text) for text in hand["sets"][s]]
+        fields.append((f"tricks_{s}", str(hand["tricks"][s])))
+    for rank, holder in hand.get("honours", {}).items():
+        fields.append((f"honour_{rank}", seat(holder, "discarded")))
+    if "card_points" in hand:
+        fields += [(f"card_points_{s}", str(hand["card_points"][s])) for s in range(3)]
+        fields += [(key, seat(hand[key])) for key in ("tib", "tom") if hand["trump"] != "none"]
+        fields.append(("last_trick", str(hand["last_trick"])))
+    if hand.get("note"):
+        fields.append(("note", hand["note"]))
     if version is not None:
-        values["version"] = str(version)
-    return values_to_form(values)
+        fields.append(("version", str(version)))
+    return MultiDict(fields)
 
 
 def new_session(client, rulebook="parlett", players=PLAYERS, **extra) -> str:

@@ -1,9 +1,12 @@
 """The rule book base class: what every book shares, with hooks for what differs.
 
 A rule book is a subclass with class attributes for its numbers and methods
-for its phases. Adding a book means adding one module that defines a subclass
+for its phases. It also declares its hand (``sections``, ``questions``,
+``presets``, ``phase_info``; see ``hand.py``), which the form, the pages and the
+sheet loop over. Adding a book means adding one module that defines a subclass
 and registering it in ``scorekeeper.rules`` (``BOOKS``); nothing else switches
-on a book's id.
+on a book's id. A book may add hand keys (``hand_keys``, a question for each)
+and phases of its own (``phase_info`` and a method named after the phase).
 """
 
 from __future__ import annotations
@@ -33,6 +36,18 @@ from .core import (
     set_cards,
     to_each,
 )
+from .hand import Answers, Fixed, Phase, Preset
+
+
+def phase_info(tiddy_needs: tuple, tricks_needs: tuple) -> tuple:
+    """The five phases of GLEEK-RULES.md §2, in the order they are settled."""
+    return (
+        Phase("tiddy", "Tiddy", "Tdy", "tiddy", tiddy_needs),
+        Phase("auction", "Stock", "Stk", "stock", ("auction",)),
+        Phase("ruff", "Ruff", "Ruf", "ruff", ("ruff",)),
+        Phase("sets", "Sets", "Set", "sets", ("sets",)),
+        Phase("tricks", "Tricks", "Trk", "play", tricks_needs),
+    )
 
 
 class RuleBook:
@@ -54,6 +69,24 @@ class RuleBook:
     optional_hand_keys: tuple[str, ...] = ("note",)
     phase_rules: tuple[PhaseRule, ...] = ()
     decisions: tuple[Decision, ...] = ()
+    #: The phases this book settles, in order (``Phase``; see ``phase_info()``).
+    phase_info: tuple = ()
+    #: The form's sections in the order of play (``hand.Section``).
+    sections: tuple = ()
+
+    def __init__(self):
+        self.questions = tuple(self.declare())
+        self.phase_ids = tuple(p.id for p in self.phase_info)
+
+    def declare(self) -> list:
+        """Every question of this book's hand, in the order of play (``hand.Question``)."""
+        return []
+
+    def question(self, key: str):
+        return next(q for q in self.questions if q.key == key)
+
+    def answers(self, hand: dict, options: dict, hands_before: list = (), names=("", "", "")) -> Answers:
+        return Answers(self, hand, self.resolved_options(options), list(hands_before), names)
 
     # ------------------------------------------------------------ options
 
@@ -73,6 +106,10 @@ class RuleBook:
     def ruff_opening(self, hands_before: list) -> int:
         """The smallest amount a ruff loser can pay in the next hand."""
         return 2
+
+    def next_hand_note(self, hands_before: list) -> str | None:
+        """Anything the table should know before the next deal (the table page says it)."""
+        return None
 
     def auction_may_be_empty(self, options: dict) -> bool:
         return False
@@ -94,6 +131,67 @@ class RuleBook:
     def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
         """Why ``amount`` cannot be what a ruff loser paid, or None."""
         raise NotImplementedError
+
+    def unreachable_prices(self, buyer: int, dealer: int) -> tuple[int, ...]:
+        """Prices no bidding reaches (GLEEK-RULES.md §9.1): where every bid is exactly
+        one step more and eldest must open, eldest's next bid after his opening is
+        two steps up, and middle's after his first is two steps up again."""
+        if not self.eldest_must_buy:
+            return ()
+        if buyer == eldest(dealer):
+            return (self.opening_price + self.price_step,)
+        if buyer == (dealer + 2) % 3:
+            return (self.opening_price + 2 * self.price_step,)
+        return ()
+
+    def price_choices(self, buyer: int | None, dealer: int | None, count: int = 10) -> list[int]:
+        """The first ``count`` prices this buyer can have paid (for the form's chips)."""
+        if buyer is None or dealer is None:
+            start, skip = self.opening_price, ()
+        else:
+            start, skip = self.min_price(buyer, dealer), self.unreachable_prices(buyer, dealer)
+        prices, price = [], start
+        while len(prices) < count:
+            if price not in skip:
+                prices.append(price)
+            price += self.price_step
+        return prices
+
+    def presets(self, answers: Answers) -> list:
+        """One-tap answers for what most hands have (``hand.Preset``)."""
+        quiet, parts = {}, []
+        if self.question("tiddy").fixed(answers) is None:
+            quiet["tiddy"], _ = None, parts.append("no Tiddy")
+        if self.ruff_may_be_empty(answers.options) and not self.ruff_must_be_empty(answers.options):
+            quiet["ruff"], _ = None, parts.append("no ruff contest")
+        quiet["sets"], _ = [[], [], []], parts.append("no sets")
+        presets = [Preset("quiet", "Quiet hand: " + ", ".join(parts), "tiddy", quiet)]
+        if answers.dealer is not None and self.question("auction").fixed(answers) is None:
+            first = eldest(answers.dealer)
+            presets.append(Preset("eldest-opening", f"{answers.who(first)} (eldest) bought at {self.opening_price}",
+                                  "stock", {"auction": {"buyer": first, "price": self.opening_price}}))
+        return presets
+
+    # ------------------------------------------------------------ fixed answers
+
+    def tiddy_out_of_play(self, check, options: dict) -> tuple[str, str] | None:
+        """Why nobody can be paid for holding Tiddy in this hand, or None: the
+        reason in a check's words and in the form's words."""
+        return None
+
+    def fixed_tiddy(self, answers: Answers) -> Fixed | None:
+        why = self.tiddy_out_of_play(answers, answers.options)
+        return Fixed(None, why[1]) if why else None
+
+    def fixed_auction(self, answers: Answers) -> Fixed | None:
+        if self.auction_must_be_empty(answers.options):
+            return Fixed(None, "Simplified Gleek: no auction.")
+        return None
+
+    def fixed_ruff(self, answers: Answers) -> Fixed | None:
+        if self.ruff_must_be_empty(answers.options):
+            return Fixed(None, "Simplified Gleek: no ruff.")
+        return None
 
     def ruff_stake_choices(self, opening: int, count: int) -> list[int]:
         """The first ``count`` amounts a ruff loser may pay (for the form's chips)."""
@@ -147,12 +245,9 @@ class RuleBook:
         if "tiddy" not in hand or not check.seat("tiddy", hand["tiddy"], nullable=True):
             return
         if hand["tiddy"] is not None:
-            reason = self.tiddy_not_in_play_reason(check, options)
-            if reason:
-                check.fail("tiddy", f"tiddy must be null {reason}")
-
-    def tiddy_not_in_play_reason(self, check: HandCheck, options: dict) -> str | None:
-        return None
+            why = self.tiddy_out_of_play(check, options)
+            if why:
+                check.fail("tiddy", f"tiddy must be null {why[0]}")
 
     def _check_auction(self, check: HandCheck, options: dict) -> None:
         hand = check.hand
@@ -272,26 +367,24 @@ class RuleBook:
     # ------------------------------------------------------------ phases
 
     def phases(self, hand: dict, options: dict) -> dict[str, Transfer]:
-        """Every phase's transfer for a valid hand."""
-        return {
-            "tiddy": self.tiddy(hand, options),
-            "auction": self.auction(hand),
-            "ruff": self.ruff(hand),
-            "sets": self.sets(hand),
-            "tricks": self.tricks(hand),
-        }
+        """Every phase's transfer for a valid hand, in this book's order."""
+        return {phase: getattr(self, phase)(hand, options) for phase in self.phase_ids}
+
+    def phase(self, phase: str, hand: dict, options: dict) -> Transfer:
+        """One phase's transfer (a method named after the phase)."""
+        return getattr(self, phase)(hand, options)
 
     def tiddy(self, hand: dict, options: dict) -> Transfer:
         if hand["tiddy"] is None:
             return nothing()
         return from_each(hand["tiddy"], self.tiddy_held)
 
-    def auction(self, hand: dict) -> Transfer:
+    def auction(self, hand: dict, options: dict | None = None) -> Transfer:
         if hand["auction"] is None:
             return nothing()
         return to_each(hand["auction"]["buyer"], half(hand["auction"]["price"]))
 
-    def ruff(self, hand: dict) -> Transfer:
+    def ruff(self, hand: dict, options: dict | None = None) -> Transfer:
         if hand["ruff"] is None:
             return nothing()
         winner, paid = hand["ruff"]["winner"], hand["ruff"]["paid"]
@@ -299,7 +392,7 @@ class RuleBook:
         transfer[winner] = sum(paid)
         return transfer
 
-    def sets(self, hand: dict) -> Transfer:
+    def sets(self, hand: dict, options: dict | None = None) -> Transfer:
         transfers = []
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
@@ -307,14 +400,14 @@ class RuleBook:
                 transfers.append(from_each(seat, self.set_value(kind, rank)))
         return add(*transfers)
 
-    def tricks(self, hand: dict) -> Transfer:
+    def tricks(self, hand: dict, options: dict | None = None) -> Transfer:
         raise NotImplementedError
 
     # ------------------------------------------------------------ reasons
 
     def reasons(self, hand: dict, options: dict, names) -> dict[str, list[str]]:
         """One line per payment in each phase, in the table's words."""
-        lines = {phase: [] for phase in PHASES}
+        lines = {phase: [] for phase in self.phase_ids}
         lines["tiddy"] = self.tiddy_reasons(hand, options, names)
         auction = hand["auction"]
         if auction is None:

@@ -3,23 +3,50 @@ card, Kiss (no trumps), numeral sets and a card-point count settled pairwise."""
 
 from __future__ import annotations
 
-from .book import RuleBook
+from .book import RuleBook, phase_info
 from .core import (
     RANKS,
     SEATS,
     SUITS,
+    TRICKS_IN_A_HAND,
     Decision,
     HandCheck,
     Option,
     PhaseRule,
     Transfer,
 )
+from .hand import (
+    ChoiceQuestion,
+    CountsQuestion,
+    Fixed,
+    PointsQuestion,
+    PurchaseQuestion,
+    RuffQuestion,
+    SeatQuestion,
+    Section,
+    SetsQuestion,
+    TextQuestion,
+    suit_labels,
+)
+from .turned_up import NOTE_LIMIT
 
 TIB_BONUS = 15
 TOM_BONUS = 9
 LAST_TRICK_BONUS = 4
 MIN_TRICK_POINTS, MAX_TRICK_POINTS = 9, 33
 MIN_CAPTURED, MAX_CAPTURED = 192, 252
+
+#: Nothing is turned up: the buyer names trump after the auction.
+SECTIONS = (
+    Section("deal", "Deal", ""),
+    Section("stock", "Stock", ""),
+    Section("trump", "Trump", ""),
+    Section("tiddy", "Tiddy", "the Four of trumps"),
+    Section("ruff", "Ruff", ""),
+    Section("sets", "Gleeks and mournivals", ""),
+    Section("play", "Play", ""),
+    Section("note", "", ""),
+)
 
 
 class Modern(RuleBook):
@@ -40,6 +67,44 @@ class Modern(RuleBook):
         Option("simplified", False, "Simplified (teaching) Gleek",
                "Skip the auction and the ruff; trump is named before the deal."),
     )
+    sections = SECTIONS
+    phase_info = phase_info(("dealer", "trump", "tiddy"), ("tricks", "card_points", "tib", "tom", "last_trick"))
+
+    def declare(self) -> list:
+        return [
+            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?"),
+            PurchaseQuestion("auction", "stock", "Stock", "Who bought the stock, and at what price?",
+                             ask_price="At what price was the stock bought?", label="Buyer",
+                             field="buyer", fixed=self.fixed_auction),
+            ChoiceQuestion("trump", "trump", "Trump", "What is trump?", label="",
+                           values=self.trumps, labels=suit_labels(self.trumps), look="suits"),
+            SeatQuestion("tiddy", "tiddy", "Tiddy", "Who was dealt Tiddy (the Four of trumps)? "
+                         "Tap Nobody if it lay in the stock.", label="Who was dealt it?", nobody="Nobody",
+                         fixed=self.fixed_tiddy),
+            RuffQuestion("ruff", "ruff", "Ruff", "Who won the ruff, and what did each loser pay?",
+                         ask_paid="What did {who} pay for the ruff?", label="Winner", field="ruff_winner",
+                         fixed=self.fixed_ruff),
+            SetsQuestion("sets", "sets", "Sets", "Any gleeks or mournivals? Tap No sets if none.",
+                         ask_some="Tap the sets each player declared (or No sets)."),
+            CountsQuestion("tricks", "play", "Tricks", "How many tricks did each player win?",
+                           total=TRICKS_IN_A_HAND),
+            PointsQuestion("card_points", "play", "Card points",
+                           "How many card points did each player capture?", label="Card points captured"),
+            SeatQuestion("tib", "play", "Tib", "Who captured Tib (the Ace of trumps)?",
+                         label="Tib (Ace of trumps) captured by", nobody="Nobody", fixed=self.fixed_captured),
+            SeatQuestion("tom", "play", "Tom", "Who captured Tom (the Jack of trumps)?",
+                         label="Tom (Jack of trumps) captured by", nobody="Nobody", fixed=self.fixed_captured),
+            SeatQuestion("last_trick", "play", "Last trick", "Who won the last trick?",
+                         label="Last trick won by"),
+            TextQuestion("note", "note", "Note", label="Note (optional)", limit=NOTE_LIMIT),
+        ]
+
+    @staticmethod
+    def fixed_captured(answers) -> Fixed | None:
+        """Under Kiss there are no trumps, so nobody captures Tib or Tom."""
+        if answers.hand.get("trump") == "none":
+            return Fixed(None, "Kiss: no trumps, so no Tib or Tom.")
+        return None
 
     phase_rules = (
         PhaseRule("tiddy", "Whoever was dealt the Four of the suit that becomes trump gets 2 from each "
@@ -99,9 +164,9 @@ class Modern(RuleBook):
             return "but every ruff loser pays at least the ante of 2"
         return None
 
-    def tiddy_not_in_play_reason(self, check: HandCheck, options: dict) -> str | None:
+    def tiddy_out_of_play(self, check, options: dict) -> tuple[str, str] | None:
         if check.good("trump") and check.hand["trump"] == "none":
-            return "under Kiss (no trumps)"
+            return "under Kiss (no trumps)", "Kiss: no trumps, no Tiddy."
         return None
 
     def max_set_cards(self, check: HandCheck, seat: int) -> int:
@@ -125,12 +190,12 @@ class Modern(RuleBook):
                 for seat in SEATS:
                     won, got = tricks[seat], points[seat]
                     if won == 0 and got:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} but won no trick")
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points but won no trick")
                     elif got > MAX_TRICK_POINTS * won:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} from {won} tricks, "
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
                                    f"more than {MAX_TRICK_POINTS} a trick ({MAX_TRICK_POINTS * won})")
                     elif got < MIN_TRICK_POINTS * won:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} from {won} tricks, "
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
                                    f"less than {MIN_TRICK_POINTS} a trick ({MIN_TRICK_POINTS * won})")
         kiss = check.good("trump") and hand["trump"] == "none"
         for key, label in (("tib", "Tib (the Ace of trumps)"), ("tom", "Tom (the Jack of trumps)"),
@@ -171,7 +236,7 @@ class Modern(RuleBook):
                 scores[hand[key]] += bonus
         return scores
 
-    def tricks(self, hand: dict) -> Transfer:
+    def tricks(self, hand: dict, options: dict | None = None) -> Transfer:
         scores = self.scores(hand)
         total = sum(scores)
         return [3 * s - total for s in scores]

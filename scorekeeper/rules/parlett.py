@@ -19,6 +19,7 @@ class Parlett(TurnedUpBook):
     even_prices = True
     tiddy_turned_up = 4
     honour_held_word = "played"
+    ruff_nobody_hint = "nobody opened (stake {opening})"
 
     phase_rules = (
         PhaseRule("tiddy", "Tiddy (the Four of trumps) turned up: each opponent pays the dealer 4. "
@@ -49,6 +50,10 @@ class Parlett(TurnedUpBook):
             else:
                 break
         return stake
+
+    def next_hand_note(self, hands_before: list) -> str | None:
+        opening = self.ruff_opening(hands_before)
+        return f"ruff opens at {opening}" if opening > FIRST_RUFF_STAKE else None
 
     def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
         if amount < opening:

@@ -15,7 +15,6 @@ from fractions import Fraction
 from . import BOOKS
 from .book import RuleBook
 from .core import (
-    PHASES,
     SEATS,
     InvalidRecord,
     Problem,
@@ -218,7 +217,7 @@ class HandResult:
         return {
             "hand": self.number,
             "dealer": self.dealer,
-            "phases": {p: [as_number(a) for a in self.phases[p]] for p in PHASES},
+            "phases": {p: [as_number(a) for a in amounts] for p, amounts in self.phases.items()},
             "total": [as_number(a) for a in self.total],
         }
 
@@ -241,7 +240,8 @@ class Settlement:
         }
 
     def phase_totals(self) -> dict:
-        return {p: add(*[h.phases[p] for h in self.hands]) for p in PHASES}
+        """Each of the book's phases summed over the session, in the book's order."""
+        return {p: add(*[h.phases[p] for h in self.hands]) for p in BOOKS[self.rulebook].phase_ids}
 
 
 def settle_hands(book: RuleBook, options: dict, hands: list) -> list[HandResult]:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-from .book import RuleBook
+from .book import RuleBook, phase_info
 from .core import (
     HONOUR_NAMES,
     HONOURS,
     RANK_NAMES,
+    RANKS,
     SEATS,
+    TRICKS_IN_A_HAND,
     HandCheck,
     Transfer,
     describe,
@@ -17,6 +19,30 @@ from .core import (
     parse_set,
     signed_counters,
 )
+from .hand import (
+    ChoiceQuestion,
+    CountsQuestion,
+    HonoursQuestion,
+    PurchaseQuestion,
+    RuffQuestion,
+    SeatQuestion,
+    Section,
+    SetsQuestion,
+    TextQuestion,
+    suit_labels,
+)
+
+#: The form's sections for a hand with a turned-up card, in the order of play.
+SECTIONS = (
+    Section("deal", "Deal", ""),
+    Section("tiddy", "Tiddy", "the Four of trumps"),
+    Section("stock", "Stock", ""),
+    Section("ruff", "Ruff", ""),
+    Section("sets", "Gleeks and mournivals", ""),
+    Section("play", "Play", ""),
+    Section("note", "", ""),
+)
+NOTE_LIMIT = 500  # characters; no note at a card table needs more
 
 HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
 POINTS_PER_TRICK = 3
@@ -32,15 +58,47 @@ class TurnedUpBook(RuleBook):
     tiddy_turned_up = 4
     honours_may_be_discarded = False
     honour_held_word = "played"
+    sections = SECTIONS
+    phase_info = phase_info(("dealer", "trump", "turned_up", "tiddy"), ("dealer", "turned_up", "tricks", "honours"))
+    #: The Tiddy question in this book's words (who holds it, and when).
+    tiddy_label = "Who holds it in the play?"
+    tiddy_ask = "Who holds Tiddy (the Four of trumps) in the play? Tap Nobody if no one."
+    ruff_nobody_hint = ""
+
+    def declare(self) -> list:
+        return [
+            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?"),
+            ChoiceQuestion("trump", "deal", "Trump", "What is trump?", label="Turned-up card: suit (trump)",
+                           values=self.trumps, labels=suit_labels(self.trumps), look="suits"),
+            ChoiceQuestion("turned_up", "deal", "Turned-up card", "Which card was turned up?",
+                           label="Turned-up card: rank", values=RANKS, reads_as="{} up", look="ranks"),
+            SeatQuestion("tiddy", "tiddy", "Tiddy", self.tiddy_ask, label=self.tiddy_label, nobody="Nobody",
+                         fixed=self.fixed_tiddy),
+            PurchaseQuestion("auction", "stock", "Stock", "Who bought the stock, and at what price?",
+                             ask_price="At what price was the stock bought?", label="Buyer",
+                             field="buyer", fixed=self.fixed_auction),
+            RuffQuestion("ruff", "ruff", "Ruff", "Who won the ruff, and what did each loser pay?",
+                         ask_paid="What did {who} pay for the ruff?", label="Winner", field="ruff_winner",
+                         nobody_hint=self.ruff_nobody_hint, fixed=self.fixed_ruff),
+            SetsQuestion("sets", "sets", "Sets", "Any gleeks or mournivals? Tap No sets if none.",
+                         ask_some="Tap the sets each player declared (or No sets)."),
+            CountsQuestion("tricks", "play", "Tricks", "How many tricks did each player win?",
+                           total=TRICKS_IN_A_HAND),
+            HonoursQuestion("honours", "play", "Honours", f"Who {self.honour_held_word} each honour?",
+                            field="honour", needs="turned_up",
+                            ask_first="Choose the turned-up card first, then who holds each honour."),
+            TextQuestion("note", "note", "Note", label="Note (optional)", limit=NOTE_LIMIT),
+        ]
 
     def tiddy_on(self, options: dict) -> bool:
         return True
 
-    def tiddy_not_in_play_reason(self, check: HandCheck, options: dict) -> str | None:
+    def tiddy_out_of_play(self, check, options: dict) -> tuple[str, str] | None:
         if not self.tiddy_on(options):
-            return "when the table plays without Tiddy"
+            return "when the table plays without Tiddy", "Tiddy is off this session."
         if check.good("turned_up") and check.hand["turned_up"] == "4":
-            return "when the Four is turned up (the dealer is paid for it)"
+            return ("when the Four is turned up (the dealer is paid for it)",
+                    f"Tiddy turned up: the dealer is paid {self.tiddy_turned_up} from each.")
         return None
 
     def ranks_in_play(self, check: HandCheck, rank: str) -> int:
@@ -121,7 +179,7 @@ class TurnedUpBook(RuleBook):
         discarded = sum(HONOUR_POINTS[r] for r, s in self.honour_holders(hand).items() if s is None)
         return (TOTAL_POINTS - discarded) // 3
 
-    def tricks(self, hand: dict) -> Transfer:
+    def tricks(self, hand: dict, options: dict | None = None) -> Transfer:
         par = self.par(hand)
         return [p - par for p in self.points(hand)]
 

@@ -18,6 +18,9 @@ class Wits1671(TurnedUpBook):
     tiddy_turned_up = 2
     honours_may_be_discarded = True
     honour_held_word = "held"
+    tiddy_label = "Who holds it after the stock exchange?"
+    tiddy_ask = ("Who holds Tiddy (the Four of trumps) after the stock exchange? "
+                 "Tap Nobody if the buyer discarded it.")
     options = (
         Option("tiddy", True, "Play at Tiddy",
                "“You will play at Tiddie, or leave it out”: agreed before the first deal."),

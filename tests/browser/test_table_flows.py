@@ -64,7 +64,7 @@ def _edit_last_trick(to):
 
 
 CASES = {
-    "parlett": (PARLETT["players"], PARLETT["hands"], _edit_price(18)),
+    "parlett": (PARLETT["players"], PARLETT["hands"], _edit_price(20)),
     "wits1671": (WITS["players"], WITS["hands"] + [WITS_THIRD], _edit_price(15)),
     "modern": (MODERN["players"], MODERN["hands"] + [MODERN_THIRD], _edit_last_trick(0)),
 }
@@ -263,7 +263,7 @@ def test_missing_answer_saves_nothing(page, base_url, shot):
     ui.chip("buyer", 1)
     summary = page.locator("#hand-summary")
     expect(summary.locator(".missing")).to_have_text("Still to answer:")
-    expect(summary).to_contain_text("Who holds Tiddy (the Four of trumps)?")
+    expect(summary).to_contain_text("Who holds Tiddy (the Four of trumps) in the play?")
     expect(page.locator("#step-tiddy")).to_have_class(re.compile(r"\btodo\b"))
     ui.form_tap(ui.button("Save hand"))
     assert page.url.endswith("/hands/new"), page.url
@@ -289,12 +289,12 @@ def test_impossible_tricks_show_the_rule(page, base_url):
     ui.ready()
     ui.chip("tricks_2", 2)  # 5 + 4 + 2 = 11
     problem = page.locator("#step-play .problem")
-    expect(problem).to_have_text("tricks add up to 11, not 12")
+    expect(problem).to_have_text("Tricks add up to 11, not 12")
     expect(page.locator("#step-play")).to_have_class(re.compile(r"\bbad\b"))
     ui.form_tap(ui.button("Save hand"))
     assert page.url.endswith("/hands/new"), page.url
     expect(page.locator("#hand-form .flash")).to_contain_text("Not saved yet")
-    expect(page.locator("#hand-summary")).to_contain_text("tricks add up to 11, not 12")
+    expect(page.locator("#hand-summary")).to_contain_text("Tricks add up to 11, not 12")
     page.goto(base_url + urlsplit(page.url).path.rsplit("/hands/", 1)[0])
     expect(page.locator(".empty")).to_contain_text("No hands yet")
     ui.expect_balances(expected("parlett", players, []))

@@ -1,0 +1,72 @@
+"""The database for the app: one connection per request, created on first use
+and closed at teardown (as in Flask's tutorial), and the commands that manage
+it (``flask --app scorekeeper init-db | backup | restore``). The schema, its
+migrations and every write are in ``store.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask import Flask, current_app, g
+from flask.cli import with_appcontext
+
+from . import backup, store
+
+
+def get_db():
+    """This request's connection (opened on first use)."""
+    if "db" not in g:
+        g.db = store.connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(exception=None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_app(app: Flask) -> None:
+    """Create and migrate the database, and register teardown and the commands."""
+    store.initialise(app.config["DATABASE"])
+    # One idle connection held for the app's life: closing a request's
+    # connection then never closes the last one, which in WAL mode would
+    # checkpoint and delete the -wal file on every request.
+    app.extensions["scorekeeper.keeper"] = store.connect_keeper(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command():
+    """Create the database (if missing) and apply migrations."""
+    store.initialise(current_app.config["DATABASE"])
+    print(f"Database ready: {current_app.config['DATABASE']}")
+
+
+@click.command("backup")
+@with_appcontext
+@click.option("--out", default=None, help="Folder for the backup (default: instance/backups/full-<time>).")
+def backup_command(out):
+    """Write every session to JSON files (one per session)."""
+    out = out or str(Path(current_app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
+    paths = backup.backup_all(store.connect(current_app.config["DATABASE"]), out)
+    print(f"Backed up {len(paths)} session(s) to {out}")
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("paths", nargs=-1, required=True)
+def restore_command(paths):
+    """Restore sessions from backup files or folders (same links as before)."""
+    try:
+        restored = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
+    except store.Refused as refused:
+        raise click.ClickException("; ".join(refused.lines()))
+    except (ValueError, OSError) as error:
+        raise click.ClickException(str(error))
+    print(f"Restored {len(restored)} session(s)")

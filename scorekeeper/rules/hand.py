@@ -1,0 +1,339 @@
+"""What a rule book asks about a hand: its sections, questions, presets and phases.
+
+A rule book *declares* its hand (``RuleBook.sections``, ``RuleBook.questions``,
+``RuleBook.presets``, ``RuleBook.phase_info``): every question the table answers,
+the kind of answer it takes, the words the table uses, the section (the moment of
+play) it belongs to, the choices it allows given the answers so far (and why an
+answer is fixed: "the King is turned up: it counts for the dealer"), and how an
+answer reads on the sheet. The hand form, its templates (one partial per kind),
+the hand detail, the sheet and the "in progress" view loop over this
+declaration, so nothing outside ``scorekeeper.rules`` knows a hand key's rule.
+
+The kinds of question (each has one form partial, ``templates/fields/<kind>.html``,
+and one parser in ``scorekeeper/web/forms.py``)::
+
+    seat      one seat, or nobody where the book allows it   dealer, tiddy, tib, tom
+    choice    one of a few named values                      trump, turned_up
+    purchase  the buyer (or nobody) and the price            auction
+    ruff      the winner (or no contest) and what each paid  ruff
+    sets      per seat, the sets declared                    sets
+    counts    per seat, a count out of a fixed total         tricks
+    honours   per honour in play, who holds it               honours
+    points    per seat, a typed number                       card_points
+    text      free text, optional                            note
+
+Everything here is pure: a question's methods take ``Answers`` (the partial
+hand so far, the session's options, the hands before, the players' names) and
+return plain data.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from .core import (
+    HONOUR_NAMES,
+    RANK_PLURALS,
+    SEATS,
+    SUIT_SYMBOLS,
+    eldest,
+    middle,
+    parse_set,
+)
+
+#: A moment of play on the form: its id, its heading and a short aside.
+Section = namedtuple("Section", "id title aside")
+#: One answer a chip offers: the record value, its label, and a mark ("dealer").
+Choice = namedtuple("Choice", "value label mark")
+#: An answer the rules leave no choice about, and why (in the table's words).
+Fixed = namedtuple("Fixed", "value reason")
+#: A phase as the pages show it: its id, heading, a 3-letter column head, the
+#: form section that shows its payments, and the hand keys its transfer depends
+#: on (it is shown as soon as those are in).
+Phase = namedtuple("Phase", "id title short section needs")
+#: One tap that answers several questions ("Quiet hand"): its id, its button's
+#: words, the section it sits in, and the answers it gives (key -> record value).
+Preset = namedtuple("Preset", "id label section answers")
+#: One honour's line in the honours question: the rank, its words, and either
+#: the seats that may hold it (choices) or why it is fixed.
+HonourLine = namedtuple("HonourLine", "rank label choices fixed")
+#: One rank's set chips for a seat: (rank, [Choice("gleek:K", "3×K"), …]).
+SetChoices = namedtuple("SetChoices", "rank choices")
+
+NOBODY = "nobody"  # the form's word for a null answer
+
+
+class Answers:
+    """The answers given so far (a partial hand) and what choices depend on.
+
+    It quacks like ``core.HandCheck`` where rules need it to (``hand``,
+    ``good``, ``who``), so one rule serves the checks and the form."""
+
+    def __init__(self, book, hand: dict, options: dict, hands_before: list, names):
+        self.book, self.hand, self.options = book, hand, options
+        self.hands_before, self.names = hands_before, tuple(names)
+
+    def good(self, *keys: str) -> bool:
+        return all(key in self.hand for key in keys)
+
+    def who(self, seat: int) -> str:
+        return self.names[seat]
+
+    @property
+    def dealer(self) -> int | None:
+        return self.hand.get("dealer")
+
+    def seat_choices(self) -> list[Choice]:
+        """The three seats, the dealer and eldest marked."""
+        dealer = self.dealer
+        marks = {} if dealer is None else {dealer: "dealer", eldest(dealer): "eldest"}
+        return [Choice(seat, self.names[seat], marks.get(seat, "")) for seat in SEATS]
+
+
+class Question:
+    """One question of a hand. ``key`` is the record key it answers; ``field`` the
+    form field name (or prefix) it uses; ``title`` its name in the table's words
+    ("Card points"), which problem lines use in place of the record key."""
+
+    kind = ""
+
+    def __init__(self, key: str, section: str, title: str, ask: str, *, label: str | None = None,
+                 field: str | None = None, fixed=None, optional: bool = False):
+        self.key, self.section, self.title, self.ask = key, section, title, ask
+        self.label = title if label is None else label
+        self.field = field or key
+        self.optional = optional
+        self._fixed = fixed
+
+    def fixed(self, answers: Answers) -> Fixed | None:
+        """The answer, where the rules leave the table no choice (else None)."""
+        return self._fixed(answers) if self._fixed else None
+
+    def reads(self, value, answers: Answers) -> str:
+        """The answer in a few words, for the sheet and the hand in progress."""
+        return str(value)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key}>"
+
+
+class SeatQuestion(Question):
+    """One seat; ``nobody`` labels the null answer where the book allows one."""
+
+    kind = "seat"
+
+    def __init__(self, key, section, title, ask, *, nobody: str | None = None, **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.nobody = nobody
+
+    def choices(self, answers: Answers) -> list[Choice]:
+        nobody = [Choice(None, self.nobody, "")] if self.nobody else []
+        return nobody + answers.seat_choices()
+
+    def reads(self, value, answers):
+        return (self.nobody or "nobody") if value is None else answers.who(value)
+
+
+class ChoiceQuestion(Question):
+    """One of a few named values (trump, the turned-up rank)."""
+
+    kind = "choice"
+
+    def __init__(self, key, section, title, ask, *, values, labels=None, reads_as="{}", look="", **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        labels = labels or {}
+        self.values = tuple(values)
+        self._choices = [Choice(v, labels.get(v, v), "") for v in self.values]
+        self.reads_as = reads_as
+        self.look = look  # a hint for the chips' layout ("suits", "ranks")
+
+    def choices(self, answers: Answers) -> list[Choice]:
+        return self._choices
+
+    def reads(self, value, answers):
+        return self.reads_as.format(next((c.label for c in self._choices if c.value == value), value))
+
+
+class PurchaseQuestion(Question):
+    """The stock: who bought it (or nobody, where the book allows) and at what price."""
+
+    kind = "purchase"
+
+    def __init__(self, key, section, title, ask, *, ask_price: str, nobody: str = "Nobody", **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.ask_price, self.nobody = ask_price, nobody
+
+    def buyer_choices(self, answers: Answers) -> list[Choice]:
+        nobody = [Choice(None, self.nobody, "")] if answers.book.auction_may_be_empty(answers.options) else []
+        return nobody + answers.seat_choices()
+
+    def price_choices(self, answers: Answers, buyer: int | None, count: int = 10) -> list[int]:
+        return answers.book.price_choices(buyer, answers.dealer, count)
+
+    def reads(self, value, answers):
+        if value is None:
+            return "not bought"
+        return f"{answers.who(value['buyer'])} at {value['price']}"
+
+
+class RuffQuestion(Question):
+    """The ruff: who won it (or no contest, where the book allows) and what each loser paid."""
+
+    kind = "ruff"
+
+    def __init__(self, key, section, title, ask, *, ask_paid: str, nobody: str = "No contest",
+                 nobody_hint: str = "", **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.ask_paid, self.nobody, self.nobody_hint = ask_paid, nobody, nobody_hint
+
+    def winner_label(self, answers: Answers) -> str:
+        """"Winner — or nobody opened (stake 4)" where the book allows no contest."""
+        if self.nobody_hint and answers.book.ruff_may_be_empty(answers.options):
+            return f"{self.label} — or {self.nobody_hint.format(opening=self.opening(answers))}"
+        return self.label
+
+    def winner_choices(self, answers: Answers) -> list[Choice]:
+        nobody = [Choice(None, self.nobody, "")] if answers.book.ruff_may_be_empty(answers.options) else []
+        return nobody + answers.seat_choices()
+
+    def opening(self, answers: Answers) -> int:
+        return answers.book.ruff_opening(answers.hands_before)
+
+    def paid_choices(self, answers: Answers, count: int = 8) -> list[int]:
+        return answers.book.ruff_stake_choices(self.opening(answers), count)
+
+    def reads(self, value, answers):
+        if value is None:
+            return self.nobody.lower()
+        paid = " · ".join(f"{answers.who(s)} {value['paid'][s]}" for s in SEATS if s != value["winner"])
+        return f"{answers.who(value['winner'])} won; {paid}"
+
+
+class SetsQuestion(Question):
+    """Per seat, the gleeks and mournivals declared."""
+
+    kind = "sets"
+
+    def __init__(self, key, section, title, ask, *, ask_some: str, **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.ask_some = ask_some
+
+    def seat_choices(self, answers: Answers) -> list[SetChoices]:
+        """For each rank the book allows, the chips: gleek, and mournival where
+        all four of the rank are in play."""
+        book = answers.book
+        out = []
+        for rank in book.set_ranks:
+            chips = [Choice(f"gleek:{rank}", f"3×{rank}", "")]
+            if book.ranks_in_play(answers, rank) >= 4:
+                chips.append(Choice(f"mournival:{rank}", f"4×{rank}", ""))
+            out.append(SetChoices(rank, chips))
+        return out
+
+    def reads(self, value, answers):
+        parts = []
+        for seat, declared in enumerate(value):
+            if declared:
+                named = ", ".join(f"{kind} of {RANK_PLURALS[rank]}" for kind, rank in map(parse_set, declared))
+                parts.append(f"{answers.who(seat)}: {named}")
+        return "; ".join(parts) or "none"
+
+
+class CountsQuestion(Question):
+    """Per seat, a count out of ``total`` (tricks: the third fills itself in)."""
+
+    kind = "counts"
+
+    def __init__(self, key, section, title, ask, *, total: int, **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.total = total
+
+    def choices(self, answers: Answers) -> list[int]:
+        return list(range(self.total + 1))
+
+    def reads(self, value, answers):
+        return "\u2009·\u2009".join(str(v) for v in value)
+
+
+class HonoursQuestion(Question):
+    """Who holds (or played) each honour of trumps that is in play."""
+
+    kind = "honours"
+
+    def __init__(self, key, section, title, ask, *, needs: str, ask_first: str, **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.needs, self.ask_first = needs, ask_first
+
+    def lines(self, answers: Answers) -> list[HonourLine]:
+        book = answers.book
+        turned_up = answers.hand.get(self.needs)
+        seats = answers.seat_choices()
+        if book.honours_may_be_discarded:
+            seats = seats + [Choice(None, "Discarded", "")]
+        lines = []
+        for rank, label in HONOUR_NAMES.items():
+            if rank == turned_up:
+                lines.append(HonourLine(rank, label, [], f"{label} of trumps turned up: it counts for the dealer."))
+            else:
+                lines.append(HonourLine(rank, f"{label} of trumps — {book.honour_held_word} by", seats, None))
+        return lines
+
+    def reads(self, value, answers):
+        short = {"A": "Tib", "K": "K", "Q": "Q", "J": "Tom"}
+        return ", ".join(f"{short[r]} {'discarded' if s is None else answers.who(s)}" for r, s in value.items())
+
+
+class PointsQuestion(Question):
+    """Per seat, a number the table counts and types (modern's card points)."""
+
+    kind = "points"
+
+    def reads(self, value, answers):
+        return "\u2009·\u2009".join(str(v) for v in value)
+
+
+class TextQuestion(Question):
+    """Free text (a note), always optional."""
+
+    kind = "text"
+
+    def __init__(self, key, section, title, ask="", *, limit: int = 500, **kwargs):
+        super().__init__(key, section, title, ask, optional=True, **kwargs)
+        self.limit = limit
+
+    def reads(self, value, answers):
+        return value
+
+
+# ------------------------------------------------------------ using a declaration
+
+def known_phases(book, hand: dict, options: dict, wrong=()) -> dict:
+    """Each phase's transfer for the phases whose answers are all in and not
+    ``wrong`` (to show a phase's payments as soon as they are known)."""
+    known = {}
+    for phase in book.phase_info:
+        if all(key in hand and key not in wrong for key in phase.needs):
+            try:
+                known[phase.id] = book.phase(phase.id, hand, options)
+            except (KeyError, TypeError, ValueError, IndexError):
+                continue  # an answer the rule book has not judged yet
+    return known
+
+
+def describe(book, hand: dict, options: dict, hands_before: list, names) -> list[tuple[Question, str]]:
+    """Each answered question of a hand in a few words, in the order of play
+    (the sheet and the hand in progress)."""
+    answers = Answers(book, hand, options, hands_before, names)
+    return [(q, q.reads(hand[q.key], answers)) for q in book.questions
+            if q.key in hand and not (q.optional and not hand[q.key])]
+
+
+def suit_labels(trumps) -> dict:
+    """``{"hearts": "♥ Hearts", "none": "Kiss (no trumps)"}``."""
+    return {s: ("Kiss (no trumps)" if s == "none" else f"{SUIT_SYMBOLS[s]} {s.capitalize()}") for s in trumps}
+
+
+__all__ = ["Answers", "Choice", "ChoiceQuestion", "CountsQuestion", "Fixed", "HonourLine",
+           "HonoursQuestion", "NOBODY", "Phase", "PointsQuestion", "Preset", "PurchaseQuestion",
+           "Question", "RuffQuestion", "Section", "SeatQuestion", "SetChoices", "SetsQuestion",
+           "TextQuestion", "describe", "eldest", "known_phases", "middle", "suit_labels"]

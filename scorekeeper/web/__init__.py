@@ -1,0 +1,68 @@
+"""The web layer: one blueprint per feature over the store and the rules.
+
+- ``home``: this browser's sessions, a new session, import, the rules page;
+- ``table``: the table page and its live part (both links), history, undo;
+- ``hands``: the hand form (a new hand and an edit are one code path), delete;
+- ``pins``: unlocking a table that has a PIN;
+- ``sheets``: settle up, the session sheet and its PDF, the export.
+
+``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
+link cannot, by construction); ``cache`` keeps settlements and PDFs by session
+version; ``hand_form`` and ``kinds`` read the hand form by looping over the rule
+book's declaration; ``wording`` holds the table's words for changes.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_compress import Compress
+
+from .. import security
+from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
+from . import hands, home, pins, sheets, table
+from .htmx import init_htmx
+from .kinds import seat_value
+
+BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp)
+
+
+def init_app(app: Flask) -> None:
+    init_htmx(app)
+    Compress(app)
+    security.init_app(app)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
+    app.jinja_env.filters["counters"] = format_counters
+    app.jinja_env.filters["signed"] = signed_counters
+    app.jinja_env.filters["field_value"] = field_value
+    app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
+    app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    error_pages(app)
+
+
+def field_value(value, nobody: str = "nobody") -> str:
+    """A record value as the form posts it: seats as digits, null as ``nobody``."""
+    if value is None:
+        return nobody
+    return value if isinstance(value, str) else seat_value(value)
+
+
+def error_pages(app: Flask) -> None:
+    def page(status, title, message):
+        return render_template("error.html", title=title, message=message), status
+
+    pages = {
+        400: ("Bad request", "That request didn't make sense to the scorekeeper. Go back and try again."),
+        404: ("Not found", "There is no such page or session here. Check the link, or start a new session."),
+        405: ("Not allowed", "That action isn't available here."),
+        500: ("Something went wrong", "The scorekeeper hit a problem; nothing was saved. Go back and try again."),
+    }
+    for status, (title, message) in pages.items():
+        app.register_error_handler(status, lambda error, s=status, t=title, m=message: page(s, t, m))
+
+    @app.errorhandler(413)
+    def too_large(error):
+        limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+        return page(413, "Too large", f"That upload is too large: a session file is at most {limit} MB.")

@@ -1,0 +1,35 @@
+"""Small in-process caches, keyed by session version: every change bumps the
+version, so a cached value is never stale. The app runs in one process (the
+server has threads, not worker processes: see docs/engineering.md), so the
+phones polling one table share one computation per change."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+
+class Recent:
+    """The ``size`` most recently used values, safe to share between threads."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._values: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key, make):
+        """The value for ``key``, made by ``make()`` (outside the lock) if missing."""
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+
+SETTLEMENTS = Recent(64)
+PDFS = Recent(8)

@@ -1,0 +1,64 @@
+"""After a change: the JSON snapshot, the undo offer, and refusals in plain words."""
+
+from __future__ import annotations
+
+import re
+
+from flask import current_app, render_template, request, session as cookie
+
+from .. import store
+from ..db import get_db
+from .htmx import redirect
+from .wording import describe_change
+
+VERSION = re.compile(r"[0-9]{1,12}\Z")
+
+
+def keep_snapshot(session: store.Session) -> store.Session:
+    """A JSON snapshot after every committed change (instance/backups/, the last few).
+    The change is already committed: a failed snapshot is logged, not shown."""
+    from ..backup import snapshot_session
+
+    try:
+        snapshot_session(session, current_app.config["BACKUP_DIR"], current_app.config["BACKUP_KEEP"])
+    except OSError as error:  # pragma: no cover - a full disk, say
+        current_app.logger.warning("snapshot of %s failed: %s", session.id, error)
+    return session
+
+
+def based_on() -> int | None:
+    """The session version the posted form was based on (None if absent or not a number)."""
+    raw = request.form.get("version", "")
+    return int(raw) if VERSION.match(raw) else None
+
+
+def not_changed(table, message: str, status: int):
+    """A refused change: say why, change nothing, offer the way back."""
+    return render_template("error.html", title="Nothing changed", message=message, back=table.url()), status
+
+
+def change_or_refuse(table, change):
+    """Run a one-tap change (delete, undo): back to the table offering to undo
+    it, or say why nothing changed."""
+    try:
+        keep_snapshot(change())
+    except store.StaleEdit as stale:
+        return not_changed(table, str(stale), 409)
+    except store.Refused as refused:
+        return not_changed(table, "; ".join(refused.lines()), 422)
+    offer_undo()
+    return redirect(table.url())
+
+
+def offer_undo() -> None:
+    """After a change, the next table page offers to undo it (once: not on reload)."""
+    cookie["offer_undo"] = True
+
+
+def undo_offer(table, unlocked: bool) -> dict | None:
+    if not (table.can_edit and cookie.pop("offer_undo", False) and unlocked):
+        return None
+    last = store.last_change(get_db(), table.session.id)
+    if last is None or last["action"] not in store.UNDOABLE or last["version"] != table.session.version:
+        return None
+    return {"text": describe_change(last), "button": "Redo" if last["action"] == "undo" else "Undo"}

@@ -1,0 +1,65 @@
+"""What every page of a table shows: the settlement, names, money, the next deal."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from flask import current_app, request
+
+from .. import store
+from ..rules import BOOKS
+from ..rules.core import eldest
+from ..rules.record import settle
+from .cache import SETTLEMENTS
+
+RECENT_HANDS = 24  # hands listed on the table page; the rest behind 'Show all'
+
+
+def settlement_of(session: store.Session):
+    """``settle`` of the session, cached by (id, version)."""
+    return SETTLEMENTS.get((session.id, session.version), lambda: settle(session.record()))
+
+
+def money_of(stake):
+    """A formatter of counters as money for this stake (None without a stake)."""
+    from ..money import money
+
+    return lambda amount: money(amount, stake) if stake else None
+
+
+def table_context(table) -> dict:
+    session = table.session
+    book = BOOKS[session.rulebook]
+    dealer = session.next_dealer()
+    return {
+        "table": table,
+        "session": session,
+        "book": book,
+        "settlement": settlement_of(session),
+        "names": tuple(session.players),
+        "next_dealer": dealer,
+        "next_eldest": eldest(dealer),
+        "money": money_of(session.stake),
+        "next_hand_note": book.next_hand_note(session.hands),
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+        "show_all": request.args.get("all") == "1",
+        "recent_hands": RECENT_HANDS,
+    }
+
+
+def public_base_url() -> str:
+    """The address other phones can open: never 'localhost' in a QR code."""
+    configured = current_app.config.get("PUBLIC_URL") or os.environ.get("SCOREKEEPER_PUBLIC_URL")
+    host = request.host
+    hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host
+    if configured and hostname in ("localhost", "127.0.0.1", "[::1]"):
+        return configured.rstrip("/")  # `make run` serves on the LAN: show that address
+    return f"{request.scheme}://{host}"
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2, omitsize=True)

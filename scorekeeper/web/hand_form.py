@@ -1,0 +1,139 @@
+"""The hand form ↔ a (partial) hand, by looping over the rule book's declaration.
+
+The form posts strings; each question of the book's hand (``rules.hand``) is
+read by the reader of its kind (``kinds.py``), in the order of play, into a
+partial hand (only the keys the table has answered) plus what is still
+unanswered; the rule book's own ``check_hand`` then says what is wrong, key by
+key, exactly as ``settle`` would. Presets ("Quiet hand") are the book's too.
+"""
+
+from __future__ import annotations
+
+from ..rules.core import add
+from ..rules.hand import known_phases
+from .kinds import READERS, Fields, Reading, fields_of
+
+#: Form fields that are not answers to a question.
+CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number")
+
+
+def raw_values(source) -> dict:
+    """The posted values (a list for a repeated field), without the control fields."""
+    if hasattr(source, "getlist"):
+        values = {}
+        for key in source.keys():
+            items = source.getlist(key)
+            values[key] = items if key.startswith("set_") else (items[0] if items else "")
+    else:
+        values = dict(source)
+    for key in CONTROL_FIELDS:
+        values.pop(key, None)
+    return values
+
+
+class HandForm:
+    """A hand as the form holds it: the partial hand, what's missing, what's wrong,
+    what the rules fixed, the values to show and each known phase's payments."""
+
+    def __init__(self, book, options: dict, reading: Reading, number: int):
+        self.book, self.options, self.number = book, options, number
+        self.answers, self.values = reading.answers, reading.values
+        self.hand, self.unanswered = reading.hand, reading.unanswered
+        self.problems, self.fixed = reading.problems, reading.fixed
+        self.known = known_phases(book, self.hand, options, wrong=self.problems)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unanswered and not self.problems
+
+    @property
+    def known_total(self):
+        return add(*self.known.values()) if self.complete else None
+
+    def problem_lines(self) -> list[str]:
+        """What is wrong, then what is missing, each in the order of the form."""
+        order = {q.key: i for i, q in enumerate(self.book.questions)}
+        wrong = sorted(self.problems.items(), key=lambda kv: order.get(kv[0], 99))
+        missing = sorted(self.unanswered.items(), key=lambda kv: order.get(kv[0], 99))
+        return [text for _, texts in wrong for text in texts] + [text for _, text in missing]
+
+    def questions_in(self, section: str) -> list:
+        return [q for q in self.book.questions if q.section == section]
+
+    def state(self, section: str) -> str:
+        """``done``, ``todo`` (something unanswered) or ``bad`` (something wrong)."""
+        keys = [q.key for q in self.questions_in(section)]
+        if any(k in self.problems for k in keys):
+            return "bad"
+        if any(k in self.unanswered for k in keys):
+            return "todo"
+        return "done"
+
+    def presets(self) -> list:
+        return self.book.presets(self.answers)
+
+    def phase_in(self, section: str):
+        """The phase whose payments this section shows, if known."""
+        return next((p for p in self.book.phase_info if p.section == section and p.id in self.known), None)
+
+    @property
+    def started(self) -> bool:
+        """Has the table answered anything beyond what the form proposes (the dealer)?"""
+        return any(v for k, v in self.values.items() if k not in ("dealer", "tricks_auto"))
+
+
+def read_hand(book, options: dict, values: dict, answers) -> Reading:
+    """Every question, in the order of play; fixed answers filled in."""
+    reading = Reading(answers, values)
+    fields = Fields(values)
+    for q in book.questions:
+        fixed = q.fixed(answers)
+        if fixed is not None:
+            reading.answer(q, fixed.value)
+            reading.fixed[q.key] = fixed.reason
+            continue
+        READERS[q.kind](q, fields, reading)
+    return reading
+
+
+def parse_hand(book, options: dict, source, names, hands_before: list, number: int) -> HandForm:
+    """Parse a posted hand form (a MultiDict, or a dict of values)."""
+    options = book.resolved_options(options)
+    preset = source.get("preset", "") if source is not None else ""
+    values = raw_values(source)
+    reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
+    chosen = next((p for p in book.presets(reading.answers) if p.id == preset), None)
+    if chosen is not None:
+        values.update(fields_of(book, chosen.answers, reading.answers))
+        reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
+    check(book, options, reading, hands_before, names, number)
+    return HandForm(book, options, reading, number)
+
+
+def check(book, options: dict, reading: Reading, hands_before: list, names, number: int) -> None:
+    """The rule book's own checks, on what has been answered so far, in the table's words."""
+    already = set(reading.problems)  # keys the form found wrong: the rule book can't judge them
+    titles = {q.key: q.title for q in book.questions}
+    for problem in book.check_hand(number, reading.hand, options, hands_before, tuple(names)):
+        if problem.key in reading.unanswered or problem.key in already or problem.text.endswith(" is missing"):
+            continue
+        reading.wrong(problem.key, for_the_table(problem.key, problem.text, titles.get(problem.key)))
+
+
+def for_the_table(key: str, text: str, title: str | None) -> str:
+    """A rule book's problem as the form shows it, beside its question, in the
+    table's words: without the record key in front ("auction: Ben is not
+    eldest…" → "Ben is not eldest…"; "card_points add up to 155" → "Card points
+    add up to 155")."""
+    if text.startswith(key + ": "):
+        text = text[len(key) + 2:]
+        return text[:1].upper() + text[1:]
+    if title and text.startswith(key + " "):
+        return title + text[len(key):]
+    return text
+
+
+def hand_values(book, options: dict, hand: dict, names, hands_before: list) -> dict:
+    """A stored hand as the form's values (to edit it)."""
+    answers = book.answers(hand, options, hands_before, names)
+    return fields_of(book, hand, answers)

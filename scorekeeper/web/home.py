@@ -1,0 +1,91 @@
+"""The home page (this browser's sessions), a new session, import, the rules page."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, current_app, render_template, request, url_for
+
+from .. import store
+from ..db import get_db
+from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
+from ..rules.record import load
+from . import forms
+from .access import remember, remembered, unlock
+from .changes import keep_snapshot
+from .htmx import redirect
+
+bp = Blueprint("home", __name__)
+
+
+@bp.get("/")
+def home():
+    return home_page({"rulebook": DEFAULT_BOOK, "played_on": forms.today(), "first_dealer": "0", "stake": ""}, {})
+
+
+def home_page(values: dict, problems: dict, status: int = 200):
+    """This browser's sessions, the new-session form (with what was typed) and import."""
+    mine = store.sessions_by_ids(get_db(), remembered())
+    return render_template("home.html", mine=mine, editable=set(remembered()), books=BOOKS, values=values,
+                           problems=problems, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
+
+
+@bp.post("/sessions")
+def create_session():
+    parsed = forms.parse_new_session(request.form)
+    if parsed.record is None:
+        return home_page(parsed.values, parsed.problems, 422)
+    pin_hash = None
+    if parsed.pin:
+        from werkzeug.security import generate_password_hash
+
+        pin_hash = generate_password_hash(parsed.pin)
+    session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash)
+    keep_snapshot(session)
+    remember(session.id)
+    if pin_hash:
+        unlock(session)
+    return redirect(f"/s/{session.id}")
+
+
+@bp.post("/import")
+def import_record():
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        text = upload.read()
+    elif request.is_json or (request.mimetype or "").endswith("json"):
+        text = request.get_data()
+    else:
+        text = request.form.get("record", "").encode()
+    try:
+        session = store.create_session(get_db(), load(text), action="import")
+    except (InvalidRecord, store.Refused) as refused:
+        problems = [str(p) for p in refused.problems]
+        if request.is_json:
+            return {"problems": problems}, 422
+        return render_template("import_failed.html", problems=problems), 422
+    keep_snapshot(session)
+    remember(session.id)
+    return redirect(f"/s/{session.id}")
+
+
+@bp.get("/rules")
+def rules():
+    return render_template("rules.html", books=BOOKS.values())
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return current_app.send_static_file("icons/icon-192.png")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    icon = {"type": "image/png"}
+    data = {
+        "name": "Gleek scorekeeper", "short_name": "Gleek", "start_url": "/", "display": "standalone",
+        "background_color": "#14231c", "theme_color": "#14231c",
+        "icons": [dict(icon, src=url_for("static", filename="icons/icon-192.png"), sizes="192x192"),
+                  dict(icon, src=url_for("static", filename="icons/icon-512.png"), sizes="512x512")],
+    }
+    return Response(json.dumps(data), mimetype="application/manifest+json")

@@ -1,0 +1,366 @@
+"""Each kind of question (``rules.hand``): how its answer is posted, read and written back.
+
+A reader turns posted strings into the question's record value (or says it is
+unanswered, or wrong); a writer turns a record value back into the strings the
+form shows. Nothing here knows a book or a hand key's rule: a kind knows only
+how its answer is posted (its fields), and the question supplies the words.
+
+Field names (what a form posts) per kind, with ``f`` the question's ``field``:
+
+    seat      f = "0" | "1" | "2" | "nobody"
+    choice    f = one of the question's values
+    purchase  f (buyer) = seat | "nobody";  price = n, or "other" + price_other
+    ruff      f (winner) = seat | "nobody";  paid_<seat> = n, or "other" + paid_<seat>_other
+    sets      sets = "none" | "some";  set_<seat> = "gleek:K", … (repeated)
+    counts    <key>_<seat> = n;  <key>_auto = "<seat>:<n>" (the count the form filled in)
+    honours   f_<rank> = seat | "discarded"
+    points    <key>_<seat> = n (typed)
+    text      f = text
+"""
+
+from __future__ import annotations
+
+from ..rules.core import SEATS
+from ..rules.hand import NOBODY
+
+DISCARDED = "discarded"
+MAX_NUMBER = 100_000  # no real stake or price comes near; stops absurd input early
+
+
+class Fields:
+    """Posted values: a werkzeug MultiDict or a plain dict (a list for a repeated field)."""
+
+    def __init__(self, source):
+        self.source = source
+
+    def get(self, name: str) -> str:
+        value = self.source.get(name, "")
+        if isinstance(value, list):
+            return value[0] if value else ""
+        return value
+
+    def getlist(self, name: str) -> list[str]:
+        if hasattr(self.source, "getlist"):
+            return [v for v in self.source.getlist(name) if v]
+        value = self.source.get(name, [])
+        return [v for v in (value if isinstance(value, list) else [value]) if v]
+
+
+class Reading:
+    """What parsing a form found: the partial hand, what is missing, what is wrong,
+    and the values to show (the posted ones, with what the form filled in)."""
+
+    def __init__(self, answers, values: dict):
+        self.answers, self.values = answers, values
+        self.hand = answers.hand
+        self.unanswered: dict[str, str] = {}
+        self.problems: dict[str, list[str]] = {}
+        self.fixed: dict[str, str] = {}
+
+    def answer(self, question, value) -> None:
+        self.hand[question.key] = value
+
+    def missing(self, question, text: str | None = None) -> None:
+        self.unanswered[question.key] = text or question.ask
+
+    def wrong(self, question_or_key, text: str) -> None:
+        key = getattr(question_or_key, "key", question_or_key)
+        self.problems.setdefault(key, []).append(text)
+
+
+# ------------------------------------------------------------ small readers
+
+def whole(text: str | None):
+    """A whole number from a form field, or None if it is not one."""
+    text = (text or "").strip()
+    if not text or not (text.isdigit() and text.isascii()) or len(text) > 7:
+        return None
+    return int(text)
+
+
+def seat_of(text: str | None):
+    value = whole(text)
+    return value if value in SEATS else None
+
+
+def chip_or_other(fields: Fields, name: str) -> str:
+    """A number chosen by chip, or typed in the box beside the Other chip. A number
+    chip wins over a forgotten box; the box counts when Other is chosen (or when
+    only the box was filled, as without JavaScript)."""
+    choice = fields.get(name)
+    other = fields.get(f"{name}_other").strip()
+    if choice == "other" or (choice == "" and other):
+        return other
+    return choice
+
+
+def seat_value(seat) -> str:
+    return NOBODY if seat is None else str(seat)
+
+
+def amount_or_problem(text: str, what: str):
+    """(amount, None) or (None, why) for a typed or chosen amount."""
+    amount = whole(text)
+    if amount is None:
+        return None, f"{what} must be a whole number, not {text[:20]!r}"
+    if amount > MAX_NUMBER:
+        return None, f"{what}: {amount} is too large"
+    return amount, None
+
+
+# ------------------------------------------------------------ the kinds
+
+def read_seat(q, fields: Fields, reading: Reading) -> None:
+    raw = fields.get(q.field)
+    if raw == "":
+        reading.missing(q)
+    elif raw == NOBODY and q.nobody:
+        reading.answer(q, None)
+    elif seat_of(raw) is not None:
+        reading.answer(q, seat_of(raw))
+    else:
+        reading.wrong(q, "Choose one of the players.")
+
+
+def read_choice(q, fields: Fields, reading: Reading) -> None:
+    raw = fields.get(q.field)
+    if raw == "":
+        reading.missing(q)
+    elif raw in q.values:
+        reading.answer(q, raw)
+    else:
+        reading.wrong(q, f"Choose one: {', '.join(c.label for c in q.choices(reading.answers))}.")
+
+
+def read_purchase(q, fields: Fields, reading: Reading) -> None:
+    buyer = fields.get(q.field)
+    may_be_empty = any(c.value is None for c in q.buyer_choices(reading.answers))
+    if buyer == NOBODY and may_be_empty:
+        reading.answer(q, None)
+    elif buyer == "":
+        reading.missing(q)
+    elif seat_of(buyer) is None:
+        reading.wrong(q, "Choose the buyer.")
+    else:
+        text = chip_or_other(fields, "price")
+        if text == "":
+            reading.missing(q, q.ask_price)
+            return
+        price, why = amount_or_problem(text, "The price")
+        if why:
+            reading.wrong(q, why)
+        else:
+            reading.answer(q, {"buyer": seat_of(buyer), "price": price})
+
+
+def read_ruff(q, fields: Fields, reading: Reading) -> None:
+    winner = fields.get(q.field)
+    may_be_empty = any(c.value is None for c in q.winner_choices(reading.answers))
+    if winner == NOBODY and may_be_empty:
+        reading.answer(q, None)
+        return
+    if winner == "":
+        reading.missing(q)
+        return
+    if seat_of(winner) is None:
+        reading.wrong(q, "Choose the winner.")
+        return
+    won, names = seat_of(winner), reading.answers.names
+    paid, missing, bad = [0, 0, 0], [], False
+    for seat in SEATS:
+        if seat == won:
+            continue
+        text = chip_or_other(fields, f"paid_{seat}")
+        if text == "":
+            missing.append(names[seat])
+            continue
+        amount, why = amount_or_problem(text, f"What {names[seat]} paid")
+        if why:
+            reading.wrong(q, why)
+            bad = True
+        else:
+            paid[seat] = amount
+    if missing:
+        reading.missing(q, q.ask_paid.format(who=" and ".join(missing)))
+    elif not bad:
+        reading.answer(q, {"winner": won, "paid": paid})
+
+
+def read_sets(q, fields: Fields, reading: Reading) -> None:
+    state = fields.get(q.field)
+    declared = [one_set_per_rank(fields.getlist(f"set_{seat}")) for seat in SEATS]
+    if state == "none":
+        reading.answer(q, [[], [], []])
+        reading.values.update({f"set_{seat}": [] for seat in SEATS})
+    elif state == "some" or any(declared):
+        reading.values[q.field] = "some"
+        if any(declared):
+            reading.answer(q, declared)
+        else:
+            reading.missing(q, q.ask_some)
+    else:
+        reading.missing(q)
+
+
+def one_set_per_rank(declared: list[str]) -> list[str]:
+    """The declared sets in rank order, one per rank. Both chips of one rank lit
+    (gleek and mournival) is not a set anybody holds: it is kept as posted, so the
+    rule book's check says so ("declares two sets of Aces") instead of dropping one."""
+    from ..rules.core import RANKS, parse_set
+
+    order = {r: i for i, r in enumerate(RANKS)}
+    unique = list(dict.fromkeys(declared))
+    return sorted(unique, key=lambda t: order.get((parse_set(t) or ("", ""))[1], 99))
+
+
+def read_counts(q, fields: Fields, reading: Reading) -> None:
+    """A count for each seat; the last fills itself in as the total less the others."""
+    names = [f"{q.field}_{seat}" for seat in SEATS]
+    raw = [fields.get(n) for n in names]
+    auto = fields.get(f"{q.field}_auto")
+    auto_seat, _, auto_value = auto.partition(":")
+    if auto and seat_of(auto_seat) is not None and raw[int(auto_seat)] == auto_value:
+        raw[int(auto_seat)] = ""  # still the form's own guess: fill it in again
+    counts = [whole(r) if r != "" else None for r in raw]
+    reading.values[f"{q.field}_auto"] = ""
+    if any(r != "" and (c is None or c > q.total) for r, c in zip(raw, counts)):
+        reading.wrong(q, f"Choose 0 to {q.total}.")
+        return
+    given = [c for c in counts if c is not None]
+    if sum(given) > q.total:
+        reading.wrong(q, f"{q.title} add up to {sum(given)} already: more than {q.total}.")
+        return
+    if len(given) == 2:
+        seat = counts.index(None)
+        counts[seat] = q.total - sum(given)
+        reading.values[names[seat]] = str(counts[seat])
+        reading.values[f"{q.field}_auto"] = f"{seat}:{counts[seat]}"
+    if None in counts:
+        reading.missing(q)
+    else:
+        reading.answer(q, counts)
+
+
+def read_honours(q, fields: Fields, reading: Reading) -> None:
+    if q.needs not in reading.hand:
+        reading.missing(q, q.ask_first)
+        return
+    honours, missing = {}, False
+    for line in q.lines(reading.answers):
+        if line.fixed:
+            continue
+        raw = fields.get(f"{q.field}_{line.rank}")
+        allowed = {seat_value(c.value): c.value for c in line.choices}
+        if raw == "":
+            missing = True
+        elif raw == NOBODY and None in allowed.values():
+            honours[line.rank] = None
+        elif raw == DISCARDED and None in allowed.values():
+            honours[line.rank] = None
+        elif raw in allowed:
+            honours[line.rank] = allowed[raw]
+        else:
+            reading.wrong(q, "Choose a player.")
+            return
+    if missing:
+        reading.missing(q)
+    else:
+        reading.answer(q, honours)
+
+
+def read_points(q, fields: Fields, reading: Reading) -> None:
+    points, missing = [], False
+    for seat in SEATS:
+        text = fields.get(f"{q.field}_{seat}").strip()
+        if text == "":
+            missing = True
+            points.append(None)
+            continue
+        amount, why = amount_or_problem(text, f"{reading.answers.names[seat]}'s {q.title.lower()}")
+        if why:
+            reading.wrong(q, why)
+        points.append(amount)
+    if missing:
+        reading.missing(q)
+    elif q.key not in reading.problems:
+        reading.answer(q, points)
+
+
+def read_text(q, fields: Fields, reading: Reading) -> None:
+    text = fields.get(q.field).strip()
+    if len(text) > q.limit:
+        reading.wrong(q, f"At most {q.limit} characters.")
+    elif text:
+        reading.answer(q, text)
+
+
+READERS = {"seat": read_seat, "choice": read_choice, "purchase": read_purchase, "ruff": read_ruff,
+           "sets": read_sets, "counts": read_counts, "honours": read_honours, "points": read_points,
+           "text": read_text}
+
+
+# ------------------------------------------------------------ answers → fields
+
+def seat_fields(q, value, answers) -> dict:
+    return {q.field: seat_value(value)}
+
+
+def choice_fields(q, value, answers) -> dict:
+    return {q.field: value}
+
+
+def purchase_fields(q, value, answers) -> dict:
+    if value is None:
+        return {q.field: NOBODY, "price": "", "price_other": ""}
+    return {q.field: str(value["buyer"]), "price": str(value["price"]), "price_other": ""}
+
+
+def ruff_fields(q, value, answers) -> dict:
+    if value is None:
+        return {q.field: NOBODY}
+    fields = {q.field: str(value["winner"])}
+    for seat in SEATS:
+        if seat != value["winner"]:
+            fields[f"paid_{seat}"] = str(value["paid"][seat])
+            fields[f"paid_{seat}_other"] = ""
+    return fields
+
+
+def sets_fields(q, value, answers) -> dict:
+    fields = {q.field: "some" if any(value) else "none"}
+    fields.update({f"set_{seat}": list(value[seat]) for seat in SEATS})
+    return fields
+
+
+def counts_fields(q, value, answers) -> dict:
+    fields = {f"{q.field}_{seat}": str(value[seat]) for seat in SEATS}
+    dealer = answers.dealer if answers.dealer is not None else 2
+    # the dealer's count fills itself in again when another player's count changes
+    fields[f"{q.field}_auto"] = f"{dealer}:{value[dealer]}"
+    return fields
+
+
+def honours_fields(q, value, answers) -> dict:
+    return {f"{q.field}_{rank}": DISCARDED if seat is None else str(seat) for rank, seat in value.items()}
+
+
+def points_fields(q, value, answers) -> dict:
+    return {f"{q.field}_{seat}": str(value[seat]) for seat in SEATS}
+
+
+def text_fields(q, value, answers) -> dict:
+    return {q.field: value or ""}
+
+
+WRITERS = {"seat": seat_fields, "choice": choice_fields, "purchase": purchase_fields, "ruff": ruff_fields,
+           "sets": sets_fields, "counts": counts_fields, "honours": honours_fields, "points": points_fields,
+           "text": text_fields}
+
+
+def fields_of(book, hand: dict, answers) -> dict:
+    """A hand (or some of its answers) as the form's values, question by question."""
+    values = {}
+    for q in book.questions:
+        if q.key in hand and not q.fixed(answers):
+            values.update(WRITERS[q.kind](q, hand[q.key], answers))
+    return values

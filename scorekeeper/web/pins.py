@@ -1,0 +1,37 @@
+"""Unlocking a table that has a PIN (5 wrong tries per 15 minutes)."""
+
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, render_template, request
+from werkzeug.security import check_password_hash
+
+from .. import store
+from ..db import get_db
+from .access import load_table, unlock
+from .htmx import redirect
+
+bp = Blueprint("pins", __name__)
+
+
+@bp.route("/s/<key>/unlock", methods=["GET", "POST"])
+def unlock_table(key):
+    table = load_table(key, True)
+    session = table.session
+    if not session.pin_hash:
+        return redirect(table.url())
+    problem, status = "", 200
+    if request.method == "POST":
+        now = time.time()
+        wait = store.pin_wait(get_db(), session.id, now)
+        if wait:
+            problem, status = f"Too many wrong PINs. Try again in {max(1, wait // 60)} minute(s).", 429
+        elif check_password_hash(session.pin_hash, request.form.get("pin", "")):
+            unlock(session)
+            return redirect(table.url())
+        else:
+            store.record_pin_failure(get_db(), session.id, now)
+            problem, status = "That PIN is not right.", 403
+    return render_template("unlock.html", table=table, session=session, names=tuple(session.players),
+                           problem=problem), status

@@ -1,0 +1,78 @@
+"""Settle up, the session sheet (HTML and PDF), the export (both links)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from flask import Blueprint, Response, abort, render_template, request
+
+from ..rules.record import dump
+from .access import on_both_links
+from .cache import PDFS
+from .context import table_context
+
+bp = Blueprint("sheets", __name__)
+
+
+@on_both_links(bp, "/settle")
+def settle_up(table):
+    from ..chart import balance_chart_svg
+    from ..money import money, stake_label
+
+    context = table_context(table)
+    settlement, session, players = context["settlement"], table.session, context["names"]
+    context.update({
+        "phase_totals": settlement.phase_totals(),
+        "payments": [
+            {"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount,
+             "money": money(p.amount, session.stake) if session.stake else None}
+            for p in settlement.payments],
+        "stake_label": stake_label(session.stake) if session.stake else None,
+        "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
+    })
+    return render_template("settle.html", **context)
+
+
+def paper() -> str:
+    chosen = request.args.get("paper", "a4").lower()
+    if chosen not in ("a4", "letter"):
+        abort(404)
+    return chosen
+
+
+@on_both_links(bp, "/sheet")
+def sheet(table):
+    from ..sheet import render_sheet_html
+
+    return render_sheet_html(table.session.record(), paper(), back_url=table.url())
+
+
+@on_both_links(bp, "/sheet.pdf")
+def sheet_pdf(table):
+    """Rendering a long sheet takes a while: the last few are kept, by session version."""
+    from ..sheet import render_sheet_pdf
+
+    session, chosen = table.session, paper()
+    pdf = PDFS.get((session.id, session.version, chosen), lambda: render_sheet_pdf(session.record(), chosen))
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
+    return response
+
+
+@on_both_links(bp, "/export.json")
+def export(table):
+    session = table.session
+    response = Response(dump(session.record()), mimetype="application/json")
+    response.headers["Content-Disposition"] = content_disposition("attachment", session.title, "json")
+    return response
+
+
+def content_disposition(kind: str, title: str | None, extension: str) -> str:
+    """A download name from a title: plain ASCII for every client, and the title
+    itself (RFC 6266 ``filename*``) for those that read it. No control characters."""
+    title = " ".join((title or "").split())[:60]  # line breaks and tabs become spaces
+    plain = "".join(c for c in title if c.isascii() and (c.isalnum() or c in " -_.")).strip() or "gleek-session"
+    value = f'{kind}; filename="{plain}.{extension}"'
+    if title and title != plain:
+        value += f"; filename*=UTF-8''{quote(title + '.' + extension, safe='')}"
+    return value

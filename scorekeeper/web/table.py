@@ -1,0 +1,56 @@
+"""The table page (both links) and its live part, history, undo."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, make_response, render_template, request
+
+from .. import store
+from ..db import get_db
+from .access import editable, is_unlocked, load_table, on_both_links
+from .changes import based_on, change_or_refuse, undo_offer
+from .context import public_base_url, qr_svg, table_context
+from .htmx import render
+from .wording import ACTIONS
+
+bp = Blueprint("table", __name__)
+
+
+@on_both_links(bp, "")
+def table_page(table):
+    context = table_context(table)
+    unlocked = is_unlocked(table.session)
+    watch_url = public_base_url() + f"/w/{table.session.watch_id}"
+    context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
+                   undo_offer=undo_offer(table, unlocked))
+    return render("table.html", "_live.html", **context)
+
+
+@bp.get("/s/<key>/live", defaults={"can_edit": True})
+@bp.get("/w/<key>/live", endpoint="watch_live", defaults={"can_edit": False})
+def live(key, can_edit):
+    """The table's live part, or 204 when nothing changed since version ``v``."""
+    try:
+        version = store.session_version(get_db(), key, by_watch_id=not can_edit)
+    except store.NotFound:
+        abort(404)
+    if request.args.get("v") == str(version):
+        response = make_response("", 204)
+    else:
+        context = table_context(load_table(key, can_edit))
+        response = make_response(render_template("_live.html", fresh=True, **context))
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+@bp.get("/s/<key>/history")
+def history(key):
+    table = editable(key)
+    context = table_context(table)
+    context.update(history=store.history(get_db(), table.session.id), actions=ACTIONS)
+    return render_template("history.html", **context)
+
+
+@bp.post("/s/<key>/undo")
+def undo(key):
+    table = editable(key)
+    return change_or_refuse(table, lambda: store.undo(get_db(), table.session.id, based_on()))

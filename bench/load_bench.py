@@ -201,9 +201,9 @@ class Phase:
             else:
                 result = self.timed("poll", "GET", f"/w/{table.wid}/live?v={known}", ok=(200, 204))
                 if result and result[0] == 200:
-                    found = re.search(rb"/live\?v=(\d+)", result[2])
+                    found = re.search(rb"/live\?v=([0-9-]+)", result[2])
                     if found:
-                        known = int(found.group(1))
+                        known = found.group(1).decode()
             at += interval
 
     def run(self) -> float:

@@ -14,6 +14,7 @@ import datetime
 import json
 import secrets
 import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,6 +80,20 @@ def m002_table_pin(db: Database) -> None:
     db["pin_failures"].create_index(["session_id", "at"])
 
 
+@migrations()
+def m003_hands_in_progress(db: Database) -> None:
+    """The hand on the table, stored as it is entered (at most one per session),
+    and which hand in progress each saved hand came from."""
+    db["drafts"].create(
+        {"session_id": str, "token": str, "number": int, "answers": str, "version": int,
+         "started_at": str, "updated_at": str},
+        pk="session_id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"token", "number", "answers", "version"},
+    )
+    db["history"].add_column("draft", str)
+
+
 class StaleEdit(Exception):
     """The edit was based on an older version of the session than the stored one."""
 
@@ -122,7 +137,9 @@ def connect(path: str | Path) -> Database:
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA busy_timeout = 15000")
-    return Database(conn)
+    db = Database(conn)
+    db.path = str(path)  # which database a kept list of hands belongs to
+    return db
 
 
 def connect_keeper(path: str | Path) -> sqlite3.Connection:
@@ -144,9 +161,16 @@ def initialise(path: str | Path) -> None:
 
 
 @contextlib.contextmanager
-def writing(db: Database):
+def writing(db: Database, durable: bool = True):
     """A short write transaction taken at once (``BEGIN IMMEDIATE``), so a
-    read-then-write never fails with "database is locked" halfway."""
+    read-then-write never fails with "database is locked" halfway.
+
+    ``durable=False`` commits without waiting for the disk (``synchronous =
+    NORMAL``: in WAL mode the commit survives the server being killed, not the
+    machine losing power). The hand in progress is written so, on every tap: it
+    is also kept on the phone, and a tap must be quick (docs/engineering.md)."""
+    if not durable:
+        db.conn.execute("PRAGMA synchronous = NORMAL")
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
@@ -155,6 +179,9 @@ def writing(db: Database):
         raise
     else:
         db.conn.execute("COMMIT")
+    finally:
+        if not durable:
+            db.conn.execute("PRAGMA synchronous = FULL")
 
 
 # ------------------------------------------------------------ reading
@@ -199,10 +226,41 @@ class Session:
         return (self.hands[-1]["dealer"] + 1) % 3
 
 
+class _Hands:
+    """The decoded hands of the sessions used lately, by (id, version): every
+    change bumps the version, so a kept list is never stale. A tap or a poll then
+    reads one row, not every hand. The lists are shared: nothing changes them in
+    place (a change builds a new list)."""
+
+    def __init__(self, size: int = 32):
+        self.size, self.lists, self.lock = size, {}, threading.Lock()
+
+    def get(self, db: Database, session_id: str, version: int) -> list:
+        key = (getattr(db, "path", None), session_id)
+        with self.lock:
+            kept = self.lists.get(key)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        # one JSON array decoded at once: much cheaper than a json.loads per hand
+        rows = db.execute("select data from hands where session_id = ? order by number", [session_id])
+        hands = json.loads("[" + ",".join(data for (data,) in rows) + "]")
+        self.put(db, session_id, version, hands)
+        return hands
+
+    def put(self, db: Database, session_id: str, version: int, hands: list) -> None:
+        key = (getattr(db, "path", None), session_id)
+        with self.lock:
+            self.lists.pop(key, None)
+            self.lists[key] = (version, hands)
+            while len(self.lists) > self.size:
+                self.lists.pop(next(iter(self.lists)))
+
+
+_HANDS = _Hands()
+
+
 def _session_from_row(db: Database, row: dict) -> Session:
-    # one JSON array decoded at once: much cheaper than a json.loads per hand
-    rows = db.execute("select data from hands where session_id = ? order by number", [row["id"]])
-    hands = json.loads("[" + ",".join(data for (data,) in rows) + "]")
+    hands = _HANDS.get(db, row["id"], row["version"])
     return Session(
         id=row["id"],
         watch_id=row["watch_id"],
@@ -233,6 +291,18 @@ def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
     if not rows:
         raise NotFound(watch_id)
     return _session_from_row(db, rows[0])
+
+
+def live_version(db: Database, key: str, by_watch_id: bool = False) -> str:
+    """What a watching phone compares to know whether anything changed: the
+    session's version and its hand in progress's ("12-3")."""
+    column = "watch_id" if by_watch_id else "id"
+    rows = list(db.query(f"""select s.version, coalesce(d.version, 0) as draft
+                             from sessions s left join drafts d on d.session_id = s.id
+                             where s.{column} = ?""", [key]))
+    if not rows:
+        raise NotFound(key)
+    return f"{rows[0]['version']}-{rows[0]['draft']}"
 
 
 def session_version(db: Database, key: str, by_watch_id: bool = False) -> int:
@@ -333,7 +403,7 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     return get_session(db, session_id)
 
 
-def _log(db, session_id, hand_number, action, before, after, version):
+def _log(db, session_id, hand_number, action, before, after, version, draft=None):
     db["history"].insert({
         "session_id": session_id,
         "hand_number": hand_number,
@@ -342,6 +412,7 @@ def _log(db, session_id, hand_number, action, before, after, version):
         "after": json.dumps(after) if after is not None else None,
         "version": version,
         "at": now(),
+        "draft": draft,
     })
 
 
@@ -362,9 +433,10 @@ def _check_hands_from(session: Session, hands: list) -> None:
         raise Refused(problems)
 
 
-def _change(db: Database, session_id: str, based_on: int | None, change) -> Session:
+def _change(db: Database, session_id: str, based_on: int | None, change, draft: str | None = None) -> Session:
     """Apply ``change(session) -> (hands, hand_number, action, before, after)`` in
-    one immediate transaction, refusing stale or invalid results."""
+    one immediate transaction, refusing stale or invalid results. A hand saved
+    from the hand in progress ``draft`` clears it in the same transaction."""
     with writing(db):
         session = get_session(db, session_id)
         if based_on is not None and based_on != session.version:
@@ -379,15 +451,29 @@ def _change(db: Database, session_id: str, based_on: int | None, change) -> Sess
                                    pk=("session_id", "number"))
         db.execute("update sessions set version = ?, updated_at = ? where id = ?",
                    [version, now(), session_id])
-        _log(db, session_id, number, action, before, after, version)
+        _log(db, session_id, number, action, before, after, version, draft=draft)
+        if draft is not None:  # saved from the hand in progress: it is no longer in progress
+            db.execute("delete from drafts where session_id = ?", [session_id])
+        else:                  # a hand in progress stays the next hand
+            db.execute("update drafts set number = ? where session_id = ?", [len(hands) + 1, session_id])
+    _HANDS.put(db, session_id, version, hands)
     session.hands, session.version = hands, version
     return session
 
 
-def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None) -> Session:
+def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None,
+             draft: str | None = None, draft_version: int | None = None) -> Session:
+    """Append a hand. ``draft`` is the token of the hand in progress it was entered
+    as, at ``draft_version``: it is cleared in the same transaction, remembered so
+    that a repeated Save is seen, and if another phone has changed it since,
+    ``StaleDraft`` (its newer answers are never thrown away blindly)."""
     def change(session):
+        current = get_draft(db, session_id) if draft else None
+        if current is not None and (current.token != draft or
+                                    (draft_version is not None and current.version != draft_version)):
+            raise StaleDraft(current, len(session.hands))
         return session.hands + [hand], len(session.hands) + 1, "add", None, hand
-    return _change(db, session_id, based_on, change)
+    return _change(db, session_id, based_on, change, draft=draft)
 
 
 def replace_hand(db: Database, session_id: str, number: int, hand: dict,
@@ -416,25 +502,168 @@ def last_change(db: Database, session_id: str) -> dict | None:
 
 def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
     """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
+    last = last_change(db, session_id)
+    if last is not None and last["action"] in DRAFT_ACTIONS:
+        return _undo_draft_change(db, session_id, based_on, last)
+
     def change(session):
-        last = last_change(db, session_id)
         if last is None or last["action"] not in UNDOABLE:
             raise Refused(["There is nothing to undo."])
-        number, hands = last["hand_number"], list(session.hands)
-        before, after = last["before"], last["after"]
-        if number is None:         # a restore: every hand at once
-            hands = list(before)
-        elif after is None:          # a delete: put the hand back
-            hands.insert(number - 1, before)
-        elif before is None:       # an add: take it away
-            del hands[number - 1]
-        else:                      # an edit: restore what it replaced
-            hands[number - 1] = before
-        return hands, number, "redo" if last["action"] == "undo" else "undo", after, before
+        hands = taken_back(list(session.hands), last)
+        return hands, last["hand_number"], "redo" if last["action"] == "undo" else "undo", last["after"], last["before"]
     return _change(db, session_id, based_on, change)
 
 
-UNDOABLE = ("add", "edit", "delete", "undo", "redo", "restore")
+def taken_back(hands: list, change: dict) -> list:
+    """The hands as they were before ``change`` (a history row) was made."""
+    number, before, after = change["hand_number"], change["before"], change["after"]
+    if change["action"] in DRAFT_ACTIONS:  # the hand in progress: no saved hand changed
+        return hands
+    if number is None:         # a restore or going back: every hand at once
+        return list(before)
+    if after is None:          # a delete: put the hand back
+        hands.insert(number - 1, before)
+    elif before is None:       # an add: take it away
+        del hands[number - 1]
+    else:                      # an edit: restore what it replaced
+        hands[number - 1] = before
+    return hands
+
+
+#: A discarded hand in progress, and one brought back by undoing that.
+DRAFT_ACTIONS = ("discard", "undiscard")
+UNDOABLE = ("add", "edit", "delete", "undo", "redo", "restore", "revert") + DRAFT_ACTIONS
+
+
+def go_back(db: Database, session_id: str, version: int, based_on: int | None) -> Session:
+    """Put the saved hands back as they were at ``version``, as one more change
+    (so it can be undone too)."""
+    def change(session):
+        if not 1 <= version < session.version:
+            raise Refused([f"There is no earlier version {version} to go back to."])
+        hands = list(session.hands)
+        for row in history(db, session_id):
+            if row["version"] <= version:
+                break
+            hands = taken_back(hands, row)
+        return hands, None, "revert", session.hands, hands
+    return _change(db, session_id, based_on, change)
+
+
+# ------------------------------------------------------------ the hand in progress
+
+@dataclass
+class Draft:
+    """The hand on the table: the answers given so far, as the form posted them."""
+
+    token: str
+    number: int
+    answers: dict
+    version: int
+    started_at: str
+    updated_at: str
+
+
+class StaleDraft(Exception):
+    """The hand in progress was changed (or saved, or cancelled) from another phone."""
+
+    def __init__(self, current: "Draft | None", hands: int):
+        self.current, self.hands = current, hands
+        super().__init__("The hand in progress changed on another phone.")
+
+
+def get_draft(db: Database, session_id: str) -> Draft | None:
+    rows = list(db.query("select * from drafts where session_id = ?", [session_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    return Draft(row["token"], row["number"], json.loads(row["answers"]), row["version"],
+                 row["started_at"], row["updated_at"])
+
+
+def draft_version(db: Database, session_id: str) -> int:
+    rows = list(db.query("select version from drafts where session_id = ?", [session_id]))
+    return rows[0]["version"] if rows else 0
+
+
+def _hand_count(db: Database, session_id: str) -> int:
+    return next(db.query("select count(*) as n from hands where session_id = ?", [session_id]))["n"]
+
+
+def keep_draft(db: Database, session_id: str, number: int, answers: dict, based_on: int) -> Draft:
+    """Store the answers so far of hand ``number`` (the next hand), if the stored
+    hand in progress is still version ``based_on`` (0: none yet); else ``StaleDraft``."""
+    text, stamp = json.dumps(answers, ensure_ascii=False), now()
+    with writing(db, durable=False):
+        current, hands = get_draft(db, session_id), _hand_count(db, session_id)
+        if (current.version if current else 0) != based_on or number != hands + 1:
+            raise StaleDraft(current, hands)
+        if current is None:
+            current = Draft(new_token(), number, answers, 1, stamp, stamp)
+            db["drafts"].insert({"session_id": session_id, "token": current.token, "number": number,
+                                 "answers": text, "version": 1, "started_at": stamp, "updated_at": stamp})
+            return current
+        db.execute("update drafts set answers = ?, version = ?, updated_at = ? where session_id = ?",
+                   [text, current.version + 1, stamp, session_id])
+    return Draft(current.token, number, answers, current.version + 1, current.started_at, stamp)
+
+
+def discard_draft(db: Database, session_id: str, based_on: int) -> Session:
+    """Throw the hand in progress away, as a change that can be undone."""
+    with writing(db):
+        current = get_draft(db, session_id)
+        if current is None or current.version != based_on:
+            raise StaleDraft(current, _hand_count(db, session_id))
+        version = _bump(db, session_id)
+        db.execute("delete from drafts where session_id = ?", [session_id])
+        _log(db, session_id, current.number, "discard", _draft_json(current), None, version)
+    return get_session(db, session_id)
+
+
+def _undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict) -> Session:
+    with writing(db):
+        session = get_session(db, session_id)
+        if based_on is not None and based_on != session.version:
+            raise StaleEdit(session.version)
+        if last["action"] == "discard":   # bring the hand in progress back
+            if get_draft(db, session_id) is not None:
+                raise Refused(["Another hand is being entered: cancel it first, then undo."])
+            kept = last["before"]
+            if kept["number"] != len(session.hands) + 1:
+                raise Refused([f"Hand {kept['number']} can't come back: the session has changed since."])
+            stamp = now()
+            db["drafts"].insert({"session_id": session_id, "token": kept["token"], "number": kept["number"],
+                                 "answers": json.dumps(kept["answers"], ensure_ascii=False), "version": 1,
+                                 "started_at": stamp, "updated_at": stamp})
+            action, before, after = "undiscard", None, kept
+        else:                             # discard it again
+            current = get_draft(db, session_id)
+            if current is None:
+                raise Refused(["There is no hand in progress to cancel."])
+            db.execute("delete from drafts where session_id = ?", [session_id])
+            action, before, after = "discard", _draft_json(current), None
+        version = _bump(db, session_id)
+        _log(db, session_id, last["hand_number"], action, before, after, version)
+    return get_session(db, session_id)
+
+
+def _draft_json(draft: Draft) -> dict:
+    return {"token": draft.token, "number": draft.number, "answers": draft.answers}
+
+
+def _bump(db: Database, session_id: str) -> int:
+    """The session's next version (inside a write transaction)."""
+    version = session_version(db, session_id) + 1
+    db.execute("update sessions set version = ?, updated_at = ? where id = ?", [version, now(), session_id])
+    return version
+
+
+def saved_from(db: Database, session_id: str, token: str) -> int | None:
+    """The hand saved from hand-in-progress ``token``, if one was (a Save repeated
+    after its answer was lost must not store the hand twice)."""
+    rows = list(db.query("select hand_number from history where session_id = ? and draft = ? and action = 'add'",
+                         [session_id, token]))
+    return rows[0]["hand_number"] if rows else None
 
 
 # ------------------------------------------------------------ backups

@@ -68,6 +68,17 @@ def hand_fields(hand: dict, version: int | None = None):
     return MultiDict(fields)
 
 
+def tap(client, url, data):
+    """Post a tap of the new-hand form as the page would: based on the version of
+    the hand in progress that the form shows."""
+    from werkzeug.datastructures import MultiDict
+
+    page = client.get(url + "/hands/new").data.decode()
+    fields = MultiDict(data)
+    fields["draft_version"] = re.search(r'name="draft_version" value="(\d+)"', page).group(1)
+    return client.post(url + "/hands/check", data=fields)
+
+
 def new_session(client, rulebook="parlett", players=PLAYERS, **extra) -> str:
     data = {"player_0": players[0], "player_1": players[1], "player_2": players[2],
             "rulebook": rulebook, "first_dealer": "0", "stake": "", **extra}
@@ -84,7 +95,7 @@ def export(client, url) -> dict:
 
 def version_of(client, url) -> int:
     page = client.get(url).data.decode()
-    return int(re.search(r'\?v=(\d+)"', page).group(1))
+    return int(re.search(r'\?v=(\d+)-\d+"', page).group(1))
 
 
 def shown_balances(client, url) -> list[str]:

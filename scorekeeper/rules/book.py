@@ -407,31 +407,34 @@ class RuleBook:
 
     def reasons(self, hand: dict, options: dict, names) -> dict[str, list[str]]:
         """One line per payment in each phase, in the table's words."""
-        lines = {phase: [] for phase in self.phase_ids}
-        lines["tiddy"] = self.tiddy_reasons(hand, options, names)
+        return {phase: self.phase_reasons(phase, hand, options, names) for phase in self.phase_ids}
+
+    def phase_reasons(self, phase: str, hand: dict, options: dict, names) -> list[str]:
+        """One phase's lines (a method ``<phase>_reasons``); only its own keys are needed."""
+        return getattr(self, f"{phase}_reasons")(hand, options, names)
+
+    def auction_reasons(self, hand: dict, options: dict, names) -> list[str]:
         auction = hand["auction"]
         if auction is None:
-            lines["auction"] = ["Nobody bought the stock."]
-        else:
-            each = format_counters(half(auction["price"]))
-            lines["auction"] = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
+            return ["Nobody bought the stock."]
+        each = format_counters(half(auction["price"]))
+        return [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
+
+    def ruff_reasons(self, hand: dict, options: dict, names) -> list[str]:
         ruff = hand["ruff"]
         if ruff is None:
-            lines["ruff"] = [self.no_ruff_reason()]
-        else:
-            winner = names[ruff["winner"]]
-            for seat in SEATS:
-                if seat != ruff["winner"]:
-                    lines["ruff"].append(f"{names[seat]} pays {winner} {ruff['paid'][seat]} for the ruff.")
+            return [self.no_ruff_reason()]
+        winner = names[ruff["winner"]]
+        return [f"{names[seat]} pays {winner} {ruff['paid'][seat]} for the ruff."
+                for seat in SEATS if seat != ruff["winner"]]
+
+    def sets_reasons(self, hand: dict, options: dict, names) -> list[str]:
+        lines = []
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
                 kind, rank = parse_set(text)
-                lines["sets"].append(
-                    f"{names[seat]}: {kind} of {RANK_PLURALS[rank]}, {self.set_value(kind, rank)} from each.")
-        if not any(hand["sets"]):
-            lines["sets"] = ["No sets declared."]
-        lines["tricks"] = self.tricks_reasons(hand, names)
-        return lines
+                lines.append(f"{names[seat]}: {kind} of {RANK_PLURALS[rank]}, {self.set_value(kind, rank)} from each.")
+        return lines or ["No sets declared."]
 
     def tiddy_reasons(self, hand: dict, options: dict, names) -> list[str]:
         if hand["tiddy"] is None:
@@ -441,5 +444,5 @@ class RuleBook:
     def no_ruff_reason(self) -> str:
         return "No ruff."
 
-    def tricks_reasons(self, hand: dict, names) -> list[str]:
+    def tricks_reasons(self, hand: dict, options: dict, names) -> list[str]:
         return []

@@ -251,7 +251,7 @@ class Modern(RuleBook):
     def no_ruff_reason(self) -> str:
         return "Simplified Gleek: no ruff."
 
-    def tricks_reasons(self, hand, names):
+    def tricks_reasons(self, hand, options, names):
         scores = self.scores(hand)
         lines = []
         for seat in SEATS:

@@ -190,7 +190,7 @@ class TurnedUpBook(RuleBook):
             return [f"Tiddy turned up: {self.tiddy_turned_up} from each to the dealer, {names[hand['dealer']]}."]
         return super().tiddy_reasons(hand, options, names)
 
-    def tricks_reasons(self, hand: dict, names) -> list[str]:
+    def tricks_reasons(self, hand: dict, options: dict, names) -> list[str]:
         holders = self.honour_holders(hand)
         par = self.par(hand)
         lines = []

@@ -9,7 +9,7 @@ from flask import current_app, render_template, request, session as cookie
 from .. import store
 from ..db import get_db
 from .htmx import redirect
-from .wording import describe_change
+from .wording import describe_change, undo_words
 
 VERSION = re.compile(r"[0-9]{1,12}\Z")
 
@@ -56,9 +56,12 @@ def offer_undo() -> None:
 
 
 def undo_offer(table, unlocked: bool) -> dict | None:
-    if not (table.can_edit and cookie.pop("offer_undo", False) and unlocked):
+    """The last change of the session, to undo from the table page at any time
+    until a newer change is made ("Undo: delete of hand 5")."""
+    fresh = cookie.pop("offer_undo", False)  # just made: shown highlighted once
+    if not (table.can_edit and unlocked):
         return None
     last = store.last_change(get_db(), table.session.id)
     if last is None or last["action"] not in store.UNDOABLE or last["version"] != table.session.version:
         return None
-    return {"text": describe_change(last), "button": "Redo" if last["action"] == "undo" else "Undo"}
+    return {"text": describe_change(last), "button": undo_words(last), "fresh": fresh}

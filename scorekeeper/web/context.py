@@ -8,10 +8,12 @@ from functools import lru_cache
 from flask import current_app, request
 
 from .. import store
+from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
 from ..rules.record import settle
 from .cache import SETTLEMENTS
+from .progress import in_progress
 
 RECENT_HANDS = 24  # hands listed on the table page; the rest behind 'Show all'
 
@@ -32,6 +34,7 @@ def table_context(table) -> dict:
     session = table.session
     book = BOOKS[session.rulebook]
     dealer = session.next_dealer()
+    draft = store.get_draft(get_db(), session.id)
     return {
         "table": table,
         "session": session,
@@ -45,6 +48,8 @@ def table_context(table) -> dict:
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "show_all": request.args.get("all") == "1",
         "recent_hands": RECENT_HANDS,
+        "in_progress": in_progress(session, draft),
+        "live_version": f"{session.version}-{draft.version if draft else 0}",
     }
 
 

@@ -9,9 +9,11 @@ key, exactly as ``settle`` would. Presets ("Quiet hand") are the book's too.
 
 from __future__ import annotations
 
+import hashlib
+
 from ..rules.core import add
 from ..rules.hand import known_phases
-from .kinds import READERS, Fields, Reading, fields_of
+from .kinds import READERS, Fields, Reading, fields_of, seat_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number")
@@ -28,6 +30,8 @@ def raw_values(source) -> dict:
         values = dict(source)
     for key in CONTROL_FIELDS:
         values.pop(key, None)
+    for key in [k for k in values if k.startswith("sig_")]:
+        del values[key]
     return values
 
 
@@ -76,10 +80,49 @@ class HandForm:
         """The phase whose payments this section shows, if known."""
         return next((p for p in self.book.phase_info if p.section == section and p.id in self.known), None)
 
+    def sig(self, section: str) -> str:
+        """A short hash of what a section's fields offer (choices, what is shown,
+        what the form filled in): the page keeps it, and a tap's answer redraws a
+        section's fields only when it changed."""
+        if not hasattr(self, "_sigs"):
+            self._sigs = {}
+        if section not in self._sigs:
+            shape = [shape_of(q, self) for q in self.questions_in(section)]
+            shape += [p.label for p in self.presets() if p.section == section]
+            self._sigs[section] = hashlib.blake2b(repr(shape).encode(), digest_size=6).hexdigest()
+        return self._sigs[section]
+
+    def changed(self, posted) -> set[str]:
+        """The sections whose fields differ from what the posting page shows."""
+        return {s.id for s in self.book.sections if posted.get(f"sig_{s.id}", "") != self.sig(s.id)}
+
     @property
     def started(self) -> bool:
         """Has the table answered anything beyond what the form proposes (the dealer)?"""
         return any(v for k, v in self.values.items() if k not in ("dealer", "tricks_auto"))
+
+
+def shape_of(q, form) -> tuple:
+    """What a question's fields offer, given the answers so far (see ``HandForm.sig``)."""
+    answers, values = form.answers, form.values
+    if q.key in form.fixed:
+        return ("fixed", form.fixed[q.key])
+    chosen = values.get(q.field, "")
+    if q.kind == "seat":
+        return tuple(q.choices(answers))
+    if q.kind == "purchase":
+        return (tuple(q.buyer_choices(answers)), chosen == "nobody",
+                tuple(q.price_choices(answers, seat_of(chosen))))
+    if q.kind == "ruff":
+        return (q.winner_label(answers), tuple(q.winner_choices(answers)), seat_of(chosen),
+                tuple(q.paid_choices(answers)))
+    if q.kind == "sets":
+        return (chosen, tuple(q.seat_choices(answers)))
+    if q.kind == "counts":
+        return (values.get(f"{q.field}_auto", ""),)
+    if q.kind == "honours":
+        return tuple(q.lines(answers))
+    return ()
 
 
 def read_hand(book, options: dict, values: dict, answers) -> Reading:

@@ -1,56 +1,31 @@
-"""The hand form — a new hand and an edit are one code path — its live check,
-save, delete, and the hand detail (both links)."""
+"""The hand form — a new hand and an edit are one code path — its taps, Save,
+Cancel, delete, and the hand detail (both links).
+
+A new hand is the session's *hand in progress*: every tap stores its answers
+(``store.keep_draft``, versioned so two phones never overwrite each other
+blindly), so a reload, another phone or a restarted server brings it back;
+Save stores the hand and clears it in one transaction; Cancel discards it as a
+change that can be undone."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, render_template, request
 
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS
-from .access import Table, editable, load_table, on_both_links
+from .access import editable, load_table, on_both_links
 from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo
 from .context import settlement_of, table_context
-from .hand_form import hand_values, parse_hand
-from .htmx import redirect, render
+from .hand_form import hand_values
+from .htmx import is_fragment_request, redirect, render, retarget
+from .kinds import whole
+from .target import Target
 from .wording import HAND_ACTIONS, balance_changes
 
 bp = Blueprint("hands", __name__)
 
 NOT_SAVED = "Not saved yet: answer what is marked below, then Save again."
-
-
-@dataclass
-class Target:
-    """The hand a form is for: the next hand (``number`` = hands + 1) or one to edit."""
-
-    table: Table
-    number: int
-    editing: bool
-
-    @property
-    def session(self) -> store.Session:
-        return self.table.session
-
-    @property
-    def book(self):
-        return BOOKS[self.session.rulebook]
-
-    @property
-    def hands_before(self) -> list:
-        return self.session.hands[: self.number - 1]
-
-    @property
-    def names(self) -> tuple:
-        return tuple(self.session.players)
-
-    def url(self, suffix: str = "") -> str:
-        return self.table.url(f"/hands/{self.number}{suffix}" if self.editing else f"/hands{suffix}")
-
-    def parse(self, source):
-        return parse_hand(self.book, self.session.options, source, self.names, self.hands_before, self.number)
 
 
 def target(key: str, number: int | None = None) -> Target:
@@ -62,12 +37,16 @@ def target(key: str, number: int | None = None) -> Target:
     return Target(table, number, True)
 
 
+def posted_draft_version() -> int | None:
+    """The version of the hand in progress the posting page shows (None if not given:
+    a tap must say what it was based on, so that one is refused)."""
+    return whole(request.form.get("draft_version"))
+
+
 def form_page(t: Target, form, message: str = "", status: int = 200):
-    context = table_context(t.table)
-    context.update(form=form, values=form.values, number=t.number, editing=t.editing, message=message,
-                   action=t.url(), check_action=t.url("/check"), version=t.session.version,
-                   phase_titles={p.id: p.title for p in t.book.phase_info})
-    return render("hand_form.html", "_hand_form.html", status=status, **context)
+    """The whole form (for htmx: its body, in place of the one on the page)."""
+    response = render("hand_form.html", "_hand_form.html", status=status, **t.context(form, message))
+    return retarget(response, "#hand-form-body") if is_fragment_request() else response
 
 
 @bp.get("/s/<key>/hands/new")
@@ -76,6 +55,9 @@ def new_hand(key):
     if len(t.session.hands) >= store.MAX_HANDS:
         flash(f"This session has {store.MAX_HANDS} hands, the most it can hold. Start a new session.")
         return redirect(t.table.url())
+    draft = store.get_draft(get_db(), t.session.id)
+    if draft is not None and draft.number == t.number:
+        return form_page(t, t.parse(draft.answers))
     return form_page(t, t.parse({"dealer": str(t.session.next_dealer())}))
 
 
@@ -83,15 +65,43 @@ def new_hand(key):
 def edit_hand(key, number):
     t = target(key, number)
     hand = t.session.hands[number - 1]
-    values = hand_values(t.book, t.session.options, hand, t.names, t.hands_before)
-    return form_page(t, t.parse(values))
+    return form_page(t, t.parse(hand_values(t.book, t.session.options, hand, t.names, t.hands_before)))
 
 
 @bp.post("/s/<key>/hands/check", defaults={"number": None})
 @bp.post("/s/<key>/hands/<int:number>/check")
-def check_hand(key, number):
+def tap(key, number):
+    """A tap: check the answers (and keep them, for a new hand); answer with
+    what changed on the page."""
     t = target(key, number)
-    return form_page(t, t.parse(request.form))
+    form = t.parse(request.form)
+    if not t.editing:
+        shown = posted_draft_version()
+        try:
+            store.keep_draft(get_db(), t.session.id, t.number, form.values, -1 if shown is None else shown)
+        except store.StaleDraft as stale:
+            return conflict(t, stale)
+    if request.form.get("preset") or not is_fragment_request():
+        return form_page(t, form)
+    context = t.context(form)
+    context["changed"] = form.changed(request.form)
+    return render_template("_hand_update.html", **context)
+
+
+def conflict(t: Target, stale: store.StaleDraft):
+    """Another phone changed, saved or cancelled the hand in progress: show it as it
+    is now (this phone keeps its own answers, and can send them again)."""
+    fresh = Target(load_table(t.table.key, True), stale.hands + 1, False)
+    if stale.current is not None and stale.current.number == fresh.number:
+        message = ("Another phone changed this hand a moment ago: here it is as it is now. "
+                   "This phone's answers are kept; tap “Use this phone's answers” to send them instead.")
+        return form_page(fresh, fresh.parse(stale.current.answers), message, 409)
+    if stale.hands >= t.number:
+        message = (f"Hand {t.number} was saved on another phone a moment ago, so this is hand {fresh.number}. "
+                   "This phone's answers are kept if you want them here.")
+    else:
+        message = f"Hand {t.number} was cancelled on another phone. This phone's answers are kept if you want them."
+    return form_page(fresh, fresh.parse({"dealer": str(fresh.session.next_dealer())}), message, 409)
 
 
 @bp.post("/s/<key>/hands", defaults={"number": None})
@@ -103,14 +113,18 @@ def save_hand(key, number):
         return form_page(t, form)
     if not form.complete:
         return form_page(t, form, NOT_SAVED, 422)
+    token = request.form.get("draft") or None
     try:
         if t.editing:
             saved = store.replace_hand(get_db(), t.session.id, t.number, form.hand, based_on())
             flash(balance_changes(settlement_of(t.session), settlement_of(saved), t.names))
         else:
-            saved = store.add_hand(get_db(), t.session.id, form.hand, based_on())
+            saved = store.add_hand(get_db(), t.session.id, form.hand, based_on(), draft=token,
+                                   draft_version=posted_draft_version())
+    except store.StaleDraft as stale:
+        return conflict(t, stale)
     except store.StaleEdit as stale:
-        return stale_save(t, form, stale)
+        return stale_save(t, form, stale, token)
     except store.Refused as refused:
         return form_page(t, form, refusal(t, refused), 422)
     keep_snapshot(saved)
@@ -118,14 +132,17 @@ def save_hand(key, number):
     return redirect(t.table.url())
 
 
-def stale_save(t: Target, form, stale):
+def stale_save(t: Target, form, stale, token: str | None):
     """Someone changed the session since this form was opened."""
     fresh = load_table(t.table.key, True)
     if t.editing:
         return form_page(Target(fresh, t.number, True), form, str(stale), 409)
-    if fresh.session.hands and fresh.session.hands[-1] == form.hand:
-        # a second tap of Save, or Back then Save: this very hand is already in
-        flash(f"Hand {len(fresh.session.hands)} was already saved; it is not saved twice.")
+    already = store.saved_from(get_db(), t.session.id, token) if token else None
+    if already is None and fresh.session.hands and fresh.session.hands[-1] == form.hand:
+        already = len(fresh.session.hands)
+    if already is not None:
+        # a second tap of Save, or a Save whose answer was lost: this very hand is already in
+        flash(f"Hand {already} was already saved; it is not saved twice.")
         response = redirect(t.table.url())
         response.headers["X-Scorekeeper-Unchanged"] = "already-saved"  # for scripts: nothing stored
         return response
@@ -144,6 +161,21 @@ def refusal(t: Target, refused: store.Refused) -> str:
         return (f"Not saved: with this change, hand {later[0]} would be impossible ({lines}). "
                 f"Edit hand {later[0]} first, then this one.")
     return "Not saved: " + lines
+
+
+@bp.post("/s/<key>/hands/discard")
+def discard(key):
+    """Cancel the hand in progress (undoably), and go back to the table."""
+    t = target(key)
+    version = posted_draft_version()
+    if not store.draft_version(get_db(), t.session.id) and not version:
+        return redirect(t.table.url())  # nothing was kept: nothing to cancel
+    try:
+        keep_snapshot(store.discard_draft(get_db(), t.session.id, version or 0))
+    except store.StaleDraft as stale:
+        return conflict(t, stale)
+    offer_undo()
+    return redirect(t.table.url())
 
 
 @bp.post("/s/<key>/hands/<int:number>/delete")

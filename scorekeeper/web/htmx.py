@@ -34,3 +34,12 @@ def redirect(url: str, status: int = 303):
     response = make_response("", status)
     response.headers["Location"] = url
     return response
+
+
+def retarget(response, selector: str):
+    """Let this answer replace ``selector`` (the element with its id, taken from the
+    answer), whatever the request's own hx-target and hx-swap say."""
+    response.headers["HX-Retarget"] = selector
+    response.headers["HX-Reselect"] = selector
+    response.headers["HX-Reswap"] = "outerHTML"
+    return response

@@ -30,10 +30,10 @@ def table_page(table):
 def live(key, can_edit):
     """The table's live part, or 204 when nothing changed since version ``v``."""
     try:
-        version = store.session_version(get_db(), key, by_watch_id=not can_edit)
+        version = store.live_version(get_db(), key, by_watch_id=not can_edit)
     except store.NotFound:
         abort(404)
-    if request.args.get("v") == str(version):
+    if request.args.get("v") == version:
         response = make_response("", 204)
     else:
         context = table_context(load_table(key, can_edit))

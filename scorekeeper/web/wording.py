@@ -7,24 +7,44 @@ from ..rules.core import signed_counters
 #: History's words for each kind of change.
 ACTIONS = {"add": "Saved hand", "edit": "Changed hand", "delete": "Deleted hand",
            "undo": "Undid a change to hand", "redo": "Redid a change to hand", "create": "Session started",
-           "import": "Session imported", "restore": "Restored from a backup"}
+           "import": "Session imported", "restore": "Restored from a backup",
+           "revert": "Went back to an earlier version", "discard": "Cancelled hand in progress",
+           "undiscard": "Brought back hand in progress"}
 #: A hand's own history.
 HAND_ACTIONS = {"add": "Saved", "edit": "Changed", "delete": "Deleted", "undo": "Undone", "redo": "Redone",
-                "restore": "Restored"}
+                "restore": "Restored", "revert": "Went back"}
 
 
 def describe_change(change: dict | None) -> str:
     """The last change in the table's words ("Hand 4 saved.")."""
     if change is None:
         return ""
-    number = change["hand_number"]
+    number, action = change["hand_number"], change["action"]
+    if action == "revert":
+        return "Went back to an earlier version."
+    if action in ("discard", "undiscard"):
+        return f"Hand {number} in progress {'cancelled' if action == 'discard' else 'brought back'}."
     what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup",
-            "undo": "undone", "redo": "redone"}.get(change["action"], change["action"])
+            "undo": "undone", "redo": "redone"}.get(action, action)
     if number is None:
         return f"Session {what}."
-    if change["action"] in ("undo", "redo"):
+    if action in ("undo", "redo"):
         return f"Change to hand {number} {what}."
     return f"Hand {number} {what}."
+
+
+def undo_words(change: dict) -> str:
+    """The undo button for a change: "Undo: delete of hand 5"."""
+    number, action = change["hand_number"], change["action"]
+    what = {"add": f"save of hand {number}", "edit": f"change to hand {number}",
+            "delete": f"delete of hand {number}", "restore": "restore from a backup",
+            "revert": "going back", "discard": f"cancel of hand {number}",
+            "undiscard": f"bringing back hand {number}"}
+    if action == "undo":
+        return f"Redo: change to hand {number}"
+    if action == "redo":
+        return f"Undo: change to hand {number}"
+    return f"Undo: {what.get(action, action)}"
 
 
 def balance_changes(before, after, players) -> str:

@@ -20,8 +20,9 @@ from scorekeeper.rules.record import settle, validate
 
 FORM = "#hand-form"
 # The form stays; htmx swaps its body. A body without our mark is the server's fresh answer.
-FRESH_FORM = ("#hand-form:not(.htmx-request) > "
-              "#hand-form-body:not([data-stale]):not(.htmx-settling):not(.htmx-swapping)")
+# Every answer to a tap replaces the summary (out of band, or with the whole form body).
+FRESH_FORM = ("#hand-form:not(.htmx-request) "
+              "#hand-summary:not([data-stale]):not(.htmx-settling):not(.htmx-swapping)")
 TIMEOUT = 5_000
 
 
@@ -86,7 +87,7 @@ class UI:
         self.taps += 1
 
     def _mark_form(self) -> None:
-        self.page.evaluate("document.querySelector('#hand-form-body').setAttribute('data-stale', '1')")
+        self.page.evaluate("document.querySelector('#hand-summary').setAttribute('data-stale', '1')")
 
     def _fresh_form(self) -> None:
         self.page.wait_for_selector(FRESH_FORM, timeout=TIMEOUT)

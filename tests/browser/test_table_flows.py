@@ -264,7 +264,7 @@ def test_missing_answer_saves_nothing(page, base_url, shot):
     summary = page.locator("#hand-summary")
     expect(summary.locator(".missing")).to_have_text("Still to answer:")
     expect(summary).to_contain_text("Who holds Tiddy (the Four of trumps) in the play?")
-    expect(page.locator("#step-tiddy")).to_have_class(re.compile(r"\btodo\b"))
+    expect(page.locator("#status-tiddy")).to_have_class(re.compile(r"\btodo\b"))
     ui.form_tap(ui.button("Save hand"))
     assert page.url.endswith("/hands/new"), page.url
     expect(page.locator("#hand-form .flash")).to_contain_text("Not saved yet")
@@ -274,10 +274,17 @@ def test_missing_answer_saves_nothing(page, base_url, shot):
     shot(page, "hand-form-not-saved")
     dialogs = []
     page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
-    page.get_by_role("link", name="Cancel").click()  # asks first: answers would be lost
+    page.get_by_role("button", name="Cancel").click()  # asks first: answers would be lost
     expect(page.locator(".empty")).to_contain_text("No hands yet")
-    assert dialogs == ["Discard this hand? Nothing has been saved."]
+    assert dialogs == ["Cancel hand 1? Its answers are thrown away (you can undo that on the table page)."]
     ui.expect_balances(expected("parlett", players, []))
+    # Cancel can be undone: the hand in progress comes back with every answer
+    page.get_by_role("button", name="Undo: cancel of hand 1").click()
+    expect(page.locator("#in-progress")).to_contain_text("Hand 1 in progress")
+    page.get_by_role("link", name="Continue hand 1").first.click()
+    expect(ui.chip_input("trump", "hearts")).to_be_checked()
+    expect(ui.chip_input("turned_up", "9")).to_be_checked()
+    expect(ui.chip_input("buyer", "1")).to_be_checked()
 
 
 def test_impossible_tricks_show_the_rule(page, base_url):
@@ -290,7 +297,7 @@ def test_impossible_tricks_show_the_rule(page, base_url):
     ui.chip("tricks_2", 2)  # 5 + 4 + 2 = 11
     problem = page.locator("#step-play .problem")
     expect(problem).to_have_text("Tricks add up to 11, not 12")
-    expect(page.locator("#step-play")).to_have_class(re.compile(r"\bbad\b"))
+    expect(page.locator("#status-play")).to_have_class(re.compile(r"\bbad\b"))
     ui.form_tap(ui.button("Save hand"))
     assert page.url.endswith("/hands/new"), page.url
     expect(page.locator("#hand-form .flash")).to_contain_text("Not saved yet")

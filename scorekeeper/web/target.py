@@ -1,0 +1,55 @@
+"""The hand a form is for: the next hand of a session, or one to edit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import store
+from ..db import get_db
+from ..rules import BOOKS
+from .access import Table
+from .context import table_context
+from .hand_form import parse_hand
+
+
+@dataclass
+class Target:
+    """The next hand (``number`` = hands + 1, not ``editing``) or hand ``number`` to edit."""
+
+    table: Table
+    number: int
+    editing: bool
+
+    @property
+    def session(self) -> store.Session:
+        return self.table.session
+
+    @property
+    def book(self):
+        return BOOKS[self.session.rulebook]
+
+    @property
+    def hands_before(self) -> list:
+        return self.session.hands[: self.number - 1]
+
+    @property
+    def names(self) -> tuple:
+        return tuple(self.session.players)
+
+    def url(self, suffix: str = "") -> str:
+        return self.table.url(f"/hands/{self.number}{suffix}" if self.editing else f"/hands{suffix}")
+
+    def parse(self, source):
+        return parse_hand(self.book, self.session.options, source, self.names, self.hands_before, self.number)
+
+    def context(self, form, message: str = "") -> dict:
+        """What the form's templates need (for a new hand, the version of the hand
+        in progress as the server holds it now)."""
+        draft = None if self.editing else store.get_draft(get_db(), self.session.id)
+        context = table_context(self.table)
+        context.update(form=form, values=form.values, number=self.number, editing=self.editing,
+                       message=message, action=self.url(), check_action=self.url("/check"),
+                       version=self.session.version, draft_version=draft.version if draft else 0,
+                       draft_token=draft.token if draft else "",
+                       phase_titles={p.id: p.title for p in self.book.phase_info})
+        return context

@@ -592,20 +592,32 @@ def _hand_count(db: Database, session_id: str) -> int:
 
 def keep_draft(db: Database, session_id: str, number: int, answers: dict, based_on: int) -> Draft:
     """Store the answers so far of hand ``number`` (the next hand), if the stored
-    hand in progress is still version ``based_on`` (0: none yet); else ``StaleDraft``."""
+    hand in progress is still version ``based_on`` (0: none yet); else ``StaleDraft``.
+
+    The usual tap is one conditional UPDATE (its own transaction, not waiting for
+    the disk: see ``writing``); the first tap of a hand inserts the row."""
     text, stamp = json.dumps(answers, ensure_ascii=False), now()
-    with writing(db, durable=False):
-        current, hands = get_draft(db, session_id), _hand_count(db, session_id)
-        if (current.version if current else 0) != based_on or number != hands + 1:
-            raise StaleDraft(current, hands)
-        if current is None:
-            current = Draft(new_token(), number, answers, 1, stamp, stamp)
-            db["drafts"].insert({"session_id": session_id, "token": current.token, "number": number,
+    db.conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        if based_on > 0:
+            cursor = db.conn.execute(
+                "update drafts set answers = ?, version = version + 1, updated_at = ? "
+                "where session_id = ? and version = ? and number = ?",
+                [text, stamp, session_id, based_on, number])
+            if cursor.rowcount == 1:
+                token, started = next(db.conn.execute(
+                    "select token, started_at from drafts where session_id = ?", [session_id]))
+                return Draft(token, number, answers, based_on + 1, started, stamp)
+        with writing(db, durable=False):
+            current, hands = get_draft(db, session_id), _hand_count(db, session_id)
+            if current is not None or based_on != 0 or number != hands + 1:
+                raise StaleDraft(current, hands)
+            draft = Draft(new_token(), number, answers, 1, stamp, stamp)
+            db["drafts"].insert({"session_id": session_id, "token": draft.token, "number": number,
                                  "answers": text, "version": 1, "started_at": stamp, "updated_at": stamp})
-            return current
-        db.execute("update drafts set answers = ?, version = ?, updated_at = ? where session_id = ?",
-                   [text, current.version + 1, stamp, session_id])
-    return Draft(current.token, number, answers, current.version + 1, current.started_at, stamp)
+            return draft
+    finally:
+        db.conn.execute("PRAGMA synchronous = FULL")
 
 
 def discard_draft(db: Database, session_id: str, based_on: int) -> Session:

@@ -130,6 +130,8 @@ def as_number(amount: Fraction) -> int | float:
 
 def format_counters(amount) -> str:
     """``7``, ``6½``, ``-1½``: an amount as players say it."""
+    if type(amount) is int:
+        return f"−{-amount}" if amount < 0 else str(amount)
     amount = Fraction(amount)
     sign = "−" if amount < 0 else ""
     amount = abs(amount)
@@ -142,7 +144,6 @@ def format_counters(amount) -> str:
 
 
 def signed_counters(amount) -> str:
-    amount = Fraction(amount)
     return ("+" if amount > 0 else "") + format_counters(amount)
 
 

@@ -72,8 +72,10 @@ def load_table(key: str, can_edit: bool) -> Table:
 
 def remember(key: str) -> None:
     """The home page lists only the sessions this browser created or opened."""
-    mine = [k for k in cookie.get("mine", []) if k != key]
-    cookie["mine"] = [key] + mine[: REMEMBERED - 1]
+    mine = cookie.get("mine", [])
+    if mine[:1] == [key]:
+        return  # already the newest: leave the cookie as it is (no new Set-Cookie)
+    cookie["mine"] = [key] + [k for k in mine if k != key][: REMEMBERED - 1]
     cookie.permanent = True
 
 

@@ -30,11 +30,12 @@ def money_of(stake):
     return lambda amount: money(amount, stake) if stake else None
 
 
-def table_context(table) -> dict:
+def table_context(table, live: bool = True) -> dict:
+    """``live``: also the hand in progress (the table page shows it; the form does not need it)."""
     session = table.session
     book = BOOKS[session.rulebook]
     dealer = session.next_dealer()
-    draft = store.get_draft(get_db(), session.id)
+    draft = store.get_draft(get_db(), session.id) if live else None
     return {
         "table": table,
         "session": session,
@@ -48,7 +49,7 @@ def table_context(table) -> dict:
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "show_all": request.args.get("all") == "1",
         "recent_hands": RECENT_HANDS,
-        "in_progress": in_progress(session, draft),
+        "in_progress": in_progress(session, draft) if live else None,
         "live_version": f"{session.version}-{draft.version if draft else 0}",
     }
 

@@ -73,6 +73,13 @@ class HandForm:
             return "todo"
         return "done"
 
+    def kept(self, question) -> list[tuple[str, str]]:
+        """The answers a fixed question had (Kiss makes Tib fixed): kept in the page,
+        so that a choice which unfixes it again (a suit) finds them still there."""
+        field = question.field
+        return [(name, value) for name, value in self.values.items()
+                if (name == field or name.startswith(field + "_")) and isinstance(value, str) and value]
+
     def presets(self) -> list:
         return self.book.presets(self.answers)
 

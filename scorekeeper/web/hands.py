@@ -74,16 +74,16 @@ def tap(key, number):
     """A tap: check the answers (and keep them, for a new hand); answer with
     what changed on the page."""
     t = target(key, number)
-    form = t.parse(request.form)
+    form, draft = t.parse(request.form), None
     if not t.editing:
         shown = posted_draft_version()
         try:
-            store.keep_draft(get_db(), t.session.id, t.number, form.values, -1 if shown is None else shown)
+            draft = store.keep_draft(get_db(), t.session.id, t.number, form.values, -1 if shown is None else shown)
         except store.StaleDraft as stale:
             return conflict(t, stale)
     if request.form.get("preset") or not is_fragment_request():
         return form_page(t, form)
-    context = t.context(form)
+    context = t.context(form, draft=draft)
     context["changed"] = form.changed(request.form)
     return render_template("_hand_update.html", **context)
 

@@ -20,9 +20,10 @@ Field names (what a form posts) per kind, with ``f`` the question's ``field``:
 
 from __future__ import annotations
 
-from ..rules.core import SEATS
+from ..rules.core import RANKS, SEATS, parse_set
 from ..rules.hand import NOBODY
 
+RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 DISCARDED = "discarded"
 MAX_NUMBER = 100_000  # no real stake or price comes near; stops absurd input early
 
@@ -206,11 +207,8 @@ def one_set_per_rank(declared: list[str]) -> list[str]:
     """The declared sets in rank order, one per rank. Both chips of one rank lit
     (gleek and mournival) is not a set anybody holds: it is kept as posted, so the
     rule book's check says so ("declares two sets of Aces") instead of dropping one."""
-    from ..rules.core import RANKS, parse_set
-
-    order = {r: i for i, r in enumerate(RANKS)}
     unique = list(dict.fromkeys(declared))
-    return sorted(unique, key=lambda t: order.get((parse_set(t) or ("", ""))[1], 99))
+    return sorted(unique, key=lambda t: RANK_ORDER.get((parse_set(t) or ("", ""))[1], 99))
 
 
 def read_counts(q, fields: Fields, reading: Reading) -> None:

@@ -54,3 +54,10 @@ def history(key):
 def undo(key):
     table = editable(key)
     return change_or_refuse(table, lambda: store.undo(get_db(), table.session.id, based_on()))
+
+
+@bp.post("/s/<key>/history/<int:version>/back")
+def go_back(key, version):
+    """Put the saved hands back as they were at ``version`` (one more change, undoable)."""
+    table = editable(key)
+    return change_or_refuse(table, lambda: store.go_back(get_db(), table.session.id, version, based_on()))

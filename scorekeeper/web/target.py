@@ -42,11 +42,12 @@ class Target:
     def parse(self, source):
         return parse_hand(self.book, self.session.options, source, self.names, self.hands_before, self.number)
 
-    def context(self, form, message: str = "") -> dict:
-        """What the form's templates need (for a new hand, the version of the hand
-        in progress as the server holds it now)."""
-        draft = None if self.editing else store.get_draft(get_db(), self.session.id)
-        context = table_context(self.table)
+    def context(self, form, message: str = "", draft=None) -> dict:
+        """What the form's templates need: for a new hand, the version of the hand
+        in progress as the server holds it now (``draft``, if just written)."""
+        if draft is None and not self.editing:
+            draft = store.get_draft(get_db(), self.session.id)
+        context = table_context(self.table, live=False)
         context.update(form=form, values=form.values, number=self.number, editing=self.editing,
                        message=message, action=self.url(), check_action=self.url("/check"),
                        version=self.session.version, draft_version=draft.version if draft else 0,

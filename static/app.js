@@ -23,9 +23,10 @@ document.addEventListener("input", function (event) {
   if (chip) chip.textContent = field.value.trim() || "Seat " + (Number(match[1]) + 1);
 });
 
-// Links that would throw away answers ask first (Cancel on a half-filled hand).
+// Links and buttons that would throw something away ask first (Cancel on a
+// half-filled edit, Delete hand).
 document.addEventListener("click", function (event) {
-  var link = event.target.closest && event.target.closest("a[data-confirm]");
+  var link = event.target.closest && event.target.closest("a[data-confirm], button[data-confirm]");
   if (link && !window.confirm(link.dataset.confirm)) event.preventDefault();
 });
 

@@ -1,0 +1,142 @@
+"""The hand on the table is never lost: reload, a second phone, a dropped Wi-Fi,
+a watcher, undo after navigating away (real Chromium at 390×844)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from .browser_ui import FORM, UI, expected
+from .conftest import PHONE
+
+PLAYERS = ("Ann", "Ben", "Cat")
+HAND = {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
+        "auction": {"buyer": 1, "price": 12}, "ruff": None, "sets": [[], [], []],
+        "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0}}
+
+
+def half_a_hand(ui: UI) -> None:
+    ui.chip("trump", "hearts")
+    ui.chip("turned_up", "9")
+    ui.chip("tiddy", "nobody")
+    ui.chip("buyer", 1)
+    ui.chip("price", 12)
+
+
+def expect_half_a_hand(page) -> None:
+    for name, value in (("trump", "hearts"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", "1"),
+                        ("price", "12")):
+        expect(page.locator(f'{FORM} input[name="{name}"][value="{value}"]')).to_be_checked()
+    # with its running payments: Ben bought at 12, 6 to each
+    expect(page.locator(f"{FORM} #status-stock .phase-result")).to_contain_text("−12")
+
+
+def export(page, table_url) -> dict:
+    return json.loads(page.request.get(table_url + "/export.json").text())
+
+
+def phone(browser):
+    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+
+
+def test_reload_navigation_and_a_second_phone_bring_the_hand_back(page, base_url, browser):
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    half_a_hand(ui)
+    page.reload()
+    expect_half_a_hand(page)
+    page.locator("header a.brand").click()  # a stray tap on the header
+    page.wait_for_url(base_url + "/")
+    page.go_back()
+    expect_half_a_hand(page)
+    page.goto(table)
+    expect(page.locator("#in-progress")).to_contain_text("Hand 1 in progress")
+    page.get_by_role("link", name="Continue hand 1").first.click()
+    expect_half_a_hand(page)
+    second = phone(browser)
+    try:
+        other = second.new_page()
+        other.goto(table + "/hands/new")
+        expect_half_a_hand(other)
+    finally:
+        second.close()
+
+
+def test_offline_taps_and_save_are_sent_when_the_wifi_is_back_exactly_once(page, base_url, context):
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    half_a_hand(ui)
+    ui.chip("ruff_winner", "nobody")
+    ui.chip("sets", "none")
+    ui.chip("tricks_0", 5)
+    ui.chip("tricks_1", 4)
+    context.set_offline(True)
+    for rank, seat in HAND["honours"].items():
+        page.locator(f'{FORM} label.chip:has(input[name="honour_{rank}"][value="{seat}"])').click()
+    connection = page.locator("#connection")
+    expect(connection).to_have_text("No connection — your answers are kept on this phone and will be sent "
+                                    "when it's back.")
+    expect(page.locator("#hand-form")).to_have_class(re.compile(r"\bwaiting\b"))  # messages marked as waiting
+    page.locator(FORM).get_by_role("button", name="Save hand").click()
+    expect(connection).to_be_visible()
+    for rank, seat in HAND["honours"].items():  # nothing tapped is undone
+        expect(ui.chip_input(f"honour_{rank}", seat)).to_be_checked()
+    context.set_offline(False)
+    page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=15_000)  # saved, with no further tap
+    ui.expect_balances(expected("parlett", PLAYERS, [HAND]))
+    assert export(page, table)["hands"] == [HAND]  # exactly once
+
+
+def test_a_watcher_sees_the_hand_in_progress_then_the_saved_hand(page, base_url, browser):
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    watch = page.locator("details.invite .link a").get_attribute("href")
+    watcher_context = phone(browser)
+    try:
+        watcher = watcher_context.new_page()
+        watcher.goto(re.sub(r"^https?://[^/]+", base_url, watch))
+        ui.next_hand()
+        half_a_hand(ui)
+        expect(watcher.locator("#in-progress")).to_contain_text("Hand 1 in progress", timeout=8_000)
+        expect(watcher.locator("#in-progress")).to_contain_text("Ben bought at 12, pays 6 to each.")
+        expect(watcher.get_by_role("link", name="Continue hand 1")).to_have_count(0)  # read-only
+        ui.preset("Quiet hand: no Tiddy, no ruff contest, no sets")
+        ui.chip("tricks_0", 5)
+        ui.chip("tricks_1", 4)
+        for rank, seat in HAND["honours"].items():
+            ui.chip(f"honour_{rank}", seat)
+        ui.ready()
+        ui.save()
+        expect(watcher.locator("#in-progress")).to_have_count(0, timeout=8_000)
+        ui.expect_balances(expected("parlett", PLAYERS, [HAND]), page=watcher)
+    finally:
+        watcher_context.close()
+
+
+def test_delete_asks_and_can_be_undone_after_navigating_away(page, base_url):
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    half_a_hand(ui)
+    ui.preset("Quiet hand: no Tiddy, no ruff contest, no sets")
+    ui.chip("tricks_0", 5)
+    ui.chip("tricks_1", 4)
+    for rank, seat in HAND["honours"].items():
+        ui.chip(f"honour_{rank}", seat)
+    ui.save()
+    page.locator("table.hands").get_by_role("link", name=re.compile(r"^#1\b")).click()
+    dialogs = []
+    page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    page.get_by_role("button", name="Delete hand 1").click()
+    page.wait_for_url(table)
+    assert dialogs == ["Delete hand 1? You can undo that from the table page."]
+    expect(page.locator(".empty")).to_contain_text("No hands yet")
+    page.get_by_role("link", name="Rules").click()
+    page.goto(table)
+    page.get_by_role("button", name="Undo: delete of hand 1").click()
+    ui.expect_balances(expected("parlett", PLAYERS, [HAND]))
+    assert export(page, table)["hands"] == [HAND]

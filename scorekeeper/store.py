@@ -340,12 +340,13 @@ def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
     return [Summary(**dict(row, players=json.loads(row["players"]))) for row in rows]
 
 
-def history(db: Database, session_id: str, hand_number: int | None = None) -> list[dict]:
+def history(db: Database, session_id: str, hand_number: int | None = None, limit: int = -1) -> list[dict]:
+    """The session's changes (or one hand's), newest first, decoded."""
     where, params = "session_id = ?", [session_id]
     if hand_number is not None:
         where += " and hand_number = ?"
         params.append(hand_number)
-    rows = db.query(f"select * from history where {where} order by id desc", params)
+    rows = db.query(f"select * from history where {where} order by id desc limit ?", params + [limit])
     changes = []
     for row in rows:
         before = json.loads(row["before"]) if row["before"] else None
@@ -496,7 +497,7 @@ def delete_last_hand(db: Database, session_id: str, based_on: int | None = None)
 
 
 def last_change(db: Database, session_id: str) -> dict | None:
-    rows = history(db, session_id)
+    rows = history(db, session_id, limit=1)
     return rows[0] if rows else None
 
 

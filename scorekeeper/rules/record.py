@@ -226,9 +226,10 @@ class Settlement:
     """A session settled: every hand, the balances (and after each hand), the payments."""
 
     def __init__(self, rulebook: str, players: list, hands: list, balances: list, payments: list,
-                 running: list):
+                 running: list, options=None, source=()):
         self.rulebook, self.players, self.hands = rulebook, players, hands
         self.balances, self.payments, self.running = balances, payments, running
+        self.options, self.source = options, source  # what was settled (to settle more later)
 
     def as_json(self) -> dict:
         return {
@@ -243,21 +244,37 @@ class Settlement:
         """Each of the book's phases summed over the session, in the book's order."""
         return {p: add(*[h.phases[p] for h in self.hands]) for p in BOOKS[self.rulebook].phase_ids}
 
+    def unchanged_hands(self, record: dict) -> int:
+        """How many of this settlement's first hands ``record`` still has as they were
+        (a hand's result depends on that hand alone, its balance on those before)."""
+        if (record["rulebook"], record["options"]) != (self.rulebook, self.options):
+            return 0
+        old, new = self.source, record["hands"]
+        count, limit = 0, min(len(old), len(new))
+        while count < limit and (old[count] is new[count] or old[count] == new[count]):
+            count += 1
+        return count
 
-def settle_hands(book: RuleBook, options: dict, hands: list) -> list[HandResult]:
+
+def settle_hands(book: RuleBook, options: dict, hands: list, first_number: int = 1) -> list[HandResult]:
     results = []
     for index, hand in enumerate(hands):
         phases = book.phases(hand, options)
-        results.append(HandResult(index + 1, hand["dealer"], phases, add(*phases.values())))
+        results.append(HandResult(first_number + index, hand["dealer"], phases, add(*phases.values())))
     return results
 
 
-def settle(record: dict) -> Settlement:
-    """Settle a valid record (``validate`` it first)."""
+def settle(record: dict, previous: Settlement | None = None) -> Settlement:
+    """Settle a valid record (``validate`` it first). With ``previous``, an earlier
+    settlement of the same session, only the hands from the first that changed
+    are settled again (appending a hand settles one hand)."""
     book = BOOKS[record["rulebook"]]
-    hands = settle_hands(book, record["options"], record["hands"])
-    running, balance = [], add()
-    for hand in hands:
+    keep = previous.unchanged_hands(record) if previous is not None else 0
+    hands = previous.hands[:keep] if keep else []
+    running = previous.running[:keep] if keep else []
+    hands += settle_hands(book, record["options"], record["hands"][keep:], keep + 1)
+    balance = running[-1] if running else add()
+    for hand in hands[keep:]:
         balance = add(balance, hand.total)
         running.append(balance)
     return Settlement(
@@ -267,4 +284,6 @@ def settle(record: dict) -> Settlement:
         balances=balance,
         payments=fewest_payments(balance),
         running=running,
+        options=record["options"],
+        source=record["hands"],
     )

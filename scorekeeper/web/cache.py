@@ -32,4 +32,5 @@ class Recent:
 
 
 SETTLEMENTS = Recent(64)
+LATEST_SETTLEMENT: dict = {}  # session id -> its newest settlement (to settle only what changed)
 PDFS = Recent(8)

@@ -12,15 +12,22 @@ from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
 from ..rules.record import settle
-from .cache import SETTLEMENTS
+from .cache import LATEST_SETTLEMENT, SETTLEMENTS
 from .progress import in_progress
 
 RECENT_HANDS = 24  # hands listed on the table page; the rest behind 'Show all'
 
 
 def settlement_of(session: store.Session):
-    """``settle`` of the session, cached by (id, version)."""
-    return SETTLEMENTS.get((session.id, session.version), lambda: settle(session.record()))
+    """``settle`` of the session, cached by (id, version). A new version settles
+    only the hands from the first one that changed (a saved hand: one hand)."""
+    def make():
+        settled = settle(session.record(), LATEST_SETTLEMENT.get(session.id))
+        if len(LATEST_SETTLEMENT) > 256:
+            LATEST_SETTLEMENT.clear()
+        LATEST_SETTLEMENT[session.id] = settled
+        return settled
+    return SETTLEMENTS.get((session.id, session.version), make)
 
 
 def money_of(stake):

@@ -21,7 +21,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .chart import balance_chart_svg
-from .money import money, stake_label
+from .money import money, session_money, stake_label
 from .rules import BOOKS, InvalidRecord
 from .rules.core import PHASES, SEATS, SUIT_SYMBOLS, format_counters, parse_set
 from .rules.record import settle, validate
@@ -168,20 +168,21 @@ def sheet_context(record: dict) -> dict:
                "ok": sum(phase_totals[p]) == 0} for p in PHASES]
     hands_ok = all(sum(r.total) == 0 for r in settlement.hands)
     sheet_sum = sum(settlement.balances)
+    cash = session_money(settlement, stake)
     balances = [
         {
             "name": names[seat],
             "amount": format_counters(settlement.balances[seat]),
-            "money": money(settlement.balances[seat], stake) if stake else None,
+            "money": cash.balances[seat] if cash else None,
             "sign": "up" if settlement.balances[seat] > 0 else "down" if settlement.balances[seat] < 0 else "square",
         }
         for seat in SEATS
     ]
     payments = []
-    for payment in settlement.payments:
+    for number, payment in enumerate(settlement.payments):
         sentence = f"{names[payment.payer]} pays {names[payment.payee]} {money(payment.amount, None)}"
-        if stake:
-            sentence += f" = {money(payment.amount, stake)}"
+        if cash:
+            sentence += f" = {cash.payments[number]}"
         payments.append(sentence)
 
     title = (record.get("title") or "").strip() or DEFAULT_TITLE
@@ -205,6 +206,7 @@ def sheet_context(record: dict) -> dict:
         "totals": totals,
         "balances": balances,
         "payments": payments,
+        "money_note": cash.note if cash else None,
         "checks": checks,
         "hands_ok": hands_ok,
         "sheet_sum": format_counters(sheet_sum),

@@ -16,6 +16,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, make_response
 from . import forms, store
 from .app import get_db
 from .htmx import redirect, render
+from .money import session_money
 from .rules import BOOKS, DEFAULT_BOOK, PHASES, InvalidRecord
 from .rules.core import RANKS, SEATS, add, eldest, middle
 from .rules.record import dump, load, settle
@@ -146,6 +147,7 @@ def table_context(table: Table) -> dict:
         "next_dealer": dealer,
         "next_eldest": eldest(dealer),
         "money": lambda amount: money(amount, session.stake),
+        "cash": session_money(settlement, session.stake),  # balances and payments in money, adding up
         "ruff_opening": book.ruff_opening(session.hands),
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "show_all": request.args.get("all") == "1",
@@ -638,7 +640,7 @@ def content_disposition(kind: str, title: str | None, extension: str) -> str:
 @on_both_links("/settle")
 def _settle_up(table: Table):
     from .chart import balance_chart_svg
-    from .money import money as format_money, stake_label
+    from .money import stake_label
 
     context = table_context(table)
     settlement = context["settlement"]
@@ -648,8 +650,7 @@ def _settle_up(table: Table):
         "phases": PHASES,
         "phase_totals": settlement.phase_totals(),
         "payments": [
-            {"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount,
-             "money": format_money(p.amount, session.stake) if session.stake else None}
+            {"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount}
             for p in settlement.payments],
         "stake_label": stake_label(session.stake) if session.stake else None,
         "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",

@@ -7,6 +7,9 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from conftest import DATA, load_example
+from scorekeeper.money import session_money
+from scorekeeper.rules.core import format_counters
+from scorekeeper.rules.record import settle
 from web_helpers import (expected_balances, export, hand_fields, new_session,
                          shown_balances, version_of)
 
@@ -474,9 +477,13 @@ def test_settle_up_screen_agrees_with_settle(client):
         save(client, url, hand)
     page = client.get(url + "/settle").data.decode()
     text = re.sub(r"<[^>]+>", "", page)
-    assert "Will pays Samuel 42 counters = £2 2s" in text
-    assert "Will pays Elizabeth 2 counters = 2s" in text
-    assert re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page) == ["+42", "+2", "−44"]
+    record = dict(load_example("parlett-evening.json"), stake={"per_counter": "12", "currency": "d"})
+    settlement = settle(record)
+    shown = session_money(settlement, record["stake"])
+    for payment, money in zip(settlement.payments, shown.payments):
+        assert (f"{settlement.players[payment.payer]} pays {settlement.players[payment.payee]} "
+                f"{format_counters(payment.amount)} counters = {money}") in text
+    assert re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page) == expected_balances(record)
     assert "<svg" in page  # the running-balance chart
     # the phase breakdown: tiddy totals over the evening are 8+4-2, -4-2+4, -4-2-2
     assert re.search(r"Tiddy</th><td[^>]*>\+10</td><td[^>]*>−2</td><td[^>]*>−8</td>", page)

@@ -24,7 +24,7 @@ from .chart import balance_chart_svg
 from .money import money, session_money, stake_label
 from .rules import BOOKS, InvalidRecord
 from .rules.core import PHASES, SEATS, SUIT_SYMBOLS, format_counters, parse_set
-from .rules.record import settle, validate
+from .rules.record import dump, settle, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -488,10 +488,18 @@ def render_sheet_pdf(record: dict, paper: str = "a4") -> bytes:
     """The session sheet as PDF bytes (WeasyPrint, imported only here).
 
     The same document as ``render_sheet_html``, its stylesheet given to
-    WeasyPrint already parsed rather than inlined."""
+    WeasyPrint already parsed rather than inlined. The PDF carries the record
+    itself, exactly as the export route gives it (``dump``), as the attachment
+    ``session.json``: importing the PDF restores the session
+    (``scorekeeper.upload``)."""
     html = _render_html(record, paper, inline_css=False)
     import weasyprint
 
+    from .upload import ATTACHMENT
+
     font_config, stylesheet = _print_resources(paper)
+    attachment = weasyprint.Attachment(
+        string=dump(record), name=ATTACHMENT, relationship="Data",
+        description="This session's record (gleek-session/1): import this PDF or this file to restore it")
     return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
-        stylesheets=[stylesheet], font_config=font_config)
+        stylesheets=[stylesheet], font_config=font_config, attachments=[attachment])

@@ -19,7 +19,8 @@ from .htmx import redirect, render
 from .money import session_money
 from .rules import BOOKS, DEFAULT_BOOK, PHASES, InvalidRecord
 from .rules.core import RANKS, SEATS, add, eldest, middle
-from .rules.record import dump, load, settle
+from .rules.record import dump, settle
+from .upload import load_upload
 
 bp = Blueprint("views", __name__)
 
@@ -220,7 +221,7 @@ def import_record():
         text = request.form.get("record", "").encode()
     problems = []
     try:
-        record = load(text)
+        record = load_upload(text)  # a JSON record, or a sheet PDF carrying one
         session = store.create_session(get_db(), record, action="import")
         keep_snapshot(session)
     except InvalidRecord as invalid:

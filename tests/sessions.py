@@ -75,3 +75,18 @@ def rounding_session(stake: dict | None) -> dict:
     if stake:
         record["stake"] = stake
     return record
+
+
+def big_balances_session() -> dict:
+    """Five of ``rounding_session``'s hands and one more (Tom buys at 13, Nell
+    wins the ruff with Tom paying 50, and takes Tib, Tom and the last trick):
+    Kit −1237½, Nell +1092, Tom +145½ — the widest balances a phone's cards show."""
+    record = rounding_session(None)
+    hand = record["hands"][0]
+    record["hands"] = [dict(hand, dealer=d % 3) for d in range(2, 7)]
+    record["hands"].append({
+        "dealer": 1, "trump": "spades", "tiddy": None, "auction": {"buyer": 2, "price": 13},
+        "ruff": {"winner": 1, "paid": [2, 0, 50]}, "sets": [[], [], []],
+        "tricks": [4, 8, 0], "card_points": [64, 157, 0], "tib": 1, "tom": 1, "last_trick": 1,
+    })
+    return record

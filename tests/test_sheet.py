@@ -79,13 +79,13 @@ def row_numbers(result, running) -> str:
 
 
 def hand_chunks(text: str, record: dict, settlement) -> list[str]:
-    """The text of each hand's row, in order: from "N Dealer" to the next row
-    (the ledger pads its columns with spaces: the number is right-aligned)."""
+    """The text of each hand's row, in order: from "N Dealer dealt" (its words)
+    to the next row; its amounts come after its words."""
     starts = []
     position = 0
     for result in settlement.hands:
         dealer = settlement.players[result.dealer]
-        match = re.compile(rf"(?m)^ *{result.number} +{re.escape(dealer)} ").search(text, position)
+        match = re.compile(rf"(?m)^{result.number} {re.escape(dealer)} dealt ").search(text, position)
         assert match, f"hand {result.number} (dealt by {dealer}) is not on the sheet"
         starts.append(match.start())
         position = match.end()
@@ -113,7 +113,7 @@ def test_pdf_shows_settle_numbers(key):
     assert len(chunks) == len(record["hands"])
     for chunk, result, running, hand in zip(chunks, settlement.hands, settlement.running, record["hands"]):
         tricks = " · ".join(str(t) for t in hand["tricks"])
-        assert f"{tricks} {row_numbers(result, running)}" in flat(chunk), f"hand {result.number}"
+        assert f"tricks {tricks} {row_numbers(result, running)}" in flat(chunk), f"hand {result.number}"
 
     # the totals row: each phase per player, then the final balance
     totals = settlement.phase_totals()
@@ -164,7 +164,8 @@ def test_long_sheet_spans_pages_with_the_header_on_each():
     for number, text in enumerate(texts, start=1):
         assert title in text, f"page {number}"
         assert f"Page {number} of {len(texts)}" in text
-        assert "No. Dealer Trump Stock bought" in flat(text), f"page {number}: column headings"
+        assert "Hand: what happened (dealer · trump · stock · ruff · sets · tricks in seat order)" in flat(text), \
+            f"page {number}: column headings"
         assert "Samuel Elizabeth Will" in text
         assert flat(text).count("Tdy Stk Ruf Set Trk Hand Bal.") == 3
         assert "Gleek · Parlett (reconstruction) · 60 hands" in text  # running foot
@@ -173,7 +174,7 @@ def test_long_sheet_spans_pages_with_the_header_on_each():
     assert "Note: Tib & <Tom> fell together" in first
     # every row is on exactly one page (rows do not break)
     for number in range(1, 61):
-        pages = [i for i, t in enumerate(texts) if re.search(rf"(?m)^ *{number} +(Samuel|Elizabeth|Will) ", t)]
+        pages = [i for i, t in enumerate(texts) if re.search(rf"(?m)^{number} (Samuel|Elizabeth|Will) dealt ", t)]
         assert len(pages) == 1, f"hand {number} on pages {pages}"
 
 
@@ -249,8 +250,12 @@ def test_context_of_a_session():
     assert first["stock"] == "Will at 18"
     assert first["ruff_winner"] == "no contest" and first["ruff_paid"] == []
     assert first["sets"] == ["Samuel: gleek\u00a0A", "Elizabeth: mournival\u00a0Q"]
+    assert first["words"] == ["Samuel dealt", "♠ spades, 4 up", "Tiddy turned up", "Will bought at 18",
+                              "ruff: no contest", "sets: Samuel gleek\u00a0A; Elizabeth mournival\u00a0Q",
+                              "tricks 4 · 3 · 5"]
     second = context["hands"][1]
     assert second["ruff_winner"] == "Samuel" and second["ruff_paid"] == ["Elizabeth 4", "Will 8"]
+    assert "ruff: Samuel won; paid Elizabeth 4, Will 8" in second["words"]
     assert [p["total"]["text"] for p in second["players"]] == [format_counters(a) for a in settlement.hands[1].total]
     assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["43", "3", "−46"]
     assert context["balanced"] and context["sheet_sum"] == "0"

@@ -54,9 +54,10 @@ def cmd_sheet(args) -> int:
         return 1
     import tempfile
 
+    from .localtime import machine_now
     from .sheet import render_sheet_pdf
 
-    pdf = render_sheet_pdf(record, paper=args.paper)
+    pdf = render_sheet_pdf(record, paper=args.paper, printed=machine_now())
     target = os.path.abspath(args.output)
     try:
         fd, temporary = tempfile.mkstemp(prefix=".sheet-", suffix=".pdf.part", dir=os.path.dirname(target))

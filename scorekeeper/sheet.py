@@ -21,6 +21,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .chart import balance_chart_svg
+from .localtime import printed_line
 from .money import money, session_money, stake_label
 from .rules import BOOKS, InvalidRecord
 from .rules.core import PHASES, SEATS, SUIT_SYMBOLS, format_counters, parse_set
@@ -141,8 +142,9 @@ def describe_hand(book, options: dict, hand: dict, names, dealer: str) -> dict:
     }
 
 
-def sheet_context(record: dict) -> dict:
-    """Everything ``templates/sheet.html`` needs, from a valid record.
+def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dict:
+    """Everything ``templates/sheet.html`` needs, from a valid record;
+    ``printed`` (an aware time in the viewer's zone) stamps the sheet.
 
     Raises ``InvalidRecord`` if the record is not valid.
     """
@@ -207,6 +209,8 @@ def sheet_context(record: dict) -> dict:
         "running_title": f"{title} — {played_on}" if played_on else title,
         "played_on": played_on,
         "played_on_iso": record.get("played_on"),
+        "printed": printed_line(printed) if printed else None,
+        "printed_iso": printed.isoformat(timespec="minutes") if printed else None,
         "rulebook": {"id": book.id, "name": book.name, "source": book.source},
         "options": [{"label": o.label, "value": "yes" if options[o.name] else "no"} for o in book.options],
         "players": list(names),
@@ -390,20 +394,23 @@ def page_css(paper: str) -> str:
     return f"@page {{ size: {size} landscape; }}"
 
 
-def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None) -> str:
+def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None,
+                 printed: datetime.datetime | None = None) -> str:
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
-    context = sheet_context(record)
+    context = sheet_context(record, printed)
     template = environment().get_template("sheet.html")
     return template.render(sheet=context, paper=paper, ledger=ledger(context, paper),
                            stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
                            page_css=Markup(size), back_url=back_url)
 
 
-def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None) -> str:
+def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None,
+                      printed: datetime.datetime | None = None) -> str:
     """The session sheet as one standalone HTML document (stylesheet inlined);
-    ``back_url`` adds a link back to the table, on screen only."""
-    return _render_html(record, paper, inline_css=True, back_url=back_url)
+    ``back_url`` adds a link back to the table, on screen only; ``printed`` (an
+    aware time in the viewer's zone) stamps it "printed 1 Dec 2026, 23:40 GMT"."""
+    return _render_html(record, paper, inline_css=True, back_url=back_url, printed=printed)
 
 
 _printer = threading.local()
@@ -427,7 +434,7 @@ def _print_resources(paper: str):
     return cache["font_config"], stylesheets[css]
 
 
-def render_sheet_pdf(record: dict, paper: str = "a4") -> bytes:
+def render_sheet_pdf(record: dict, paper: str = "a4", printed: datetime.datetime | None = None) -> bytes:
     """The session sheet as PDF bytes (WeasyPrint, imported only here).
 
     The same document as ``render_sheet_html``, its stylesheet given to
@@ -435,7 +442,7 @@ def render_sheet_pdf(record: dict, paper: str = "a4") -> bytes:
     itself, exactly as the export route gives it (``dump``), as the attachment
     ``session.json``: importing the PDF restores the session
     (``scorekeeper.upload``)."""
-    html = _render_html(record, paper, inline_css=False)
+    html = _render_html(record, paper, inline_css=False, printed=printed)
     import weasyprint
 
     from .upload import ATTACHMENT

@@ -16,6 +16,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, make_response
 from . import forms, store
 from .app import get_db
 from .htmx import redirect, render
+from .localtime import viewer_clock
 from .money import session_money
 from .rules import BOOKS, DEFAULT_BOOK, PHASES, InvalidRecord
 from .rules.core import RANKS, SEATS, add, eldest, middle
@@ -606,6 +607,7 @@ def session_history(key):
     table = _editable(key)
     context = table_context(table)
     context["history"] = store.history(get_db(), table.session.id)
+    context["clock"] = viewer_clock(request.cookies)  # times in the viewer's zone
     return render_template("history.html", **context)
 
 
@@ -672,7 +674,8 @@ def _paper() -> str:
 def _sheet(table: Table):
     from .sheet import render_sheet_html
 
-    return render_sheet_html(table.session.record(), _paper(), back_url=table.url())
+    return render_sheet_html(table.session.record(), _paper(), back_url=table.url(),
+                             printed=viewer_clock(request.cookies).now())
 
 
 
@@ -680,9 +683,10 @@ def _sheet(table: Table):
 _PDFS: "OrderedDict[tuple, bytes]" = OrderedDict()
 
 
-def _cached_pdf(session: store.Session, paper: str, render) -> bytes:
-    """Rendering a long sheet takes seconds: keep the last few, by session version."""
-    key = (session.id, session.version, paper)
+def _cached_pdf(session: store.Session, paper: str, render, zone: str = "") -> bytes:
+    """Rendering a long sheet takes seconds: keep the last few, by session version
+    (and the viewer's time zone, which its "printed" stamp is in)."""
+    key = (session.id, session.version, paper, zone)
     with _SETTLED_LOCK:
         if key in _PDFS:
             _PDFS.move_to_end(key)
@@ -700,7 +704,9 @@ def _sheet_pdf(table: Table):
     from .sheet import render_sheet_pdf
 
     session = table.session
-    pdf = _cached_pdf(session, _paper(), render_sheet_pdf)
+    clock = viewer_clock(request.cookies)
+    pdf = _cached_pdf(session, _paper(), lambda record, paper: render_sheet_pdf(record, paper, clock.now()),
+                      clock.name)
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response

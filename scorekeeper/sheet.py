@@ -88,6 +88,37 @@ def _cell(amount) -> dict:
     return cell
 
 
+#: A player's name in the hand lines: its first word, if no longer than this.
+LABEL_CHARS = 12
+#: Characters that belong to the one before them (a cut never falls before one).
+_JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}
+
+
+def _cut(text: str, length: int) -> str:
+    """``text`` to at most ``length`` characters and "…", never splitting an
+    emoji sequence or a letter from its accents."""
+    import unicodedata
+
+    if len(text) <= length:
+        return text
+    end = length - 1
+    while end > 1 and (text[end] in _JOINERS or text[end - 1] == "\u200d" or unicodedata.combining(text[end])
+                       or "\U0001f3fb" <= text[end] <= "\U0001f3ff"):
+        end -= 1
+    return text[:end] + "…"
+
+
+def short_names(names) -> list[str]:
+    """How the sheet's hand lines call the players, the same on every line: each
+    one's first word (cut to ``LABEL_CHARS`` with "…"), or the whole name where
+    two first words are the same. "Kit 🃏👑" is "Kit", "Bartholomew-Fitzwilliam
+    Montgomery-Smyth" "Bartholomew…"; "Samuel" stays "Samuel". The header
+    spells out every label that is not the whole name. (Shorter lines, and an
+    emoji or a long name is drawn once, not on every hand.)"""
+    labels = [_cut(name.split()[0], LABEL_CHARS) if name.split() else name for name in names]
+    return [name if labels.count(label) > 1 else label for name, label in zip(names, labels)]
+
+
 def describe_hand(book, options: dict, hand: dict, names, dealer: str) -> dict:
     """The table's words for what happened in a hand (not what it cost).
 
@@ -154,6 +185,7 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
     book = BOOKS[record["rulebook"]]
     settlement = settle(record)
     names = settlement.players
+    labels = short_names(names)
     stake = record.get("stake")
     options = book.resolved_options(record["options"])
 
@@ -162,7 +194,7 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         rows.append({
             "number": result.number,
             "dealer": names[result.dealer],
-            **describe_hand(book, options, hand, names, names[result.dealer]),
+            **describe_hand(book, options, hand, labels, labels[result.dealer]),
             "players": [
                 {
                     "phases": [_cell(result.phases[p][seat]) for p in PHASES],
@@ -214,6 +246,8 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         "rulebook": {"id": book.id, "name": book.name, "source": book.source},
         "options": [{"label": o.label, "value": "yes" if options[o.name] else "no"} for o in book.options],
         "players": list(names),
+        # how the hand lines call each player, where that is not the whole name
+        "labels": [{"name": n, "label": l} for n, l in zip(names, labels) if n != l],
         "stake": stake,
         "stake_label": stake_label(stake),
         "has_turned_up": book.has_turned_up,

@@ -279,6 +279,24 @@ def test_context_of_modern_kiss_and_simplified():
     assert {"label": "Simplified (teaching) Gleek", "value": "yes"} in context["options"]
 
 
+@pytest.mark.parametrize("names, labels", [
+    (["Samuel", "Elizabeth", "Will"], ["Samuel", "Elizabeth", "Will"]),
+    (["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montgomery-Smyth"], ["Kit", "李小龍", "Bartholomew…"]),
+    (["Ann Smith", "Ann Jones", "Bo Li"], ["Ann Smith", "Ann Jones", "Bo"]),  # the same first word: whole names
+    (["👨\u200d👩\u200d👧\u200d👦 and co", "Zoë", "Ol" + "e\u0301" * 12],
+     ["👨\u200d👩\u200d👧\u200d👦", "Zoë", "Ol" + "e\u0301" * 4 + "…"]),  # never cut inside a letter
+])
+def test_hand_lines_call_players_by_a_short_name(names, labels):
+    from scorekeeper.sheet import short_names
+
+    assert short_names(names) == labels
+    record = load_example("parlett-evening.json")
+    record["players"] = names
+    context = sheet_context(record)
+    assert context["hands"][0]["words"][0] == f"{labels[0]} dealt"
+    assert context["labels"] == [{"name": n, "label": l} for n, l in zip(names, labels) if n != l]
+
+
 def test_empty_session():
     record = load_example("parlett-evening.json")
     record["hands"] = []

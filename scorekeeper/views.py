@@ -527,6 +527,7 @@ def _hand_detail(table: Table, number: int):
         "result": result,
         "reasons": book.reasons(hand, session.options, names(session)),
         "history": store.history(get_db(), session.id, number) if table.can_edit else [],
+        "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone
         "is_last": number == len(session.hands),
         "phases": PHASES,
     })

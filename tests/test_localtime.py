@@ -78,6 +78,21 @@ def test_history_in_the_viewers_zone_or_labelled_utc(client):
     assert f'<time datetime="{stored.group(1)}">{tokyo.day} {tokyo:%b %Y, %H:%M}</time>' in page
 
 
+def test_a_hands_history_in_the_viewers_zone(client):
+    from web_helpers import hand_fields, new_session
+
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    response = client.post(url + "/hands", data=hand_fields(load_example("parlett-evening.json")["hands"][0]))
+    assert response.status_code == 303
+    page = client.get(url + "/hands/1").data.decode()
+    stored = re.search(r'<time datetime="([^"]+)">([^<]+)</time>', page)
+    at = datetime.datetime.fromisoformat(stored.group(1))
+    assert stored.group(2) == clock_named(None).format(at) + " UTC"
+    client.set_cookie("tz", "America/Sao_Paulo")
+    page = client.get(url + "/hands/1").data.decode()
+    assert f'<time datetime="{stored.group(1)}">{clock_named("America/Sao_Paulo").format(at)}</time>' in page
+
+
 def test_pdf_stamp_in_the_viewers_zone_and_cached_per_zone(client):
     url = imported(client)
     client.set_cookie("tz", "Pacific/Auckland")

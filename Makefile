@@ -6,40 +6,53 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 PORT   ?= 5000
+# the shell lines that install the Debian packages named in $$missing (if any)
+APT_INSTALL = if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
-.PHONY: run test test-fast bench bench-load system-deps clean
+.PHONY: run test test-fast bench bench-load print-deps system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -e '.[test]'
 	touch $(STAMP)
 
-# Debian packages the tests need: a real browser, poppler (PDF to PNG) and
-# HarfBuzz's subsetter for WeasyPrint. Installed only where missing.
-system-deps:
+# Debian packages, installed only where missing (as root, or with sudo).
+# print-deps: what the PDF sheet needs — HarfBuzz's subsetter for WeasyPrint,
+# fonts for any name (DejaVu; Noto for other scripts, CJK and emoji) and
+# poppler (PDF to PNG, word boxes) for the tests. Installing the fonts takes
+# ~10 s here (fonts-noto-cjk is most of it: 57 MB). system-deps: those and a
+# real browser for the browser tests.
+print-deps:
 	@missing=""; \
-	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
 	ls /usr/lib/*/libharfbuzz-subset.so.0 >/dev/null 2>&1 || missing="$$missing libharfbuzz-subset0"; \
-	fc-list 2>/dev/null | grep -qi dejavu || missing="$$missing fonts-dejavu-core"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	fc-list -q "DejaVu Sans Mono" 2>/dev/null || missing="$$missing fonts-dejavu-core"; \
+	fc-list -q "Noto Sans Devanagari" 2>/dev/null || missing="$$missing fonts-noto-core"; \
+	fc-list -q "Noto Sans CJK SC" 2>/dev/null || missing="$$missing fonts-noto-cjk"; \
+	fc-list -q "Noto Color Emoji" 2>/dev/null || missing="$$missing fonts-noto-color-emoji"; \
+	$(APT_INSTALL)
 
-run: $(STAMP)
+system-deps: print-deps
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	$(APT_INSTALL)
+
+run: $(STAMP) print-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.serve --port $(PORT)
 
 test: $(STAMP) system-deps
 	$(PY) -m pytest
 
-test-fast: $(STAMP)
+test-fast: $(STAMP) print-deps
 	$(PY) -m pytest -m "not browser"
 
 # Benchmarks (not part of `make test`); results go into BENCHMARKS.md by hand.
-bench: $(STAMP)
+bench: $(STAMP) print-deps
 	$(PY) bench/settle_bench.py
 	$(PY) bench/app_bench.py
 	$(PY) bench/pdf_bench.py

@@ -1,5 +1,6 @@
 """Command line: ``python -m scorekeeper settle FILE`` (``-`` for stdin) and
-``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]``."""
+``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]``. FILE is a
+``gleek-session/1`` JSON record or a score sheet PDF (which carries its record)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import os
 import sys
 
 from .rules import InvalidRecord
-from .rules.record import load, settle, to_json_text
+from .rules.record import settle, to_json_text
+from .upload import load_upload
 
 
 def read_input(path: str) -> bytes:
@@ -27,7 +29,7 @@ def refuse(problems) -> int:
 def load_or_refuse(path: str):
     """The valid record at ``path``, or None after printing every problem."""
     try:
-        return load(read_input(path))
+        return load_upload(read_input(path))
     except OSError as error:
         refuse([f"record: cannot read {path}: {error.strerror}"])
     except InvalidRecord as invalid:
@@ -52,9 +54,10 @@ def cmd_sheet(args) -> int:
         return 1
     import tempfile
 
+    from .localtime import machine_now
     from .sheet import render_sheet_pdf
 
-    pdf = render_sheet_pdf(record, paper=args.paper)
+    pdf = render_sheet_pdf(record, paper=args.paper, printed=machine_now())
     target = os.path.abspath(args.output)
     try:
         fd, temporary = tempfile.mkstemp(prefix=".sheet-", suffix=".pdf.part", dir=os.path.dirname(target))
@@ -77,10 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The Gleek scorekeeper.")
     commands = parser.add_subparsers(dest="command", required=True)
     settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record and print the result as JSON")
-    settle_cmd.add_argument("file", help="the record's path, or - for standard input")
+    settle_cmd.add_argument("file", help="the record (JSON, or a sheet PDF): its path, or - for standard input")
     settle_cmd.set_defaults(run=cmd_settle)
     sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF")
-    sheet_cmd.add_argument("file", help="the record's path, or - for standard input")
+    sheet_cmd.add_argument("file", help="the record (JSON, or a sheet PDF): its path, or - for standard input")
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
     sheet_cmd.set_defaults(run=cmd_sheet)

@@ -7,6 +7,10 @@ to N; y is counters, with the zero line drawn heavier.
 
 Coordinates are display only, so they are rounded floats; the amounts they
 come from stay exact.
+
+Colours are three: ink ``#000``, paper ``#fff`` (hollow markers) and the grid
+``#999``, as attributes, so the PDF and print are black on white; the app's
+dark mode repaints exactly these (``static/app.css``, ``.balance-chart``).
 """
 
 from __future__ import annotations

@@ -21,12 +21,32 @@ rounded to a coin that would misstate it.
 Decimal currencies: two decimals, rounded half-to-even at display only, with
 the symbol for GBP (£), USD ($) and EUR (€) and the code otherwise:
 ``€1.05``, ``−$0.50``, ``CHF 1,234.00``.
+
+A session's balances and payments (``session_money``) are shown rounded to
+the currency's smallest unit — the cent (the penny for GBP), the farthing for
+old pence — so that every figure of one session adds up, exactly:
+
+1. each player's exact balance in money is rounded *down* to the unit;
+2. the units that are then missing (the exact balances add up to zero, so
+   0, 1 or 2 of them) go one each to the balances that lost most in step 1
+   (the largest remainder); equal remainders: the larger balance first, then
+   the earlier seat. Every figure is within one unit of the exact value, the
+   three add up to zero, and a player further ahead never shows less money;
+3. payments come from those rounded balances: a player who pays one person
+   pays his whole rounded balance, a player paid by one person receives her
+   whole rounded balance (with three players one of the two is always so).
+
+Where this changed a figure, ``SessionMoney.note`` says so once, with the
+exact values ("rounded to the cent so the three add up to zero; exact:
+Nell €7.275, Tom €4.575"). The counters themselves are never rounded.
 """
 
 from __future__ import annotations
 
+import math
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
+from typing import NamedTuple
 
 MINUS = "−"  # U+2212, as core.format_counters writes it
 SYMBOLS = {"GBP": "£", "USD": "$", "EUR": "€"}
@@ -157,3 +177,81 @@ def stake_label(stake: dict | None) -> str:
         name = PENCE_NAMES.get(each)
         return f"{label} ({name} Gleek)" if name else label
     return f"{decimal_money(each, stake['currency'], places=None)} a counter"
+
+
+# ---------------------------------------------------------------- a session's money
+
+#: The smallest coin a session's money is rounded to, and its name.
+FARTHING = Fraction(1, 4)
+CENT = Fraction(1, 100)
+
+
+def smallest_unit(stake: dict) -> tuple[Fraction, str]:
+    """The unit a session's balances are rounded to: ``(¼, "farthing")`` for
+    old pence, ``(1/100, "penny")`` for GBP, ``(1/100, "cent")`` otherwise."""
+    if stake["currency"] == "d":
+        return FARTHING, "farthing"
+    return CENT, "penny" if stake["currency"] == "GBP" else "cent"
+
+
+def rounded_balances(balances, stake: dict) -> list[Fraction]:
+    """Each balance in money, rounded to the smallest unit so that they still add
+    up to zero (largest remainder; see the module's docstring). ``balances`` are
+    counters and must add up to zero, as a settlement's do."""
+    each = per_counter(stake)
+    unit, _ = smallest_unit(stake)
+    exact = [Fraction(b) * each for b in balances]
+    units = [value / unit for value in exact]
+    floors = [math.floor(u) for u in units]
+    missing = -sum(floors)  # the remainders' sum: a whole number, 0 ≤ it < len(balances)
+    order = sorted(range(len(exact)), key=lambda s: (floors[s] - units[s], -exact[s], s))
+    for seat in order[:max(0, min(missing, len(order)))]:
+        floors[seat] += 1
+    return [f * unit for f in floors]
+
+
+class SessionMoney(NamedTuple):
+    """What a session's balances and payments are in money, as shown."""
+
+    balances: list[str]  #: per seat: ``−€11.85``
+    payments: list[str]  #: per payment of the settlement, in its order: ``€7.28``
+    note: str | None  #: small print where rounding changed a figure, else None
+
+
+def session_money(settlement, stake: dict | None) -> SessionMoney | None:
+    """A settlement's balances and payments in money, rounded to add up (None
+    without a stake). ``settlement`` has ``players``, ``balances`` (counters,
+    adding up to zero) and ``payments`` (``payer``, ``payee``, ``amount``)."""
+    if not stake:
+        return None
+    rounded = rounded_balances(settlement.balances, stake)
+    payers = [p.payer for p in settlement.payments]
+    payees = [p.payee for p in settlement.payments]
+    amounts = []
+    for payment in settlement.payments:
+        if payees.count(payment.payee) == 1:
+            amounts.append(rounded[payment.payee])
+        elif payers.count(payment.payer) == 1:
+            amounts.append(-rounded[payment.payer])
+        else:  # pragma: no cover - three players settle in at most two payments
+            raise ValueError("a payment shares both its payer and its payee with another")
+    each = per_counter(stake)
+    changed = [(name, Fraction(balance) * each)
+               for name, balance, shown in zip(settlement.players, settlement.balances, rounded)
+               if Fraction(balance) * each != shown]
+    note = None
+    if changed:
+        _, unit_name = smallest_unit(stake)
+        exact = ", ".join(f"{name} {exact_money(value, stake)}" for name, value in changed)
+        note = f"Money rounded to the {unit_name} so the three add up to zero; exact: {exact}."
+    return SessionMoney([value_text(v, stake) for v in rounded], [value_text(v, stake) for v in amounts], note)
+
+
+def value_text(value, stake: dict) -> str:
+    """A money value (pence, or the currency's unit) as shown: ``−4s 11¼d``, ``€7.28``."""
+    return pence(value) if stake["currency"] == "d" else decimal_money(value, stake["currency"])
+
+
+def exact_money(value, stake: dict) -> str:
+    """A money value written out exactly: ``3s 0.375d``, ``€7.275``."""
+    return pence(value) if stake["currency"] == "d" else decimal_money(value, stake["currency"], places=None)

@@ -21,10 +21,11 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .chart import balance_chart_svg
-from .money import money, stake_label
+from .localtime import printed_line
+from .money import money, session_money, stake_label
 from .rules import BOOKS, InvalidRecord
 from .rules.core import PHASES, SEATS, SUIT_SYMBOLS, format_counters, parse_set
-from .rules.record import settle, validate
+from .rules.record import dump, settle, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -87,8 +88,45 @@ def _cell(amount) -> dict:
     return cell
 
 
-def describe_hand(book, options: dict, hand: dict, names) -> dict:
-    """The table's words for what happened in a hand (not what it cost)."""
+#: A player's name in the hand lines: its first word, if no longer than this.
+LABEL_CHARS = 12
+#: Characters that belong to the one before them (a cut never falls before one).
+_JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}
+
+
+def _cut(text: str, length: int) -> str:
+    """``text`` to at most ``length`` characters and "…", never splitting an
+    emoji sequence or a letter from its accents."""
+    import unicodedata
+
+    if len(text) <= length:
+        return text
+    end = length - 1
+    while end > 1 and (text[end] in _JOINERS or text[end - 1] == "\u200d" or unicodedata.combining(text[end])
+                       or "\U0001f3fb" <= text[end] <= "\U0001f3ff"):
+        end -= 1
+    return text[:end] + "…"
+
+
+def short_names(names) -> list[str]:
+    """How the sheet's hand lines call the players, the same on every line: each
+    one's first word (cut to ``LABEL_CHARS`` with "…"), or the whole name where
+    two first words are the same. "Kit 🃏👑" is "Kit", "Bartholomew-Fitzwilliam
+    Montgomery-Smyth" "Bartholomew…"; "Samuel" stays "Samuel". The header
+    spells out every label that is not the whole name. (Shorter lines, and an
+    emoji or a long name is drawn once, not on every hand.)"""
+    labels = [_cut(name.split()[0], LABEL_CHARS) if name.split() else name for name in names]
+    return [name if labels.count(label) > 1 else label for name, label in zip(names, labels)]
+
+
+def describe_hand(book, options: dict, hand: dict, names, dealer: str) -> dict:
+    """The table's words for what happened in a hand (not what it cost).
+
+    ``words`` is the hand as the sheet writes it, one part per thing the table
+    recorded (``Samuel dealt``, ``♠ spades, 4 up``, ``Will bought at 18``,
+    ``ruff: Samuel won; paid Elizabeth 4, Will 8``, ``sets: Samuel gleek A``,
+    ``tricks 4 · 3 · 5``): more recorded detail is more parts.
+    """
     trump = hand["trump"]
     trump_text = "Kiss (no trumps)" if trump == "none" else f"{SUIT_SYMBOLS[trump]} {trump}"
     turned = None
@@ -103,16 +141,24 @@ def describe_hand(book, options: dict, hand: dict, names) -> dict:
     else:
         ruff_winner = names[ruff["winner"]]
         ruff_paid = [f"{names[s]} {ruff['paid'][s]}" for s in SEATS if s != ruff["winner"]]
-    sets = []
+    sets, sets_words = [], []
     for seat, declared in enumerate(hand["sets"]):
         if declared:
             shown = ", ".join("{}\u00a0{}".format(*parse_set(text)) for text in declared)
             sets.append(f"{names[seat]}: {shown}")
+            sets_words.append(f"{names[seat]} {shown}")
     tiddy = None
     if hand.get("tiddy") is not None:
         tiddy = f"Tiddy: {names[hand['tiddy']]}"
     elif book.has_turned_up and hand.get("turned_up") == "4":
         tiddy = "Tiddy turned up"
+    tricks = "\u2009·\u2009".join(str(t) for t in hand["tricks"])
+    words = [f"{dealer} dealt", trump_text + (f", {turned}" if turned else "")]
+    words += [tiddy] if tiddy else []
+    words.append(f"{names[auction['buyer']]} bought at {auction['price']}" if auction else "stock not bought")
+    words.append(f"ruff: {ruff_winner} won; paid {', '.join(ruff_paid)}" if ruff_paid else f"ruff: {ruff_winner}")
+    words.append("sets: " + "; ".join(sets_words) if sets_words else "no sets")
+    words.append("tricks " + tricks.replace("\u2009", " "))
     return {
         "trump": trump_text,
         "turned_up": turned,
@@ -121,13 +167,15 @@ def describe_hand(book, options: dict, hand: dict, names) -> dict:
         "ruff_winner": ruff_winner,
         "ruff_paid": ruff_paid,
         "sets": sets,
-        "tricks": "\u2009·\u2009".join(str(t) for t in hand["tricks"]),
+        "tricks": tricks,
         "note": hand.get("note", "").strip(),
+        "words": words,
     }
 
 
-def sheet_context(record: dict) -> dict:
-    """Everything ``templates/sheet.html`` needs, from a valid record.
+def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dict:
+    """Everything ``templates/sheet.html`` needs, from a valid record;
+    ``printed`` (an aware time in the viewer's zone) stamps the sheet.
 
     Raises ``InvalidRecord`` if the record is not valid.
     """
@@ -137,6 +185,7 @@ def sheet_context(record: dict) -> dict:
     book = BOOKS[record["rulebook"]]
     settlement = settle(record)
     names = settlement.players
+    labels = short_names(names)
     stake = record.get("stake")
     options = book.resolved_options(record["options"])
 
@@ -145,7 +194,7 @@ def sheet_context(record: dict) -> dict:
         rows.append({
             "number": result.number,
             "dealer": names[result.dealer],
-            **describe_hand(book, options, hand, names),
+            **describe_hand(book, options, hand, labels, labels[result.dealer]),
             "players": [
                 {
                     "phases": [_cell(result.phases[p][seat]) for p in PHASES],
@@ -168,20 +217,21 @@ def sheet_context(record: dict) -> dict:
                "ok": sum(phase_totals[p]) == 0} for p in PHASES]
     hands_ok = all(sum(r.total) == 0 for r in settlement.hands)
     sheet_sum = sum(settlement.balances)
+    cash = session_money(settlement, stake)
     balances = [
         {
             "name": names[seat],
             "amount": format_counters(settlement.balances[seat]),
-            "money": money(settlement.balances[seat], stake) if stake else None,
+            "money": cash.balances[seat] if cash else None,
             "sign": "up" if settlement.balances[seat] > 0 else "down" if settlement.balances[seat] < 0 else "square",
         }
         for seat in SEATS
     ]
     payments = []
-    for payment in settlement.payments:
+    for number, payment in enumerate(settlement.payments):
         sentence = f"{names[payment.payer]} pays {names[payment.payee]} {money(payment.amount, None)}"
-        if stake:
-            sentence += f" = {money(payment.amount, stake)}"
+        if cash:
+            sentence += f" = {cash.payments[number]}"
         payments.append(sentence)
 
     title = (record.get("title") or "").strip() or DEFAULT_TITLE
@@ -191,9 +241,13 @@ def sheet_context(record: dict) -> dict:
         "running_title": f"{title} — {played_on}" if played_on else title,
         "played_on": played_on,
         "played_on_iso": record.get("played_on"),
+        "printed": printed_line(printed) if printed else None,
+        "printed_iso": printed.isoformat(timespec="minutes") if printed else None,
         "rulebook": {"id": book.id, "name": book.name, "source": book.source},
         "options": [{"label": o.label, "value": "yes" if options[o.name] else "no"} for o in book.options],
         "players": list(names),
+        # how the hand lines call each player, where that is not the whole name
+        "labels": [{"name": n, "label": l} for n, l in zip(names, labels) if n != l],
         "stake": stake,
         "stake_label": stake_label(stake),
         "has_turned_up": book.has_turned_up,
@@ -205,6 +259,7 @@ def sheet_context(record: dict) -> dict:
         "totals": totals,
         "balances": balances,
         "payments": payments,
+        "money_note": cash.note if cash else None,
         "checks": checks,
         "hands_ok": hands_ok,
         "sheet_sum": format_counters(sheet_sum),
@@ -257,24 +312,15 @@ def merge_markers(svg: str) -> str:
 #: Landscape page width less the side margins of static/sheet.css (10 mm each).
 CONTENT_WIDTH_PT = {"a4": 297 / 25.4 * 72 - 56.7, "letter": 11 * 72 - 56.7}
 #: Every glyph of DejaVu Sans Mono (regular, bold, oblique) is this wide, in em;
-#: the table is set in it so that one text per hand lines up in columns.
+#: the amounts are set in it so that one text per hand lines up in columns.
 MONO_EM = 1233 / 2048
-NUMBER_PT = 7.0  # the table's type size, unless the columns need it smaller
-SMALL_NUMBER_PT = 6.3  # smaller than this, the descriptive columns wrap instead
+NUMBER_PT = 7.0  # the table's type size, unless the amounts need it smaller
 MIN_NUMBER_PT = 4.0
-#: The descriptive columns: heading, least and most width in characters (their
-#: text is wrapped to the width; the sets column takes what is left over).
-DESCRIPTIVE = (
-    ("dealer", "Dealer", 6, 12),
-    ("trump", "Trump", 5, 10),
-    ("stock", "Stock bought", 12, 15),
-    ("ruff", "Ruff won · paid", 15, 24),
-    ("sets", "Sets", 16, 30),
-    ("tricks", "Tricks", 6, None),
-)
-LEAST_WIDTH = {key: max(least, len(heading)) for key, heading, least, _ in DESCRIPTIVE}
+#: The least width of the "what happened" column, in the table's ``ch``.
+LEAST_WORDS_CH = 60
 HAND_HEADINGS = ("Hand", "Bal.")
 GROUP_GAP = 2  # characters before each player's amounts (the player rule runs in it)
+WORDS_HEADING = "Hand: what happened (dealer · trump · stock · ruff · sets · tricks in seat order)"
 
 
 def _fill(colour: str) -> str:
@@ -288,50 +334,24 @@ def _fill(colour: str) -> str:
 RULES = {"player": (_fill("000"), "0.8pt"), "hand": (_fill("888"), "0.4pt"), "balance": (_fill("e6e6e6"), None)}
 
 
-def _wrap(parts, width: int) -> list[str]:
-    """Each part on its own line(s), wrapped at spaces to ``width`` characters."""
-    import textwrap
-
-    lines = []
-    for part in parts:
-        part = part.replace("\u2009", " ")
-        lines += textwrap.wrap(part, width, break_on_hyphens=False) or [""]
-    return lines or [""]
-
-
-def _descriptive_parts(row: dict) -> dict:
-    return {
-        "dealer": [row["dealer"]],
-        "trump": [row["trump"]] + ([row["turned_up"]] if row["turned_up"] else []),
-        "stock": [row["stock"]],
-        # a payer and what they paid stay together on a line
-        "ruff": [row["ruff_winner"]] + ([" · ".join(p.replace(" ", "\u00a0") for p in row["ruff_paid"])]
-                                        if row["ruff_paid"] else []),
-        "sets": row["sets"] or ["none"],
-        "tricks": [row["tricks"].replace("\u2009", " ")],
-    }
-
-
 def ledger(context: dict, paper: str) -> dict:
-    """The hand table as monospaced text, one text per hand.
+    """The hand table: per hand, what happened in words (a cell of wrapping
+    text) and its amounts as one monospaced text.
 
     WeasyPrint's time goes on boxes (each table cell, line and inline element
     costs about as much as a short paragraph), far less on characters: a hand
-    written as 28 cells took 35–45 ms, as one cell of two or three lines ~2 ms.
-    So each hand is one cell of DejaVu Sans Mono text (``white-space: pre``)
-    whose columns line up because every glyph has the same width. The player
-    rules, hand-total rules and balance bands are background layers of the
-    table, placed in ``ch`` (drawn once a page, not once a row). The type is
-    7 pt unless the columns need it smaller (down to 6.3 pt, then the wordy
-    columns wrap onto more lines; smaller still only for huge amounts).
+    written as 28 cells took 35–45 ms, as two cells a few ms. The amounts are
+    DejaVu Sans Mono text (``white-space: pre``) whose columns line up because
+    every glyph has the same width and only digits, signs and ½ are in it. The
+    player rules, hand-total rules and balance bands are background layers of
+    the table, placed in ``ch`` (drawn once a page, not once a row). The type is
+    7 pt unless the amounts need it smaller to leave the words room.
     """
     hands = context["hands"]
-    parts = [_descriptive_parts(row) for row in hands]
 
     def widest(texts, least):
         return max([least] + [len(t) for t in texts])
 
-    number_w = widest([str(row["number"]) for row in hands], 3)
     amounts = [cell["text"] for row in hands for p in row["players"] for cell in p["phases"]]
     amounts += [cell["text"] for t in context["totals"] for cell in t["phases"]]
     amount_w = widest(amounts + [p["short"] for p in context["phases"]], 3)
@@ -343,71 +363,36 @@ def ledger(context: dict, paper: str) -> dict:
     total_ch = 2 + total_w
     balance_ch = 1 + balance_w + 1
     player_ch = phases_ch + total_ch + balance_ch
-
-    # each descriptive column as wide as its longest line (within its bounds);
-    # if that is too wide at 7 pt, smaller type down to 6.3 pt, then the sets
-    # and ruff columns wrap onto more lines, then smaller type again
-    widths = {}
-    for key, heading, least, most in DESCRIPTIVE:
-        longest = max([len(text) for p in parts for text in p[key]] + [0])
-        widths[key] = max(least, len(heading), min(longest, most) if most else longest)
     amounts_ch = 3 * player_ch
 
-    def line_ch():
-        return number_w + sum(widths.values()) + len(DESCRIPTIVE) + amounts_ch
-
     width_pt = CONTENT_WIDTH_PT[paper]
-    font_pt = min(NUMBER_PT, width_pt / (line_ch() * MONO_EM))
-    if font_pt < SMALL_NUMBER_PT:
-        font_pt = SMALL_NUMBER_PT
-        room = int(width_pt / (font_pt * MONO_EM))
-        for key in ("sets", "ruff", "stock", "dealer"):
-            widths[key] = max(LEAST_WIDTH[key], widths[key] - max(0, line_ch() - room))
-        font_pt = max(MIN_NUMBER_PT, min(font_pt, width_pt / (line_ch() * MONO_EM)))
+    font_pt = max(MIN_NUMBER_PT, min(NUMBER_PT, width_pt / ((amounts_ch + LEAST_WORDS_CH) * MONO_EM)))
     font_pt = int(font_pt * 100) / 100
-    widths["sets"] += max(0, int(width_pt / (font_pt * MONO_EM)) - line_ch())  # fill the line
-    descriptive_ch = line_ch() - amounts_ch
-    width_ch = line_ch()
-
-    keys = [k for k, *_ in DESCRIPTIVE]
-
-    def descriptive_line(number: str, cells: dict) -> str:
-        line = number.rjust(number_w)
-        for key in keys:
-            line += " " + cells.get(key, "").ljust(widths[key])
-        return line
+    width_ch = int(width_pt / (font_pt * MONO_EM))
+    words_ch = max(LEAST_WORDS_CH, width_ch - amounts_ch)
+    width_ch = words_ch + amounts_ch
 
     def amounts_text(groups) -> str:
         out = ""
         for phase_texts, total, balance in groups:
             out += " " * GROUP_GAP + " ".join(t.rjust(amount_w) for t in phase_texts)
             out += " " * 2 + total.rjust(total_w) + " " + balance.rjust(balance_w) + " "
-        return out
+        return out.rstrip()
 
-    rows = []
-    for row, part in zip(hands, parts):
-        wrapped = {key: _wrap(part[key], widths[key]) for key in keys}
-        height = max(len(lines) for lines in wrapped.values())
-        lines = []
-        for i in range(height):
-            cells = {key: lines_[i] for key, lines_ in wrapped.items() if i < len(lines_)}
-            line = descriptive_line(str(row["number"]) if i == 0 else "", cells)
-            if i == 0:
-                line += amounts_text([([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"])
-                                      for p in row["players"]])
-            lines.append(line.rstrip())
-        rows.append({"number": row["number"], "text": "\n".join(lines), "note": row["note"]})
-
-    heading = descriptive_line("No.", {key: heading for key, heading, *_ in DESCRIPTIVE}).rstrip()
-    phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3).rstrip()
-    totals_label = "Totals: each phase, and the final balance"
-    totals = totals_label.ljust(descriptive_ch) + amounts_text(
-        [([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]]).rstrip()
+    rows = [{
+        "number": row["number"],
+        "words": " · ".join(row["words"]),
+        "amounts": amounts_text([([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"])
+                                 for p in row["players"]]),
+        "note": row["note"],
+    } for row in hands]
+    phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3)
+    totals = amounts_text([([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]])
     # the player rules, the hand-total rules and the balance bands, as the
     # table's background (one image each, drawn once a page, not once a row)
     layers = []
     for seat in range(3):
-        start = descriptive_ch + seat * player_ch
+        start = words_ch + seat * player_ch
         layers.append(("player", start + GROUP_GAP / 2 - 0.1, None))
         layers.append(("hand", start + phases_ch + 0.9, None))
         layers.append(("balance", start + phases_ch + total_ch, balance_ch))
@@ -421,10 +406,8 @@ def ledger(context: dict, paper: str) -> dict:
         "background": background,
         "font_pt": font_pt,
         "width_ch": width_ch,
-        "columns": {"descriptive": descriptive_ch, "player": player_ch},
-        "span": 4,
-        "indent_ch": number_w + 1,
-        "heading": heading,
+        "columns": {"words": words_ch, "player": player_ch},
+        "heading": WORDS_HEADING,
         "phase_headings": phase_headings,
         "rows": rows,
         "totals": totals,
@@ -445,20 +428,23 @@ def page_css(paper: str) -> str:
     return f"@page {{ size: {size} landscape; }}"
 
 
-def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None) -> str:
+def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None,
+                 printed: datetime.datetime | None = None) -> str:
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
-    context = sheet_context(record)
+    context = sheet_context(record, printed)
     template = environment().get_template("sheet.html")
     return template.render(sheet=context, paper=paper, ledger=ledger(context, paper),
                            stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
                            page_css=Markup(size), back_url=back_url)
 
 
-def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None) -> str:
+def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None,
+                      printed: datetime.datetime | None = None) -> str:
     """The session sheet as one standalone HTML document (stylesheet inlined);
-    ``back_url`` adds a link back to the table, on screen only."""
-    return _render_html(record, paper, inline_css=True, back_url=back_url)
+    ``back_url`` adds a link back to the table, on screen only; ``printed`` (an
+    aware time in the viewer's zone) stamps it "printed 1 Dec 2026, 23:40 GMT"."""
+    return _render_html(record, paper, inline_css=True, back_url=back_url, printed=printed)
 
 
 _printer = threading.local()
@@ -482,14 +468,22 @@ def _print_resources(paper: str):
     return cache["font_config"], stylesheets[css]
 
 
-def render_sheet_pdf(record: dict, paper: str = "a4") -> bytes:
+def render_sheet_pdf(record: dict, paper: str = "a4", printed: datetime.datetime | None = None) -> bytes:
     """The session sheet as PDF bytes (WeasyPrint, imported only here).
 
     The same document as ``render_sheet_html``, its stylesheet given to
-    WeasyPrint already parsed rather than inlined."""
-    html = _render_html(record, paper, inline_css=False)
+    WeasyPrint already parsed rather than inlined. The PDF carries the record
+    itself, exactly as the export route gives it (``dump``), as the attachment
+    ``session.json``: importing the PDF restores the session
+    (``scorekeeper.upload``)."""
+    html = _render_html(record, paper, inline_css=False, printed=printed)
     import weasyprint
 
+    from .upload import ATTACHMENT
+
     font_config, stylesheet = _print_resources(paper)
+    attachment = weasyprint.Attachment(
+        string=dump(record), name=ATTACHMENT, relationship="Data",
+        description="This session's record (gleek-session/1): import this PDF or this file to restore it")
     return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
-        stylesheets=[stylesheet], font_config=font_config)
+        stylesheets=[stylesheet], font_config=font_config, attachments=[attachment])

@@ -17,7 +17,7 @@ import pytest
 
 from sessions import long_session
 from conftest import DATA, load_example
-from scorekeeper.money import money
+from scorekeeper.money import session_money
 from scorekeeper.rules import InvalidRecord
 from scorekeeper.rules.core import PHASES, format_counters
 from scorekeeper.rules.record import settle, validate
@@ -79,13 +79,13 @@ def row_numbers(result, running) -> str:
 
 
 def hand_chunks(text: str, record: dict, settlement) -> list[str]:
-    """The text of each hand's row, in order: from "N Dealer" to the next row
-    (the ledger pads its columns with spaces: the number is right-aligned)."""
+    """The text of each hand's row, in order: from "N Dealer dealt" (its words)
+    to the next row; its amounts come after its words."""
     starts = []
     position = 0
     for result in settlement.hands:
         dealer = settlement.players[result.dealer]
-        match = re.compile(rf"(?m)^ *{result.number} +{re.escape(dealer)} ").search(text, position)
+        match = re.compile(rf"(?m)^{result.number} {re.escape(dealer)} dealt ").search(text, position)
         assert match, f"hand {result.number} (dealt by {dealer}) is not on the sheet"
         starts.append(match.start())
         position = match.end()
@@ -113,7 +113,7 @@ def test_pdf_shows_settle_numbers(key):
     assert len(chunks) == len(record["hands"])
     for chunk, result, running, hand in zip(chunks, settlement.hands, settlement.running, record["hands"]):
         tricks = " · ".join(str(t) for t in hand["tricks"])
-        assert f"{tricks} {row_numbers(result, running)}" in flat(chunk), f"hand {result.number}"
+        assert f"tricks {tricks} {row_numbers(result, running)}" in flat(chunk), f"hand {result.number}"
 
     # the totals row: each phase per player, then the final balance
     totals = settlement.phase_totals()
@@ -124,17 +124,18 @@ def test_pdf_shows_settle_numbers(key):
 
     # final balances and payments
     final = whole[whole.index("Final balances"):]
+    shown = session_money(settlement, stake)
     for seat, name in enumerate(names):
         line = f"{name} {format_counters(settlement.balances[seat])}"
         if stake:
-            line += f" = {money(settlement.balances[seat], stake)}"
+            line += f" = {shown.balances[seat]}"
         assert line in final
     assert len(settlement.payments) <= 2
-    for payment in settlement.payments:
+    for number, payment in enumerate(settlement.payments):
         sentence = (f"{names[payment.payer]} pays {names[payment.payee]} "
                     f"{format_counters(payment.amount)} counter{'' if payment.amount == 1 else 's'}")
         if stake:
-            sentence += f" = {money(payment.amount, stake)}"
+            sentence += f" = {shown.payments[number]}"
         assert sentence in final
     if not settlement.payments:
         assert "Nobody owes anybody anything." in final
@@ -163,7 +164,8 @@ def test_long_sheet_spans_pages_with_the_header_on_each():
     for number, text in enumerate(texts, start=1):
         assert title in text, f"page {number}"
         assert f"Page {number} of {len(texts)}" in text
-        assert "No. Dealer Trump Stock bought" in flat(text), f"page {number}: column headings"
+        assert "Hand: what happened (dealer · trump · stock · ruff · sets · tricks in seat order)" in flat(text), \
+            f"page {number}: column headings"
         assert "Samuel Elizabeth Will" in text
         assert flat(text).count("Tdy Stk Ruf Set Trk Hand Bal.") == 3
         assert "Gleek · Parlett (reconstruction) · 60 hands" in text  # running foot
@@ -172,7 +174,7 @@ def test_long_sheet_spans_pages_with_the_header_on_each():
     assert "Note: Tib & <Tom> fell together" in first
     # every row is on exactly one page (rows do not break)
     for number in range(1, 61):
-        pages = [i for i, t in enumerate(texts) if re.search(rf"(?m)^ *{number} +(Samuel|Elizabeth|Will) ", t)]
+        pages = [i for i, t in enumerate(texts) if re.search(rf"(?m)^{number} (Samuel|Elizabeth|Will) dealt ", t)]
         assert len(pages) == 1, f"hand {number} on pages {pages}"
 
 
@@ -240,18 +242,22 @@ def test_context_of_a_session():
     assert context["rulebook"]["name"] == "Parlett (reconstruction)"
     assert context["players"] == ["Samuel", "Elizabeth", "Will"]
     assert context["stake_label"] == "1d a counter (penny Gleek)"
-    assert context["payments"] == ["Will pays Samuel 42 counters = 3s 6d",
-                                   "Will pays Elizabeth 2 counters = 2d"]
+    assert context["payments"] == ["Will pays Samuel 43 counters = 3s 7d",
+                                   "Will pays Elizabeth 3 counters = 3d"]
     first = context["hands"][0]
     assert first["number"] == 1 and first["dealer"] == "Samuel"
     assert first["trump"] == "♠ spades" and first["turned_up"] == "4 up"
-    assert first["stock"] == "Will at 16"
+    assert first["stock"] == "Will at 18"
     assert first["ruff_winner"] == "no contest" and first["ruff_paid"] == []
     assert first["sets"] == ["Samuel: gleek\u00a0A", "Elizabeth: mournival\u00a0Q"]
+    assert first["words"] == ["Samuel dealt", "♠ spades, 4 up", "Tiddy turned up", "Will bought at 18",
+                              "ruff: no contest", "sets: Samuel gleek\u00a0A; Elizabeth mournival\u00a0Q",
+                              "tricks 4 · 3 · 5"]
     second = context["hands"][1]
     assert second["ruff_winner"] == "Samuel" and second["ruff_paid"] == ["Elizabeth 4", "Will 8"]
+    assert "ruff: Samuel won; paid Elizabeth 4, Will 8" in second["words"]
     assert [p["total"]["text"] for p in second["players"]] == [format_counters(a) for a in settlement.hands[1].total]
-    assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["42", "2", "−44"]
+    assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["43", "3", "−46"]
     assert context["balanced"] and context["sheet_sum"] == "0"
     assert [c["ok"] for c in context["checks"]] == [True] * 5
     assert context["chart_svg"].count("<polyline") == 3
@@ -271,6 +277,24 @@ def test_context_of_modern_kiss_and_simplified():
     context = sheet_context(simple)
     assert [h["ruff_winner"] for h in context["hands"]] == ["no ruff", "no ruff"]
     assert {"label": "Simplified (teaching) Gleek", "value": "yes"} in context["options"]
+
+
+@pytest.mark.parametrize("names, labels", [
+    (["Samuel", "Elizabeth", "Will"], ["Samuel", "Elizabeth", "Will"]),
+    (["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montgomery-Smyth"], ["Kit", "李小龍", "Bartholomew…"]),
+    (["Ann Smith", "Ann Jones", "Bo Li"], ["Ann Smith", "Ann Jones", "Bo"]),  # the same first word: whole names
+    (["👨\u200d👩\u200d👧\u200d👦 and co", "Zoë", "Ol" + "e\u0301" * 12],
+     ["👨\u200d👩\u200d👧\u200d👦", "Zoë", "Ol" + "e\u0301" * 4 + "…"]),  # never cut inside a letter
+])
+def test_hand_lines_call_players_by_a_short_name(names, labels):
+    from scorekeeper.sheet import short_names
+
+    assert short_names(names) == labels
+    record = load_example("parlett-evening.json")
+    record["players"] = names
+    context = sheet_context(record)
+    assert context["hands"][0]["words"][0] == f"{labels[0]} dealt"
+    assert context["labels"] == [{"name": n, "label": l} for n, l in zip(names, labels) if n != l]
 
 
 def test_empty_session():
@@ -311,7 +335,7 @@ def test_cli_writes_a_pdf(tmp_path):
     reader = pypdf.PdfReader(str(out))
     box = reader.pages[0].mediabox
     assert (float(box.width), float(box.height)) == pytest.approx((792, 612), abs=0.5)
-    assert "Will pays Samuel 42 counters" in flat(reader.pages[0].extract_text())
+    assert "Will pays Samuel 43 counters" in flat(reader.pages[0].extract_text())
     assert [p.name for p in tmp_path.iterdir()] == ["evening.pdf"]  # no temporary file left
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 from flask import current_app, request
 
 from .. import store
+from ..money import session_money
 from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
@@ -30,28 +31,22 @@ def settlement_of(session: store.Session):
     return SETTLEMENTS.get((session.id, session.version), make)
 
 
-def money_of(stake):
-    """A formatter of counters as money for this stake (None without a stake)."""
-    from ..money import money
-
-    return lambda amount: money(amount, stake) if stake else None
-
-
 def table_context(table, live: bool = True) -> dict:
     """``live``: also the hand in progress (the table page shows it; the form does not need it)."""
     session = table.session
     book = BOOKS[session.rulebook]
     dealer = session.next_dealer()
     draft = store.get_draft(get_db(), session.id) if live else None
+    settlement = settlement_of(session)
     return {
         "table": table,
         "session": session,
         "book": book,
-        "settlement": settlement_of(session),
+        "settlement": settlement,
         "names": tuple(session.players),
         "next_dealer": dealer,
         "next_eldest": eldest(dealer),
-        "money": money_of(session.stake),
+        "cash": session_money(settlement, session.stake) if live else None,  # money that adds up
         "next_hand_note": book.next_hand_note(session.hands),
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "show_all": request.args.get("all") == "1",

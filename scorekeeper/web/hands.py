@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, render_template, request
 
 from .. import store
+from ..localtime import viewer_clock
 from ..db import get_db
 from ..rules import BOOKS
 from .access import editable, load_table, on_both_links
@@ -200,6 +201,7 @@ def hand_detail(table, number: int):
         "reasons": book.reasons(hand, session.options, tuple(session.players)),
         "history": store.history(get_db(), session.id, number) if table.can_edit else [],
         "hand_actions": HAND_ACTIONS,
+        "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone
         "is_last": number == len(session.hands),
     })
     return render_template("hand_detail.html", **context)

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
-from ..rules.record import load
+from ..upload import load_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot
@@ -58,7 +58,7 @@ def import_record():
     else:
         text = request.form.get("record", "").encode()
     try:
-        session = store.create_session(get_db(), load(text), action="import")
+        session = store.create_session(get_db(), load_upload(text), action="import")  # JSON, or a sheet PDF carrying it
     except (InvalidRecord, store.Refused) as refused:
         problems = [str(p) for p in refused.problems]
         if request.is_json:

@@ -6,6 +6,7 @@ from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, render_template, request
 
+from ..localtime import viewer_clock
 from ..rules.record import dump
 from .access import on_both_links
 from .cache import PDFS
@@ -17,16 +18,14 @@ bp = Blueprint("sheets", __name__)
 @on_both_links(bp, "/settle")
 def settle_up(table):
     from ..chart import balance_chart_svg
-    from ..money import money, stake_label
+    from ..money import stake_label
 
     context = table_context(table)
     settlement, session, players = context["settlement"], table.session, context["names"]
     context.update({
         "phase_totals": settlement.phase_totals(),
-        "payments": [
-            {"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount,
-             "money": money(p.amount, session.stake) if session.stake else None}
-            for p in settlement.payments],
+        "payments": [{"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount}
+                     for p in settlement.payments],
         "stake_label": stake_label(session.stake) if session.stake else None,
         "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
     })
@@ -44,16 +43,19 @@ def paper() -> str:
 def sheet(table):
     from ..sheet import render_sheet_html
 
-    return render_sheet_html(table.session.record(), paper(), back_url=table.url())
+    return render_sheet_html(table.session.record(), paper(), back_url=table.url(),
+                             printed=viewer_clock(request.cookies).now())
 
 
 @on_both_links(bp, "/sheet.pdf")
 def sheet_pdf(table):
-    """Rendering a long sheet takes a while: the last few are kept, by session version."""
+    """Rendering a long sheet takes a while: the last few are kept, by session version
+    (and the viewer's time zone, which its "printed" stamp is in)."""
     from ..sheet import render_sheet_pdf
 
-    session, chosen = table.session, paper()
-    pdf = PDFS.get((session.id, session.version, chosen), lambda: render_sheet_pdf(session.record(), chosen))
+    session, chosen, clock = table.session, paper(), viewer_clock(request.cookies)
+    pdf = PDFS.get((session.id, session.version, chosen, clock.name),
+                   lambda: render_sheet_pdf(session.record(), chosen, clock.now()))
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, render_template, request
 
 from .. import store
+from ..localtime import viewer_clock
 from ..db import get_db
 from .access import editable, is_unlocked, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
@@ -46,7 +47,8 @@ def live(key, can_edit):
 def history(key):
     table = editable(key)
     context = table_context(table)
-    context.update(history=store.history(get_db(), table.session.id), actions=ACTIONS)
+    context.update(history=store.history(get_db(), table.session.id), actions=ACTIONS,
+                   clock=viewer_clock(request.cookies))  # times in the viewer's zone
     return render_template("history.html", **context)
 
 

@@ -243,6 +243,7 @@ def test_delete_last_hand(page, base_url):
     page.get_by_role("link", name="Back to the table").click()
 
     page.locator("table.hands").get_by_role("link", name=re.compile(r"^#2\b")).click()
+    page.once("dialog", lambda dialog: dialog.accept())  # Delete asks first
     page.get_by_role("button", name="Delete hand 2").click()
     expect(page.locator(".undo-bar")).to_contain_text("Hand 2 deleted.")
     ui.expect_hand_rows(expected("parlett", players, hands[:1]))

@@ -1,0 +1,33 @@
+"""The emailed PDF is all anyone needs: downloaded from the settle-up screen and
+picked in the home page's Import form, it restores the same session."""
+
+import json
+
+from playwright.sync_api import expect
+
+from sessions import rounding_session
+
+
+def test_import_the_sheet_pdf_through_the_form(page, base_url, tmp_path, artifacts):
+    record = rounding_session({"per_counter": "0.05", "currency": "EUR"})
+    response = page.request.post(base_url + "/import", data=json.dumps(record),
+                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    assert response.status == 303
+    table = base_url + response.headers["location"]
+    exported = page.request.get(table + "/export.json").body()
+    page.goto(table + "/settle")
+    with page.expect_download() as download:
+        page.evaluate("url => { const a = document.createElement('a'); a.href = url; a.download = 'sheet.pdf';"
+                      " document.body.append(a); a.click(); }", table + "/sheet.pdf")
+    pdf = tmp_path / "sheet.pdf"
+    download.value.save_as(pdf)
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+    page.goto(base_url + "/")
+    page.locator('input[type=file][name=file]').set_input_files(str(pdf))
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url(lambda url: "/s/" in url and url != table)
+    expect(page.locator(".balance .money")).to_have_text(["−€11.85", "€7.28", "€4.57"])
+    restored = page.request.get(page.url.split("?")[0] + "/export.json").body()
+    assert restored == exported
+    page.screenshot(path=str(artifacts / "imported-from-pdf.png"))

@@ -24,7 +24,8 @@ from .chart import balance_chart_svg
 from .localtime import printed_line
 from .money import money, session_money, stake_label
 from .rules import BOOKS, InvalidRecord
-from .rules.core import PHASES, SEATS, SUIT_SYMBOLS, format_counters, parse_set
+from .rules.core import SEATS, format_counters
+from .rules.hand import sheet_words
 from .rules.record import dump, settle, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,8 +34,6 @@ STATIC = ROOT / "static"
 STYLESHEET = STATIC / "sheet.css"
 
 PAPERS = {"a4": "A4", "letter": "letter"}
-PHASE_HEADINGS = {"tiddy": "Tiddy", "auction": "Stock", "ruff": "Ruff", "sets": "Sets", "tricks": "Tricks"}
-PHASE_SHORT = {"tiddy": "Tdy", "auction": "Stk", "ruff": "Ruf", "sets": "Set", "tricks": "Trk"}
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
 DEFAULT_TITLE = "Gleek session"
@@ -119,58 +118,11 @@ def short_names(names) -> list[str]:
     return [name if labels.count(label) > 1 else label for name, label in zip(names, labels)]
 
 
-def describe_hand(book, options: dict, hand: dict, names, dealer: str) -> dict:
-    """The table's words for what happened in a hand (not what it cost).
-
-    ``words`` is the hand as the sheet writes it, one part per thing the table
-    recorded (``Samuel dealt``, ``♠ spades, 4 up``, ``Will bought at 18``,
-    ``ruff: Samuel won; paid Elizabeth 4, Will 8``, ``sets: Samuel gleek A``,
-    ``tricks 4 · 3 · 5``): more recorded detail is more parts.
-    """
-    trump = hand["trump"]
-    trump_text = "Kiss (no trumps)" if trump == "none" else f"{SUIT_SYMBOLS[trump]} {trump}"
-    turned = None
-    if book.has_turned_up and "turned_up" in hand:
-        turned = f"{hand['turned_up']} up"
-    auction = hand["auction"]
-    stock = f"{names[auction['buyer']]} at {auction['price']}" if auction else "not bought"
-    ruff = hand["ruff"]
-    if ruff is None:
-        # parlett: nobody opened; modern simplified: the game has no ruff
-        ruff_winner, ruff_paid = ("no ruff" if options.get("simplified") else "no contest"), []
-    else:
-        ruff_winner = names[ruff["winner"]]
-        ruff_paid = [f"{names[s]} {ruff['paid'][s]}" for s in SEATS if s != ruff["winner"]]
-    sets, sets_words = [], []
-    for seat, declared in enumerate(hand["sets"]):
-        if declared:
-            shown = ", ".join("{}\u00a0{}".format(*parse_set(text)) for text in declared)
-            sets.append(f"{names[seat]}: {shown}")
-            sets_words.append(f"{names[seat]} {shown}")
-    tiddy = None
-    if hand.get("tiddy") is not None:
-        tiddy = f"Tiddy: {names[hand['tiddy']]}"
-    elif book.has_turned_up and hand.get("turned_up") == "4":
-        tiddy = "Tiddy turned up"
-    tricks = "\u2009·\u2009".join(str(t) for t in hand["tricks"])
-    words = [f"{dealer} dealt", trump_text + (f", {turned}" if turned else "")]
-    words += [tiddy] if tiddy else []
-    words.append(f"{names[auction['buyer']]} bought at {auction['price']}" if auction else "stock not bought")
-    words.append(f"ruff: {ruff_winner} won; paid {', '.join(ruff_paid)}" if ruff_paid else f"ruff: {ruff_winner}")
-    words.append("sets: " + "; ".join(sets_words) if sets_words else "no sets")
-    words.append("tricks " + tricks.replace("\u2009", " "))
-    return {
-        "trump": trump_text,
-        "turned_up": turned,
-        "tiddy": tiddy,
-        "stock": stock,
-        "ruff_winner": ruff_winner,
-        "ruff_paid": ruff_paid,
-        "sets": sets,
-        "tricks": tricks,
-        "note": hand.get("note", "").strip(),
-        "words": words,
-    }
+def describe_hand(book, options: dict, hand: dict, names, phases: dict) -> dict:
+    """The table's words for what happened in a hand (not what it cost): one part
+    per question of the book's hand (``rules.hand.sheet_words``), so more recorded
+    detail is more parts, and a book's own questions print without code here."""
+    return {"words": sheet_words(book, hand, options, names, phases), "note": hand.get("note", "").strip()}
 
 
 def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dict:
@@ -194,10 +146,10 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         rows.append({
             "number": result.number,
             "dealer": names[result.dealer],
-            **describe_hand(book, options, hand, labels, labels[result.dealer]),
+            **describe_hand(book, options, hand, labels, result.phases),
             "players": [
                 {
-                    "phases": [_cell(result.phases[p][seat]) for p in PHASES],
+                    "phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
                     "total": _cell(result.total[seat]),
                     "balance": _cell(running[seat]),
                 }
@@ -208,13 +160,13 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
     phase_totals = settlement.phase_totals()
     totals = [
         {
-            "phases": [_cell(phase_totals[p][seat]) for p in PHASES],
+            "phases": [_cell(phase_totals[p][seat]) for p in book.phase_ids],
             "total": _cell(settlement.balances[seat]),
         }
         for seat in SEATS
     ]
-    checks = [{"phase": PHASE_HEADINGS[p], "line": sum_line(phase_totals[p]),
-               "ok": sum(phase_totals[p]) == 0} for p in PHASES]
+    checks = [{"phase": p.title, "line": sum_line(phase_totals[p.id]),
+               "ok": sum(phase_totals[p.id]) == 0} for p in book.phase_info]
     hands_ok = all(sum(r.total) == 0 for r in settlement.hands)
     sheet_sum = sum(settlement.balances)
     cash = session_money(settlement, stake)
@@ -250,9 +202,8 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         "labels": [{"name": n, "label": l} for n, l in zip(names, labels) if n != l],
         "stake": stake,
         "stake_label": stake_label(stake),
-        "has_turned_up": book.has_turned_up,
-        "phases": [{"id": p, "heading": PHASE_HEADINGS[p], "short": PHASE_SHORT[p]} for p in PHASES],
-        "column_key": ", ".join(f"{PHASE_SHORT[p]} = {PHASE_HEADINGS[p]}" for p in PHASES)
+        "phases": [{"id": p.id, "heading": p.title, "short": p.short} for p in book.phase_info],
+        "column_key": ", ".join(f"{p.short} = {p.title}" for p in book.phase_info)
         + ", Hand = the hand's total, Bal. = running balance",
         "hands": rows,
         "hand_count": len(rows),

@@ -108,12 +108,13 @@ def test_pdf_shows_settle_numbers(key):
     for name in names:
         assert name in text
 
-    # every hand's row: its tricks, then each player's phases, total and balance
+    # every hand's row: its words (tricks among them), then each player's phases, total and balance
     chunks = hand_chunks(text, record, settlement)
     assert len(chunks) == len(record["hands"])
     for chunk, result, running, hand in zip(chunks, settlement.hands, settlement.running, record["hands"]):
         tricks = " · ".join(str(t) for t in hand["tricks"])
-        assert f"tricks {tricks} {row_numbers(result, running)}" in flat(chunk), f"hand {result.number}"
+        assert f"tricks {tricks} · " in flat(chunk), f"hand {result.number}"
+        assert f" {row_numbers(result, running)}" in flat(chunk), f"hand {result.number}"
 
     # the totals row: each phase per player, then the final balance
     totals = settlement.phase_totals()
@@ -246,15 +247,11 @@ def test_context_of_a_session():
                                    "Will pays Elizabeth 3 counters = 3d"]
     first = context["hands"][0]
     assert first["number"] == 1 and first["dealer"] == "Samuel"
-    assert first["trump"] == "♠ spades" and first["turned_up"] == "4 up"
-    assert first["stock"] == "Will at 18"
-    assert first["ruff_winner"] == "no contest" and first["ruff_paid"] == []
-    assert first["sets"] == ["Samuel: gleek\u00a0A", "Elizabeth: mournival\u00a0Q"]
-    assert first["words"] == ["Samuel dealt", "♠ spades, 4 up", "Tiddy turned up", "Will bought at 18",
-                              "ruff: no contest", "sets: Samuel gleek\u00a0A; Elizabeth mournival\u00a0Q",
-                              "tricks 4 · 3 · 5"]
+    assert first["words"] == ["Samuel dealt", "♠ Spades", "4 up", "Tiddy turned up: the dealer is paid 4 from each.",
+                              "Will bought at 18", "ruff: no contest",
+                              "sets: Samuel gleek of Aces; Elizabeth mournival of Queens", "tricks 4 · 3 · 5",
+                              "honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel"]
     second = context["hands"][1]
-    assert second["ruff_winner"] == "Samuel" and second["ruff_paid"] == ["Elizabeth 4", "Will 8"]
     assert "ruff: Samuel won; paid Elizabeth 4, Will 8" in second["words"]
     assert [p["total"]["text"] for p in second["players"]] == [format_counters(a) for a in settlement.hands[1].total]
     assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["43", "3", "−46"]
@@ -266,8 +263,9 @@ def test_context_of_a_session():
 def test_context_of_modern_kiss_and_simplified():
     record = load_example("modern-evening.json")
     second = sheet_context(record)["hands"][1]
-    assert second["trump"] == "Kiss (no trumps)" and second["turned_up"] is None
-    assert second["stock"] == "not bought"
+    assert second["words"] == ["Ben dealt", "stock not bought", "Kiss (no trumps)", "ruff: Ann won; paid Ben 2, Cat 2",
+                               "sets: Ben gleek of Kings", "tricks 2 · 4 · 6", "card points 32 · 60 · 100",
+                               "Kiss: no trumps, so no Tib or Tom.", "last trick: Cat"]
     simple = copy.deepcopy(record)
     simple["options"] = {"simplified": True}
     for hand in simple["hands"]:
@@ -275,7 +273,8 @@ def test_context_of_modern_kiss_and_simplified():
         hand["ruff"] = None
     assert validate(simple) == []
     context = sheet_context(simple)
-    assert [h["ruff_winner"] for h in context["hands"]] == ["no ruff", "no ruff"]
+    for hand in context["hands"]:  # a session without auction or ruff does not say so every hand
+        assert not any("auction" in w or "ruff" in w or "stock" in w for w in hand["words"]), hand["words"]
     assert {"label": "Simplified (teaching) Gleek", "value": "yes"} in context["options"]
 
 
@@ -375,3 +374,20 @@ def test_cli_paper_must_be_known(tmp_path):
     result = run_sheet(DATA / "parlett-evening.json", "-o", tmp_path / "x.pdf", "--paper", "foolscap")
     assert result.returncode == 2  # argparse's usage error
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name, words", [
+    ("parlett-evening.json", ["honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel",
+                              "Tiddy turned up: the dealer is paid 4 from each.", "Will bought at 18"]),
+    ("wits1671-evening.json", ["honours held:", "tricks "]),
+    ("modern-evening.json", ["card points 90 · 70 · 40", "Tib: Cat", "Tom: Cat", "last trick: Ben",
+                             "Kiss: no trumps, so no Tib or Tom.", "stock not bought"]),
+])
+def test_the_pdf_prints_every_input_of_a_hand_and_a_line_to_agree(name, words):
+    from scorekeeper.sheet import render_sheet_pdf
+
+    record = load_example(name)
+    text = flat("\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(render_sheet_pdf(record))).pages))
+    for word in words:
+        assert word in text, word
+    assert "Agreed " + " ".join(record["players"]) in text

@@ -12,7 +12,6 @@ and phases of its own (``phase_info`` and a method named after the phase).
 from __future__ import annotations
 
 from .core import (
-    PHASES,
     RANK_PLURALS,
     RANKS,
     SEATS,

@@ -122,16 +122,17 @@ class SeatQuestion(Question):
 
     kind = "seat"
 
-    def __init__(self, key, section, title, ask, *, nobody: str | None = None, **kwargs):
+    def __init__(self, key, section, title, ask, *, nobody: str | None = None, reads_as: str = "", **kwargs):
         super().__init__(key, section, title, ask, **kwargs)
         self.nobody = nobody
+        self.reads_as = reads_as or f"{title}: {{}}"
 
     def choices(self, answers: Answers) -> list[Choice]:
         nobody = [Choice(None, self.nobody, "")] if self.nobody else []
         return nobody + answers.seat_choices()
 
     def reads(self, value, answers):
-        return (self.nobody or "nobody") if value is None else answers.who(value)
+        return self.reads_as.format("nobody" if value is None else answers.who(value))
 
 
 class ChoiceQuestion(Question):
@@ -172,8 +173,8 @@ class PurchaseQuestion(Question):
 
     def reads(self, value, answers):
         if value is None:
-            return "not bought"
-        return f"{answers.who(value['buyer'])} at {value['price']}"
+            return "stock not bought"
+        return f"{answers.who(value['buyer'])} bought at {value['price']}"
 
 
 class RuffQuestion(Question):
@@ -204,9 +205,9 @@ class RuffQuestion(Question):
 
     def reads(self, value, answers):
         if value is None:
-            return self.nobody.lower()
-        paid = " · ".join(f"{answers.who(s)} {value['paid'][s]}" for s in SEATS if s != value["winner"])
-        return f"{answers.who(value['winner'])} won; {paid}"
+            return f"ruff: {self.nobody.lower()}"
+        paid = ", ".join(f"{answers.who(s)} {value['paid'][s]}" for s in SEATS if s != value["winner"])
+        return f"ruff: {answers.who(value['winner'])} won; paid {paid}"
 
 
 class SetsQuestion(Question):
@@ -235,8 +236,8 @@ class SetsQuestion(Question):
         for seat, declared in enumerate(value):
             if declared:
                 named = ", ".join(f"{kind} of {RANK_PLURALS[rank]}" for kind, rank in map(parse_set, declared))
-                parts.append(f"{answers.who(seat)}: {named}")
-        return "; ".join(parts) or "none"
+                parts.append(f"{answers.who(seat)} {named}")
+        return "sets: " + "; ".join(parts) if parts else "no sets"
 
 
 class CountsQuestion(Question):
@@ -252,7 +253,7 @@ class CountsQuestion(Question):
         return list(range(self.total + 1))
 
     def reads(self, value, answers):
-        return "\u2009·\u2009".join(str(v) for v in value)
+        return f"{self.title.lower()} " + " · ".join(str(v) for v in value)
 
 
 class HonoursQuestion(Question):
@@ -279,8 +280,9 @@ class HonoursQuestion(Question):
         return lines
 
     def reads(self, value, answers):
-        short = {"A": "Tib", "K": "K", "Q": "Q", "J": "Tom"}
-        return ", ".join(f"{short[r]} {'discarded' if s is None else answers.who(s)}" for r, s in value.items())
+        short = {"A": "Tib", "K": "King", "Q": "Queen", "J": "Tom"}
+        held = ", ".join(f"{short[r]} {'discarded' if s is None else answers.who(s)}" for r, s in value.items())
+        return f"{self.title.lower()} {answers.book.honour_held_word}: {held}"
 
 
 class PointsQuestion(Question):
@@ -289,7 +291,7 @@ class PointsQuestion(Question):
     kind = "points"
 
     def reads(self, value, answers):
-        return "\u2009·\u2009".join(str(v) for v in value)
+        return f"{self.title.lower()} " + " · ".join(str(v) for v in value)
 
 
 class TextQuestion(Question):
@@ -320,12 +322,24 @@ def known_phases(book, hand: dict, options: dict, wrong=()) -> dict:
     return known
 
 
-def describe(book, hand: dict, options: dict, hands_before: list, names) -> list[tuple[Question, str]]:
-    """Each answered question of a hand in a few words, in the order of play
-    (the sheet and the hand in progress)."""
-    answers = Answers(book, hand, options, hands_before, names)
-    return [(q, q.reads(hand[q.key], answers)) for q in book.questions
-            if q.key in hand and not (q.optional and not hand[q.key])]
+def sheet_words(book, hand: dict, options: dict, names, phases: dict) -> list[str]:
+    """What the table recorded in a hand, in a few words a question: the sheet's
+    line for the hand ("Samuel dealt", "♠ Spades", "4 up", "Will bought at 18", …),
+    from which a reader with a pencil can work out every amount. An answer the
+    rules fixed is given with its reason where its phase paid something ("Tiddy
+    turned up: the dealer is paid 4 from each."), not where it did not (Tiddy off)."""
+    answers = Answers(book, hand, options, (), names)
+    paid = {p.section for p in book.phase_info if any(phases.get(p.id, ()))}
+    words = []
+    for q in book.questions:
+        if q.key not in hand or q.optional:
+            continue
+        fixed = q.fixed(answers)
+        if fixed is None:
+            words.append(q.reads(hand[q.key], answers))
+        elif q.section in paid and fixed.reason not in words:  # Kiss fixes Tib and Tom alike
+            words.append(fixed.reason)
+    return words
 
 
 def suit_labels(trumps) -> dict:
@@ -336,4 +350,4 @@ def suit_labels(trumps) -> dict:
 __all__ = ["Answers", "Choice", "ChoiceQuestion", "CountsQuestion", "Fixed", "HonourLine",
            "HonoursQuestion", "NOBODY", "Phase", "PointsQuestion", "Preset", "PurchaseQuestion",
            "Question", "RuffQuestion", "Section", "SeatQuestion", "SetChoices", "SetsQuestion",
-           "TextQuestion", "describe", "eldest", "known_phases", "middle", "suit_labels"]
+           "TextQuestion", "eldest", "known_phases", "middle", "sheet_words", "suit_labels"]

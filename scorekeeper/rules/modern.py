@@ -72,7 +72,7 @@ class Modern(RuleBook):
 
     def declare(self) -> list:
         return [
-            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?"),
+            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
             PurchaseQuestion("auction", "stock", "Stock", "Who bought the stock, and at what price?",
                              ask_price="At what price was the stock bought?", label="Buyer",
                              field="buyer", fixed=self.fixed_auction),
@@ -95,7 +95,7 @@ class Modern(RuleBook):
             SeatQuestion("tom", "play", "Tom", "Who captured Tom (the Jack of trumps)?",
                          label="Tom (Jack of trumps) captured by", nobody="Nobody", fixed=self.fixed_captured),
             SeatQuestion("last_trick", "play", "Last trick", "Who won the last trick?",
-                         label="Last trick won by"),
+                         label="Last trick won by", reads_as="last trick: {}"),
             TextQuestion("note", "note", "Note", label="Note (optional)", limit=NOTE_LIMIT),
         ]
 

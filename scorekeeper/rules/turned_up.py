@@ -67,7 +67,7 @@ class TurnedUpBook(RuleBook):
 
     def declare(self) -> list:
         return [
-            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?"),
+            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
             ChoiceQuestion("trump", "deal", "Trump", "What is trump?", label="Turned-up card: suit (trump)",
                            values=self.trumps, labels=suit_labels(self.trumps), look="suits"),
             ChoiceQuestion("turned_up", "deal", "Turned-up card", "Which card was turned up?",

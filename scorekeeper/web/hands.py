@@ -15,6 +15,7 @@ from .. import store
 from ..localtime import viewer_clock
 from ..db import get_db
 from ..rules import BOOKS
+from ..rules.hand import sheet_words
 from .access import editable, load_table, on_both_links
 from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo
 from .context import settlement_of, table_context
@@ -199,6 +200,8 @@ def hand_detail(table, number: int):
         "hand": hand,
         "result": context["settlement"].hands[number - 1],
         "reasons": book.reasons(hand, session.options, tuple(session.players)),
+        "recorded": sheet_words(book, hand, book.resolved_options(session.options), tuple(session.players),
+                                context["settlement"].hands[number - 1].phases),
         "history": store.history(get_db(), session.id, number) if table.can_edit else [],
         "hand_actions": HAND_ACTIONS,
         "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone

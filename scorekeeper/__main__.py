@@ -87,7 +87,22 @@ def build_parser() -> argparse.ArgumentParser:
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
     sheet_cmd.set_defaults(run=cmd_sheet)
+    doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
+    doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
+    doc_cmd.set_defaults(run=cmd_rules_doc)
     return parser
+
+
+def cmd_rules_doc(args) -> int:
+    from .rules.doc import rules_markdown
+
+    text = rules_markdown()
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
 
 
 def main(argv=None) -> int:

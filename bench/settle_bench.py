@@ -66,10 +66,12 @@ def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy
     turned_up = r.choice(RANKS)
     tricks = _tricks(r)
     buyer = r.randrange(3)
-    if book == "parlett":
-        price = (12 if buyer == eldest else 14) + 2 * r.randint(0, 4)
-    else:
-        price = (13 if buyer == eldest else 14) + r.randint(0, 6)
+    step = 2 if book == "parlett" else 1
+    opening_bid = 12 if book == "parlett" else 13
+    price = (opening_bid if buyer == eldest else 14) + step * r.randint(0, 4 if book == "parlett" else 6)
+    position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle: prices no bidding reaches (§3, §4)
+    if position < 2 and price == opening_bid + (position + 1) * step:
+        price += step
     if book == "parlett" and r.random() < 0.25:
         ruff = None
     else:

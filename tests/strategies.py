@@ -145,6 +145,15 @@ def ruff_paid(winner: int, amount) -> st.SearchStrategy:
                                                  for s in range(3)]})
 
 
+def reachable_price(price: int, buyer: int, dealer: int, opening_bid: int, step: int) -> int:
+    """``price``, or one step more where no bidding reaches it (GLEEK-RULES.md §3, §4):
+    eldest never buys one step above the opening, middle never two steps above."""
+    position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle, 2 dealer
+    if position < 2 and price == opening_bid + (position + 1) * step:
+        return price + step
+    return price
+
+
 def notes() -> st.SearchStrategy:
     return st.one_of(st.none(), st.text(max_size=30))
 
@@ -159,11 +168,13 @@ def turned_up_hands(draw, book: str, opening: int = 2, tiddy_on: bool = True) ->
     if book == "parlett":
         lowest = 12 if buyer == eldest(dealer) else 14
         price = lowest + 2 * draw(st.integers(0, 20))
+        price = reachable_price(price, buyer, dealer, opening_bid=12, step=2)
         ruff = draw(st.one_of(st.none(), seats.flatmap(
             lambda w: ruff_paid(w, st.integers(0, 10).map(lambda k: opening + 2 * k)))))
     else:
         lowest = 13 if buyer == eldest(dealer) else 14
         price = lowest + draw(st.integers(0, 40))
+        price = reachable_price(price, buyer, dealer, opening_bid=13, step=1)
         ruff = draw(seats.flatmap(lambda w: ruff_paid(w, st.integers(1, 10).map(lambda k: 2 * k))))
     honours = {}
     for rank in HONOURS:

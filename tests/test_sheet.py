@@ -240,18 +240,18 @@ def test_context_of_a_session():
     assert context["rulebook"]["name"] == "Parlett (reconstruction)"
     assert context["players"] == ["Samuel", "Elizabeth", "Will"]
     assert context["stake_label"] == "1d a counter (penny Gleek)"
-    assert context["payments"] == ["Will pays Samuel 42 counters = 3s 6d",
-                                   "Will pays Elizabeth 2 counters = 2d"]
+    assert context["payments"] == ["Will pays Samuel 43 counters = 3s 7d",
+                                   "Will pays Elizabeth 3 counters = 3d"]
     first = context["hands"][0]
     assert first["number"] == 1 and first["dealer"] == "Samuel"
     assert first["trump"] == "♠ spades" and first["turned_up"] == "4 up"
-    assert first["stock"] == "Will at 16"
+    assert first["stock"] == "Will at 18"
     assert first["ruff_winner"] == "no contest" and first["ruff_paid"] == []
     assert first["sets"] == ["Samuel: gleek\u00a0A", "Elizabeth: mournival\u00a0Q"]
     second = context["hands"][1]
     assert second["ruff_winner"] == "Samuel" and second["ruff_paid"] == ["Elizabeth 4", "Will 8"]
     assert [p["total"]["text"] for p in second["players"]] == [format_counters(a) for a in settlement.hands[1].total]
-    assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["42", "2", "−44"]
+    assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["43", "3", "−46"]
     assert context["balanced"] and context["sheet_sum"] == "0"
     assert [c["ok"] for c in context["checks"]] == [True] * 5
     assert context["chart_svg"].count("<polyline") == 3
@@ -311,7 +311,7 @@ def test_cli_writes_a_pdf(tmp_path):
     reader = pypdf.PdfReader(str(out))
     box = reader.pages[0].mediabox
     assert (float(box.width), float(box.height)) == pytest.approx((792, 612), abs=0.5)
-    assert "Will pays Samuel 42 counters" in flat(reader.pages[0].extract_text())
+    assert "Will pays Samuel 43 counters" in flat(reader.pages[0].extract_text())
     assert [p.name for p in tmp_path.iterdir()] == ["evening.pdf"]  # no temporary file left
 
 

@@ -186,8 +186,8 @@ def test_a_whole_evening_matches_settle(client):
     record = export(client, url)
     assert record["hands"] == EVENING
     expected = json.loads((DATA / "parlett-evening.expected.json").read_text())
-    assert shown_balances(client, url) == ["+42", "+2", "−44"] == expected_balances(record)
-    assert expected["balances"] == [42, 2, -44]
+    assert shown_balances(client, url) == ["+43", "+3", "−46"] == expected_balances(record)
+    assert expected["balances"] == [43, 3, -46]
 
 
 @pytest.mark.parametrize("rulebook, name", [("wits1671", "wits1671-evening.json"),
@@ -223,10 +223,10 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     response = client.post(url + "/hands/1", data=hand_fields(edited))
     assert response.status_code == 303
     shown = client.get(url).data.decode()
-    assert "Balances: Samuel +42 → +45, Will −44 → −47." in shown
+    assert "Balances: Samuel +43 → +46, Will −46 → −49." in shown
     record = export(client, url)
     assert record["hands"][0]["tricks"] == [5, 3, 4]
-    assert shown_balances(client, url) == expected_balances(record) != ["+42", "+2", "−44"]
+    assert shown_balances(client, url) == expected_balances(record) != ["+43", "+3", "−46"]
     history = client.get(url + "/history").data.decode()
     assert "Changed hand 1" in history
     assert "tricks: [4,3,5] → [5,3,4]" in history  # what changed, not just that it did
@@ -474,9 +474,9 @@ def test_settle_up_screen_agrees_with_settle(client):
         save(client, url, hand)
     page = client.get(url + "/settle").data.decode()
     text = re.sub(r"<[^>]+>", "", page)
-    assert "Will pays Samuel 42 counters = £2 2s" in text
-    assert "Will pays Elizabeth 2 counters = 2s" in text
-    assert re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page) == ["+42", "+2", "−44"]
+    assert "Will pays Samuel 43 counters = £2 3s" in text
+    assert "Will pays Elizabeth 3 counters = 3s" in text
+    assert re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page) == ["+43", "+3", "−46"]
     assert "<svg" in page  # the running-balance chart
     # the phase breakdown: tiddy totals over the evening are 8+4-2, -4-2+4, -4-2-2
     assert re.search(r"Tiddy</th><td[^>]*>\+10</td><td[^>]*>−2</td><td[^>]*>−8</td>", page)

@@ -28,6 +28,7 @@ from .core import (
     half,
     is_int,
     key_name,
+    middle,
     nothing,
     parse_set,
     set_cards,
@@ -48,7 +49,8 @@ class RuleBook:
     opening_price: int = 13
     price_step: int = 1
     even_prices: bool = False
-    eldest_must_buy: bool = True
+    eldest_must_buy: bool = True  # eldest's first bid must be the opening price (no pass)
+    exact_bids: bool = True  # each bid exactly price_step more (else: at least price_step more)
     tiddy_held: int = 2
     hand_keys: tuple[str, ...] = ()
     optional_hand_keys: tuple[str, ...] = ("note",)
@@ -184,6 +186,28 @@ class RuleBook:
             lowest = self.min_price(auction["buyer"], hand["dealer"])
             if price < lowest:
                 check.fail("auction", f"auction: {check.who(auction['buyer'])} is not eldest, so bought at {lowest} or more, not {price} (eldest opens at {self.opening_price})")
+                return
+            problem = self.unreachable_price(auction["buyer"], hand["dealer"], price)
+            if problem:
+                check.fail("auction", f"auction: {check.who(auction['buyer'])} {problem}")
+
+    def unreachable_price(self, buyer: int, dealer: int, price: int) -> str | None:
+        """Why no bidding reaches ``price`` for ``buyer`` (§3, §4, §7), or None.
+
+        With every bid exactly one step more and a pass final, two others speak
+        between a player's bids, so his next bid is two steps above his last:
+        eldest (first bid: the opening) never buys one step above it, and middle
+        (first bid: one step above) never two steps above."""
+        if not (self.exact_bids and self.eldest_must_buy):
+            return None
+        opening, step = self.opening_price, self.price_step
+        if buyer == eldest(dealer) and price == opening + step:
+            return (f"is eldest, so after opening at {opening} his next bid is {opening + 2 * step}: "
+                    f"eldest never buys at {price}")
+        if buyer == middle(dealer) and price == opening + 2 * step:
+            return (f"is middle, so after bidding {opening + step} his next bid is {opening + 3 * step}: "
+                    f"middle never buys at {price}")
+        return None
 
     def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> None:
         hand = check.hand

@@ -34,6 +34,7 @@ class Modern(RuleBook):
     opening_price = 13
     price_step = 1
     eldest_must_buy = False
+    exact_bids = False
     hand_keys = ("dealer", "trump", "tiddy", "auction", "ruff", "sets", "tricks",
                  "card_points", "tib", "tom", "last_trick")
     options = (

@@ -36,6 +36,9 @@ from .core import (
 )
 
 
+RUFF_KEYS = frozenset(("winner", "paid", "calls", "shown"))
+
+
 class RuleBook:
     id: str = ""
     name: str = ""
@@ -54,6 +57,11 @@ class RuleBook:
     tiddy_held: int = 2
     hand_keys: tuple[str, ...] = ()
     optional_hand_keys: tuple[str, ...] = ("note",)
+    # §9, call by call (read by rules/calls.py): the vying's words and stakes, a card's
+    # value in a ruff, and whether four Aces beat every ruff
+    vying = None
+    ruff_values: dict[str, int] = {}
+    four_aces_win: bool = False
     phase_rules: tuple[PhaseRule, ...] = ()
     decisions: tuple[Decision, ...] = ()
 
@@ -137,11 +145,15 @@ class RuleBook:
             check.fail("turned_up", f"turned_up must be a rank ({' '.join(RANKS)}), not {describe(hand['turned_up'])}")
         self._check_tiddy(check, options)
         self._check_auction(check, options)
-        self._check_ruff(check, options, hands_before)
+        ruff_calls = self._check_ruff(check, options, hands_before)
         self._check_tricks(check)
         self.check_play(check, options)
         self._check_sets(check, options)
         self.check_sets_against_play(check, options)
+        if ruff_calls is not None:  # after the sets: a declared mournival of Aces shows four Aces
+            from .calls import check_ruff_calls
+
+            check_ruff_calls(self, check, check.hand["ruff"], self.ruff_opening(hands_before), ruff_calls)
         return check.problems
 
     def _check_tiddy(self, check: HandCheck, options: dict) -> None:
@@ -168,9 +180,18 @@ class RuleBook:
         if self.auction_must_be_empty(options):
             check.fail("auction", "auction must be null: simplified Gleek has no auction")
             return
-        if not isinstance(auction, dict) or set(auction) != {"buyer", "price"}:
+        if not (isinstance(auction, dict) and "buyer" in auction and "price" in auction
+                and len(auction) == (3 if "bids" in auction else 2)):
             check.fail("auction", f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.auction_may_be_empty(options) else ""}, not {describe(auction)}')
             return
+        self._check_auction_result(check, auction)
+        if "bids" in auction and check.good("dealer"):  # §9.1, call by call
+            from .calls import check_bids
+
+            check_bids(self, check, auction, result_ok="auction" not in check.bad)
+
+    def _check_auction_result(self, check: HandCheck, auction: dict) -> None:
+        hand = check.hand
         ok = check.seat("auction", auction["buyer"])
         price = auction["price"]
         if not is_int(price):
@@ -209,21 +230,34 @@ class RuleBook:
                     f"middle never buys at {price}")
         return None
 
-    def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> None:
+    def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> bool | None:
+        """The ruff's shape and result; with calls, whether the result stands so far
+        (their check, ``calls.check_ruff_calls``, comes after the sets), else None."""
         hand = check.hand
         if "ruff" not in hand:
-            return
+            return None
         ruff = hand["ruff"]
         if ruff is None:
             if not self.ruff_may_be_empty(options):
                 check.fail("ruff", "ruff cannot be null: somebody always wins the ruff in this rule book")
-            return
+            return None
         if self.ruff_must_be_empty(options):
             check.fail("ruff", "ruff must be null: simplified Gleek has no ruff")
-            return
-        if not isinstance(ruff, dict) or set(ruff) != {"winner", "paid"}:
+            return None
+        if not (isinstance(ruff, dict) and "winner" in ruff and "paid" in ruff
+                and (len(ruff) == 2 or set(ruff) <= RUFF_KEYS)):
             check.fail("ruff", f'ruff must be {{"winner": seat, "paid": [a, b, c]}}, not {describe(ruff)}')
-            return
+            return None
+        if "shown" in ruff and "calls" not in ruff:
+            check.fail("ruff", "ruff: shown is given only with the calls (ruff.calls) that end in the showdown")
+            return None
+        self._check_ruff_result(check, ruff, hands_before)
+        if "calls" in ruff and check.good("dealer"):  # §9.2: checked after the sets
+            return "ruff" not in check.bad
+        return None
+
+    def _check_ruff_result(self, check: HandCheck, ruff: dict, hands_before: list) -> None:
+        """``winner`` and ``paid`` by themselves (§7)."""
         if not check.seat("ruff", ruff["winner"]):
             return
         paid = ruff["paid"]
@@ -336,8 +370,10 @@ class RuleBook:
 
     # ------------------------------------------------------------ reasons
 
-    def reasons(self, hand: dict, options: dict, names) -> dict[str, list[str]]:
-        """One line per payment in each phase, in the table's words."""
+    def reasons(self, hand: dict, options: dict, names, hands_before: list | None = None) -> dict[str, list[str]]:
+        """One line per payment in each phase, in the table's words. A hand with calls
+        (§9) also reads them out and says why each ruff loser pays what he pays; its
+        opening stake comes from ``hands_before`` if given, else from its own ``paid``."""
         lines = {phase: [] for phase in PHASES}
         lines["tiddy"] = self.tiddy_reasons(hand, options, names)
         auction = hand["auction"]
@@ -346,9 +382,18 @@ class RuleBook:
         else:
             each = format_counters(half(auction["price"]))
             lines["auction"] = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
+            if "bids" in auction:
+                from .calls import replay_bids
+
+                lines["auction"].insert(0, f"Bids: {replay_bids(self, hand['dealer'], auction['bids'], names).line()}.")
         ruff = hand["ruff"]
         if ruff is None:
             lines["ruff"] = [self.no_ruff_reason()]
+        elif "calls" in ruff:
+            from .calls import ruff_reasons
+
+            opening = None if hands_before is None else self.ruff_opening(hands_before)
+            lines["ruff"] = ruff_reasons(self, hand, names, opening)
         else:
             winner = names[ruff["winner"]]
             for seat in SEATS:

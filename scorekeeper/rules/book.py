@@ -37,6 +37,17 @@ from .core import (
 
 
 RUFF_KEYS = frozenset(("winner", "paid", "calls", "shown"))
+_CALLS = []
+
+
+def calls():
+    """``rules/calls.py``, imported the first time a hand has calls (a session without
+    them never pays for it)."""
+    if not _CALLS:
+        from . import calls as module
+
+        _CALLS.append(module)
+    return _CALLS[0]
 
 
 class RuleBook:
@@ -151,9 +162,7 @@ class RuleBook:
         self._check_sets(check, options)
         self.check_sets_against_play(check, options)
         if ruff_calls is not None:  # after the sets: a declared mournival of Aces shows four Aces
-            from .calls import check_ruff_calls
-
-            check_ruff_calls(self, check, check.hand["ruff"], self.ruff_opening(hands_before), ruff_calls)
+            calls().check_ruff_calls(self, check, check.hand["ruff"], self.ruff_opening(hands_before), ruff_calls)
         return check.problems
 
     def _check_tiddy(self, check: HandCheck, options: dict) -> None:
@@ -186,9 +195,7 @@ class RuleBook:
             return
         self._check_auction_result(check, auction)
         if "bids" in auction and check.good("dealer"):  # §9.1, call by call
-            from .calls import check_bids
-
-            check_bids(self, check, auction, result_ok="auction" not in check.bad)
+            calls().check_bids(self, check, auction, result_ok="auction" not in check.bad)
 
     def _check_auction_result(self, check: HandCheck, auction: dict) -> None:
         hand = check.hand
@@ -383,17 +390,14 @@ class RuleBook:
             each = format_counters(half(auction["price"]))
             lines["auction"] = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
             if "bids" in auction:
-                from .calls import replay_bids
-
-                lines["auction"].insert(0, f"Bids: {replay_bids(self, hand['dealer'], auction['bids'], names).line()}.")
+                bids = calls().replay_bids(self, hand["dealer"], auction["bids"], names)
+                lines["auction"].insert(0, f"Bids: {bids.line()}.")
         ruff = hand["ruff"]
         if ruff is None:
             lines["ruff"] = [self.no_ruff_reason()]
         elif "calls" in ruff:
-            from .calls import ruff_reasons
-
             opening = None if hands_before is None else self.ruff_opening(hands_before)
-            lines["ruff"] = ruff_reasons(self, hand, names, opening)
+            lines["ruff"] = calls().ruff_reasons(self, hand, names, opening)
         else:
             winner = names[ruff["winner"]]
             for seat in SEATS:

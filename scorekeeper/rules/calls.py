@@ -85,11 +85,15 @@ from collections import namedtuple
 from .core import HONOURS, RANK_NAMES, RANKS, SEATS, describe, seats_from_eldest
 
 SEAT_NAMES = ("seat 0", "seat 1", "seat 2")
+NEXT = (1, 2, 0)  # the seat to the left
+FROM_ELDEST = ((1, 2, 0), (2, 0, 1), (0, 1, 2))  # by dealer: eldest, middle, dealer
 NEXT_FEW = 4  # amounts offered as chips where the caller names one
 FOUR_ACES = "aces"
 CHECK, OPEN, CALL, RAISE, DROP = "check", "open", "call", "raise", "drop"  # a Word's action
 NAMED, S = "named", "S"  # Vying.opens_at / raise_by: named by the caller; the hand's opening stake
 NO_CONTEST, UNSEEN, SHOWDOWN = "no contest", "unseen", "showdown"  # how a ruff ends
+# which check refused a call (the replays say why afterwards, from the state as it was)
+_SHAPE, _SEAT, _WORD, _ORDER, _WHEN, _AMOUNT = (object() for _ in range(6))
 
 
 class Choice(namedtuple("Choice", "call label")):
@@ -140,15 +144,19 @@ def _names_list(names, seats) -> str:
 class Auction:
     """The auction after the bids so far (``replay_bids``)."""
 
+    # until replay_bids says otherwise
+    calls: list = []
+    highest = bidder = problem = None
+    passes = 0
+    ended = False
+
     def __init__(self, book, dealer: int, names=SEAT_NAMES):
         self.book, self.dealer, self.names = book, dealer, names
-        self.calls: list = []
-        self.turn = (dealer + 1) % 3  # eldest speaks first
-        self.highest = self.bidder = None
+        self.exact = book.exact_bids
+        self.strict = book.exact_bids or book.eldest_must_buy  # the next bid must be exactly ``least``
+        self.turn = NEXT[dealer]  # eldest speaks first
+        self.least = book.opening_price  # the smallest bid allowed now
         self.out = [False, False, False]
-        self.passes = 0
-        self.ended = False
-        self.problem = None
 
     @property
     def buyer(self):
@@ -158,64 +166,23 @@ class Auction:
     def price(self):
         return self.highest if self.ended and self.bidder is not None else None
 
-    def play(self, call) -> str | None:
-        """Take one more call; why it cannot be taken (the table's words), or None."""
-        if type(call) is not list or len(call) != 2:
-            return f'a bid is [seat, n] or [seat, "pass"], not {describe(call)}'
-        seat, bid = call
-        if type(seat) is not int or not 0 <= seat <= 2:
-            return f"a bid's seat is 0, 1 or 2, not {describe(seat)}"
-        is_pass = bid == "pass"
-        if not is_pass and type(bid) is not int:
-            return f'{self.names[seat]}\'s bid must be a whole number or "pass", not {describe(bid)}'
-        problem = self._order_problem(seat, "pass" if is_pass else f"bid of {bid}")
-        if problem is None:
-            problem = self._pass(seat) if is_pass else self._bid(seat, bid)
-        if problem is None:
-            self.calls.append(call)
-            self._next(seat)
-        return problem
-
-    def _order_problem(self, seat: int, what: str) -> str | None:
+    def _order_problem(self, seat: int, what: str) -> str:
         who = self.names[seat]
         if self.ended:
             return f"the bidding was over ({self.outcome()}) before {who}'s {what}"
         if self.out[seat]:
             return f"{who} is out (passed) and cannot speak again"
-        if seat != self.turn:
-            return f"{who} spoke out of turn: it was {self.names[self.turn]}'s turn"
-        return None
+        return f"{who} spoke out of turn: it was {self.names[self.turn]}'s turn"
 
-    def _least(self) -> int:
-        return self.book.opening_price if self.highest is None else self.highest + self.book.price_step
-
-    def _bid(self, seat: int, bid: int) -> str | None:
-        book, who, least = self.book, self.names[seat], self._least()
+    def _bid_problem(self, seat: int, bid: int) -> str:
+        book, who, least = self.book, self.names[seat], self.least
         if self.highest is None:
-            if book.eldest_must_buy and bid != least:
+            if book.eldest_must_buy:
                 return f"{who} is eldest and must open at {least}, not {bid}"
-            if bid < least:
-                return f"{who} bid {bid}, but the first bid is at least {least}"
-        elif book.exact_bids and bid != least:
+            return f"{who} bid {bid}, but the first bid is at least {least}"
+        if self.exact:
             return f"{who} bid {bid}, but bids go up by {book.price_step} ({least} next)"
-        elif bid < least:
-            return f"{who} bid {bid}, but bids go up by at least {book.price_step} ({least} or more next)"
-        self.highest, self.bidder = bid, seat
-        return None
-
-    def _pass(self, seat: int) -> str | None:
-        if self.highest is None and self.book.eldest_must_buy:
-            return f"{self.names[seat]} is eldest and must open at {self.book.opening_price}, not pass"
-        self.out[seat] = True
-        self.passes += 1
-        return None
-
-    def _next(self, seat: int) -> None:
-        if self.passes == 3 or (self.passes == 2 and self.bidder is not None):
-            self.ended, self.turn = True, None
-        else:
-            turn = (seat + 1) % 3
-            self.turn = (turn + 1) % 3 if self.out[turn] else turn
+        return f"{who} bid {bid}, but bids go up by at least {book.price_step} ({least} or more next)"
 
     def outcome(self) -> str:
         if self.bidder is None:
@@ -226,7 +193,7 @@ class Auction:
     def choices(self) -> list[Choice]:
         if self.turn is None:
             return []
-        seat, least = self.turn, self._least()
+        seat, least = self.turn, self.least
         count = 1 if self.book.exact_bids else NEXT_FEW
         choices = [Choice([seat, n], f"Bid {n}") for n in range(least, least + count)]
         if not (self.highest is None and self.book.eldest_must_buy):
@@ -237,7 +204,7 @@ class Auction:
     def more(self) -> Amounts | None:
         if self.turn is None or self.book.exact_bids:
             return None
-        return Amounts(self.turn, None, self._least(), "Bid {n}")
+        return Amounts(self.turn, None, self.least, "Bid {n}")
 
     def line(self) -> str:
         """"Ann bids 12 · Ben 14 · Cat passes · Ann 16 · Ben passes"."""
@@ -267,17 +234,59 @@ class Auction:
 
 
 def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
-    """The auction after ``bids`` (§9.1); see the module's docstring."""
+    """The auction after ``bids`` (§9.1); see the module's docstring. One pass with the
+    state in local variables (every hand of a record runs it); it stops at the first
+    call that cannot be taken. The turn is never a player who is out, and None once
+    the auction is over, so a call by anybody else is out of turn, out, or too late."""
     state = Auction(book, dealer, names)
     if type(bids) is not list:
         state.problem = f'bids must be a list of calls such as [0, 12] or [1, "pass"], not {describe(bids)}'
+        state.calls = []
         return state
-    play = state.play
+    exact, step, eldest_opens = book.exact_bids, book.price_step, book.eldest_must_buy
+    out, turn, least, strict = state.out, state.turn, state.least, state.strict
+    passes = taken = 0
+    highest = bidder = problem = None
     for call in bids:
-        problem = play(call)
-        if problem is not None:
-            state.problem = problem
+        if type(call) is not list or len(call) != 2:
+            problem = f'a bid is [seat, n] or [seat, "pass"], not {describe(call)}'
             break
+        seat, bid = call
+        if type(seat) is not int or not 0 <= seat <= 2:
+            problem = f"a bid's seat is 0, 1 or 2, not {describe(seat)}"
+            break
+        is_pass = bid == "pass"
+        if not is_pass and type(bid) is not int:
+            problem = f'{names[seat]}\'s bid must be a whole number or "pass", not {describe(bid)}'
+            break
+        if seat != turn:
+            problem = _ORDER
+            break
+        if is_pass:
+            if highest is None and eldest_opens:
+                problem = f"{names[seat]} is eldest and must open at {least}, not pass"
+                break
+            out[seat] = True
+            passes += 1
+        elif bid != least and (strict or bid < least):
+            problem = _AMOUNT
+            break
+        else:
+            highest, bidder, least, strict = bid, seat, bid + step, exact
+        taken += 1
+        if passes == 3 or (passes == 2 and bidder is not None):
+            turn = None
+        else:
+            turn = NEXT[seat]
+            if out[turn]:
+                turn = NEXT[turn]
+    state.calls, state.turn, state.ended = bids[:taken], turn, turn is None
+    state.least, state.strict, state.passes, state.highest, state.bidder = least, strict, passes, highest, bidder
+    if problem is _ORDER:
+        problem = state._order_problem(seat, "pass" if is_pass else f"bid of {bid}")
+    elif problem is _AMOUNT:
+        problem = state._bid_problem(seat, bid)
+    state.problem = problem
     return state
 
 
@@ -300,15 +309,16 @@ _TABLES: dict = {}
 
 def _tables(vying) -> tuple:
     """A book's vying as lookups: words before and after an opening, the words whose
-    amount the caller names, and every word of the book in order."""
+    amount the caller names, and every word of the book (in order, and as a set)."""
     tables = _TABLES.get(id(vying))
     if tables is None:
         words = vying.before + vying.after
         named = frozenset(w.word for w in words
                           if (w.action == OPEN and vying.opens_at == NAMED)
                           or (w.action == RAISE and vying.raise_by == NAMED))
+        ordered = tuple(dict.fromkeys(w.word for w in words))
         tables = (vying, {w.word: w for w in vying.before}, {w.word: w for w in vying.after}, named,
-                  tuple(dict.fromkeys(w.word for w in words)))
+                  ordered, frozenset(ordered))
         _TABLES[id(vying)] = tables
     return tables
 
@@ -316,48 +326,28 @@ def _tables(vying) -> tuple:
 class Ruff:
     """The vying after the calls so far (``replay_ruff``)."""
 
+    # until replay_ruff says otherwise
+    calls: list = []
+    opened = ended = False
+    left = 3  # players still in
+    waiting = 0  # players still to answer the last opening or raise
+    end = winner = problem = None
+    showing: tuple = ()
+
     def __init__(self, book, dealer: int, names=SEAT_NAMES, opening: int = 2):
         self.book, self.dealer, self.names, self.opening = book, dealer, names, opening
-        _, self._before, self._after, self._named, self._words = _tables(book.vying)
         self.rules = rules = book.vying
-        self.calls: list = []
+        _, self._before, self._after, self._named, self._words, self._vocabulary = _tables(rules)
+        self._phase = self._before  # the words that may be said now
         self.log: list = []  # (seat, Word, n): n the stake after the call, or what a drop owes
-        self.turn = (dealer + 1) % 3
-        self.stake = rules.first_stake
-        self.opened = False
+        self.turn = NEXT[dealer]  # eldest speaks first
+        self.stake = first = rules.first_stake
         self.out = [False, False, False]
         self.at = [None, None, None]  # the stake when he dropped
-        self.committed = [rules.first_stake] * 3  # the stake he last put in
+        self.committed = [first, first, first]  # the stake he last put in
         self.did = [None, None, None]  # (Word, n): his last call that put something in
-        self.pending = [False, False, False]  # still to answer the last opening or raise
-        self.ended = False
-        self.end = self.winner = None
-        self.showing: tuple = ()
-        self.problem = None
 
-    # ------------------------------------------------------------ taking a call
-
-    def play(self, call) -> str | None:
-        """Take one more call; why it cannot be taken (the table's words), or None."""
-        if type(call) is not list or not 2 <= len(call) <= 3:
-            return f"a call is {self._shapes()}, not {describe(call)}"
-        seat, word = call[0], call[1]
-        if type(seat) is not int or not 0 <= seat <= 2:
-            return f"a call's seat is 0, 1 or 2, not {describe(seat)}"
-        problem = self._word_problem(seat, word, call)
-        if problem is None:
-            problem = self._order_problem(seat, word)
-        if problem is not None:
-            return problem
-        w = (self._after if self.opened else self._before).get(word)
-        if w is None:
-            when = (self.rules.opened_as if self.opened else self.rules.unopened).format(n=self.stake)
-            return f"{self.names[seat]} cannot {word}: {when} ({options_text(self.choices, self.more)})"
-        problem = self._take(seat, w, call[2] if len(call) == 3 else None)
-        if problem is None:
-            self.calls.append(call)
-            self._next(seat)
-        return problem
+    # ------------------------------------------------------------ a call refused
 
     def _shapes(self) -> str:
         plain = [w for w in self._words if w not in self._named]
@@ -365,84 +355,69 @@ class Ruff:
         shapes.append(f"[seat, word] with word {_or_list(plain)}")
         return " or ".join(shapes)
 
-    def _word_problem(self, seat: int, word, call: list) -> str | None:
+    def _word_problem(self, seat: int, word, call: list) -> str:
         """A word the book does not have, or an amount where there is none (or none where one is needed)."""
         who = self.names[seat]
-        if type(word) is not str or word not in self._words:
+        if type(word) is not str or word not in self._vocabulary:
             return f"{who} says {describe(word)}, which is not a {self.book.id} call ({', '.join(self._words)})"
         if len(call) == 3 and word not in self._named:
             where = f"only {_or_list(sorted(self._named))} names one" if self._named else f"no {self.book.id} call names one"
             return f"{who}'s {word} carries an amount ({describe(call[2])}), but {where}"
-        if len(call) == 2 and word in self._named:
+        if len(call) == 2:
             return f'{who}\'s {word} needs an amount: [seat, "{word}", n]'
-        if len(call) == 3 and type(call[2]) is not int:
-            return f"{who}'s {word} must name a whole number of counters, not {describe(call[2])}"
-        return None
+        return f"{who}'s {word} must name a whole number of counters, not {describe(call[2])}"
 
-    def _order_problem(self, seat: int, word: str) -> str | None:
+    def _order_problem(self, seat: int, word: str) -> str:
         who = self.names[seat]
         if self.ended:
             return f"the vying was over ({self.outcome()}) before {who}'s {word}"
         if self.out[seat]:
             return f"{who} is out ({self._out_words(seat)}) and cannot speak again"
-        if seat != self.turn:
-            return f"{who} spoke out of turn: it was {self.names[self.turn]}'s turn"
-        return None
+        return f"{who} spoke out of turn: it was {self.names[self.turn]}'s turn"
 
     def _out_words(self, seat: int) -> str:
         return f"folded at {self.at[seat]}" if self.rules.fold_owes_stake else "passed"
 
-    def _amount(self, w, named: int | None) -> int:
-        """The stake an opening or raise makes (None if a named amount is too small)."""
+    def _amount(self, w, stake: int, named: int | None) -> int | None:
+        """The stake an opening or raise makes at ``stake`` (None if a named amount is too small)."""
         rules = self.rules
         how = rules.opens_at if w.action == OPEN else rules.raise_by
         if how == NAMED:
-            return named if named > self.stake else None
+            return named if named > stake else None
         if w.action == OPEN:
             return self.opening if how == S else how
-        return self.stake + how
+        return stake + how
 
-    def _take(self, seat: int, w, named: int | None) -> str | None:
-        action = w.action
-        if action == DROP:
-            self.out[seat], self.at[seat], self.pending[seat] = True, self.stake, False
-            self.log.append((seat, w, self._owes(seat)))
-            return None
-        if action == CALL:
-            self.committed[seat], self.pending[seat] = self.stake, False
-            self.did[seat] = (w, self.stake)
-        elif action != CHECK:  # an opening or a raise
-            stake = self._amount(w, named)
-            if stake is None:
-                least = "at least 1" if self.stake == 0 else f"more than the stake of {self.stake}"
-                return f"{self.names[seat]} {w.says.format(n=named)}, but a {w.word} must be {least}"
-            self.stake, self.opened = stake, True
-            self.committed[seat], self.did[seat] = stake, (w, stake)
-            out = self.out
-            self.pending = [not out[s] and s != seat for s in SEATS]
-        self.log.append((seat, w, self.stake))
-        return None
+    def _refusal(self, why, call) -> str:
+        """Why ``call`` could not be taken (``why``: which check of ``replay_ruff`` refused it)."""
+        if why is _SHAPE:
+            return f"a call is {self._shapes()}, not {describe(call)}"
+        if why is _SEAT:
+            return f"a call's seat is 0, 1 or 2, not {describe(call[0])}"
+        seat, word = call[0], call[1]
+        if why is _WORD:
+            return self._word_problem(seat, word, call)
+        if why is _ORDER:
+            return self._order_problem(seat, word)
+        if why is _WHEN:
+            when = (self.rules.opened_as if self.opened else self.rules.unopened).format(n=self.stake)
+            return f"{self.names[seat]} cannot {word}: {when} ({options_text(self.choices, self.more)})"
+        least = "at least 1" if self.stake == 0 else f"more than the stake of {self.stake}"
+        w = self._phase[word]
+        return f"{self.names[seat]} {w.says.format(n=call[2])}, but a {w.word} must be {least}"
 
-    def _next(self, seat: int) -> None:
-        """The end rule of §9.2, else the next player still in, clockwise."""
-        out = self.out
+    def _finish(self) -> None:
+        """How it ended (§9.2): all three spoke and nobody opened; one player left in; or a showdown."""
+        order, out = FROM_ELDEST[self.dealer], self.out
+        self.ended = True
         if not self.opened:
-            if len(self.calls) == 3:  # all three spoke and nobody opened
-                quiet = self.rules.all_quiet
-                self.ended, self.turn, self.end = True, None, quiet
-                if quiet == SHOWDOWN:
-                    self.showing = seats_from_eldest(self.dealer)
-                return
+            self.end = self.rules.all_quiet
+            if self.end == SHOWDOWN:
+                self.showing = order
+        elif self.left == 1:
+            self.end, self.winner = UNSEEN, out.index(False)
         else:
-            still_in = [s for s in seats_from_eldest(self.dealer) if not out[s]]
-            if len(still_in) == 1:
-                self.ended, self.turn, self.end, self.winner = True, None, UNSEEN, still_in[0]
-                return
-            if not any(self.pending):
-                self.ended, self.turn, self.end, self.showing = True, None, SHOWDOWN, tuple(still_in)
-                return
-        turn = (seat + 1) % 3
-        self.turn = (turn + 1) % 3 if out[turn] else turn
+            self.end, self.showing = SHOWDOWN, tuple([s for s in order if not out[s]])
 
     # ------------------------------------------------------------ what it comes to
 
@@ -486,7 +461,7 @@ class Ruff:
                 choices += [Choice([seat, w.word, n], w.label.format(n=n))
                             for n in range(self.stake + 1, self.stake + 1 + NEXT_FEW)]
             else:
-                choices.append(Choice([seat, w.word], w.label.format(n=self._amount(w, None))))
+                choices.append(Choice([seat, w.word], w.label.format(n=self._amount(w, self.stake, None))))
         return choices
 
     @property
@@ -558,18 +533,74 @@ class Ruff:
 
 
 def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2) -> Ruff:
-    """The vying after ``calls`` (§9.2); see the module's docstring."""
+    """The vying after ``calls`` (§9.2); see the module's docstring. One pass with the
+    state in local variables (every hand of a record runs it), stopping at the first
+    call that cannot be taken; ``Ruff._refusal`` then says why. The turn is never a
+    player who is out, and None once the vying is over."""
     state = Ruff(book, dealer, names, opening)
     if type(calls) is not list:
         example = "[0, \"vie\", 2]" if state._named else f"[0, \"{book.vying.before[-1].word}\"]"
         state.problem = f"calls must be a list of calls such as {example}, not {describe(calls)}"
+        state.calls = []
         return state
-    play = state.play
+    rules, phase, after, named_words, vocabulary = state.rules, state._phase, state._after, state._named, state._vocabulary
+    ante, fold_owes_stake, out, at, committed, did, log = (
+        rules.ante, rules.fold_owes_stake, state.out, state.at, state.committed, state.did, state.log)
+    opens_at = opening if rules.opens_at == S else rules.opens_at  # (unused where the caller names it)
+    raise_by = rules.raise_by
+    turn, stake, opened, left, waiting, taken, why = state.turn, state.stake, False, 3, 0, 0, None
     for call in calls:
-        problem = play(call)
-        if problem is not None:
-            state.problem = problem
+        if type(call) is not list or not 2 <= len(call) <= 3:
+            why = _SHAPE
             break
+        seat, word, named = call[0], call[1], len(call) == 3
+        if type(seat) is not int or not 0 <= seat <= 2:
+            why = _SEAT
+            break
+        if (type(word) is not str or word not in vocabulary or named != (word in named_words)
+                or (named and type(call[2]) is not int)):
+            why = _WORD
+            break
+        if seat != turn:
+            why = _ORDER
+            break
+        w = phase.get(word)
+        if w is None:
+            why = _WHEN
+            break
+        action = w.action
+        if action == DROP:  # out: owes the stake now (parlett) or the stake he last put in
+            out[seat], at[seat], left, waiting = True, stake, left - 1, waiting - 1
+            n = ante + (stake if fold_owes_stake else committed[seat])
+        elif action == CALL:
+            committed[seat] = n = stake
+            did[seat], waiting = (w, n), waiting - 1
+        elif action == CHECK:
+            n = stake
+        else:  # an opening or a raise: every other player still in must answer it
+            if named:
+                n = call[2]
+                if n <= stake:
+                    why = _AMOUNT
+                    break
+            else:
+                n = opens_at if action == OPEN else stake + raise_by
+            stake = committed[seat] = n
+            did[seat], opened, phase, waiting = (w, n), True, after, left - 1
+        log.append((seat, w, n))
+        taken += 1
+        if (left == 1 or waiting == 0) if opened else taken == 3:  # §9.2's end rule
+            turn = None
+        else:
+            turn = NEXT[seat]
+            if out[turn]:
+                turn = NEXT[turn]
+    state.calls, state.turn, state.stake, state.opened, state._phase = calls[:taken], turn, stake, opened, phase
+    state.left, state.waiting = left, waiting
+    if turn is None:
+        state._finish()
+    if why is not None:
+        state.problem = state._refusal(why, call)
     return state
 
 
@@ -589,8 +620,14 @@ def ruff_values_text(book) -> str:
 def ruff_range(book) -> tuple[int, int]:
     """The lowest and highest best-suit total: 12 cards in four suits put at least 3 in
     one suit, so at least the 3 lowest cards; at most a whole suit."""
-    values = sorted(book.ruff_values.values())
-    return sum(values[:3]), sum(values)
+    found = _RANGES.get(book.id)
+    if found is None:
+        values = sorted(book.ruff_values.values())
+        found = _RANGES[book.id] = (sum(values[:3]), sum(values))
+    return found
+
+
+_RANGES: dict = {}
 
 
 def suit_total(book, ranks) -> int:

@@ -5,14 +5,20 @@ temporary file and times the whole process (interpreter start, imports, reading,
 validating, settling, printing) against a bare `python -c "import scorekeeper"`
 measured in the same run. It prints the medians and their ratio; the target is
 a ratio under 2x (settling a long evening should cost about as much as starting
-the program).
+the program). It also times the same kind of session with every hand played call by
+call (GLEEK-RULES.md §9) against that session without its calls (target: at most
+1.2x), and breaks the time down inside one process.
 
     .venv/bin/python bench/settle_bench.py [--hands 1000] [--runs 7] [--seed 1671]
+        [--part import|calls|stages ...] [--write NOTE]   (--write: append to BENCHMARKS.md)
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import copy
+import io
 import json
 import os
 import platform
@@ -28,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "bench") not in sys.path:
+    sys.path.insert(0, str(ROOT / "bench"))
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
@@ -66,10 +74,12 @@ def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy
     turned_up = r.choice(RANKS)
     tricks = _tricks(r)
     buyer = r.randrange(3)
-    if book == "parlett":
-        price = (12 if buyer == eldest else 14) + 2 * r.randint(0, 4)
-    else:
-        price = (13 if buyer == eldest else 14) + r.randint(0, 6)
+    step = 2 if book == "parlett" else 1
+    opening_bid = 12 if book == "parlett" else 13
+    price = (opening_bid if buyer == eldest else 14) + step * r.randint(0, 4 if book == "parlett" else 6)
+    position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle: prices no bidding reaches (§3, §4)
+    if position < 2 and price == opening_bid + (position + 1) * step:
+        price += step
     if book == "parlett" and r.random() < 0.25:
         ruff = None
     else:
@@ -215,65 +225,235 @@ def stages(path: Path, runs: int) -> dict[str, float]:
     return best
 
 
+# ---------------------------------------------------------------- call by call (GLEEK-RULES.md §9)
+
+QUIET_WORDS = ("pass", "check", "fold", "match", "see")
+
+
+def random_calls(r: random.Random, replay, quiet_after: int = 6) -> tuple[list, object]:
+    """Random legal calls until the auction or vying ends, picked among the call pad's
+    own choices (raises stop after ``quiet_after`` calls); the calls and the end state."""
+    calls = []
+    while True:
+        state = replay(calls)
+        if state.ended:
+            return calls, state
+        choices = state.choices
+        if len(calls) >= quiet_after:
+            choices = [c for c in choices if c.call[1] in QUIET_WORDS] or choices
+        calls.append(r.choice(choices).call)
+
+
+def ruff_from(r: random.Random, book, hand: dict, state) -> dict | None:
+    """The ``ruff`` a finished vying gives: the unseen winner, or a showdown won by the
+    best ruff shown (half the time) or the table's choice; ``None`` for no contest."""
+    from scorekeeper.rules.calls import ruff_range, showdown_winner
+
+    if state.end == "no contest":
+        return None
+    ruff = {"calls": state.calls}
+    if state.end == "unseen":
+        winner = state.winner
+    elif r.random() < 0.5:
+        low, high = ruff_range(book)
+        shown = [None, None, None]
+        for seat in state.showing:
+            declared = book.four_aces_win and "mournival:A" in hand["sets"][seat]
+            shown[seat] = "aces" if declared else r.randint(low, high)
+        winner, ruff["shown"] = showdown_winner(hand["dealer"], shown), shown
+    else:
+        winner = r.choice(state.showing)
+    return {"winner": winner, "paid": state.paid(winner), **ruff}
+
+
+def with_calls(record: dict, seed: int) -> dict:
+    """``record`` with every hand's auction and ruff played call by call (results
+    following from the calls); a hand whose sets no longer fit the new buyer drops them."""
+    from scorekeeper.rules import BOOKS
+    from scorekeeper.rules.calls import replay_bids, replay_ruff
+
+    book = BOOKS[record["rulebook"]]
+    r = random.Random(f"calls:{book.id}:{seed}")
+    hands: list = []
+    for hand in copy.deepcopy(record["hands"]):
+        dealer, opening = hand["dealer"], book.ruff_opening(hands)
+        bids, auction = random_calls(r, lambda calls: replay_bids(book, dealer, calls))
+        hand["auction"] = None if auction.buyer is None else {"buyer": auction.buyer, "price": auction.price,
+                                                               "bids": bids}
+        _, vying = random_calls(r, lambda calls: replay_ruff(book, dealer, calls, opening=opening))
+        hand["ruff"] = ruff_from(r, book, hand, vying)
+        if book.check_hand(len(hands) + 1, hand, record["options"], hands, ("a", "b", "c")):
+            hand["sets"] = [[], [], []]
+        hands.append(hand)
+    return dict(record, hands=hands)
+
+
+def without_calls(record: dict) -> dict:
+    """The same session with only the results: no bids, calls or shown."""
+    hands = copy.deepcopy(record["hands"])
+    for hand in hands:
+        if hand["auction"]:
+            hand["auction"].pop("bids", None)
+        if hand["ruff"]:
+            hand["ruff"].pop("calls", None)
+            hand["ruff"].pop("shown", None)
+    return dict(record, hands=hands)
+
+
+# ---------------------------------------------------------------- the report
+
+def write_sessions(folder: Path, hands: int, seed: int) -> dict:
+    """Each book's session, and its session with calls and that one without them,
+    as files (validated first: the generators must only write valid sessions)."""
+    from scorekeeper.rules.record import validate
+
+    files = {}
+    for book in BOOK_IDS:
+        plain = session(book, hands, seed)
+        called = with_calls(plain, seed)
+        for kind, record in (("plain", plain), ("calls", called), ("stripped", without_calls(called))):
+            problems = validate(record)
+            if problems:
+                raise SystemExit(f"{book} ({kind}): generated an invalid session: {problems[0]}")
+            path = folder / f"{book}-{hands}-{kind}.json"
+            path.write_text(json.dumps(record, indent=1))
+            files[book, kind] = path
+    return files
+
+
+def compare(first: list[str], second: list[str], env: dict, runs: int) -> tuple[list, list]:
+    """Median (wall, CPU) seconds of two commands, after a warm-up, interleaved so
+    drift hits both alike."""
+    time_command(first, env)
+    time_command(second, env)
+    a, b = [], []
+    for _ in range(runs):
+        a.append(time_command(first, env))
+        b.append(time_command(second, env))
+    return ([statistics.median(t[i] for t in a) for i in (0, 1)],
+            [statistics.median(t[i] for t in b) for i in (0, 1)])
+
+
+def ratio_table(title: str, names: tuple[str, str], rows: list) -> float:
+    """Print a markdown table of (book, first, second) medians; the worst wall ratio."""
+    print(f"{title} (medians; wall-clock, and CPU user+system):\n")
+    print(f"| rule book | {names[0]} wall / CPU (ms) | {names[1]} wall / CPU (ms) | ratio wall | ratio CPU |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    worst = 0.0
+    for book, a, b in rows:
+        worst = max(worst, b[0] / a[0])
+        print(f"| {book} | {a[0] * 1000:.1f} / {a[1] * 1000:.1f} | {b[0] * 1000:.1f} / {b[1] * 1000:.1f} "
+              f"| {b[0] / a[0]:.2f}x | {b[1] / a[1]:.2f}x |")
+    print()
+    return worst
+
+
+def stages_table(files: dict, kinds: tuple, runs: int) -> None:
+    print("inside the process (best of the runs, ms):\n")
+    names = None
+    for book in BOOK_IDS:
+        for kind in kinds:
+            best = stages(files[book, kind], runs)
+            if names is None:
+                names = list(best)
+                print("| rule book | session | " + " | ".join(names) + " |")
+                print("| --- | --- |" + " ---: |" * len(names))
+            print(f"| {book} | {kind} | " + " | ".join(f"{best[n] * 1000:.1f}" for n in names) + " |")
+    print()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1671)
+    parser.add_argument("--part", action="append", choices=("import", "calls", "stages"),
+                        help="only this part (repeatable); default: all three")
+    parser.add_argument("--write", metavar="NOTE",
+                        help="also append the results to BENCHMARKS.md, headed with NOTE")
     args = parser.parse_args(argv)
+    parts = args.part or ["import", "calls", "stages"]
+    if not args.write:
+        return report(args, parts)
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(Tee(sys.stdout, buffer)):
+        status = report(args, parts)
+    write_run(args.write, parts, buffer.getvalue())
+    return status
 
-    from scorekeeper.rules.record import validate
 
-    python = sys.executable
-    info = machine()
+class Tee:
+    """Writes to several streams at once."""
+
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text: str) -> None:
+        for stream in self.streams:
+            stream.write(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+HEADINGS = {
+    "import": ("## settle (issue 2)", "(see the runs below)\n"),
+    "calls": ("## settle with calls (issue 11)", """\
+`.venv/bin/python bench/settle_bench.py --part calls`: each rule book's 1,000-hand
+session of the section above, every hand played call by call (GLEEK-RULES.md §9:
+random legal calls picked among the call pad's own choices, `buyer`, `price`, `winner`,
+`paid` following from them, `shown` at half the showdowns), against the same session
+with its `bids`, `calls` and `shown` taken out, as whole `python -m scorekeeper settle`
+processes in the same run, interleaved. Target: at most 1.2×.
+"""),
+}
+
+
+def write_run(note: str, parts: list, text: str) -> None:
+    """Append this run to BENCHMARKS.md: under the calls section if that is all it
+    measured, else under settle's own."""
+    from benchmarks_md import append_to_section
+    from benchmarks_md import machine as common_machine
+
+    info = common_machine()
+    key = "calls" if parts == ["calls"] else "import"
+    heading, intro = HEADINGS[key]
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("machine:"))
+    entry = (f"### Run of {info['date']} ({note})\n\nMachine: {info['nproc']} cores ({info['cpu']}), "
+             f"Python {info['python']}, load average {os.getloadavg()[0]:.2f} at the end (the machine is "
+             f"shared).\n\n{body.strip()}\n")
+    append_to_section(heading, intro, entry)
+
+
+def report(args, parts: list) -> int:
+
+    python, info = sys.executable, machine()
     print(f"machine: {info['nproc']} cpu(s), {info['cpu']}, Python {info['python']}, "
           f"load average {info['load']:.2f} at the start")
     print(f"{args.hands} hands per session, median of {args.runs} runs each\n")
-    worst = 0.0
+    verdicts = []
     with tempfile.TemporaryDirectory() as tmp:
-        files = {}
-        for book in BOOK_IDS:
-            record = session(book, args.hands, args.seed)
-            problems = validate(record)
-            if problems:  # the generator must only ever write valid sessions
-                raise SystemExit(f"{book}: generated an invalid session: {problems[0]}")
-            path = Path(tmp) / f"{book}-{args.hands}.json"
-            path.write_text(json.dumps(record, indent=1))
-            files[book] = path
-        base_cmd = [python, "-c", "import scorekeeper"]
+        files = write_sessions(Path(tmp), args.hands, args.seed)
+        settle = {key: [python, "-m", "scorekeeper", "settle", str(path)] for key, path in files.items()}
         for mode, env in environments(str(Path(tmp) / "pycache")):
-            rows = []
-            for book in BOOK_IDS:
-                settle_cmd = [python, "-m", "scorekeeper", "settle", str(files[book])]
-                time_command(base_cmd, env)  # warm up (and fill the bytecode cache)
-                time_command(settle_cmd, env)
-                base, settle = [], []
-                for _ in range(args.runs):  # interleaved, so drift hits both alike
-                    base.append(time_command(base_cmd, env))
-                    settle.append(time_command(settle_cmd, env))
-                rows.append((book, [statistics.median(t[i] for t in base) for i in (0, 1)],
-                             [statistics.median(t[i] for t in settle) for i in (0, 1)]))
-            print(f"{mode} (medians; wall-clock, and CPU user+system):\n")
-            print(f"| rule book | `import scorekeeper` wall / CPU (ms) | `settle` {args.hands} hands wall / CPU (ms) "
-                  "| ratio wall | ratio CPU |")
-            print("| --- | ---: | ---: | ---: | ---: |")
-            for book, base, settle in rows:
-                ratio = settle[0] / base[0]
-                worst = max(worst, ratio)
-                print(f"| {book} | {base[0] * 1000:.1f} / {base[1] * 1000:.1f} | {settle[0] * 1000:.1f} / "
-                      f"{settle[1] * 1000:.1f} | {ratio:.2f}x | {settle[1] / base[1]:.2f}x |")
-            print()
-        print("inside the process (best of the runs, ms):\n")
-        names = None
-        for book in BOOK_IDS:
-            best = stages(files[book], args.runs)
-            if names is None:
-                names = list(best)
-                print("| rule book | " + " | ".join(names) + " |")
-                print("| --- |" + " ---: |" * len(names))
-            print(f"| {book} | " + " | ".join(f"{best[n] * 1000:.1f}" for n in names) + " |")
-        print()
-    print(f"worst ratio {worst:.2f}x (target < 2x): {'ok' if worst < 2 else 'OVER'}")
+            if "import" in parts:
+                rows = [(book, *compare([python, "-c", "import scorekeeper"], settle[book, "plain"], env, args.runs))
+                        for book in BOOK_IDS]
+                worst = ratio_table(f"{mode}: settle against the bare import", ("`import scorekeeper`",
+                                    f"`settle` {args.hands} hands"), rows)
+                verdicts.append(f"{mode}: settle / import worst {worst:.2f}x (target < 2x): "
+                                f"{'ok' if worst < 2 else 'OVER'}")
+            if "calls" in parts:
+                rows = [(book, *compare(settle[book, "stripped"], settle[book, "calls"], env, args.runs))
+                        for book in BOOK_IDS]
+                worst = ratio_table(f"{mode}: every hand with its calls against the same session without",
+                                    ("`settle` without calls", "`settle` with calls"), rows)
+                verdicts.append(f"{mode}: with calls / without worst {worst:.2f}x (target <= 1.2x): "
+                                f"{'ok' if worst <= 1.2 else 'OVER'}")
+        if "stages" in parts:
+            stages_table(files, ("plain", "stripped", "calls") if "calls" in parts else ("plain",), args.runs)
+    print("\n".join(verdicts))
     return 0
 
 

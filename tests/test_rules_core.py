@@ -503,11 +503,11 @@ def test_cli_prints_every_problem_one_per_line():
 
 
 def test_cli_output_of_halves():
-    record = make_record("wits1671", [wits_hand(auction={"buyer": 1, "price": 15})])
+    record = make_record("wits1671", [wits_hand(auction={"buyer": 1, "price": 17})])
     result = run_settle(json.dumps(record))
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
-    assert out["hands"][0]["phases"]["auction"] == [7.5, -15, 7.5]
+    assert out["hands"][0]["phases"]["auction"] == [8.5, -17, 8.5]
     assert type(out["hands"][0]["phases"]["auction"][0]) is float
     assert type(out["hands"][0]["phases"]["auction"][1]) is int
 

@@ -58,6 +58,13 @@ def test_anybody_may_buy_at_13():
         assert lines(modern_hand(auction={"buyer": buyer, "price": 13})) == []
 
 
+def test_bids_of_at_least_1_more_reach_every_price():
+    # no "prices no bidding reaches" here: a bid may be any amount above the last
+    for buyer in (0, 1, 2):
+        for price in (14, 15, 16):
+            assert lines(modern_hand(auction={"buyer": buyer, "price": price})) == []
+
+
 def test_no_buyer():
     hand = modern_hand(auction=None)
     assert lines(hand) == []

@@ -66,6 +66,20 @@ def test_eldest_opens_at_12_others_pay_14_or_more():
         "hand 1: auction: Ann is not eldest, so bought at 14 or more, not 12 (eldest opens at 12)"]
 
 
+def test_prices_no_bidding_reaches():
+    """§3: every bid is exactly 2 more and a pass is final, so eldest (12, then 16)
+    never buys at 14 and middle (14, then 18) never at 16; the dealer may buy at either."""
+    # dealer 2: eldest Ann (0), middle Ben (1), dealer Cat (2)
+    assert lines(parlett_hand(auction={"buyer": 0, "price": 14})) == [
+        "hand 1: auction: Ann is eldest, so after opening at 12 his next bid is 16: eldest never buys at 14"]
+    assert lines(parlett_hand(auction={"buyer": 1, "price": 16})) == [
+        "hand 1: auction: Ben is middle, so after bidding 14 his next bid is 18: middle never buys at 16"]
+    assert lines(parlett_hand(dealer=0, auction={"buyer": 2, "price": 16})) == [
+        "hand 1: auction: Cat is middle, so after bidding 14 his next bid is 18: middle never buys at 16"]
+    for buyer, price in ((0, 16), (0, 18), (1, 18), (1, 20), (2, 14), (2, 16), (2, 18)):
+        assert lines(parlett_hand(auction={"buyer": buyer, "price": price})) == [], (buyer, price)
+
+
 @pytest.mark.parametrize("auction, line", [
     ({"buyer": 0, "price": 13}, "auction price 13 is odd: bids go up by 2 from 12"),
     ({"buyer": 1, "price": 15}, "auction price 15 is odd: bids go up by 2 from 12"),
@@ -77,7 +91,7 @@ def test_eldest_opens_at_12_others_pay_14_or_more():
     ({"buyer": 3, "price": 12}, "auction must be a seat (0, 1 or 2), not 3"),
     ({"buyer": True, "price": 12}, "auction must be a seat (0, 1 or 2), not true"),
     ({"buyer": 0}, 'auction must be {"buyer": seat, "price": n}, not {"buyer": 0}'),
-    ({"buyer": 0, "price": 12, "bids": 3}, 'auction must be {"buyer": seat, "price": n}, not {"buyer": 0, "price": 12, "bids": 3}'),
+    ({"buyer": 0, "price": 12, "calls": []}, 'auction must be {"buyer": seat, "price": n}, not {"buyer": 0, "price": 12, "calls": []}'),
     ([0, 12], 'auction must be {"buyer": seat, "price": n}, not [0, 12]'),
     (None, "auction cannot be null: somebody always buys the stock in this rule book"),
 ])
@@ -298,10 +312,10 @@ def test_wrong_turned_up_skips_the_honours_keys_and_in_play_checks():
 # ================================================================ a whole hand
 
 def test_hand_total_is_the_sum_of_its_phases():
-    hand = parlett_hand(dealer=0, turned_up="4", tiddy=None, auction={"buyer": 2, "price": 16},
+    hand = parlett_hand(dealer=0, turned_up="4", tiddy=None, auction={"buyer": 2, "price": 18},
                         ruff=None, sets=[["gleek:A"], ["mournival:Q"], []], tricks=[4, 3, 5],
                         honours={"A": 2, "K": 1, "Q": 1, "J": 0})
     result = settle(make_record("parlett", [hand])).hands[0]
-    assert result.phases == {"tiddy": [8, -4, -4], "auction": [8, 8, -16], "ruff": [0, 0, 0],
+    assert result.phases == {"tiddy": [8, -4, -4], "auction": [9, 9, -18], "ruff": [0, 0, 0],
                              "sets": [4, 4, -8], "tricks": [-1, -7, 8]}
-    assert result.total == [19, 1, -20]
+    assert result.total == [20, 2, -22]

@@ -395,7 +395,7 @@ def c_auction(draw, record, book, rules=False):
         if book == "parlett":
             choices.append("odd")
         if book != "modern":
-            choices += ["null", "not eldest"]
+            choices += ["null", "not eldest", "unreachable"]
         if simplified:
             choices.append("simplified")
     else:
@@ -423,6 +423,11 @@ def c_auction(draw, record, book, rules=False):
         # eldest may buy at the opening bid; anybody else paid at least 14
         price = pick(draw, range(opening, 14, 2 if book == "parlett" else 1))
         auction = {"buyer": pick(draw, [s for s in range(3) if s != eldest(hand["dealer"])]), "price": price}
+    elif choice == "unreachable":
+        # no bidding reaches these: eldest one step above the opening, middle two
+        step = 2 if book == "parlett" else 1
+        position = pick(draw, (0, 1))
+        auction = {"buyer": (hand["dealer"] + 1 + position) % 3, "price": opening + (position + 1) * step}
     # "simplified": any auction at all is wrong, which the dict already is
     hand["auction"] = auction
     return index + 1

@@ -68,7 +68,7 @@ def test_tiddy_off_session_settles_every_hand_without_tiddy():
 
 def test_odd_price_is_split_in_halves():
     assert phase("auction", wits_hand(auction={"buyer": 0, "price": 13})) == [-13, F(13, 2), F(13, 2)]
-    assert phase("auction", wits_hand(auction={"buyer": 1, "price": 15})) == [F(15, 2), -15, F(15, 2)]
+    assert phase("auction", wits_hand(auction={"buyer": 1, "price": 17})) == [F(17, 2), -17, F(17, 2)]
     assert phase("auction", wits_hand(auction={"buyer": 2, "price": 16})) == [8, 8, -16]
 
 
@@ -92,6 +92,17 @@ def test_eldest_opens_at_13_others_pay_14_or_more():
     assert lines(wits_hand(auction={"buyer": 2, "price": 15})) == []
     assert lines(wits_hand(auction={"buyer": 1, "price": 13})) == [
         "hand 1: auction: Ben is not eldest, so bought at 14 or more, not 13 (eldest opens at 13)"]
+
+
+def test_prices_no_bidding_reaches():
+    """§4: bids of exactly 1 more and a final pass: eldest (13, then 15) never buys at 14,
+    middle (14, then 16) never at 15; the dealer may buy at either."""
+    assert lines(wits_hand(auction={"buyer": 0, "price": 14})) == [
+        "hand 1: auction: Ann is eldest, so after opening at 13 his next bid is 15: eldest never buys at 14"]
+    assert lines(wits_hand(auction={"buyer": 1, "price": 15})) == [
+        "hand 1: auction: Ben is middle, so after bidding 14 his next bid is 16: middle never buys at 15"]
+    for buyer, price in ((0, 15), (0, 16), (1, 16), (1, 17), (2, 14), (2, 15), (2, 16)):
+        assert lines(wits_hand(auction={"buyer": buyer, "price": price})) == [], (buyer, price)
 
 
 @pytest.mark.parametrize("auction, line", [

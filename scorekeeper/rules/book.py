@@ -30,6 +30,7 @@ from .core import (
     half,
     is_int,
     key_name,
+    middle,
     nothing,
     parse_set,
     set_cards,
@@ -49,6 +50,20 @@ def phase_info(tiddy_needs: tuple, tricks_needs: tuple) -> tuple:
     )
 
 
+RUFF_KEYS = frozenset(("winner", "paid", "calls", "shown"))
+_CALLS = []
+
+
+def calls():
+    """``rules/calls.py``, imported the first time a hand has calls (a session without
+    them never pays for it)."""
+    if not _CALLS:
+        from . import calls as module
+
+        _CALLS.append(module)
+    return _CALLS[0]
+
+
 class RuleBook:
     id: str = ""
     name: str = ""
@@ -62,10 +77,16 @@ class RuleBook:
     opening_price: int = 13
     price_step: int = 1
     even_prices: bool = False
-    eldest_must_buy: bool = True
+    eldest_must_buy: bool = True  # eldest's first bid must be the opening price (no pass)
+    exact_bids: bool = True  # each bid exactly price_step more (else: at least price_step more)
     tiddy_held: int = 2
     hand_keys: tuple[str, ...] = ()
     optional_hand_keys: tuple[str, ...] = ("note",)
+    # §9, call by call (read by rules/calls.py): the vying's words and stakes, a card's
+    # value in a ruff, and whether four Aces beat every ruff
+    vying = None
+    ruff_values: dict[str, int] = {}
+    four_aces_win: bool = False
     phase_rules: tuple[PhaseRule, ...] = ()
     decisions: tuple[Decision, ...] = ()
     #: The phases this book settles, in order (``Phase``; see ``phase_info()``).
@@ -232,11 +253,13 @@ class RuleBook:
             check.fail("turned_up", f"turned_up must be a rank ({' '.join(RANKS)}), not {describe(hand['turned_up'])}")
         self._check_tiddy(check, options)
         self._check_auction(check, options)
-        self._check_ruff(check, options, hands_before)
+        ruff_calls = self._check_ruff(check, options, hands_before)
         self._check_tricks(check)
         self.check_play(check, options)
         self._check_sets(check, options)
         self.check_sets_against_play(check, options)
+        if ruff_calls is not None:  # after the sets: a declared mournival of Aces shows four Aces
+            calls().check_ruff_calls(self, check, check.hand["ruff"], self.ruff_opening(hands_before), ruff_calls)
         return check.problems
 
     def _check_tiddy(self, check: HandCheck, options: dict) -> None:
@@ -260,9 +283,16 @@ class RuleBook:
         if self.auction_must_be_empty(options):
             check.fail("auction", "auction must be null: simplified Gleek has no auction")
             return
-        if not isinstance(auction, dict) or set(auction) != {"buyer", "price"}:
+        if not (isinstance(auction, dict) and "buyer" in auction and "price" in auction
+                and len(auction) == (3 if "bids" in auction else 2)):
             check.fail("auction", f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.auction_may_be_empty(options) else ""}, not {describe(auction)}')
             return
+        self._check_auction_result(check, auction)
+        if "bids" in auction and check.good("dealer"):  # §9.1, call by call
+            calls().check_bids(self, check, auction, result_ok="auction" not in check.bad)
+
+    def _check_auction_result(self, check: HandCheck, auction: dict) -> None:
+        hand = check.hand
         ok = check.seat("auction", auction["buyer"])
         price = auction["price"]
         if not is_int(price):
@@ -278,22 +308,57 @@ class RuleBook:
             lowest = self.min_price(auction["buyer"], hand["dealer"])
             if price < lowest:
                 check.fail("auction", f"auction: {check.who(auction['buyer'])} is not eldest, so bought at {lowest} or more, not {price} (eldest opens at {self.opening_price})")
+                return
+            problem = self.unreachable_price(auction["buyer"], hand["dealer"], price)
+            if problem:
+                check.fail("auction", f"auction: {check.who(auction['buyer'])} {problem}")
 
-    def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> None:
+    def unreachable_price(self, buyer: int, dealer: int, price: int) -> str | None:
+        """Why no bidding reaches ``price`` for ``buyer`` (§3, §4, §7), or None.
+
+        With every bid exactly one step more and a pass final, two others speak
+        between a player's bids, so his next bid is two steps above his last:
+        eldest (first bid: the opening) never buys one step above it, and middle
+        (first bid: one step above) never two steps above."""
+        if not (self.exact_bids and self.eldest_must_buy):
+            return None
+        opening, step = self.opening_price, self.price_step
+        if buyer == eldest(dealer) and price == opening + step:
+            return (f"is eldest, so after opening at {opening} his next bid is {opening + 2 * step}: "
+                    f"eldest never buys at {price}")
+        if buyer == middle(dealer) and price == opening + 2 * step:
+            return (f"is middle, so after bidding {opening + step} his next bid is {opening + 3 * step}: "
+                    f"middle never buys at {price}")
+        return None
+
+    def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> bool | None:
+        """The ruff's shape and result; with calls, whether the result stands so far
+        (their check, ``calls.check_ruff_calls``, comes after the sets), else None."""
         hand = check.hand
         if "ruff" not in hand:
-            return
+            return None
         ruff = hand["ruff"]
         if ruff is None:
             if not self.ruff_may_be_empty(options):
                 check.fail("ruff", "ruff cannot be null: somebody always wins the ruff in this rule book")
-            return
+            return None
         if self.ruff_must_be_empty(options):
             check.fail("ruff", "ruff must be null: simplified Gleek has no ruff")
-            return
-        if not isinstance(ruff, dict) or set(ruff) != {"winner", "paid"}:
+            return None
+        if not (isinstance(ruff, dict) and "winner" in ruff and "paid" in ruff
+                and (len(ruff) == 2 or set(ruff) <= RUFF_KEYS)):
             check.fail("ruff", f'ruff must be {{"winner": seat, "paid": [a, b, c]}}, not {describe(ruff)}')
-            return
+            return None
+        if "shown" in ruff and "calls" not in ruff:
+            check.fail("ruff", "ruff: shown is given only with the calls (ruff.calls) that end in the showdown")
+            return None
+        self._check_ruff_result(check, ruff, hands_before)
+        if "calls" in ruff and check.good("dealer"):  # §9.2: checked after the sets
+            return "ruff" not in check.bad
+        return None
+
+    def _check_ruff_result(self, check: HandCheck, ruff: dict, hands_before: list) -> None:
+        """``winner`` and ``paid`` by themselves (§7)."""
         if not check.seat("ruff", ruff["winner"]):
             return
         paid = ruff["paid"]
@@ -405,7 +470,9 @@ class RuleBook:
     # ------------------------------------------------------------ reasons
 
     def reasons(self, hand: dict, options: dict, names) -> dict[str, list[str]]:
-        """One line per payment in each phase, in the table's words."""
+        """One line per payment in each phase, in the table's words. A hand with calls
+        (docs/rules.md, "Call by call") also reads them out and says why each ruff
+        loser pays what he pays."""
         return {phase: self.phase_reasons(phase, hand, options, names) for phase in self.phase_ids}
 
     def phase_reasons(self, phase: str, hand: dict, options: dict, names) -> list[str]:
@@ -417,12 +484,18 @@ class RuleBook:
         if auction is None:
             return ["Nobody bought the stock."]
         each = format_counters(half(auction["price"]))
-        return [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
+        lines = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
+        if "bids" in auction:
+            bids = calls().replay_bids(self, hand["dealer"], auction["bids"], names)
+            lines.insert(0, f"Bids: {bids.line()}.")
+        return lines
 
     def ruff_reasons(self, hand: dict, options: dict, names) -> list[str]:
         ruff = hand["ruff"]
         if ruff is None:
             return [self.no_ruff_reason()]
+        if "calls" in ruff:  # the opening stake follows from the calls and what was paid
+            return calls().ruff_reasons(self, hand, names)
         winner = names[ruff["winner"]]
         return [f"{names[seat]} pays {winner} {ruff['paid'][seat]} for the ruff."
                 for seat in SEATS if seat != ruff["winner"]]

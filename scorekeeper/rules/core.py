@@ -284,3 +284,21 @@ Option = namedtuple("Option", "name default label help")
 PhaseRule = namedtuple("PhaseRule", "phase text")
 
 
+#: One word of a rule book's vying (GLEEK-RULES.md §9.2), as the book declares it for
+#: ``rules/calls.py``: ``action`` is what it does (check, open, call, raise or drop);
+#: ``label`` its button on the call pad ("Raise to {n}"), ``says`` how the calls line
+#: reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's
+#: reason recalls it ("saw {n}").
+Word = namedtuple("Word", "word action label says did")
+#: A rule book's vying procedure (§9.2), read by ``rules/calls.py``:
+#: ``before`` / ``after`` the words until somebody opens and from then on;
+#: ``opens_at`` the stake an opening makes (a number, ``"S"`` for the hand's opening
+#: stake, or ``"named"`` when the caller names it); ``raise_by`` what a raise adds (or
+#: ``"named"``); ``first_stake`` the stake before anybody opens; ``ante`` what every
+#: loser pays on top; ``fold_owes_stake``: a player who drops owes the stake then
+#: current (else the stake he last put in); ``all_quiet``: when all three speak without
+#: opening, ``"no contest"`` or ``"showdown"``; ``unopened`` / ``opened_as`` the state in
+#: words for a call made at the wrong moment; ``stories`` a loser's reason: dropped, dropped
+#: without ever putting anything in, held out to the end.
+Vying = namedtuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
+                            "unopened opened_as stories")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .book import RuleBook, phase_info
 from .core import (
+    RANK_PLURALS,
     RANKS,
     SEATS,
     SUITS,
@@ -14,6 +15,8 @@ from .core import (
     Option,
     PhaseRule,
     Transfer,
+    Vying,
+    Word,
 )
 from .hand import (
     ChoiceQuestion,
@@ -35,6 +38,9 @@ TOM_BONUS = 9
 LAST_TRICK_BONUS = 4
 MIN_TRICK_POINTS, MAX_TRICK_POINTS = 9, 33
 MIN_CAPTURED, MAX_CAPTURED = 192, 252
+#: A card's value, in the play and in a ruff alike: A 11, K Q J 3, numerals face value.
+CARD_VALUES = {"A": 11, "K": 3, "Q": 3, "J": 3, **{r: int(r) for r in RANKS[4:]}}
+CARDS_A_TRICK = 3
 
 #: Nothing is turned up: the buyer names trump after the auction.
 SECTIONS = (
@@ -61,6 +67,19 @@ class Modern(RuleBook):
     opening_price = 13
     price_step = 1
     eldest_must_buy = False
+    exact_bids = False
+    ruff_values = CARD_VALUES
+    four_aces_win = False
+    vying = Vying(  # seed 000: each antes 2, then vies until two have passed
+        before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
+                Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+        after=(Word("vie", "raise", "Vie {n}", "vies {n}", "vied {n}"),
+               Word("see", "call", "See {n}", "sees", "saw {n}"),
+               Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+        opens_at="named", raise_by="named", first_stake=0, ante=2, fold_owes_stake=False,
+        all_quiet="showdown", unopened="nobody has vied yet", opened_as="the stake is {n}",
+        stories=("{did}, then passed", "passed", "{did}"),
+    )
     hand_keys = ("dealer", "trump", "tiddy", "auction", "ruff", "sets", "tricks",
                  "card_points", "tib", "tom", "last_trick")
     options = (
@@ -226,6 +245,46 @@ class Modern(RuleBook):
             check.fail("tib", f"tib: {check.who(seat)} declares a mournival of Aces, so holds Tib and captures it, "
                        f"but tib is {'null' if hand['tib'] is None else check.who(hand['tib'])}")
             return
+
+    # ------------------------------------------------------------ the card-point counter
+
+    def card_points_from_counts(self, counts) -> list[int]:
+        """Each player's card points from the cards he captured, counted by rank:
+        ``counts`` is three ``{rank: how many}`` (ranks not given count 0). Check the
+        counts first with ``card_count_problems``."""
+        return [sum(CARD_VALUES[rank] * n for rank, n in count.items()) for count in counts]
+
+    def card_points_text(self, count: dict) -> str:
+        """One player's count in words: "3 × A (11) + 2 × K (3) = 39"."""
+        parts = [f"{count[r]} × {r} ({CARD_VALUES[r]})" for r in RANKS if count.get(r)]
+        total = sum(CARD_VALUES[rank] * n for rank, n in count.items())
+        return f"{' + '.join(parts) or 'no cards'} = {total}"
+
+    def card_count_problems(self, counts, tricks=None, names=("seat 0", "seat 1", "seat 2")) -> list[str]:
+        """What is wrong with a card count, in the table's words: every count a whole
+        number ≥ 0 of a rank A … 4; at most 4 of a rank across the table; and, given
+        ``tricks`` (won per seat), 3 cards a trick for each player."""
+        if not (isinstance(counts, list) and len(counts) == 3 and all(isinstance(c, dict) for c in counts)):
+            return ["the count must give each of the three players how many of each rank he captured"]
+        for seat, count in enumerate(counts):
+            for rank, n in count.items():
+                if rank not in CARD_VALUES:
+                    return [f"{names[seat]}: {rank!r} is not a rank (A K Q J 10 9 8 7 6 5 4)"]
+                if type(n) is not int or n < 0:
+                    return [f"{names[seat]}: the number of {RANK_PLURALS[rank]} must be a whole number, not {n!r}"]
+        problems = []
+        for rank in RANKS:
+            total = sum(count.get(rank, 0) for count in counts)
+            if total > 4:
+                problems.append(f"{total} {RANK_PLURALS[rank]} are counted, but the pack has only 4")
+        if tricks is not None:
+            for seat, count in enumerate(counts):
+                cards, won = sum(count.values()), tricks[seat]
+                if cards != CARDS_A_TRICK * won:
+                    tricks_hold = "1 trick, which holds" if won == 1 else f"{won} tricks, which hold"
+                    problems.append(f"{names[seat]} has {cards} cards counted but won {tricks_hold} "
+                                    f"{CARDS_A_TRICK * won}")
+        return problems
 
     # ------------------------------------------------------------ phases
 

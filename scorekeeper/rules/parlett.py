@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .core import PhaseRule
+from .core import PhaseRule, Vying, Word
 from .turned_up import TurnedUpBook
 
 FIRST_RUFF_STAKE = 2
@@ -36,6 +36,16 @@ class Parlett(TurnedUpBook):
                   "player receives points − 22 (pays if negative)."),
     )
     decisions = ()
+    vying = Vying(  # seed 001 §04
+        before=(Word("check", "check", "Check", "checks", ""),
+                Word("open", "open", "Open at {n}", "opens {n}", "opened at {n}")),
+        after=(Word("fold", "drop", "Fold", "folds (owes {n})", ""),
+               Word("match", "call", "Match {n}", "matches", "matched {n}"),
+               Word("raise", "raise", "Raise to {n}", "raises to {n}", "raised to {n}")),
+        opens_at="S", raise_by=2, first_stake=0, ante=0, fold_owes_stake=True, all_quiet="no contest",
+        unopened="nobody has opened yet", opened_as="the ruff is open at {n}",
+        stories=("folded at {at}", "folded at {at}", "held out to {stake}"),
+    )
 
     def ruff_may_be_empty(self, options):
         return True

@@ -45,6 +45,8 @@ SECTIONS = (
 NOTE_LIMIT = 500  # characters; no note at a card table needs more
 
 HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
+#: A card's value in a ruff (§3, §4): A 11, K Q J 10, others face value.
+RUFF_VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, **{r: int(r) for r in ("10", "9", "8", "7", "6", "5", "4")}}
 POINTS_PER_TRICK = 3
 TOTAL_POINTS = 66  # 12 tricks of 3 cards + 30 for the honours
 
@@ -58,6 +60,8 @@ class TurnedUpBook(RuleBook):
     tiddy_turned_up = 4
     honours_may_be_discarded = False
     honour_held_word = "played"
+    ruff_values = RUFF_VALUES
+    four_aces_win = True
     sections = SECTIONS
     phase_info = phase_info(("dealer", "trump", "turned_up", "tiddy"), ("dealer", "turned_up", "tricks", "honours"))
     #: The Tiddy question in this book's words (who holds it, and when).

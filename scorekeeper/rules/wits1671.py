@@ -3,7 +3,7 @@ gaps filled from Cotton's *Compleat Gamester* (1674)."""
 
 from __future__ import annotations
 
-from .core import Decision, Option, PhaseRule
+from .core import Decision, Option, PhaseRule, Vying, Word
 from .turned_up import TurnedUpBook
 
 
@@ -69,6 +69,17 @@ class Wits1671(TurnedUpBook):
                  "The buyer may discard an honour; it then scores for no one, and the break-even mark is a "
                  "third of 66 less the discarded honours (always whole; 22 when nothing is discarded).",
                  "The text does not forbid the buyer to discard an honour."),
+    )
+
+    vying = Vying(  # the Decision "vies go 4, 6, 8"
+        before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
+                Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+        after=(Word("see", "call", "See {n}", "sees", "saw {n}"),
+               Word("revie", "raise", "Revie to {n}", "revies to {n}", "revied to {n}"),
+               Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+        opens_at=4, raise_by=2, first_stake=2, ante=0, fold_owes_stake=False, all_quiet="showdown",
+        unopened="nobody has vied yet", opened_as="the ruff is vied at {n}",
+        stories=("{did}, then passed", "had nothing to say", "held out to {stake}"),
     )
 
     def tiddy_on(self, options: dict) -> bool:

@@ -190,3 +190,15 @@ document.addEventListener("input", function (event) {
     document.cookie = cookie + "; path=/; max-age=31536000; samesite=lax";
   }
 })();
+
+// The card counter's − and + buttons: change the count beside them (0 to 4),
+// then let the form check it as if it had been typed.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("button.step[data-for]");
+  if (!button) return;
+  var box = document.getElementById(button.dataset.for);
+  if (!box) return;
+  var value = Math.max(0, Math.min(4, (parseInt(box.value, 10) || 0) + Number(button.dataset.step)));
+  box.value = value ? String(value) : "";
+  box.dispatchEvent(new Event("change", {bubbles: true}));
+});

@@ -31,9 +31,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from . import calls
 from .core import (
     HONOUR_NAMES,
     RANK_PLURALS,
+    RANKS,
     SEATS,
     SUIT_SYMBOLS,
     eldest,
@@ -203,6 +205,16 @@ class RuffQuestion(Question):
     def paid_choices(self, answers: Answers, count: int = 8) -> list[int]:
         return answers.book.ruff_stake_choices(self.opening(answers), count)
 
+    # the showdown helper: the cards of one suit, in the book's ruff values
+    def ruff_ranks(self) -> tuple:
+        return RANKS
+
+    def ruff_values_text(self, answers: Answers) -> str:
+        return calls.ruff_values_text(answers.book)
+
+    def four_aces_possible(self, answers: Answers) -> bool:
+        return calls.four_aces_possible(answers.book, answers.hand.get("turned_up"))
+
     def reads(self, value, answers):
         if value is None:
             return f"ruff: {self.nobody.lower()}"
@@ -286,9 +298,21 @@ class HonoursQuestion(Question):
 
 
 class PointsQuestion(Question):
-    """Per seat, a number the table counts and types (modern's card points)."""
+    """Per seat, a number the table counts and types (modern's card points) — or,
+    with ``counter`` (each rank's value), counts rank by rank and the book adds up
+    (``book.card_points_from_counts``, checked by ``book.card_count_problems``)."""
 
     kind = "points"
+
+    def __init__(self, key, section, title, ask, *, counter: dict | None = None, **kwargs):
+        super().__init__(key, section, title, ask, **kwargs)
+        self.counter = counter or {}
+
+    def from_counts(self, answers: Answers, counts) -> list[int]:
+        return answers.book.card_points_from_counts(counts)
+
+    def count_problems(self, answers: Answers, counts, tricks) -> list[str]:
+        return answers.book.card_count_problems(counts, tricks, answers.names)
 
     def reads(self, value, answers):
         return f"{self.title.lower()} " + " · ".join(str(v) for v in value)

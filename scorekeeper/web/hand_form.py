@@ -13,10 +13,13 @@ import hashlib
 
 from ..rules.core import add
 from ..rules.hand import known_phases
+from .callpad import pad_shape
 from .kinds import READERS, Fields, Reading, fields_of, seat_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number")
+#: Fields posted once per chip chosen (sets declared, a showdown's cards).
+REPEATED = ("set_", "shown_")
 
 
 def raw_values(source) -> dict:
@@ -25,7 +28,7 @@ def raw_values(source) -> dict:
         values = {}
         for key in source.keys():
             items = source.getlist(key)
-            values[key] = items if key.startswith("set_") else (items[0] if items else "")
+            values[key] = items if key.startswith(REPEATED) else (items[0] if items else "")
     else:
         values = dict(source)
     for key in CONTROL_FIELDS:
@@ -44,6 +47,7 @@ class HandForm:
         self.answers, self.values = reading.answers, reading.values
         self.hand, self.unanswered = reading.hand, reading.unanswered
         self.problems, self.fixed = reading.problems, reading.fixed
+        self.pads, self.shown = reading.pads, reading.shown
         self.known = known_phases(book, self.hand, options, wrong=self.problems)
 
     @property
@@ -119,16 +123,19 @@ def shape_of(q, form) -> tuple:
         return tuple(q.choices(answers))
     if q.kind == "purchase":
         return (tuple(q.buyer_choices(answers)), chosen == "nobody",
-                tuple(q.price_choices(answers, seat_of(chosen))))
+                tuple(q.price_choices(answers, seat_of(chosen))), pad_shape(q, form))
     if q.kind == "ruff":
         return (q.winner_label(answers), tuple(q.winner_choices(answers)), seat_of(chosen),
-                tuple(q.paid_choices(answers)))
+                tuple(q.paid_choices(answers)), pad_shape(q, form))
     if q.kind == "sets":
         return (chosen, tuple(q.seat_choices(answers)))
     if q.kind == "counts":
         return (values.get(f"{q.field}_auto", ""),)
     if q.kind == "honours":
         return tuple(q.lines(answers))
+    if q.kind == "points":  # counted cards fill the totals in
+        counted = values.get(f"{q.field}_counted", "")
+        return (counted,) + tuple(values.get(f"{q.field}_{s}", "") for s in counted.split(",") if s)
     return ()
 
 

@@ -20,8 +20,11 @@ Field names (what a form posts) per kind, with ``f`` the question's ``field``:
 
 from __future__ import annotations
 
-from ..rules.core import RANKS, SEATS, parse_set
+import json
+
+from ..rules.core import RANK_PLURALS, RANKS, SEATS, parse_set
 from ..rules.hand import NOBODY
+from .callpad import read_bids, read_ruff_calls
 
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 DISCARDED = "discarded"
@@ -57,6 +60,8 @@ class Reading:
         self.unanswered: dict[str, str] = {}
         self.problems: dict[str, list[str]] = {}
         self.fixed: dict[str, str] = {}
+        self.pads: dict = {}   # key -> the call pad's state (rules.calls), where the table follows the calls
+        self.shown: dict = {}  # key -> the showdown's totals so far
 
     def answer(self, question, value) -> None:
         self.hand[question.key] = value
@@ -134,6 +139,8 @@ def read_choice(q, fields: Fields, reading: Reading) -> None:
 
 
 def read_purchase(q, fields: Fields, reading: Reading) -> None:
+    if read_bids(q, fields, reading):
+        return
     buyer = fields.get(q.field)
     may_be_empty = any(c.value is None for c in q.buyer_choices(reading.answers))
     if buyer == NOBODY and may_be_empty:
@@ -155,6 +162,8 @@ def read_purchase(q, fields: Fields, reading: Reading) -> None:
 
 
 def read_ruff(q, fields: Fields, reading: Reading) -> None:
+    if read_ruff_calls(q, fields, reading):
+        return
     winner = fields.get(q.field)
     may_be_empty = any(c.value is None for c in q.winner_choices(reading.answers))
     if winner == NOBODY and may_be_empty:
@@ -267,6 +276,8 @@ def read_honours(q, fields: Fields, reading: Reading) -> None:
 
 
 def read_points(q, fields: Fields, reading: Reading) -> None:
+    if q.counter:
+        read_counts_of_cards(q, fields, reading)
     points, missing = [], False
     for seat in SEATS:
         text = fields.get(f"{q.field}_{seat}").strip()
@@ -282,6 +293,36 @@ def read_points(q, fields: Fields, reading: Reading) -> None:
         reading.missing(q)
     elif q.key not in reading.problems:
         reading.answer(q, points)
+
+
+def read_counts_of_cards(q, fields: Fields, reading: Reading) -> None:
+    """The counter: how many of each rank each player captured. A player whose
+    cards are counted gets his points filled in (in the typed box), and the counts
+    are checked (3 cards a trick, at most 4 of a rank)."""
+    counts, counted = [{}, {}, {}], []
+    for seat in SEATS:
+        given = {rank: fields.get(f"count_{seat}_{rank}").strip() for rank in q.counter}
+        if not any(given.values()):
+            continue
+        counted.append(seat)
+        for rank, text in given.items():
+            n = whole(text)
+            if text and (n is None or n > 4):
+                reading.wrong(q, f"{reading.answers.who(seat)}: count 0 to 4 {RANK_PLURALS[rank]}.")
+                return
+            if n:
+                counts[seat][rank] = n
+    if not counted:
+        return
+    tricks = reading.hand.get("tricks")
+    if tricks is not None:  # a player not counted yet is not held to 3 cards a trick
+        tricks = [tricks[s] if s in counted else 0 for s in SEATS]
+    for problem in q.count_problems(reading.answers, counts, tricks):
+        reading.wrong(q, problem[:1].upper() + problem[1:] + ".")
+    points = q.from_counts(reading.answers, counts)
+    for seat in counted:
+        reading.values[f"{q.field}_{seat}"] = str(points[seat])
+    reading.values[f"{q.field}_counted"] = ",".join(map(str, counted))
 
 
 def read_text(q, fields: Fields, reading: Reading) -> None:
@@ -309,14 +350,18 @@ def choice_fields(q, value, answers) -> dict:
 
 def purchase_fields(q, value, answers) -> dict:
     if value is None:
-        return {q.field: NOBODY, "price": "", "price_other": ""}
-    return {q.field: str(value["buyer"]), "price": str(value["price"]), "price_other": ""}
+        return {q.field: NOBODY, "price": "", "price_other": "", "bids": ""}
+    return {q.field: str(value["buyer"]), "price": str(value["price"]), "price_other": "",
+            "bids": json.dumps(value["bids"]) if "bids" in value else ""}
 
 
 def ruff_fields(q, value, answers) -> dict:
     if value is None:
-        return {q.field: NOBODY}
-    fields = {q.field: str(value["winner"])}
+        return {q.field: NOBODY, "ruff_calls": ""}
+    fields = {q.field: str(value["winner"]), "ruff_calls": json.dumps(value["calls"]) if "calls" in value else ""}
+    for seat, total in enumerate(value.get("shown") or ()):
+        if total is not None:  # the cards tapped are not kept, the totals are
+            fields[f"shown_total_{seat}"] = str(total)
     for seat in SEATS:
         if seat != value["winner"]:
             fields[f"paid_{seat}"] = str(value["paid"][seat])

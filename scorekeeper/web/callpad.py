@@ -1,0 +1,174 @@
+"""The call pad: the auction and the ruff followed call by call, as they are spoken.
+
+The form keeps the calls so far as a JSON list in a hidden field (``bids``,
+``ruff_calls``); a tap on a call's button posts that call (``bid`` /
+``ruff_call``: its JSON form, or ``undo``, ``clear``, or ``more`` with an amount
+typed in ``bid_amount`` / ``ruff_amount``). The rule book's own procedure
+(``rules.calls``: one implementation for the record's checks and for this pad)
+replays them, says whose turn it is and which calls are legal, and once the
+bidding or the vying is over, fills in the section: buyer and price; or the
+winner (unseen, or at a showdown from the cards shown, or as the table taps
+him) and what each loser pays. Nothing here knows a book."""
+
+from __future__ import annotations
+
+import json
+
+from ..rules import calls as procedure
+from ..rules.core import SEATS
+
+UNDO, CLEAR, MORE = "undo", "clear", "more"
+FOUR_ACES = procedure.FOUR_ACES
+
+
+def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
+    """The calls after the posted tap (the hidden list, then the tap applied), or
+    None with a problem if the list is not one. The tap is consumed: it is not an
+    answer to keep."""
+    text = fields.get(name)
+    try:
+        calls = json.loads(text) if text else []
+    except ValueError:
+        calls = None
+    if not isinstance(calls, list) or len(calls) > 60:
+        return None
+    tap = fields.get(action)
+    for key in (action, amount):
+        reading.values.pop(key, None)
+    if tap == UNDO:
+        calls = calls[:-1]
+    elif tap == CLEAR:
+        calls = []
+    elif tap == MORE:
+        state, n = replay(calls), _whole(fields.get(amount))
+        if state.more is not None and n is not None and n >= state.more.least:
+            calls = calls + [state.more.call(n)]
+    elif tap:
+        try:
+            call = json.loads(tap)
+        except ValueError:
+            call = None
+        if isinstance(call, list):
+            calls = calls + [call]
+    reading.values[name] = json.dumps(calls) if calls else ""
+    return calls
+
+
+def _whole(text):
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and text.isascii() and len(text) <= 6 else None
+
+
+def read_bids(q, fields, reading) -> bool:
+    """The auction from its bids, if the table follows it bid by bid. True when the
+    bids answered (or failed) the question, False to read the quick answers."""
+    answers = reading.answers
+    if answers.dealer is None:
+        return False
+    replay = lambda calls: procedure.replay_bids(answers.book, answers.dealer, calls, answers.names)  # noqa: E731
+    calls = posted_calls(fields, reading, "bids", "bid", "bid_amount", replay)
+    if calls is None:
+        reading.wrong(q, "The bids could not be read: tap Clear the bids and start again.")
+        return True
+    state = replay(calls)
+    reading.pads[q.key] = state
+    if not calls:
+        return False
+    if state.problem:
+        reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
+    elif not state.ended:
+        reading.missing(q, f"Bidding: {answers.who(state.turn)} to speak ({procedure.options_text(state.choices, state.more)}).")
+    elif state.buyer is None:
+        reading.answer(q, None)  # all three passed: no bids are kept with a null auction
+        reading.values[q.field] = "nobody"
+    else:
+        reading.answer(q, {"buyer": state.buyer, "price": state.price, "bids": calls})
+        reading.values.update({q.field: str(state.buyer), "price": str(state.price), "price_other": ""})
+    return True
+
+
+def read_ruff_calls(q, fields, reading) -> bool:
+    """The ruff from its calls (and the showdown), if the table follows the vying.
+    True when the calls answered (or failed) the question."""
+    answers = reading.answers
+    if answers.dealer is None:
+        return False
+    opening = q.opening(answers)
+    replay = lambda calls: procedure.replay_ruff(answers.book, answers.dealer, calls, answers.names, opening)  # noqa: E731
+    calls = posted_calls(fields, reading, "ruff_calls", "ruff_call", "ruff_amount", replay)
+    if calls is None:
+        reading.wrong(q, "The calls could not be read: tap Clear the calls and start again.")
+        return True
+    state = replay(calls)
+    reading.pads[q.key] = state
+    if not calls:
+        return False
+    if state.problem:
+        reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
+    elif not state.ended:
+        reading.missing(q, f"Ruff: {answers.who(state.turn)} to speak, stake {state.stake} "
+                           f"({procedure.options_text(state.choices, state.more)}).")
+    elif state.end == procedure.NO_CONTEST:
+        reading.answer(q, None)  # nobody opened: no calls are kept with a null ruff
+        reading.values[q.field] = "nobody"
+    elif state.end == procedure.UNSEEN:
+        settle_ruff(q, reading, state, state.winner, calls)
+    else:
+        read_showdown(q, fields, reading, state, calls)
+    return True
+
+
+def read_showdown(q, fields, reading, state, calls) -> None:
+    """At a showdown: each showing player's best suit (the cards tapped, or four
+    Aces), the winner by the book's rule; or the winner the table taps."""
+    answers, book = reading.answers, reading.answers.book
+    shown, complete = [None, None, None], True
+    for seat in state.showing:
+        cards = [c for c in fields.getlist(f"shown_{seat}") if c]
+        reading.values[f"shown_{seat}"] = cards
+        kept = fields.get(f"shown_total_{seat}")  # a stored hand's total, being edited
+        if FOUR_ACES in cards or (not cards and kept == FOUR_ACES):
+            shown[seat] = FOUR_ACES
+        elif cards:
+            try:
+                shown[seat] = procedure.suit_total(book, cards)
+            except ValueError as error:
+                reading.wrong(q, f"{answers.who(seat)}: {error}.")
+                return
+            reading.values.pop(f"shown_total_{seat}", None)
+        elif _whole(kept) is not None:
+            shown[seat] = _whole(kept)
+        else:
+            complete = False
+    reading.shown[q.key] = shown
+    if complete:
+        winner = procedure.showdown_winner(answers.dealer, shown)
+        settle_ruff(q, reading, state, winner, calls, shown)
+        return
+    tapped = fields.get(q.field)
+    winner = int(tapped) if tapped in ("0", "1", "2") and int(tapped) in state.showing else None
+    if winner is None:
+        who = " and ".join(answers.who(s) for s in state.showing)
+        reading.missing(q, f"Showdown: {who} show. Tap the cards of each one's best suit, or tap the winner.")
+    else:
+        settle_ruff(q, reading, state, winner, calls)
+
+
+def settle_ruff(q, reading, state, winner: int, calls, shown=None) -> None:
+    ruff = {"winner": winner, "paid": state.paid(winner), "calls": calls}
+    if shown is not None:
+        ruff["shown"] = shown
+    reading.answer(q, ruff)
+    reading.values[q.field] = str(winner)
+    for seat in SEATS:
+        if seat != winner:
+            reading.values.update({f"paid_{seat}": str(ruff["paid"][seat]), f"paid_{seat}_other": ""})
+
+
+def pad_shape(q, form) -> tuple:
+    """What the pad offers (for the section's signature)."""
+    state = form.pads.get(q.key)
+    if state is None:
+        return ()
+    return (state.line(), state.turn, tuple(tuple(c.call) for c in state.choices), state.more, state.ended,
+            tuple(map(tuple, [form.values.get(f"shown_{s}", []) for s in SEATS])))

@@ -351,19 +351,8 @@ def history(db: Database, session_id: str, hand_number: int | None = None, limit
     for row in rows:
         before = json.loads(row["before"]) if row["before"] else None
         after = json.loads(row["after"]) if row["after"] else None
-        changes.append(dict(row, before=before, after=after, what=what_changed(before, after)))
+        changes.append(dict(row, before=before, after=after))
     return changes
-
-
-def what_changed(before, after) -> list[str]:
-    """The keys an edit of one hand changed, old → new ("tricks: [4,3,5] → [5,3,4]")."""
-    if not (isinstance(before, dict) and isinstance(after, dict)):
-        return []
-    def show(value):
-        return "—" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return [f"{key}: {show(before.get(key))} → {show(after.get(key))}"
-            for key in list(before) + [k for k in after if k not in before]
-            if before.get(key) != after.get(key)]
 
 
 # ------------------------------------------------------------ writing
@@ -456,10 +445,24 @@ def _change(db: Database, session_id: str, based_on: int | None, change, draft: 
         if draft is not None:  # saved from the hand in progress: it is no longer in progress
             db.execute("delete from drafts where session_id = ?", [session_id])
         else:                  # a hand in progress stays the next hand
-            db.execute("update drafts set number = ? where session_id = ?", [len(hands) + 1, session_id])
+            _renumber_draft(db, session, hands)
     _HANDS.put(db, session_id, version, hands)
     session.hands, session.version = hands, version
     return session
+
+
+def _renumber_draft(db: Database, session: Session, hands: list) -> None:
+    """The hand in progress is the next hand again after a change; a dealer it had
+    as proposed (the next in turn) moves with the turn."""
+    draft = get_draft(db, session.id)
+    if draft is None:
+        return
+    answers = draft.answers
+    if answers.get("dealer") == str(session.next_dealer()):
+        after = Session(**{**session.__dict__, "hands": hands})
+        answers = dict(answers, dealer=str(after.next_dealer()))
+    db.execute("update drafts set number = ?, answers = ? where session_id = ?",
+               [len(hands) + 1, json.dumps(answers, ensure_ascii=False), session.id])
 
 
 def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None,
@@ -542,13 +545,19 @@ def go_back(db: Database, session_id: str, version: int, based_on: int | None) -
     def change(session):
         if not 1 <= version < session.version:
             raise Refused([f"There is no earlier version {version} to go back to."])
-        hands = list(session.hands)
-        for row in history(db, session_id):
-            if row["version"] <= version:
-                break
-            hands = taken_back(hands, row)
+        hands = hands_at(db, session, version)
         return hands, None, "revert", session.hands, hands
     return _change(db, session_id, based_on, change)
+
+
+def hands_at(db: Database, session: Session, version: int) -> list:
+    """The saved hands as they were at ``version`` (the changes since, taken back)."""
+    hands = list(session.hands)
+    for row in history(db, session.id):
+        if row["version"] <= version:
+            break
+        hands = taken_back(hands, row)
+    return hands
 
 
 # ------------------------------------------------------------ the hand in progress

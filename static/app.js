@@ -52,38 +52,41 @@ document.addEventListener("input", function (event) {
 // The hand form keeps every answer on this phone too (localStorage), so a
 // dropped Wi-Fi loses nothing: a request that gets no answer shows it at once,
 // the form stays usable (its messages marked as waiting), and the answers —
-// and a Save that was tapped — are sent again when the connection is back.
-// The server keeps the hand in progress as well (every tap is stored there);
-// the two copies are reconciled by the version of the hand in progress.
+// a preset or a call tapped meanwhile, and a Save — are sent again when the
+// connection is back. The server keeps the hand in progress as well (every
+// tap is stored there); the two copies are reconciled by the version of the
+// hand in progress, and the phone says which answers it changed since the
+// server last answered ("changed"), so a tap from a phone a version behind is
+// added to the other phone's answers rather than thrown away.
 // No service worker: a LAN address over http is not a secure context.
 (function () {
   var OFFLINE = "No connection — your answers are kept on this phone and will be sent when it's back.";
-  var CONTROL = /^(version|draft_version|draft|preset|sig_.*)$/;
+  var OFFLINE_SAVE = "No connection — your answers are kept on this phone, and the hand will be saved as soon as the connection is back.";
+  var CONTROL = /^(version|draft_version|draft|preset|changed|bid|ruff_call|sig_.*)$/;
+  var ACTION = /^(preset|bid|ruff_call)$/;
   var retryTimer = null;
 
   function form() { return document.getElementById("hand-form"); }
+  function editing(f) { return f.dataset.editing === "yes"; }
   function storageKey(f) {
-    return "gleek:" + f.dataset.session + ":" + (f.dataset.editing === "yes" ? "hand-" + f.dataset.number : "next");
+    return "gleek:" + f.dataset.session + ":" + (editing(f) ? "hand-" + f.dataset.number : "next");
   }
   function answers(f) {
     var out = [];
     new FormData(f).forEach(function (value, name) { if (!CONTROL.test(name)) out.push([name, value]); });
     return out;
   }
-  function draftVersion(f) {
-    var input = f.querySelector('input[name="draft_version"]');
-    return input ? input.value : "";
-  }
+  function field(f, name) { var input = f.querySelector('input[name="' + name + '"]'); return input ? input.value : ""; }
   function read(f) {
     try { return JSON.parse(localStorage.getItem(storageKey(f)) || "null"); } catch (e) { return null; }
   }
   function write(f, changes) {
-    var kept = read(f) || {};
+    var kept = read(f) || {changed: [], actions: []};
     kept.number = f.dataset.number;
     kept.answers = answers(f);
-    kept.draftVersion = draftVersion(f);
+    kept.draftVersion = field(f, "draft_version");
     Object.keys(changes || {}).forEach(function (k) { kept[k] = changes[k]; });
-    try { localStorage.setItem(storageKey(f), JSON.stringify(kept)); } catch (e) { /* storage full: the server copy remains */ }
+    try { localStorage.setItem(storageKey(f), JSON.stringify(kept)); } catch (e) { /* full: the server copy remains */ }
     return kept;
   }
   function forget(f) { try { localStorage.removeItem(storageKey(f)); } catch (e) {} }
@@ -92,27 +95,57 @@ document.addEventListener("input", function (event) {
     if (line) { line.textContent = text || ""; line.hidden = !text; }
     f.classList.toggle("waiting", !!text);
   }
-  function isSave(elt) { return elt && elt.classList && elt.classList.contains("save"); }
+  function isSave(elt) { return !!(elt && elt.classList && elt.classList.contains("save")); }
+  function action(elt) { return elt && elt.name && ACTION.test(elt.name) ? [elt.name, elt.value] : null; }
+  function union(a, b) { return a.concat(b.filter(function (x) { return a.indexOf(x) < 0; })); }
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var f = form();
-    if (f && f.contains(event.detail.elt)) write(f, {pending: true, saveTapped: isSave(event.detail.elt) || (read(f) || {}).saveTapped});
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var f = form(), xhr = event.detail.xhr;
-    if (!f || !f.contains(event.detail.elt) || !xhr || !xhr.status) return;  // no answer: see sendError
-    status(f, "");
-    clearInterval(retryTimer); retryTimer = null;
-    if (xhr.getResponseHeader("HX-Redirect")) { forget(f); return; }  // saved (or cancelled)
-    if (xhr.status === 409) { offerMine(f); return; }                    // another phone changed it
-    var kept = write(f, {pending: false});
-    if (kept.saveTapped && xhr.status < 300 && !isSave(event.detail.elt)) save(f);
-  });
-  function lost(event) {
+  // which answers this phone changed since the server last answered
+  document.addEventListener("change", function (event) {
+    var f = form(), name = event.target && event.target.name;
+    if (f && f.contains(event.target) && name && !CONTROL.test(name)) {
+      var kept = read(f) || {changed: [], actions: []};
+      write(f, {changed: union(kept.changed || [], [name])});
+    }
+  }, true);
+  document.addEventListener("htmx:configRequest", function (event) {
     var f = form();
     if (!f || !f.contains(event.detail.elt)) return;
-    write(f, {pending: true, saveTapped: isSave(event.detail.elt) || (read(f) || {}).saveTapped});
-    status(f, OFFLINE);
+    var kept = read(f) || {};
+    event.detail.parameters["changed"] = (kept.changed || []).join(",");
+    event.detail.sent = kept.changed || [];
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var f = form();
+    if (!f || !f.contains(event.detail.elt)) return;
+    var kept = read(f) || {};
+    write(f, {pending: true, saveTapped: isSave(event.detail.elt) || !!kept.saveTapped});
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var f = form(), xhr = event.detail.xhr, elt = event.detail.elt;
+    if (!f || !f.contains(elt) || !xhr || !xhr.status) return;  // no answer at all: see lost()
+    clearInterval(retryTimer); retryTimer = null;
+    status(f, "");
+    if (xhr.getResponseHeader("HX-Redirect")) { forget(f); return; }  // saved (or cancelled)
+    var kept = read(f) || {};
+    if (xhr.status === 409) { if (!editing(f)) offerMine(f); return; }
+    var sent = (event.detail.requestConfig && event.detail.requestConfig.sent) || kept.changed || [];
+    var queue = (kept.actions || []).slice();
+    if (action(elt) && queue.length && queue[0][0] === elt.name && queue[0][1] === elt.value) queue.shift();
+    kept = write(f, {pending: false, actions: queue,
+                     changed: (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; })});
+    if (xhr.status >= 300) return;
+    if (queue.length) replay(f, queue[0]);            // a preset or a call tapped while away
+    else if (kept.saveTapped && !isSave(elt)) save(f);
+  });
+  function lost(event) {
+    var f = form(), elt = event.detail.elt;
+    if (!f || !f.contains(elt)) return;
+    var kept = read(f) || {};
+    var queue = (kept.actions || []).slice();
+    var tapped = action(elt);
+    if (tapped && !(queue.length && queue[queue.length - 1].join() === tapped.join())) queue.push(tapped);
+    kept = write(f, {pending: true, actions: queue, saveTapped: isSave(elt) || !!kept.saveTapped});
+    status(f, kept.saveTapped ? OFFLINE_SAVE : OFFLINE);
     if (!retryTimer) retryTimer = setInterval(retry, 4000);
   }
   document.addEventListener("htmx:sendError", lost);
@@ -120,9 +153,17 @@ document.addEventListener("input", function (event) {
   window.addEventListener("online", retry);
 
   function retry() {
-    var f = form();
-    if (!f || !(read(f) || {}).pending) { clearInterval(retryTimer); retryTimer = null; return; }
-    htmx.trigger(f, "change");  // the answers as the page shows them now; a tapped Save follows
+    var f = form(), kept = f && read(f);
+    if (!kept || !kept.pending) { clearInterval(retryTimer); retryTimer = null; return; }
+    if ((kept.actions || []).length) replay(f, kept.actions[0]);
+    else htmx.trigger(f, "change");  // the answers as the page shows them now; a tapped Save follows
+  }
+  function replay(f, tapped) {
+    var button = f.querySelector('button[name="' + tapped[0] + '"][value=\'' + tapped[1].replace(/'/g, "\\'") + '\']');
+    if (button) { button.click(); return; }
+    var kept = read(f);  // no longer offered (the answers moved on): drop it
+    write(f, {actions: (kept.actions || []).slice(1)});
+    htmx.trigger(f, "change");
   }
   function save(f) {
     var button = f.querySelector("button.save");
@@ -149,18 +190,34 @@ document.addEventListener("input", function (event) {
     bar.append(use, " ", drop);
     var summary = document.getElementById("hand-summary");
     (summary || f).prepend(bar);
+    bar.scrollIntoView({block: "center"});
   }
+  // The answers this phone changed go onto the hand as the server has it now
+  // (based on the version this phone last saw); with nothing recorded as
+  // changed, this phone's whole hand, as the scorer chose.
   function sendMine(f, kept) {
     var body = new URLSearchParams(kept.answers);
-    body.set("draft_version", draftVersion(f));
-    body.set("version", (f.querySelector('input[name="version"]') || {}).value || "");
-    var url = f.getAttribute("hx-post");
-    fetch(url, {method: "POST", body: body, headers: {"HX-Request": "true"}, credentials: "same-origin"})
+    var merge = (kept.changed || []).length > 0;
+    body.set("draft_version", merge ? kept.draftVersion : field(f, "draft_version"));
+    body.set("changed", (kept.changed || []).join(","));
+    body.set("version", field(f, "version"));
+    fetch(f.getAttribute("hx-post"), {method: "POST", body: body, headers: {"HX-Request": "true"}, credentials: "same-origin"})
       .then(function (response) {
-        if (response.ok) { write(f, {pending: false, answers: kept.answers}); location.reload(); }
+        if (response.ok) { write(f, {pending: false, changed: [], actions: []}); location.reload(); }
         else status(f, "Those answers could not be sent (" + response.status + "). They are still kept on this phone.");
       })
       .catch(function () { status(f, OFFLINE); });
+  }
+  // An edit is kept on this phone only: put the kept answers back in the form.
+  function applyMine(f, kept) {
+    kept.answers.forEach(function (pair) {
+      var inputs = f.querySelectorAll('input[name="' + pair[0] + '"]');
+      inputs.forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") { if (input.value === pair[1]) input.checked = true; }
+        else input.value = pair[1];
+      });
+    });
+    htmx.trigger(f, "change");
   }
 
   function onLoad() {
@@ -168,11 +225,9 @@ document.addEventListener("input", function (event) {
     if (!f) return;
     var kept = read(f);
     if (!kept || !kept.pending || kept.number !== f.dataset.number) return;
-    if (f.dataset.editing === "yes" || kept.draftVersion === draftVersion(f)) {
-      sendMine(f, kept);  // nothing newer on the server: send what this phone kept
-    } else {
-      offerMine(f);       // the server's copy moved on meanwhile: let the scorer choose
-    }
+    if (editing(f)) applyMine(f, kept);
+    else if (kept.draftVersion === field(f, "draft_version")) sendMine(f, kept);  // nothing newer on the server
+    else offerMine(f);  // the server's copy moved on meanwhile: let the scorer choose
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onLoad);
   else onLoad();

@@ -184,3 +184,67 @@ def test_going_back_to_a_version_that_does_not_exist_changes_nothing(client):
     response = client.post(f"{url}/history/7/back", data={"version": str(version_of(client, url))})
     assert response.status_code == 422
     assert "There is no earlier version 7 to go back to." in response.data.decode()
+
+
+def test_a_tap_from_a_phone_a_version_behind_is_added_not_thrown_away(client, app):
+    url = new_session(client)
+    post_tap(client, url, partial(SEED_HAND, "dealer", "trump"), 0)  # version 1, both phones see it
+    other = app.test_client()
+    post_tap(other, url, partial(SEED_HAND, "dealer", "trump", "tricks"), 1)  # the other phone: tricks
+    mine = partial(SEED_HAND, "dealer", "trump", "honour")
+    mine["changed"] = "honour_A,honour_K"  # this phone, still at version 1, tapped two honours
+    response = post_tap(client, url, mine, 1)
+    assert response.status_code == 200
+    page = response.data.decode()
+    assert "Another phone added answers to this hand meanwhile: they are in, with yours." in page
+    assert re.search(r'name="tricks_0" value="5" checked', page)  # the other phone's answer, kept
+    assert re.search(r'name="honour_A" value="0" checked', page) and re.search(r'name="honour_K" value="1" checked', page)
+    assert shown_draft(client.get(url + "/hands/new").data.decode())[0] == 3
+
+
+def test_a_stale_edit_shows_the_saved_hand_and_what_was_not_saved(client, app):
+    url = new_session(client)
+    version = version_of(client, url)
+    assert client.post(url + "/hands", data=hand_fields(SEED_HAND, version)).status_code == 303
+    version = version_of(client, url)
+    other = app.test_client()
+    assert other.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "tricks": [6, 3, 3]}, version)).status_code == 303
+    response = client.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "honours": {**SEED_HAND["honours"], "Q": 1}},
+                                                              version))
+    assert response.status_code == 409
+    page = response.data.decode()
+    assert "here is the hand as it is saved now" in page
+    assert ("Your answers, not saved: honours played: Tib Ann, King Ben, Queen Ben, Tom Ann (saved: honours "
+            "played: Tib Ann, King Ben, Queen Cat, Tom Ann). Make your change again.") in page
+    assert re.search(r'name="tricks_0" value="6" checked', page)  # the other phone's edit, shown
+    assert export(client, url)["hands"] == [{**SEED_HAND, "tricks": [6, 3, 3]}]
+
+
+def test_quiet_hand_fills_only_what_is_not_answered_yet(client):
+    url = new_session(client)
+    fields = partial(SEED_HAND, "dealer", "trump", "turned")
+    fields["tiddy"] = "2"
+    fields["preset"] = "quiet"
+    page = post_tap(client, url, fields, 0, headers={}).data.decode()
+    assert re.search(r'name="tiddy" value="2" checked', page)  # Cat holds Tiddy: kept
+    assert re.search(r'name="ruff_winner" value="nobody" checked', page)
+    assert re.search(r'name="sets" value="none" checked', page)
+
+
+def test_the_hand_in_progress_moves_with_the_deal_when_a_hand_is_deleted(client):
+    url = new_session(client)
+    assert client.post(url + "/hands", data=hand_fields(SEED_HAND, version_of(client, url))).status_code == 303
+    post_tap(client, url, MultiDict({"dealer": "1", "trump": "spades"}), 0)  # hand 2: Ben deals
+    client.post(url + "/hands/1/delete", data={"version": str(version_of(client, url))})
+    page = client.get(url + "/hands/new").data.decode()
+    assert "<h1>Hand 1</h1>" in page
+    assert re.search(r'name="dealer" value="0" checked', page)  # Ann deals hand 1 again
+    assert re.search(r'name="trump" value="spades" checked', page)
+
+
+def test_watchers_see_what_is_recorded_so_far(client):
+    url = new_session(client)
+    post_tap(client, url, partial(SEED_HAND, "dealer", "trump", "turned"), 0)
+    page = client.get(url).data.decode()
+    assert "Ann dealt · ♥ Hearts · 9 up" in page
+    assert "No hands yet" not in page

@@ -229,8 +229,8 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     assert shown_balances(client, url) == expected_balances(record) != ["+43", "+3", "−46"]
     history = client.get(url + "/history").data.decode()
     assert "Changed hand 1" in history
-    assert "tricks: [4,3,5] → [5,3,4]" in history  # what changed, not just that it did
-    assert "tricks: [4,3,5] → [5,3,4]" in client.get(url + "/hands/1").data.decode()
+    assert "Tricks: tricks 4 · 3 · 5 → tricks 5 · 3 · 4" in history  # what changed, in words
+    assert "Tricks: tricks 4 · 3 · 5 → tricks 5 · 3 · 4" in client.get(url + "/hands/1").data.decode()
 
 
 def test_edit_that_breaks_a_later_hand_is_refused(client):

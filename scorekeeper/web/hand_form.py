@@ -17,7 +17,7 @@ from .callpad import pad_shape
 from .kinds import READERS, Fields, Reading, fields_of, seat_of
 
 #: Form fields that are not answers to a question.
-CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number")
+CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed")
 #: Fields posted once per chip chosen (sets declared, a showdown's cards).
 REPEATED = ("set_", "shown_")
 
@@ -161,10 +161,21 @@ def parse_hand(book, options: dict, source, names, hands_before: list, number: i
     reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
     chosen = next((p for p in book.presets(reading.answers) if p.id == preset), None)
     if chosen is not None:
-        values.update(fields_of(book, chosen.answers, reading.answers))
+        values.update(fields_of(book, preset_answers(book, chosen, reading), reading.answers))
         reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
     check(book, options, reading, hands_before, names, number)
     return HandForm(book, options, reading, number)
+
+
+def preset_answers(book, preset, reading: Reading) -> dict:
+    """What a preset answers: all of it if it is one answer ("Ben bought at 12"),
+    else only the questions not touched yet ("Quiet hand" leaves a Tiddy answered
+    already as it is)."""
+    if len(preset.answers) == 1:
+        return preset.answers
+    asks = {q.key: q.ask for q in book.questions}
+    return {key: value for key, value in preset.answers.items()
+            if key not in reading.hand and key not in reading.problems and reading.unanswered.get(key) == asks[key]}
 
 
 def check(book, options: dict, reading: Reading, hands_before: list, names, number: int) -> None:

@@ -19,11 +19,11 @@ from ..rules.hand import sheet_words
 from .access import editable, load_table, on_both_links
 from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo
 from .context import settlement_of, table_context
-from .hand_form import hand_values
+from .hand_form import hand_values, raw_values
 from .htmx import is_fragment_request, redirect, render, retarget
 from .kinds import whole
 from .target import Target
-from .wording import HAND_ACTIONS, balance_changes
+from .wording import HAND_ACTIONS, balance_changes, differences, with_what_changed
 
 bp = Blueprint("hands", __name__)
 
@@ -45,10 +45,13 @@ def posted_draft_version() -> int | None:
     return whole(request.form.get("draft_version"))
 
 
-def form_page(t: Target, form, message: str = "", status: int = 200):
-    """The whole form (for htmx: its body, in place of the one on the page)."""
+def form_page(t: Target, form, message: str = "", status: int = 200, show_summary: bool = False):
+    """The whole form (for htmx: its body, in place of the one on the page);
+    ``show_summary`` scrolls to the summary, where a refused Save says why."""
     response = render("hand_form.html", "_hand_form.html", status=status, **t.context(form, message))
-    return retarget(response, "#hand-form-body") if is_fragment_request() else response
+    if not is_fragment_request():
+        return response
+    return retarget(response, "#hand-form-body", "show:#hand-summary:top" if show_summary or message else "")
 
 
 @bp.get("/s/<key>/hands/new")
@@ -82,12 +85,37 @@ def tap(key, number):
         try:
             draft = store.keep_draft(get_db(), t.session.id, t.number, form.values, -1 if shown is None else shown)
         except store.StaleDraft as stale:
-            return conflict(t, stale)
+            return merged(t, stale) or conflict(t, stale)
     if request.form.get("preset") or not is_fragment_request():
         return form_page(t, form)
     context = t.context(form, draft=draft)
     context["changed"] = form.changed(request.form)
     return render_template("_hand_update.html", **context)
+
+
+ACTIONS = ("preset", "bid", "ruff_call")  # taps that do something to the answers, not answers
+
+
+def merged(t: Target, stale: store.StaleDraft):
+    """A tap from a phone a version behind, on questions the other phone did not
+    touch in between, is added to the hand as it is now (the phone says which
+    answers it changed: ``changed``). A preset or a call is not merged: it acts on
+    answers that may have moved."""
+    current, names = stale.current, [n for n in request.form.get("changed", "").split(",") if n]
+    if current is None or current.number != t.number or not names or any(request.form.get(a) for a in ACTIONS):
+        return None
+    posted, answers = raw_values(request.form), dict(current.answers)
+    for name in names:
+        if name in posted:
+            answers[name] = posted[name]
+        else:
+            answers.pop(name, None)  # a chip taken off
+    form = t.parse(answers)
+    try:
+        store.keep_draft(get_db(), t.session.id, t.number, form.values, current.version)
+    except store.StaleDraft:
+        return None
+    return form_page(t, form, "Another phone added answers to this hand meanwhile: they are in, with yours.")
 
 
 def conflict(t: Target, stale: store.StaleDraft):
@@ -138,7 +166,7 @@ def stale_save(t: Target, form, stale, token: str | None):
     """Someone changed the session since this form was opened."""
     fresh = load_table(t.table.key, True)
     if t.editing:
-        return form_page(Target(fresh, t.number, True), form, str(stale), 409)
+        return stale_edit(Target(fresh, t.number, True), form)
     already = store.saved_from(get_db(), t.session.id, token) if token else None
     if already is None and fresh.session.hands and fresh.session.hands[-1] == form.hand:
         already = len(fresh.session.hands)
@@ -153,6 +181,24 @@ def stale_save(t: Target, form, stale, token: str | None):
     message = (f"Another phone saved hand {moved.number - 1} a moment ago, so this is now hand {moved.number} "
                f"and {fresh.session.players[fresh.session.next_dealer()]} deals. Check it, then Save again.")
     return form_page(moved, moved.parse(values), message, 409)
+
+
+def stale_edit(fresh: Target, form):
+    """Another phone saved a change to the session since this edit began: show the
+    hand as it is saved now (never save over it blindly), and say what this phone
+    had changed, so that nothing is lost."""
+    if fresh.number > len(fresh.session.hands):
+        return form_page(fresh, form, "Someone else changed this session a moment ago: this hand is gone.", 409)
+    saved = fresh.session.hands[fresh.number - 1]
+    was = store.hands_at(get_db(), fresh.session, based_on() or 0)
+    began = was[fresh.number - 1] if fresh.number <= len(was) else {}
+    changed = {k: v for k, v in form.hand.items() if began.get(k) != v}  # what this phone changed
+    mine = differences(fresh.book, changed, saved, fresh.names)
+    message = ("Someone else changed this session a moment ago; here is the hand as it is saved now. "
+               + (f"Your answers, not saved: {mine}. Make your change again." if mine else
+                  "Your answers were the same."))
+    values = hand_values(fresh.book, fresh.session.options, saved, fresh.names, fresh.hands_before)
+    return form_page(fresh, fresh.parse(values), message, 409, show_summary=True)
 
 
 def refusal(t: Target, refused: store.Refused) -> str:
@@ -202,7 +248,8 @@ def hand_detail(table, number: int):
         "reasons": book.reasons(hand, session.options, tuple(session.players)),
         "recorded": sheet_words(book, hand, book.resolved_options(session.options), tuple(session.players),
                                 context["settlement"].hands[number - 1].phases),
-        "history": store.history(get_db(), session.id, number) if table.can_edit else [],
+        "history": with_what_changed(store.history(get_db(), session.id, number), book, tuple(session.players))
+        if table.can_edit else [],
         "hand_actions": HAND_ACTIONS,
         "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone
         "is_last": number == len(session.hands),

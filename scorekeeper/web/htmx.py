@@ -36,10 +36,11 @@ def redirect(url: str, status: int = 303):
     return response
 
 
-def retarget(response, selector: str):
+def retarget(response, selector: str, modifiers: str = ""):
     """Let this answer replace ``selector`` (the element with its id, taken from the
-    answer), whatever the request's own hx-target and hx-swap say."""
+    answer), whatever the request's own hx-target and hx-swap say; ``modifiers``
+    such as ``show:#x:top`` scroll the page after the swap."""
     response.headers["HX-Retarget"] = selector
     response.headers["HX-Reselect"] = selector
-    response.headers["HX-Reswap"] = "outerHTML"
+    response.headers["HX-Reswap"] = f"outerHTML {modifiers}".strip()
     return response

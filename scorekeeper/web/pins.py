@@ -26,7 +26,8 @@ def unlock_table(key):
         now = time.time()
         wait = store.pin_wait(get_db(), session.id, now)
         if wait:
-            problem, status = f"Too many wrong PINs. Try again in {max(1, wait // 60)} minute(s).", 429
+            minutes = max(1, wait // 60)
+            problem, status = f"Too many wrong PINs. Try again in {minutes} minute{'s' if minutes != 1 else ''}.", 429
         elif check_password_hash(session.pin_hash, request.form.get("pin", "")):
             unlock(session)
             return redirect(table.url())

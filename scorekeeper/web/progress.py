@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import store
 from ..rules import BOOKS
+from ..rules.hand import sheet_words
 from .hand_form import parse_hand
 
 
@@ -17,5 +18,6 @@ def in_progress(session: store.Session, draft: store.Draft | None) -> dict | Non
     options = book.resolved_options(session.options)
     phases = [(phase.title, book.phase_reasons(phase.id, form.hand, options, names))
               for phase in book.phase_info if phase.id in form.known]
-    return {"number": draft.number, "phases": phases, "updated_at": draft.updated_at,
-            "complete": form.complete}
+    return {"number": draft.number, "recorded": sheet_words(book, form.hand, options, names, form.known),
+            "phases": phases, "updated_at": draft.updated_at, "complete": form.complete,
+            "waiting": form.unanswered.get("ruff") if form.pads.get("ruff") else None}

@@ -11,7 +11,7 @@ from .access import editable, is_unlocked, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
 from .htmx import render
-from .wording import ACTIONS
+from .wording import ACTIONS, with_what_changed
 
 bp = Blueprint("table", __name__)
 
@@ -47,7 +47,8 @@ def live(key, can_edit):
 def history(key):
     table = editable(key)
     context = table_context(table)
-    context.update(history=store.history(get_db(), table.session.id), actions=ACTIONS,
+    rows = with_what_changed(store.history(get_db(), table.session.id), context["book"], context["names"])
+    context.update(history=rows, actions=ACTIONS,
                    clock=viewer_clock(request.cookies))  # times in the viewer's zone
     return render_template("history.html", **context)
 

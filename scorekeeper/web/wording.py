@@ -52,3 +52,38 @@ def balance_changes(before, after, players) -> str:
     moved = [f"{players[s]} {signed_counters(b)} → {signed_counters(a)}"
              for s, (b, a) in enumerate(zip(before.balances, after.balances)) if a != b]
     return "Balances: " + ", ".join(moved) + "." if moved else "The balances did not change."
+
+
+def what_changed(book, before, after, names) -> list[str]:
+    """What an edit of a hand changed, question by question, in the table's words
+    ("tricks 4 · 3 · 5 → tricks 5 · 3 · 4")."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return []
+    from ..rules.hand import Answers
+
+    was, now = Answers(book, before, {}, (), names), Answers(book, after, {}, (), names)
+    lines = []
+    for q in book.questions:
+        old, new = before.get(q.key), after.get(q.key)
+        if old == new:
+            continue
+        said = [q.reads(value, side) if value is not None or q.key in side.hand else "—"
+                for value, side in ((old, was), (new, now))]
+        lines.append(f"{q.title}: {said[0]} → {said[1]}")
+    return lines
+
+
+def differences(book, mine: dict, saved: dict, names) -> str:
+    """This phone's answers that differ from the hand as saved now, in words:
+    "tricks 5 · 4 · 3 (saved: tricks 6 · 3 · 3)"."""
+    from ..rules.hand import Answers
+
+    yours, theirs = Answers(book, mine, {}, (), names), Answers(book, saved, {}, (), names)
+    return "; ".join(f"{q.reads(mine[q.key], yours)} (saved: {q.reads(saved[q.key], theirs)})"
+                     for q in book.questions
+                     if q.key in mine and q.key in saved and mine[q.key] != saved[q.key])
+
+
+def with_what_changed(rows: list[dict], book, names) -> list[dict]:
+    """History rows, each with ``what``: its hand's changes in words."""
+    return [dict(row, what=what_changed(book, row["before"], row["after"], names)) for row in rows]

@@ -137,6 +137,7 @@ def test_delete_asks_and_can_be_undone_after_navigating_away(page, base_url):
     expect(page.locator(".empty")).to_contain_text("No hands yet")
     page.get_by_role("link", name="Rules").click()
     page.goto(table)
+    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Undo: delete of hand 1").click()
     ui.expect_balances(expected("parlett", PLAYERS, [HAND]))
     assert export(page, table)["hands"] == [HAND]

@@ -221,7 +221,8 @@ def test_undo_right_after_save(page, base_url):
     ui.expect_balances(expected("parlett", players, [hand]))
     bar = page.locator(".undo-bar")
     expect(bar).to_contain_text("Hand 1 saved.")
-    bar.get_by_role("button", name="Undo").click()
+    page.once("dialog", lambda dialog: dialog.accept())  # Undo says what it undoes, and asks
+    bar.get_by_role("button", name=re.compile("^Undo")).click()
     expect(page.locator(".undo-bar")).to_contain_text("Change to hand 1 undone.")
     expect(page.locator(".empty")).to_contain_text("No hands yet")
     ui.expect_balances(expected("parlett", players, []))
@@ -249,7 +250,8 @@ def test_delete_last_hand(page, base_url):
     ui.expect_hand_rows(expected("parlett", players, hands[:1]))
     ui.expect_balances(expected("parlett", players, hands[:1]))
 
-    page.locator(".undo-bar").get_by_role("button", name="Undo").click()  # changed my mind
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".undo-bar").get_by_role("button", name=re.compile("^Undo")).click()  # changed my mind
     expect(page.locator(".undo-bar")).to_contain_text("Change to hand 2 undone.")
     ui.expect_hand_rows(expected("parlett", players, hands))
     ui.expect_balances(expected("parlett", players, hands))
@@ -280,6 +282,7 @@ def test_missing_answer_saves_nothing(page, base_url, shot):
     assert dialogs == ["Cancel hand 1? Its answers are thrown away (you can undo that on the table page)."]
     ui.expect_balances(expected("parlett", players, []))
     # Cancel can be undone: the hand in progress comes back with every answer
+    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Undo: cancel of hand 1").click()
     expect(page.locator("#in-progress")).to_contain_text("Hand 1 in progress")
     page.get_by_role("link", name="Continue hand 1").first.click()
@@ -304,7 +307,8 @@ def test_impossible_tricks_show_the_rule(page, base_url):
     expect(page.locator("#hand-form .flash")).to_contain_text("Not saved yet")
     expect(page.locator("#hand-summary")).to_contain_text("Tricks add up to 11, not 12")
     page.goto(base_url + urlsplit(page.url).path.rsplit("/hands/", 1)[0])
-    expect(page.locator(".empty")).to_contain_text("No hands yet")
+    expect(page.locator("#in-progress")).to_contain_text("Hand 1 in progress")  # kept, not saved
+    expect(page.locator("table.hands")).to_have_count(0)
     ui.expect_balances(expected("parlett", players, []))
 
 

@@ -176,7 +176,10 @@ class PurchaseQuestion(Question):
     def reads(self, value, answers):
         if value is None:
             return "stock not bought"
-        return f"{answers.who(value['buyer'])} bought at {value['price']}"
+        bought = f"{answers.who(value['buyer'])} bought at {value['price']}"
+        if "bids" in value and answers.dealer is not None:  # the bidding, as it was spoken
+            return f"{bought} ({calls.replay_bids(answers.book, answers.dealer, value['bids'], answers.names).line()})"
+        return bought
 
 
 class RuffQuestion(Question):
@@ -218,6 +221,9 @@ class RuffQuestion(Question):
     def reads(self, value, answers):
         if value is None:
             return f"ruff: {self.nobody.lower()}"
+        if "calls" in value and answers.dealer is not None:  # every payment explained by the calls
+            lines = calls.ruff_reasons(answers.book, {**answers.hand, "ruff": value}, answers.names)
+            return "ruff: " + " ".join(lines)
         paid = ", ".join(f"{answers.who(s)} {value['paid'][s]}" for s in SEATS if s != value["winner"])
         return f"ruff: {answers.who(value['winner'])} won; paid {paid}"
 

@@ -137,7 +137,13 @@ def _commands(app: Flask) -> None:
 
         out = out or str(Path(app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
         db = store.connect(app.config["DATABASE"])
-        paths = backup.backup_all(db, out)
+        paths, problems = backup.backup_all(db, out)
+        for problem in problems:
+            click.echo(problem, err=True)
+        if problems:
+            click.echo(f"Backed up {len(paths)} session(s) to {out}; {len(problems)} could not be backed up",
+                       err=True)
+            raise SystemExit(1)
         print(f"Backed up {len(paths)} session(s) to {out}")
 
     @app.cli.command("restore")

@@ -34,7 +34,7 @@ def write_json(path: Path, data, durable: bool = False) -> None:
 
 def snapshot_session(session: store.Session, directory: str | Path, keep: int = KEEP) -> Path:
     """Save ``session`` as ``<directory>/<id>/v<version>.json``; keep the last ``keep``."""
-    folder = Path(directory) / session.id
+    folder = session_file(directory, session.id, session.id)
     path = folder / f"v{session.version:06d}.json"
     write_json(path, store.snapshot(session))
     for old in sorted(folder.glob("v*.json"))[:-keep]:
@@ -42,15 +42,31 @@ def snapshot_session(session: store.Session, directory: str | Path, keep: int = 
     return path
 
 
-def backup_all(db, out: str | Path) -> list[Path]:
-    """Every session, one file each, into ``out``."""
-    paths = []
+def session_file(folder: str | Path, session_id: str, name: str) -> Path:
+    """``<folder>/<name>`` for a session, refusing an id that is not one the app
+    makes: a name from the database must never lead outside the backup folder."""
+    if not store.is_token(session_id):
+        raise ValueError(f"its id {store.printable(session_id)} is not one the app makes")
+    return Path(folder) / name
+
+
+def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
+    """Every session, one file each, into ``out``; a session that cannot be
+    written is reported (one line each) and the others are still backed up."""
+    paths, problems = [], []
     for session_id in store.all_session_ids(db):
-        session = store.get_session(db, session_id)
-        path = Path(out) / f"{session.id}.json"
-        write_json(path, store.snapshot(session), durable=True)
-        paths.append(path)
-    return paths
+        try:
+            session = store.get_session(db, session_id)
+            path = session_file(out, session.id, f"{session.id}.json")
+            write_json(path, store.snapshot(session), durable=True)
+        except UnicodeEncodeError:
+            problems.append(f"session {store.printable(session_id)}: not backed up: it holds text "
+                            "that is not valid (a lone surrogate)")
+        except (ValueError, TypeError, KeyError, OSError) as error:
+            problems.append(f"session {store.printable(session_id)}: not backed up: {error}")
+        else:
+            paths.append(path)
+    return paths, problems
 
 
 def restore_files(db, paths) -> list[str]:

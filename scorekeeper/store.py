@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import re
 import secrets
 import sqlite3
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from pathlib import Path
 from sqlite_utils import Database, Migrations
 
 from .rules import BOOKS
+from .rules.core import is_text
 from .rules.record import FORMAT, validate
 
 MAX_HANDS = 1000
@@ -108,6 +110,21 @@ def now() -> str:
 def new_token() -> str:
     """An unguessable id: 144 bits of randomness, URL-safe."""
     return secrets.token_urlsafe(18)
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{24}\Z")  # what new_token makes: 18 bytes in base64url
+
+
+def is_token(value) -> bool:
+    """An id as the app makes them (a session id or watch id)."""
+    return isinstance(value, str) and TOKEN.match(value) is not None
+
+
+def printable(value) -> str:
+    """Any value as one printable, encodable line (for problem lines)."""
+    from .rules.core import describe
+
+    return value if isinstance(value, str) and value.isprintable() and is_text(value) else describe(value)
 
 
 # ------------------------------------------------------------ connections

@@ -23,6 +23,7 @@ from .core import (
     as_number,
     describe,
     fewest_payments,
+    is_text,
     key_name,
 )
 
@@ -47,6 +48,9 @@ def check_players(players) -> list[Problem]:
     for seat, name in enumerate(players):
         if not isinstance(name, str):
             problems.append(_problem("players", f"players: seat {seat}'s name must be text, not {describe(name)}"))
+        elif not is_text(name):
+            if NOT_TEXT_NAME not in problems:
+                problems.append(NOT_TEXT_NAME)
         elif not name.strip():
             problems.append(_problem("players", f"players: seat {seat} has no name"))
         elif len(name.strip()) > MAX_NAME:
@@ -57,6 +61,9 @@ def check_players(players) -> list[Problem]:
             if name in trimmed[:i]:
                 problems.append(_problem("players", f'players: two players are both called "{name}"' if name.isprintable() else f"players: two players are both called {describe(name)}"))
     return problems
+
+
+NOT_TEXT_NAME = Problem(None, "players", "players: a name contains a character that is not valid text")
 
 
 def check_options(book: RuleBook, options) -> list[Problem]:
@@ -140,6 +147,8 @@ def validate(record) -> list[Problem]:
         problems += check_players(record["players"])
     if "title" in record and not isinstance(record["title"], str):
         problems.append(_problem("title", f"title must be text, not {describe(record['title'])}"))
+    elif "title" in record and not is_text(record["title"]):
+        problems.append(_problem("title", "title: the title contains a character that is not valid text"))
     if "played_on" in record:
         problems += check_played_on(record["played_on"])
     if "stake" in record:

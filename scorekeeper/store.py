@@ -84,9 +84,11 @@ def m002_table_pin(db: Database) -> None:
 class StaleEdit(Exception):
     """The edit was based on an older version of the session than the stored one."""
 
-    def __init__(self, current: int):
-        self.current = current
+    def __init__(self, current: int, missing: bool = False):
+        self.current, self.missing = current, missing
         super().__init__(
+            "This change did not say which version of the session it was based on, so it was not "
+            "made; here is the session as it is now. Check it and make your change again." if missing else
             "Someone else changed this session a moment ago; here it is as it is now. "
             "Check it and make your change again.")
 
@@ -362,11 +364,13 @@ def _check_hands_from(session: Session, hands: list) -> None:
 
 def _change(db: Database, session_id: str, based_on: int | None, change) -> Session:
     """Apply ``change(session) -> (hands, hand_number, action, before, after)`` in
-    one immediate transaction, refusing stale or invalid results."""
+    one immediate transaction, refusing stale or invalid results. Every change must
+    say which version it was based on (``based_on``): one that does not is refused
+    like a stale one, never applied (last writer wins is not an option)."""
     with writing(db):
         session = get_session(db, session_id)
-        if based_on is not None and based_on != session.version:
-            raise StaleEdit(session.version)
+        if type(based_on) is not int or based_on != session.version:
+            raise StaleEdit(session.version, missing=type(based_on) is not int)
         hands, number, action, before, after = change(session)
         _check_hands_from(session, hands)
         version = session.version + 1
@@ -382,14 +386,14 @@ def _change(db: Database, session_id: str, based_on: int | None, change) -> Sess
     return session
 
 
-def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None) -> Session:
+def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None) -> Session:
     def change(session):
         return session.hands + [hand], len(session.hands) + 1, "add", None, hand
     return _change(db, session_id, based_on, change)
 
 
 def replace_hand(db: Database, session_id: str, number: int, hand: dict,
-                 based_on: int | None = None) -> Session:
+                 based_on: int | None) -> Session:
     def change(session):
         if not 1 <= number <= len(session.hands):
             raise NotFound(f"hand {number}")
@@ -399,7 +403,7 @@ def replace_hand(db: Database, session_id: str, number: int, hand: dict,
     return _change(db, session_id, based_on, change)
 
 
-def delete_last_hand(db: Database, session_id: str, based_on: int | None = None) -> Session:
+def delete_last_hand(db: Database, session_id: str, based_on: int | None) -> Session:
     def change(session):
         if not session.hands:
             raise Refused(["There is no hand to delete."])
@@ -412,7 +416,7 @@ def last_change(db: Database, session_id: str) -> dict | None:
     return rows[0] if rows else None
 
 
-def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
+def undo(db: Database, session_id: str, based_on: int | None) -> Session:
     """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
     def change(session):
         last = last_change(db, session_id)
@@ -477,7 +481,7 @@ def restore(db: Database, backup: dict) -> Session:
     if existing is not None:
         def change(session):
             return record["hands"], None, "restore", session.hands, record["hands"]
-        return _change(db, existing.id, None, change)
+        return _change(db, existing.id, existing.version, change)
     stamp = now()
     with writing(db):
         db["sessions"].insert({

@@ -468,9 +468,9 @@ def save_new_hand(key):
         return render("hand_form.html", "_hand_form.html", status=200 if request.form.get("preset") else 422, **context)
     try:
         keep_snapshot(store.add_hand(get_db(), session.id, form.hand, _based_on()))
-    except store.StaleEdit:
+    except store.StaleEdit as stale:
         fresh = load_table(key, True)
-        if fresh.session.hands and fresh.session.hands[-1] == form.hand:
+        if not stale.missing and fresh.session.hands and fresh.session.hands[-1] == form.hand:
             # a second tap of Save, or Back then Save: this very hand is already in
             flash(f"Hand {len(fresh.session.hands)} was already saved; it is not saved twice.")
             response = redirect(table.url())
@@ -481,7 +481,7 @@ def save_new_hand(key):
         form = _parse(fresh, forms.values_to_form(values), number, fresh.session.hands)
         message = (f"Another phone saved hand {number - 1} a moment ago, so this is now hand {number} "
                    f"and {fresh.session.players[fresh.session.next_dealer()]} deals. "
-                   "Check it, then Save again.")
+                   "Check it, then Save again.") if not stale.missing else str(stale)
         context = _form_context(fresh, form, form.values, number, fresh.session.hands, False,
                                 message=message)
         return render("hand_form.html", "_hand_form.html", status=409, **context)

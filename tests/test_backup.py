@@ -3,7 +3,7 @@
 import json
 
 from conftest import load_example
-from web_helpers import export, hand_fields, new_session
+from web_helpers import export, hand_fields, new_session, post_change, version_of
 
 EVENING = load_example("parlett-evening.json")["hands"]
 
@@ -14,7 +14,7 @@ def test_a_snapshot_after_each_change_keeps_the_last_few(app, client, tmp_path):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
     session_id = url.rsplit("/", 1)[1]
     for hand in EVENING:
-        client.post(url + "/hands", data=hand_fields(hand))
+        client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
     files = sorted((tmp_path / "backups" / session_id).glob("v*.json"))
     assert [f.name for f in files] == ["v000003.json", "v000004.json"]
     newest = json.loads(files[-1].read_text())
@@ -25,7 +25,7 @@ def test_a_snapshot_after_each_change_keeps_the_last_few(app, client, tmp_path):
 def test_backup_then_restore_into_an_empty_database(app, client, tmp_path):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
     for hand in EVENING:
-        client.post(url + "/hands", data=hand_fields(hand))
+        client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
     record = export(client, url)
     out = tmp_path / "full"
     result = app.test_cli_runner().invoke(args=["backup", "--out", str(out)])
@@ -40,13 +40,13 @@ def test_backup_then_restore_into_an_empty_database(app, client, tmp_path):
 
 def test_restore_over_an_existing_session_is_one_more_change(app, client, tmp_path):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
-    client.post(url + "/hands", data=hand_fields(EVENING[0]))
+    client.post(url + "/hands", data=hand_fields(EVENING[0], 1))
     app.test_cli_runner().invoke(args=["backup", "--out", str(tmp_path / "b")])
-    client.post(url + "/hands", data=hand_fields(EVENING[1]))
+    client.post(url + "/hands", data=hand_fields(EVENING[1], 2))
     result = app.test_cli_runner().invoke(args=["restore", str(tmp_path / "b")])
     assert result.exit_code == 0, result.output
     assert export(client, url)["hands"] == EVENING[:1]
-    client.post(url + "/undo")  # and it can be undone like any change
+    post_change(client, url, "/undo")  # and it can be undone like any change
     assert export(client, url)["hands"] == EVENING[:2]
 
 

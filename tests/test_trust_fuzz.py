@@ -641,7 +641,7 @@ def test_huge_stake_accepted_by_the_form_still_renders(site):
         return  # refused up front: fine
     sid = response.headers["Location"].rsplit("/", 1)[1]
     hand = load_example("parlett-seed-example.json")["hands"][0]
-    assert site.call("POST", f"/s/{sid}/hands", data=hand_fields(hand)).status_code == 303
+    assert site.call("POST", f"/s/{sid}/hands", data=hand_fields(hand, 1)).status_code == 303
     site.pages(sid)
 
 

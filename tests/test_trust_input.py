@@ -179,3 +179,67 @@ def test_settle_and_sheet_print_problem_lines_not_a_traceback(tmp_path, command,
     assert result.stdout == ""
     assert result.stderr.splitlines() == [SURROGATE_PROBLEMS[where]]
     assert not (tmp_path / "out.pdf").exists()
+
+
+# ---------------------------------------------------------------- 7. every change names its version
+
+def import_evening(client) -> str:
+    response = client.post("/import", json=EVENING)
+    assert response.status_code == 303, response.data
+    return response.headers["Location"]
+
+
+def stored(app, url) -> tuple:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        sid = url.rsplit("/", 1)[1]
+        return (conn.execute("select version from sessions where id = ?", [sid]).fetchone(),
+                conn.execute("select number, data from hands where session_id = ? order by number", [sid]).fetchall(),
+                conn.execute("select count(*) from history where session_id = ?", [sid]).fetchone())
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("version", [None, "", "abc", "-1", "1.5", " 2", "0x2"])
+@pytest.mark.parametrize("route", ["/hands", "/hands/1", "/hands/4/delete", "/undo"])
+def test_a_change_without_a_valid_version_is_refused_with_the_fresh_state(app, client, route, version):
+    url = import_evening(client)
+    hands = EVENING["hands"]
+    assert client.post(url + "/hands", data=hand_fields(hands[-1], 1)).status_code == 303   # now version 2
+    before = stored(app, url)
+    if route in ("/hands", "/hands/1"):
+        fields = hand_fields(dict(hands[-1] if route == "/hands" else hands[0], note="no version"))
+    else:
+        fields = {}
+    if version is not None:
+        fields["version"] = version
+    response = client.post(url + route, data=fields)
+    assert response.status_code == 409, (route, version, response.status_code)
+    page = response.get_data(as_text=True)
+    assert "Someone else changed this session" in page or "which version" in page
+    if route in ("/hands", "/hands/1"):   # the form again, carrying the fresh version
+        assert re.search(r'name="version" value="2"', page), page[-2000:]
+    assert stored(app, url) == before
+
+
+def test_the_same_hand_posted_twice_without_a_version_is_never_stored(app, client):
+    url = import_evening(client)
+    before = stored(app, url)
+    hand = EVENING["hands"][-1]
+    for _ in range(2):
+        assert client.post(url + "/hands", data=hand_fields(hand)).status_code == 409
+    assert stored(app, url) == before
+
+
+def test_store_refuses_a_change_without_a_version(app, client):
+    url = import_evening(client)
+    sid = url.rsplit("/", 1)[1]
+    db = store.connect(app.config["DATABASE"])
+    hand = EVENING["hands"][-1]
+    for change in (lambda: store.add_hand(db, sid, hand, None),
+                   lambda: store.replace_hand(db, sid, 1, hand, None),
+                   lambda: store.delete_last_hand(db, sid, None),
+                   lambda: store.undo(db, sid, None)):
+        with pytest.raises(store.StaleEdit):
+            change()
+    assert store.get_session(db, sid).version == 1

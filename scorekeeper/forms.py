@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from .rules import BOOKS, PHASES, RuleBook
 from .rules.core import HONOURS, RANKS, SEATS, eldest
 from .rules.record import FORMAT, MAX_NAME, validate
+from .store import MAX_NOTE, MAX_TITLE  # one limit for the forms, imports and restores
 
 NOBODY = "nobody"
 MAX_NUMBER = 100_000  # no real stake or price comes near; stops absurd input early
-MAX_NOTE = 500
-MAX_TITLE = 120
 
 UNANSWERED = {
     "dealer": "Who dealt?",

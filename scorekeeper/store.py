@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import math
 import re
 import secrets
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,11 @@ from .rules.core import is_text
 from .rules.record import FORMAT, validate
 
 MAX_HANDS = 1000
+# The app's own limits, the same for the forms, an import and a restore (the
+# record format itself allows any length: ``settle`` accepts what the spec does).
+MAX_TITLE = 120
+MAX_NOTE = 500
+CREATION_WINDOW = 60  # seconds: the sessions one client address may create are counted per minute
 
 migrations = Migrations("scorekeeper")
 
@@ -81,6 +88,13 @@ def m002_table_pin(db: Database) -> None:
     db["pin_failures"].create_index(["session_id", "at"])
 
 
+@migrations()
+def m003_session_creations(db: Database) -> None:
+    """When each client address created a session (the last minute's, for the rate limit)."""
+    db["creations"].create({"id": int, "address": str, "at": float}, pk="id")
+    db["creations"].create_index(["address", "at"])
+
+
 class StaleEdit(Exception):
     """The edit was based on an older version of the session than the stored one."""
 
@@ -95,6 +109,15 @@ class StaleEdit(Exception):
 
 class NotFound(Exception):
     pass
+
+
+class RateLimited(Exception):
+    """Too many new sessions from one client address; ``retry_after`` seconds to wait."""
+
+    def __init__(self, retry_after: int, limit: int):
+        self.retry_after, self.limit = retry_after, limit
+        super().__init__(f"Too many new sessions from this address (at most {limit} a minute). "
+                         f"Try again in {retry_after} seconds.")
 
 
 class Refused(Exception):
@@ -301,16 +324,52 @@ def _check_record(record: dict) -> None:
     problems = validate(record)
     if problems:
         raise Refused(problems)
+    problems = limit_problems(record)
+    if problems:
+        raise Refused(problems)
+
+
+def note_problems(number: int, hand: dict) -> list[str]:
+    note = hand.get("note")
+    if isinstance(note, str) and len(note) > MAX_NOTE:
+        return [f"hand {number}: note: at most {MAX_NOTE} characters (this one has {len(note)})"]
+    return []
+
+
+def limit_problems(record: dict) -> list[str]:
+    """The app's limits on a valid record (the forms', applied to imports and restores too)."""
     if len(record["hands"]) > MAX_HANDS:
-        raise Refused([f"hands: a session holds at most {MAX_HANDS} hands; start a new session"])
+        return [f"hands: a session holds at most {MAX_HANDS} hands; start a new session"]
+    problems = []
+    title = record.get("title")
+    if isinstance(title, str) and len(title) > MAX_TITLE:
+        problems.append(f"title: at most {MAX_TITLE} characters (this one has {len(title)})")
+    for number, hand in enumerate(record["hands"], 1):
+        problems += note_problems(number, hand)
+    return problems
+
+
+def _reserve_creation(db: Database, address: str, limit: int, at: float) -> None:
+    """Count this creation against ``address``'s last minute, or refuse it
+    (inside the creating transaction, so a burst cannot slip past the count)."""
+    db.execute("delete from creations where at <= ?", [at - CREATION_WINDOW])
+    rows = db.execute("select at from creations where address = ? order by at", [address]).fetchall()
+    if len(rows) >= limit:
+        raise RateLimited(max(1, math.ceil(rows[-limit][0] + CREATION_WINDOW - at)), limit)
+    db["creations"].insert({"address": address, "at": at})
 
 
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
-                   pin_hash: str | None = None) -> Session:
-    """Store a new session from a valid ``gleek-session/1`` record (its hands too)."""
+                   pin_hash: str | None = None, creator: tuple[str, int] | None = None,
+                   at: float | None = None) -> Session:
+    """Store a new session from a valid ``gleek-session/1`` record (its hands too).
+    ``creator`` = (client address, sessions it may create a minute): refused with
+    ``RateLimited`` beyond that."""
     _check_record(record)
     session_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
+        if creator is not None:
+            _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
         db["sessions"].insert({
             "id": session_id,
             "watch_id": watch_id,
@@ -358,6 +417,8 @@ def _check_hands_from(session: Session, hands: list) -> None:
     for index in range(first, len(hands)):
         problems += book.check_hand(index + 1, hands[index], session.options, hands[:index],
                                     tuple(session.players))
+        if isinstance(hands[index], dict):
+            problems += note_problems(index + 1, hands[index])
     if problems:
         raise Refused(problems)
 

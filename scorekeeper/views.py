@@ -189,6 +189,19 @@ def _home_page(values: dict, problems: dict, status: int = 200):
                            stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
 
 
+def creator() -> tuple[str, int]:
+    """Who is creating a session, for the per-address limit: (address, limit a minute)."""
+    return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
+
+
+def too_many_sessions(limited: store.RateLimited):
+    """429, saying when to try again (Retry-After too)."""
+    headers = {"Retry-After": str(limited.retry_after)}
+    if request.is_json:
+        return {"problems": [str(limited)], "retry_after": limited.retry_after}, 429, headers
+    return render_template("error.html", title="Too many new sessions", message=str(limited)), 429, headers
+
+
 @bp.post("/sessions")
 def create_session():
     parsed = forms.parse_new_session(request.form)
@@ -199,7 +212,11 @@ def create_session():
         from werkzeug.security import generate_password_hash
 
         pin_hash = generate_password_hash(parsed.pin)
-    session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash)
+    try:
+        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
+                                       creator=creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     keep_snapshot(session)
     remember(session.id)
     if pin_hash:
@@ -219,8 +236,10 @@ def import_record():
     problems = []
     try:
         record = load(text)
-        session = store.create_session(get_db(), record, action="import")
+        session = store.create_session(get_db(), record, action="import", creator=creator())
         keep_snapshot(session)
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     except InvalidRecord as invalid:
         problems = [str(p) for p in invalid.problems]
     except store.Refused as refused:

@@ -31,7 +31,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{24}")   # secrets.token_urlsafe(18): 18 bytes
 @pytest.fixture
 def app(tmp_path):
     return create_app({"DATABASE": str(tmp_path / "a.db"), "SECRET_KEY": "x",
-                       "BACKUP_DIR": str(tmp_path / "backups")})
+                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 100_000})
 
 
 @pytest.fixture

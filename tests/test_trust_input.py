@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from conftest import load_example
 from web_helpers import hand_fields, new_session
@@ -243,3 +244,92 @@ def test_store_refuses_a_change_without_a_version(app, client):
         with pytest.raises(store.StaleEdit):
             change()
     assert store.get_session(db, sid).version == 1
+
+
+# ---------------------------------------------------------------- 6. the forms' limits, and a rate limit
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda r: r.update(title="x" * 1_900_000), "title: at most 120 characters (this one has 1900000)"),
+    (lambda r: r.update(title="x" * 121), "title: at most 120 characters (this one has 121)"),
+    (lambda r: r["hands"][1].update(note="n" * 501), "hand 2: note: at most 500 characters (this one has 501)"),
+    (lambda r: r["players"].__setitem__(0, "p" * 41), "players: seat 0's name is 41 characters long; at most 40"),
+])
+def test_an_import_over_the_forms_limits_is_refused_and_nothing_stored(app, client, change, problem):
+    record = copy.deepcopy(EVENING)
+    change(record)
+    response = client.post("/import", json=record)
+    assert response.status_code == 422
+    assert response.json == {"problems": [problem]}
+    page = client.post("/import", data={"record": json.dumps(record)}).get_data(as_text=True)
+    assert str(escape(problem)) in page
+    assert count(app) == 0 and count(app, "hands") == 0
+
+
+def test_an_import_at_the_forms_limits_is_stored(app, client):
+    record = copy.deepcopy(EVENING)
+    record["title"] = "t" * 120
+    record["hands"][1]["note"] = "n" * 500
+    record["players"][0] = "p" * 40
+    assert client.post("/import", json=record).status_code == 303
+    assert count(app) == 1
+
+
+def test_settle_keeps_accepting_any_title_the_spec_allows():
+    record = dict(copy.deepcopy(EVENING), title="t" * 5000)
+    record["hands"][0]["note"] = "n" * 5000
+    assert validate(record) == []   # the app's limits are the store's, not the record format's
+
+
+def test_an_edit_cannot_carry_a_note_over_the_limit(app, client):
+    url = import_evening(client)
+    sid = url.rsplit("/", 1)[1]
+    db = store.connect(app.config["DATABASE"])
+    with pytest.raises(store.Refused) as refused:
+        store.replace_hand(db, sid, 1, dict(EVENING["hands"][0], note="n" * 501), 1)
+    assert refused.value.problems == ["hand 1: note: at most 500 characters (this one has 501)"]
+    assert store.get_session(db, sid).version == 1
+
+
+NEW_SESSION = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
+               "first_dealer": "0", "stake": ""}
+
+
+@pytest.fixture
+def limited(tmp_path):
+    return create_app({"DATABASE": str(tmp_path / "l.db"), "SECRET_KEY": "x",
+                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 3})
+
+
+def test_sessions_created_per_address_per_minute_are_limited(limited):
+    client = limited.test_client()
+    assert client.post("/import", json=EVENING).status_code == 303
+    assert client.post("/sessions", data=NEW_SESSION).status_code == 303
+    assert client.post("/import", data={"record": json.dumps(EVENING)}).status_code == 303
+    response = client.post("/import", json=EVENING)               # the fourth in a minute
+    assert response.status_code == 429
+    wait = int(response.headers["Retry-After"])
+    assert 1 <= wait <= 60
+    assert response.json == {"problems": [
+        f"Too many new sessions from this address (at most 3 a minute). Try again in {wait} seconds."],
+        "retry_after": wait}
+    response = limited.test_client().post("/sessions", data=NEW_SESSION)   # another browser, same address
+    assert response.status_code == 429 and 1 <= int(response.headers["Retry-After"]) <= 60
+    assert "Too many new sessions from this address" in response.get_data(as_text=True)
+    assert count(limited) == 3
+    # another address is not held up
+    other = limited.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    assert other.post("/sessions", data=NEW_SESSION).status_code == 303
+    assert count(limited) == 4
+
+
+def test_the_creation_limit_is_a_sliding_minute(limited):
+    db = store.connect(limited.config["DATABASE"])
+    record = {k: v for k, v in EVENING.items() if k != "hands"} | {"hands": []}
+    for at in (1000.0, 1010.0, 1020.0):
+        store.create_session(db, record, creator=("192.0.2.1", 3), at=at)
+    with pytest.raises(store.RateLimited) as limited_error:
+        store.create_session(db, record, creator=("192.0.2.1", 3), at=1030.0)
+    assert limited_error.value.retry_after == 30          # when the one at 1000 is a minute old
+    store.create_session(db, record, creator=("192.0.2.1", 3), at=1060.5)
+    assert db.execute("select count(*) from sessions").fetchone()[0] == 4

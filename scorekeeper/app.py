@@ -156,6 +156,9 @@ def _commands(app: Flask) -> None:
         db = store.connect(app.config["DATABASE"])
         try:
             restored = backup.restore_files(db, paths)
-        except (store.Refused, ValueError, OSError) as error:
-            raise click.ClickException(str(error))
+        except store.Refused as refused:
+            for problem in refused.problems:
+                click.echo(problem, err=True)
+            click.echo("Nothing was restored.", err=True)
+            raise SystemExit(1)
         print(f"Restored {len(restored)} session(s)")

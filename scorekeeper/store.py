@@ -145,6 +145,13 @@ def is_token(value) -> bool:
     return isinstance(value, str) and TOKEN.match(value) is not None
 
 
+def id_label(value) -> str:
+    """A session id for a message: as it is if the app made it, else quoted and escaped."""
+    from .rules.core import describe
+
+    return value if is_token(value) else describe(value)
+
+
 def printable(value) -> str:
     """Any value as one printable, encodable line (for problem lines)."""
     from .rules.core import describe
@@ -429,20 +436,25 @@ def _change(db: Database, session_id: str, based_on: int | None, change) -> Sess
     say which version it was based on (``based_on``): one that does not is refused
     like a stale one, never applied (last writer wins is not an option)."""
     with writing(db):
-        session = get_session(db, session_id)
-        if type(based_on) is not int or based_on != session.version:
-            raise StaleEdit(session.version, missing=type(based_on) is not int)
-        hands, number, action, before, after = change(session)
-        _check_hands_from(session, hands)
-        version = session.version + 1
-        db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
-        for i, hand in enumerate(hands):
-            if i >= len(session.hands) or session.hands[i] != hand:
-                db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hand)},
-                                   pk=("session_id", "number"))
-        db.execute("update sessions set version = ?, updated_at = ? where id = ?",
-                   [version, now(), session_id])
-        _log(db, session_id, number, action, before, after, version)
+        return _change_within(db, session_id, based_on, change)
+
+
+def _change_within(db: Database, session_id: str, based_on: int | None, change) -> Session:
+    """``_change``'s work, inside a write transaction the caller holds."""
+    session = get_session(db, session_id)
+    if type(based_on) is not int or based_on != session.version:
+        raise StaleEdit(session.version, missing=type(based_on) is not int)
+    hands, number, action, before, after = change(session)
+    _check_hands_from(session, hands)
+    version = session.version + 1
+    db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
+    for i, hand in enumerate(hands):
+        if i >= len(session.hands) or session.hands[i] != hand:
+            db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hand)},
+                               pk=("session_id", "number"))
+    db.execute("update sessions set version = ?, updated_at = ? where id = ?",
+               [version, now(), session_id])
+    _log(db, session_id, number, action, before, after, version)
     session.hands, session.version = hands, version
     return session
 
@@ -521,44 +533,130 @@ def all_session_ids(db: Database) -> list[str]:
 
 
 def snapshot(session: Session) -> dict:
-    """A session as a backup: its ``gleek-session/1`` record plus its two links."""
+    """A session as a backup: its ``gleek-session/1`` record plus its two links
+    (and its table PIN's hash, never the PIN)."""
     return {"session_id": session.id, "watch_id": session.watch_id,
             "first_dealer": session.first_dealer, "version": session.version,
-            "record": session.record()}
+            "pin_hash": session.pin_hash, "record": session.record()}
 
 
-def restore(db: Database, backup: dict) -> Session:
-    """Put a session back from a ``snapshot``: the same links, the backed-up hands.
-    An existing session with that id gets the backup's hands as one more change."""
-    for key in ("session_id", "watch_id", "first_dealer", "record"):
-        if key not in backup:
-            raise Refused([f"backup: {key} is missing"])
-    record = backup["record"]
-    _check_record(record)
-    try:
-        existing = get_session(db, backup["session_id"])
-    except NotFound:
-        existing = None
-    if existing is not None:
+BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
+OPTIONAL_BACKUP_KEYS = ("pin_hash",)
+# What werkzeug's generate_password_hash makes, with its cost parameters capped:
+# a restored hash is checked on every unlock, so it must not cost minutes or gigabytes.
+PIN_HASH = re.compile(r"(?:scrypt:(?P<n>[0-9]{1,7}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})"
+                      r"|pbkdf2:sha256:(?P<iterations>[0-9]{1,7}))\$[A-Za-z0-9]{1,64}\$[0-9a-f]{64,128}\Z")
+
+
+def is_pin_hash(value) -> bool:
+    match = PIN_HASH.match(value) if isinstance(value, str) else None
+    if match is None:
+        return False
+    if match["iterations"] is not None:
+        return 1 <= int(match["iterations"]) <= 2_000_000
+    n, r, p = int(match["n"]), int(match["r"]), int(match["p"])
+    return 2 <= n <= 2 ** 17 and n & (n - 1) == 0 and 1 <= r <= 16 and 1 <= p <= 4
+
+
+def backup_problems(backup) -> list[str]:
+    """Every problem with a backup (parsed from JSON), checked as strictly as an
+    import: the ids look like the app's own, the record passes the same validation
+    and limits, the PIN hash has the app's shape. Empty if it can be restored."""
+    from .rules.core import describe, is_seat, key_name
+
+    if not isinstance(backup, dict):
+        return [f"a backup is a JSON object, not {describe(backup)}"]
+    problems = [f"{key} is missing" for key in BACKUP_KEYS if key not in backup]
+    problems += [f"{key_name(key)} is not a key of a backup" for key in backup
+                 if key not in BACKUP_KEYS and key not in OPTIONAL_BACKUP_KEYS]
+    for key in ("session_id", "watch_id"):
+        if key in backup and not is_token(backup[key]):
+            problems.append(f'{key} must be an id as the app makes them (24 letters, digits, "-" or "_"), '
+                            f"not {describe(backup[key])}")
+    if is_token(backup.get("session_id")) and backup.get("watch_id") == backup["session_id"]:
+        problems.append("watch_id is the same as session_id: the watch link would be the scorer's link")
+    if "first_dealer" in backup and not is_seat(backup["first_dealer"]):
+        problems.append(f"first_dealer must be a seat (0, 1 or 2), not {describe(backup['first_dealer'])}")
+    version = backup.get("version", 1)
+    if type(version) is not int or version < 1:
+        problems.append(f"version must be a whole number of at least 1, not {describe(version)}")
+    pin_hash = backup.get("pin_hash")
+    if pin_hash is not None and not is_pin_hash(pin_hash):
+        problems.append(f"pin_hash must be a PIN hash as the app makes them, or null, not {describe(pin_hash)}")
+    if "record" in backup:
+        record_problems = [str(p) for p in validate(backup["record"])]
+        if not record_problems:
+            record_problems = limit_problems(backup["record"])
+        problems += [p if p.startswith("record:") else f"record: {p}" for p in record_problems]
+    return problems
+
+
+def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
+    """Put sessions back from ``(label, snapshot)`` pairs, each already free of
+    ``backup_problems``: the same links, the backed-up hands and PIN. All or
+    nothing, in one transaction; ``Refused`` names each clash by its label. An
+    existing session is only replaced by a backup of itself (the same watch link,
+    players, rule book and options), as one more change that can be undone."""
+    problems, by_id, by_watch = [], {}, {}
+    for label, backup in backups:
+        sid, wid = backup["session_id"], backup["watch_id"]
+        if sid in by_id or sid in by_watch:
+            problems.append(f"{label}: session_id {sid} is also restored from {by_id.get(sid) or by_watch[sid]}")
+        elif wid in by_watch or wid in by_id:
+            problems.append(f"{label}: watch_id {wid} is also the watch link of {by_watch.get(wid) or by_id[wid]}")
+        by_id.setdefault(sid, label)
+        by_watch.setdefault(wid, label)
+    if problems:
+        raise Refused(problems)
+    with writing(db):
+        for label, backup in backups:
+            problems += _restore_clashes(db, label, backup)
+        if problems:
+            raise Refused(problems)
+        for _, backup in backups:
+            _restore_one(db, backup)
+    return [get_session(db, backup["session_id"]) for _, backup in backups]
+
+
+def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
+    sid, wid, record = backup["session_id"], backup["watch_id"], backup["record"]
+    rows = list(db.query("select id, watch_id, rulebook, options, players from sessions "
+                         "where id in (?, ?) or watch_id in (?, ?)", [sid, wid, sid, wid]))
+    same = [r for r in rows if r["id"] == sid]
+    if same and same[0]["watch_id"] != wid:
+        return [f"{label}: session_id {sid} is an existing session whose watch link is not this backup's watch_id"]
+    if any(r["id"] != sid for r in rows):
+        return [f"{label}: watch_id {wid} is already the watch link of another session"]
+    if same and (same[0]["rulebook"], json.loads(same[0]["options"]), json.loads(same[0]["players"])) != (
+            record["rulebook"], record["options"], [p.strip() for p in record["players"]]):
+        return [f"{label}: session_id {sid} is an existing session with other players, rule book or options"]
+    return []
+
+
+def _restore_one(db: Database, backup: dict) -> None:
+    record, sid = backup["record"], backup["session_id"]
+    pin_hash = backup.get("pin_hash")
+    if list(db.query("select 1 from sessions where id = ?", [sid])):
         def change(session):
             return record["hands"], None, "restore", session.hands, record["hands"]
-        return _change(db, existing.id, existing.version, change)
+        session = _change_within(db, sid, session_version(db, sid), change)
+        if pin_hash:
+            db.execute("update sessions set pin_hash = ? where id = ?", [pin_hash, session.id])
+        return
     stamp = now()
-    with writing(db):
-        db["sessions"].insert({
-            "id": backup["session_id"], "watch_id": backup["watch_id"],
-            "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
-            "players": json.dumps([p.strip() for p in record["players"]]),
-            "title": record.get("title"), "played_on": record.get("played_on"),
-            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-            "first_dealer": backup["first_dealer"], "version": 1,
-            "created_at": stamp, "updated_at": stamp,
-        })
-        db["hands"].insert_all(
-            {"session_id": backup["session_id"], "number": i + 1, "data": json.dumps(h)}
-            for i, h in enumerate(record["hands"]))
-        _log(db, backup["session_id"], None, "restore", None, None, 1)
-    return get_session(db, backup["session_id"])
+    db["sessions"].insert({
+        "id": sid, "watch_id": backup["watch_id"],
+        "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
+        "players": json.dumps([p.strip() for p in record["players"]]),
+        "title": record.get("title"), "played_on": record.get("played_on"),
+        "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+        "first_dealer": backup["first_dealer"], "version": 1,
+        "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
+    })
+    db["hands"].insert_all(
+        {"session_id": sid, "number": i + 1, "data": json.dumps(h)}
+        for i, h in enumerate(record["hands"]))
+    _log(db, sid, None, "restore", None, None, 1)
 
 
 # ------------------------------------------------------------ the table PIN

@@ -163,20 +163,32 @@ def validate(record) -> list[Problem]:
     return problems
 
 
-def parse(text: str | bytes):
-    """JSON text → a record (not yet validated); ``InvalidRecord`` if not JSON."""
+class NotJSON(ValueError):
+    """Text that is not JSON; the message says why, for a person ("nested too deeply")."""
+
+
+def decode_json(text: str | bytes):
+    """JSON text → a value, or ``NotJSON`` saying why not (never another exception:
+    a file's text is untrusted input, here and in a backup)."""
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
-        why = "the file is empty" if not text.strip() else f"{error.msg.lower()} at {where}"
-        raise InvalidRecord([_problem("record", f"record: not valid JSON ({why})")]) from None
+        raise NotJSON("the file is empty" if not text.strip() else f"{error.msg.lower()} at {where}") from None
     except UnicodeDecodeError:
-        raise InvalidRecord([_problem("record", "record: not valid JSON (the file is not UTF-8 text)")]) from None
+        raise NotJSON("the file is not UTF-8 text") from None
     except RecursionError:
-        raise InvalidRecord([_problem("record", "record: not valid JSON (nested too deeply)")]) from None
+        raise NotJSON("nested too deeply") from None
     except ValueError as error:
-        raise InvalidRecord([_problem("record", f"record: not valid JSON ({error})")]) from None
+        raise NotJSON(str(error)) from None
+
+
+def parse(text: str | bytes):
+    """JSON text → a record (not yet validated); ``InvalidRecord`` if not JSON."""
+    try:
+        return decode_json(text)
+    except NotJSON as why:
+        raise InvalidRecord([_problem("record", f"record: not valid JSON ({why})")]) from None
 
 
 def _refuse_constant(name: str):

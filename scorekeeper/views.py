@@ -431,16 +431,15 @@ def unlock(key):
     problem = ""
     status = 200
     if request.method == "POST":
-        now = time.time()
-        wait = store.pin_wait(get_db(), session.id, now)
+        attempt, wait = store.reserve_pin_try(get_db(), session.id, time.time())
         pin = request.form.get("pin", "")
-        if wait:
+        if attempt is None:
             problem, status = f"Too many wrong PINs. Try again in {max(1, wait // 60)} minute(s).", 429
         elif check_password_hash(session.pin_hash, pin):
+            store.forget_pin_try(get_db(), attempt)
             cookie["unlocked"] = [session.id] + [k for k in cookie.get("unlocked", []) if k != session.id][:REMEMBERED]
             return redirect(table.url())
         else:
-            store.record_pin_failure(get_db(), session.id, now)
             problem, status = "That PIN is not right.", 403
     return render_template("unlock.html", table=table, session=session, names=names(session),
                            problem=problem), status

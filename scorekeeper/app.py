@@ -56,6 +56,9 @@ def build_app(test_config=None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     store.initialise(app.config["DATABASE"])
+    from .backup import remove_orphans
+
+    remove_orphans(app.config["BACKUP_DIR"])  # what a killed server left half-written
     # One idle connection held for the app's life: closing a request's
     # connection then never closes the last one, which in WAL mode would
     # checkpoint and delete the -wal file on every request.

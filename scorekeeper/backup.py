@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -18,7 +19,8 @@ def write_json(path: Path, data, durable: bool = False) -> None:
     ``durable`` also waits for the disk (the per-save snapshots skip it: the
     database, committed with synchronous=FULL, is the record; they are a spare)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    # the writer's pid in the name: start-up removes only the files of writers that are gone
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".tmp-{os.getpid()}-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as f:
             f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")))  # dumps, not dump: the C encoder
@@ -30,6 +32,36 @@ def write_json(path: Path, data, durable: bool = False) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+ORPHAN_WRITER = re.compile(r"\.tmp-(?:(\d+)-)?")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return pid <= 2 ** 22   # someone else's process (or a number no pid reaches)
+    return True
+
+
+def remove_orphans(folder: str | Path) -> list[Path]:
+    """Remove the ``.tmp-*.json`` files a killed writer left under ``folder``
+    (``write_json`` replaces its temporary file or removes it, unless it dies
+    first). A file whose writer is still running is left alone."""
+    removed = []
+    for path in Path(folder).rglob(".tmp-*.json"):
+        match = ORPHAN_WRITER.match(path.name)
+        if match[1] is not None and _running(int(match[1])):
+            continue
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError:
+            pass
+    return removed
 
 
 def snapshot_session(session: store.Session, directory: str | Path, keep: int = KEEP) -> Path:

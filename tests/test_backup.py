@@ -1,6 +1,8 @@
 """Snapshots after each save, and the backup/restore commands, on real files."""
 
 import json
+import os
+from pathlib import Path
 
 from conftest import load_example
 from web_helpers import export, hand_fields, new_session, post_change, version_of
@@ -264,3 +266,27 @@ def test_backup_and_restore_keep_the_table_pin(app, client, tmp_path):
     assert stranger.post(url + "/unlock", data={"pin": "0000"}).status_code == 403
     assert stranger.post(url + "/unlock", data={"pin": "4821"}).status_code == 303
     assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], 1)).status_code == 303
+
+
+# ---------------------------------------------------------------- issue 8: orphans of a crash are cleaned at start-up
+
+def test_orphan_tmp_files_are_removed_at_start_up(tmp_path):
+    import os
+
+    backups = tmp_path / "backups"
+    session = backups / ("S" * 24)
+    full = backups / "full-2026-12-01T000000+0000"
+    for folder in (session, full):
+        folder.mkdir(parents=True)
+    orphans = [session / ".tmp-999999999-ab12cd.json",     # its writer (that pid) is gone
+               session / ".tmp-k2j3h4x9.json",             # written before the pid was in the name
+               full / ".tmp-4194305-zz.json", backups / ".tmp-x.json"]
+    kept = [session / "v000001.json", full / ("S" * 24 + ".json"),
+            session / f".tmp-{os.getpid()}-live.json",     # a writer still running: not an orphan
+            session / ".tmp-notes.txt"]
+    for path in orphans + kept:
+        path.write_text("{}")
+    create_app({"DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(backups)})
+    assert [p for p in orphans if p.exists()] == []
+    assert all(p.exists() for p in kept)
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -24,10 +25,16 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def instance_folder() -> Path:
+    """instance/ beside the project, or the folder SCOREKEEPER_INSTANCE names (the
+    database, secret key, config.py and backups live there)."""
+    return Path(os.environ.get("SCOREKEEPER_INSTANCE") or ROOT / "instance").resolve()
+
+
 def build_app(test_config=None) -> Flask:
     app = Flask(
         "scorekeeper",
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),

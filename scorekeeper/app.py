@@ -10,6 +10,7 @@ from flask import Flask, g, render_template
 
 from . import security, store
 from .htmx import init_htmx
+from .limits import MAX_RECORD_BYTES
 from .rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +42,7 @@ def build_app(test_config=None) -> Flask:
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorekeeper.db"),
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_RECORD_BYTES,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         POLL_SECONDS=3,

@@ -26,11 +26,9 @@ from .rules import BOOKS
 from .rules.core import is_text
 from .rules.record import FORMAT, validate
 
-MAX_HANDS = 1000
 # The app's own limits, the same for the forms, an import and a restore (the
 # record format itself allows any length: ``settle`` accepts what the spec does).
-MAX_TITLE = 120
-MAX_NOTE = 500
+from .limits import MAX_HANDS, MAX_NOTE, MAX_TITLE  # noqa: E402
 CREATION_WINDOW = 60  # seconds: the sessions one client address may create are counted per minute
 
 migrations = Migrations("scorekeeper")

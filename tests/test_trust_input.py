@@ -18,6 +18,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -333,3 +334,60 @@ def test_the_creation_limit_is_a_sliding_minute(limited):
     assert limited_error.value.retry_after == 30          # when the one at 1000 is a minute old
     store.create_session(db, record, creator=("192.0.2.1", 3), at=1060.5)
     assert db.execute("select count(*) from sessions").fetchone()[0] == 4
+
+
+# ---------------------------------------------------------------- 9. settle and sheet refuse what the web import refuses
+
+def run_cli(tmp_path, command, path, stdin=None):
+    args = [sys.executable, "-m", "scorekeeper", command, str(path)]
+    if command == "sheet":
+        args += ["-o", str(tmp_path / "out.pdf")]
+    return subprocess.run(args, capture_output=True, cwd=ROOT, timeout=60, input=stdin)
+
+
+@pytest.mark.parametrize("command", ["settle", "sheet"])
+def test_a_record_over_the_size_limit_is_refused_at_once(tmp_path, command):
+    from sessions import long_session
+
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps(long_session(100_000)))            # ~30 MB: sheet ran past 3 minutes
+    started = time.monotonic()
+    result = run_cli(tmp_path, command, huge)
+    assert result.returncode == 1 and result.stdout == b""
+    assert result.stderr.decode().splitlines() == [
+        "record: the file is larger than 2 MB, the most a session record may be (as the web import)"]
+    assert time.monotonic() - started < 10
+    # the same from standard input
+    result = run_cli(tmp_path, command, "-", stdin=huge.read_bytes())
+    assert result.returncode == 1 and b"larger than 2 MB" in result.stderr
+    assert not (tmp_path / "out.pdf").exists()
+
+
+@pytest.mark.parametrize("command", ["settle", "sheet"])
+def test_a_record_over_the_hand_limit_is_refused(tmp_path, command):
+    from sessions import long_session
+
+    record = long_session(1001)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record, separators=(",", ":")))
+    assert path.stat().st_size < 2 * 1024 * 1024
+    result = run_cli(tmp_path, command, path)
+    assert result.returncode == 1 and result.stdout == b""
+    assert result.stderr.decode().splitlines() == [
+        "hands: a session holds at most 1000 hands, not 1001 (as the web import)"]
+
+
+def test_a_record_at_the_limits_still_settles(tmp_path):
+    from sessions import long_session
+
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(long_session(1000)))
+    result = run_cli(tmp_path, "settle", path)
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads(result.stdout)["hands"]) == 1000
+
+
+def test_the_limits_are_in_the_help():
+    result = subprocess.run([sys.executable, "-m", "scorekeeper", "--help"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=30)
+    assert "at most 2 MB and 1,000 hands" in " ".join(result.stdout.split())

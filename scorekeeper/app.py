@@ -49,6 +49,7 @@ def build_app(test_config=None) -> Flask:
         PUBLIC_URL=None,
         BACKUP_DIR=str(Path(app.instance_path) / "backups"),
         BACKUP_KEEP=20,
+        PDF_WAITING=2,  # request threads that may wait for a PDF sheet at once (scorekeeper/pdf.py)
         SESSIONS_PER_MINUTE=10,  # new sessions (form or import) one client address may create a minute
         SEND_FILE_MAX_AGE_DEFAULT=600,
         COMPRESS_ALGORITHM=["br", "gzip"],

@@ -713,10 +713,16 @@ def _cached_pdf(session: store.Session, paper: str, render) -> bytes:
 
 @on_both_links("/sheet.pdf")
 def _sheet_pdf(table: Table):
-    from .sheet import render_sheet_pdf
+    from .pdf import Busy, render_pdf
 
     session = table.session
-    pdf = _cached_pdf(session, _paper(), render_sheet_pdf)
+    try:
+        pdf = _cached_pdf(session, _paper(), lambda record, paper: render_pdf(
+            (session.id, session.version, paper), record, paper, current_app.config["PDF_WAITING"]))
+    except Busy as busy:
+        return render_template("error.html", title="Printing", back=table.url(), message=(
+            "Other sheets are being printed right now. Try again in a few seconds.")), 503, {
+            "Retry-After": str(busy.retry_after)}
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response

@@ -139,3 +139,45 @@ def test_half_open_connections_do_not_stop_the_server_and_are_dropped(served):
     finally:
         for s in sockets:
             s.close()
+
+
+# ---------------------------------------------------------------- PDF sheets never tie up the server
+
+def test_pdf_sheets_beyond_the_cap_are_refused_at_once_and_others_are_served(tmp_path):
+    import threading
+
+    from sessions import long_session
+
+    from scorekeeper import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "b"),
+                      "PDF_WAITING": 1})
+    client = app.test_client()
+    urls = []
+    for n in range(2):
+        record = dict(long_session(400), title=f"Long {n}")
+        response = client.post("/import", json=record)
+        assert response.status_code == 303
+        urls.append(response.headers["Location"])
+    first = {}
+
+    def render_first():
+        response = app.test_client().get(urls[0] + "/sheet.pdf")
+        first.update(status=response.status_code, pdf=response.data[:4])
+
+    thread = threading.Thread(target=render_first)
+    thread.start()
+    try:
+        time.sleep(0.3)    # the first sheet is now waiting for the renderer (seconds for 400 hands)
+        started = time.monotonic()
+        response = client.get(urls[1] + "/sheet.pdf")
+        assert response.status_code == 503
+        assert response.headers["Retry-After"] == "10"
+        assert "Other sheets are being printed" in response.get_data(as_text=True)
+        assert client.get(urls[1]).status_code == 200          # the table page meanwhile
+        assert time.monotonic() - started < 1.0
+        assert thread.is_alive(), "the first sheet was already done: the test proved nothing"
+    finally:
+        thread.join(timeout=120)
+    assert first == {"status": 200, "pdf": b"%PDF"}
+    assert client.get(urls[1] + "/sheet.pdf").data[:4] == b"%PDF"   # and then it is printed

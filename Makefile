@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 PORT   ?= 5000
 
-.PHONY: run test test-fast bench bench-load system-deps clean
+.PHONY: run test test-fast bench bench-load bench-trust system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -46,6 +46,12 @@ bench: $(STAMP)
 
 bench-load: $(STAMP)
 	$(PY) bench/load_bench.py
+	$(PY) bench/load_bench.py --hands 500
+
+# Slow clients and PDF sheets beside other requests, against the real server.
+bench-trust: $(STAMP)
+	$(PY) bench/slow_client_bench.py
+	$(PY) bench/pdf_starvation_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -89,8 +89,9 @@ def app(environ, start_response):
     return flask_app(environ, timed_start_response)
 
 
-raise_open_file_limit()
-waitress.serve(app, **waitress_options(flask_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2])))
+if __name__ == "__main__":
+    raise_open_file_limit()
+    waitress.serve(app, **waitress_options(flask_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2])))
 """
 
 def free_port() -> int:
@@ -108,12 +109,16 @@ class Server:
         self.port = free_port()
         self.proc = None
 
-    def start(self) -> None:
+    def start(self, gunicorn: bool = False) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{ROOT}")
         self.log = open(self.folder / "server.log", "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads)],
-            cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
+        if gunicorn:   # for comparison only: the server `make run` used before issue 8
+            command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+                       "--threads", "4", "--worker-class", "gthread", "load_server:app"]
+        else:
+            command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads)]
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=self.log,
+                                     start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -325,7 +330,8 @@ def report(results: dict, info: dict, args) -> str:
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
         + (f" into {args.hands}-hand sessions" if args.hands else "") +
         f", {args.viewers} watchers polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
-        f"(waitress, {args.threads} threads)",
+
+        + ("(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else f"(waitress, {args.threads} threads)"),
         "",
         f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, waitress "
         f"{info['waitress']}, SQLite {info['sqlite']}, {info['os']}. Load average before/after: "
@@ -366,6 +372,8 @@ def main(argv=None) -> int:
     parser.add_argument("--duration", type=float, default=40.0)
     parser.add_argument("--threads", type=int, default=None, help="waitress threads (default: serve's)")
     parser.add_argument("--hands", type=int, default=0, help="hands each session starts with (imported)")
+    parser.add_argument("--gunicorn", action="store_true",
+                        help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300
@@ -380,7 +388,7 @@ def main(argv=None) -> int:
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
         server = Server(Path(folder), args.threads)
-        server.start()
+        server.start(gunicorn=args.gunicorn)
         try:
             tables = []
             for n in range(args.tables):

@@ -151,7 +151,7 @@ def report(results: dict, info: dict, args) -> str:
     worst = max(percentile([x * 1000 for x in r["latencies"]], 95) / base for r in results.values())
     failed = sum(r["errors"] for r in results.values())
     lines += ["", f"Result: worst p95 {worst:.1f}× the 0-connection p95 "
-                  f"({'met' if worst <= 2 and not failed else 'NOT met'}: target ≤ 2×, no failures)."]
+                  f"({'met' if worst <= 2 and not failed else 'NOT met'}; target: ≤ 2× and no request failed)."]
     return "\n".join(lines) + "\n"
 
 

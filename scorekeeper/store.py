@@ -200,6 +200,17 @@ def writing(db: Database):
         db.conn.execute("COMMIT")
 
 
+@contextlib.contextmanager
+def reading(db: Database):
+    """A read transaction: several queries see one committed state (WAL: no lock
+    that holds up writers)."""
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.conn.execute("COMMIT")
+
+
 # ------------------------------------------------------------ reading
 
 @dataclass
@@ -429,22 +440,41 @@ def _check_hands_from(session: Session, hands: list) -> None:
 
 
 def _change(db: Database, session_id: str, based_on: int | None, change) -> Session:
-    """Apply ``change(session) -> (hands, hand_number, action, before, after)`` in
-    one immediate transaction, refusing stale or invalid results. Every change must
-    say which version it was based on (``based_on``): one that does not is refused
-    like a stale one, never applied (last writer wins is not an option)."""
+    """Apply ``change(session) -> (hands, hand_number, action, before, after)``,
+    refusing stale or invalid results. Every change must say which version it was
+    based on (``based_on``): one that does not is refused like a stale one, never
+    applied (last writer wins is not an option).
+
+    The session is read and the change checked before the write lock is taken
+    (a long session costs milliseconds to decode and check, and every other save
+    would wait behind it); the immediate transaction then only confirms that the
+    version is still the one read (every change bumps it) and writes."""
+    with reading(db):
+        session = get_session(db, session_id)
+    _refuse_stale(session.version, based_on)
+    hands, number, action, before, after = change(session)
+    _check_hands_from(session, hands)
     with writing(db):
-        return _change_within(db, session_id, based_on, change)
+        _refuse_stale(session_version(db, session_id), session.version)
+        return _write_change(db, session, hands, number, action, before, after)
+
+
+def _refuse_stale(current: int, based_on) -> None:
+    if type(based_on) is not int or based_on != current:
+        raise StaleEdit(current, missing=type(based_on) is not int)
 
 
 def _change_within(db: Database, session_id: str, based_on: int | None, change) -> Session:
-    """``_change``'s work, inside a write transaction the caller holds."""
+    """``_change``'s work inside a write transaction the caller holds (a restore)."""
     session = get_session(db, session_id)
-    if type(based_on) is not int or based_on != session.version:
-        raise StaleEdit(session.version, missing=type(based_on) is not int)
+    _refuse_stale(session.version, based_on)
     hands, number, action, before, after = change(session)
     _check_hands_from(session, hands)
-    version = session.version + 1
+    return _write_change(db, session, hands, number, action, before, after)
+
+
+def _write_change(db: Database, session: Session, hands, number, action, before, after) -> Session:
+    session_id, version = session.id, session.version + 1
     db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
     for i, hand in enumerate(hands):
         if i >= len(session.hands) or session.hands[i] != hand:

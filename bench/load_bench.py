@@ -70,28 +70,30 @@ SERVER = """\
 import sys
 import time
 
-import waitress
-
 from scorekeeper import create_app
-from scorekeeper.serve import raise_open_file_limit, waitress_options
-
-flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
-                         "SESSIONS_PER_MINUTE": 100_000}})
+from scorekeeper.serve import run
 
 
-def app(environ, start_response):
-    started = time.perf_counter()
+def make_app():
+    flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
+                             "SESSIONS_PER_MINUTE": 100_000}})
 
-    def timed_start_response(status, headers, exc_info=None):
-        headers.append(("X-App-Time", f"{{(time.perf_counter() - started) * 1000:.3f}}"))
-        return start_response(status, headers, exc_info)
+    def app(environ, start_response):
+        started = time.perf_counter()
 
-    return flask_app(environ, timed_start_response)
+        def timed_start_response(status, headers, exc_info=None):
+            headers.append(("X-App-Time", f"{{(time.perf_counter() - started) * 1000:.3f}}"))
+            return start_response(status, headers, exc_info)
+
+        return flask_app(environ, timed_start_response)
+
+    return app, flask_app
 
 
 if __name__ == "__main__":
-    raise_open_file_limit()
-    waitress.serve(app, **waitress_options(flask_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2])))
+    run(make_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+else:   # gunicorn, for comparison
+    app = make_app()[0]
 """
 
 def free_port() -> int:
@@ -101,8 +103,8 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, threads: int):
-        self.folder, self.threads = folder, threads
+    def __init__(self, folder: Path, threads: int, workers: int):
+        self.folder, self.threads, self.workers = folder, threads, workers
         self.database = folder / "load.db"
         (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
                                                              backups=str(folder / "backups")))
@@ -116,7 +118,8 @@ class Server:
             command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
                        "--threads", "4", "--worker-class", "gthread", "load_server:app"]
         else:
-            command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads)]
+            command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads),
+                       str(self.workers)]
         self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=self.log,
                                      start_new_session=True)
         deadline = time.monotonic() + 30
@@ -331,7 +334,7 @@ def report(results: dict, info: dict, args) -> str:
         + (f" into {args.hands}-hand sessions" if args.hands else "") +
         f", {args.viewers} watchers polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
 
-        + ("(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else f"(waitress, {args.threads} threads)"),
+        + ("(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else f"(waitress, {args.workers} processes × {args.threads} threads)"),
         "",
         f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, waitress "
         f"{info['waitress']}, SQLite {info['sqlite']}, {info['os']}. Load average before/after: "
@@ -371,6 +374,7 @@ def main(argv=None) -> int:
     parser.add_argument("--poll-interval", type=float, default=3.0)
     parser.add_argument("--duration", type=float, default=40.0)
     parser.add_argument("--threads", type=int, default=None, help="waitress threads (default: serve's)")
+    parser.add_argument("--workers", type=int, default=None, help="waitress processes (default: serve's)")
     parser.add_argument("--hands", type=int, default=0, help="hands each session starts with (imported)")
     parser.add_argument("--gunicorn", action="store_true",
                         help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
@@ -379,15 +383,15 @@ def main(argv=None) -> int:
     if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300
             and 0 <= args.hands <= 900):
         parser.error("keep the load bounded: tables 1-200, viewers 0-400, duration 5-300 s, hands 0-900")
-    if args.threads is None:
-        from scorekeeper.serve import THREADS
+    from scorekeeper.serve import THREADS, WORKERS
 
-        args.threads = THREADS
+    args.threads = args.threads or THREADS
+    args.workers = args.workers or WORKERS
 
     info = machine()
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
-        server = Server(Path(folder), args.threads)
+        server = Server(Path(folder), args.threads, args.workers)
         server.start(gunicorn=args.gunicorn)
         try:
             tables = []

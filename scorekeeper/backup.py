@@ -38,13 +38,20 @@ ORPHAN_WRITER = re.compile(r"\.tmp-(?:(\d+)-)?")
 
 
 def _running(pid: int) -> bool:
+    """Whether process ``pid`` is alive (a zombie, dead but not yet reaped, is not)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
         return False
-    except (PermissionError, OverflowError):
-        return pid <= 2 ** 22   # someone else's process (or a number no pid reaches)
-    return True
+    except (OSError, IndexError):   # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except (PermissionError, OverflowError):
+            return pid <= 2 ** 22   # someone else's process (or a number no pid reaches)
+        return True
 
 
 def remove_orphans(folder: str | Path) -> list[Path]:

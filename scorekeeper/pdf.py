@@ -2,9 +2,10 @@
 
 WeasyPrint is pure-Python CPU work: a 1,000-hand sheet takes seconds. Rendered
 in the request thread, nine at once held every server thread and the GIL, and a
-trivial request waited 19 s. Here one renderer process (started on first use,
-at a lower CPU priority) renders one sheet at a time, so the server's own
-process keeps a core and the GIL for everyone else; and at most ``waiting``
+trivial request waited 19 s. Here a renderer process (one per server process,
+started on first use, at a lower CPU priority) renders the sheets, one at a time
+across all of them (a lock file), so the server processes keep a core and their
+GIL for everyone else; and at most ``waiting``
 request threads may wait for a sheet at once (the same sheet asked for twice
 is rendered once): beyond that the request is refused at once (``Busy``, a 503
 with Retry-After), so the server's threads are never all tied up by PDFs.
@@ -41,10 +42,19 @@ def _lower_priority() -> None:
         pass
 
 
-def _render(record: dict, paper: str) -> bytes:
+def _render(record: dict, paper: str, lock_path: str | None) -> bytes:
+    """In the renderer process. ``lock_path``: a file every renderer of this
+    instance locks while it renders, so that with several server processes (each
+    with its renderer) still one sheet at a time takes a core."""
     from .sheet import render_sheet_pdf
 
-    return render_sheet_pdf(record, paper)
+    if lock_path is None:
+        return render_sheet_pdf(record, paper)
+    import fcntl
+
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return render_sheet_pdf(record, paper)
 
 
 def _get_pool() -> ProcessPoolExecutor:
@@ -56,10 +66,10 @@ def _get_pool() -> ProcessPoolExecutor:
     return _pool
 
 
-def render_pdf(key, record: dict, paper: str, waiting: int) -> bytes:
+def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | None = None) -> bytes:
     """The sheet of ``record`` as PDF bytes, rendered in the renderer process.
     ``key`` names the sheet (the same key in flight is rendered once); at most
-    ``waiting`` callers wait at once, others get ``Busy``."""
+    ``waiting`` callers (in this process) wait at once, others get ``Busy``."""
     global _waiting, _pool
     with _lock:
         if _waiting >= waiting:
@@ -67,7 +77,7 @@ def render_pdf(key, record: dict, paper: str, waiting: int) -> bytes:
         future = _rendering.get(key)
         if future is None:
             try:
-                future = _get_pool().submit(_render, record, paper)
+                future = _get_pool().submit(_render, record, paper, lock_path)
             except BrokenProcessPool:
                 _pool = None
                 raise Busy() from None

@@ -718,7 +718,8 @@ def _sheet_pdf(table: Table):
     session = table.session
     try:
         pdf = _cached_pdf(session, _paper(), lambda record, paper: render_pdf(
-            (session.id, session.version, paper), record, paper, current_app.config["PDF_WAITING"]))
+            (session.id, session.version, paper), record, paper, current_app.config["PDF_WAITING"],
+            os.path.join(current_app.instance_path, "pdf.lock")))
     except Busy as busy:
         return render_template("error.html", title="Printing", back=table.url(), message=(
             "Other sheets are being printed right now. Try again in a few seconds.")), 503, {

@@ -13,7 +13,7 @@ APT_INSTALL = if [ -n "$$missing" ]; then \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-.PHONY: run test test-fast bench bench-load print-deps system-deps clean
+.PHONY: run test test-fast bench bench-load bench-trust print-deps system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -59,6 +59,12 @@ bench: $(STAMP) print-deps
 
 bench-load: $(STAMP)
 	$(PY) bench/load_bench.py
+	$(PY) bench/load_bench.py --hands 500
+
+# Slow clients and PDF sheets beside other requests, against the real server.
+bench-trust: $(STAMP)
+	$(PY) bench/slow_client_bench.py
+	$(PY) bench/pdf_starvation_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

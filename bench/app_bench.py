@@ -58,14 +58,16 @@ def percentile(values, p):
 def time_save(client, url, hand, rounds, number) -> list[float]:
     """Save hand ``number`` and render the updated table; untimed, delete it again."""
     times = []
+    version = int(client.get(url).get_data(as_text=True).split("?v=")[1].split('"')[0])
     for _ in range(rounds):
         start = time.perf_counter()
-        response = client.post(url + "/hands", data=hand_fields(hand))
+        response = client.post(url + "/hands", data=hand_fields(hand, version))
         assert response.status_code == 303, response.status_code
         page = client.get(response.headers["Location"])
         assert page.status_code == 200
         times.append(time.perf_counter() - start)
-        assert client.post(f"{url}/hands/{number}/delete").status_code == 303
+        assert client.post(f"{url}/hands/{number}/delete", data={"version": str(version + 1)}).status_code == 303
+        version += 2
     return times
 
 
@@ -113,7 +115,7 @@ def main(argv=None) -> int:
     plain = [client.get(p).get_data() for p in (url, "/static/app.css", "/static/vendor/htmx-2.0.11.min.js")]
     gz = sum(len(gzip.compress(b, 6)) for b in plain)
     version = int(client.get(url).get_data(as_text=True).split("?v=")[1].split('"')[0])
-    client.post(url + "/hands", data=hand_fields(evening_hands(13)[-1]))
+    client.post(url + "/hands", data=hand_fields(evening_hands(13)[-1], version))
     update = client.get(f"{url}/live?v={version}", headers={"HX-Request": "true", **BROWSER_ENCODING})
     update_plain = client.get(f"{url}/live?v={version}", headers={"HX-Request": "true"}).get_data()
     print(f"first visit of a 12-hand table: {served / 1024:.1f} KB as served "

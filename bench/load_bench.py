@@ -1,10 +1,13 @@
-"""Issue 5 load benchmark: the real server (gunicorn, 2 workers, gthread) under a
-club night's worth of phones, against a trivial route measured in the same run.
+"""Issue 5 load benchmark: the real server (waitress, as `make run` starts it:
+``scorekeeper.serve``'s settings) under a club night's worth of phones, against a
+trivial route measured in the same run.
 
 Load shape (all on loopback, bounded in clients and time):
 
 - ``--tables`` tables (default 50), each saving a hand every ``--save-interval``
   seconds (POST /s/<id>/hands with the version it last saw, as the hand form does);
+  with ``--hands N`` each table's session starts with N hands (imported), as a
+  long evening's does late at night;
 - ``--viewers`` watchers (default 100, two per table), each polling
   /w/<watch id>/live?v=<version> every ``--poll-interval`` seconds, as htmx does:
   204 when nothing changed, the live fragment when it did.
@@ -15,7 +18,7 @@ that touches no database). Reported: throughput, p50/p95/p99/max latency per
 kind of request, errors (any exception or unexpected status). Targets: zero
 errors, p95 < 100 ms on 2 cores.
 
-    .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--no-write]
+    .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--hands 500] [--no-write]
 
 Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
 "## Load (issue 5)".
@@ -59,24 +62,38 @@ HANDS = [EVENING[1], EVENING[2], dict(SEED, ruff={"winner": 2, "paid": [2, 4, 0]
 
 # ---------------------------------------------------------------- the server
 
-# The app as gunicorn loads it, plus a header saying how long the app itself took
-# (from the request reaching Flask to its response being ready): the rest of the
-# latency is the network, gunicorn's queue and waiting for a CPU.
-WSGI = """\
+# The app as `make run` serves it (waitress, serve.waitress_options), plus a header
+# saying how long the app itself took (from the request reaching Flask to its
+# response being ready): the rest of the latency is the network, waitress's queue
+# and waiting for a CPU.
+SERVER = """\
+import sys
 import time
+
 from scorekeeper import create_app
+from scorekeeper.serve import run
 
-flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r}}})
+
+def make_app():
+    flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
+                             "SESSIONS_PER_MINUTE": 100_000}})
+
+    def app(environ, start_response):
+        started = time.perf_counter()
+
+        def timed_start_response(status, headers, exc_info=None):
+            headers.append(("X-App-Time", f"{{(time.perf_counter() - started) * 1000:.3f}}"))
+            return start_response(status, headers, exc_info)
+
+        return flask_app(environ, timed_start_response)
+
+    return app, flask_app
 
 
-def app(environ, start_response):
-    started = time.perf_counter()
-
-    def timed_start_response(status, headers, exc_info=None):
-        headers.append(("X-App-Time", f"{{(time.perf_counter() - started) * 1000:.3f}}"))
-        return start_response(status, headers, exc_info)
-
-    return flask_app(environ, timed_start_response)
+if __name__ == "__main__":
+    run(make_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+else:   # gunicorn, for comparison
+    app = make_app()[0]
 """
 
 def free_port() -> int:
@@ -86,22 +103,25 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, workers: int, threads: int):
-        self.folder, self.workers, self.threads = folder, workers, threads
+    def __init__(self, folder: Path, threads: int, workers: int):
+        self.folder, self.threads, self.workers = folder, threads, workers
         self.database = folder / "load.db"
-        (folder / "load_wsgi.py").write_text(WSGI.format(database=str(self.database),
-                                                         backups=str(folder / "backups")))
+        (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
+                                                             backups=str(folder / "backups")))
         self.port = free_port()
         self.proc = None
 
-    def start(self) -> None:
+    def start(self, gunicorn: bool = False) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{ROOT}")
-        self.log = open(self.folder / "gunicorn.log", "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(self.workers), "--threads", str(self.threads), "--worker-class", "gthread",
-             "--graceful-timeout", "5", "load_wsgi:app"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
+        self.log = open(self.folder / "server.log", "ab")
+        if gunicorn:   # for comparison only: the server `make run` used before issue 8
+            command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+                       "--threads", "4", "--worker-class", "gthread", "load_server:app"]
+        else:
+            command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads),
+                       str(self.workers)]
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=self.log,
+                                     start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -109,7 +129,7 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("gunicorn did not start")
+        raise RuntimeError("the server did not start")
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -120,6 +140,23 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self.log.close()
+
+
+def import_session(port: int, n: int, hands: int) -> tuple[int, str]:
+    """A session that already has ``hands`` hands (tests/sessions.py's long session)."""
+    import json
+
+    from sessions import long_session
+
+    record = dict(long_session(hands), title=f"Table {n}", players=[f"Ann {n}", "Ben", "Cat"])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("POST", "/import", body=json.dumps(record), headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        return response.status, response.getheader("Location", "")
+    finally:
+        conn.close()
 
 
 def request(port, method, path, fields=None, timeout=10.0, timed=False):
@@ -253,9 +290,9 @@ def summarise(samples: list[Sample], duration: float) -> dict:
 
 
 def machine() -> dict:
-    import gunicorn
+    from importlib.metadata import version
 
-    return common_machine(gunicorn=gunicorn.__version__, sqlite=sqlite3.sqlite_version,
+    return common_machine(waitress=version("waitress"), sqlite=sqlite3.sqlite_version,
                           os=platform.platform())
 
 
@@ -269,8 +306,8 @@ def loadavg() -> str:
 # ---------------------------------------------------------------- report
 
 SECTION_INTRO = """\
-`.venv/bin/python bench/load_bench.py`: the real server (`gunicorn`, 2 workers ×
-4 threads, gthread, as `python -m scorekeeper.serve` runs it) on loopback with a
+`.venv/bin/python bench/load_bench.py`: the real server (waitress with the settings
+`python -m scorekeeper.serve` uses; gunicorn 2 × 4 gthread before issue 8) on loopback with a
 temp SQLite database. 50 tables each save a hand (POST, 303) every *save interval*;
 100 watchers (two per table) poll `/w/<id>/live?v=<version>` every 3 s (204 when
 nothing changed, the live fragment when it did). Then the same clients on the same
@@ -278,7 +315,7 @@ schedule request `GET /manifest.webmanifest` (no database) as the baseline, in t
 same run. Client and server share the machine's cores. Latency is one request over
 a fresh TCP connection, as seen by the client; "in app" is the time inside Flask
 (an `X-App-Time` header added by the bench's WSGI wrapper), so the difference is
-gunicorn's queue, the network and waiting for a CPU. Targets: zero errors, p95 < 100 ms.
+the server's queue, the network and waiting for a CPU. Targets: zero errors, p95 < 100 ms.
 Each run is appended below.
 """
 
@@ -293,11 +330,14 @@ def report(results: dict, info: dict, args) -> str:
     polls = app["poll"]
     no_change = polls["statuses"].get(204, 0)
     lines = [
-        f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s, "
-        f"{args.viewers} watchers polling every {args.poll_interval:g} s, {args.duration:g} s per phase",
+        f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
+        + (f" into {args.hands}-hand sessions" if args.hands else "") +
+        f", {args.viewers} watchers polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
+
+        + ("(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else f"(waitress, {args.workers} processes × {args.threads} threads)"),
         "",
-        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, gunicorn "
-        f"{info['gunicorn']}, SQLite {info['sqlite']}, {info['os']}. Load average before/after: "
+        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, waitress "
+        f"{info['waitress']}, SQLite {info['sqlite']}, {info['os']}. Load average before/after: "
         f"{results['load_before']} / {results['load_after']} (the machine is shared).",
         "",
         "| requests | count | per s | p50 ms | p95 ms | p99 ms | max ms | in app p50 / p95 ms | errors |",
@@ -333,24 +373,35 @@ def main(argv=None) -> int:
     parser.add_argument("--save-interval", type=float, default=3.0)
     parser.add_argument("--poll-interval", type=float, default=3.0)
     parser.add_argument("--duration", type=float, default=40.0)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=None, help="waitress threads (default: serve's)")
+    parser.add_argument("--workers", type=int, default=None, help="waitress processes (default: serve's)")
+    parser.add_argument("--hands", type=int, default=0, help="hands each session starts with (imported)")
+    parser.add_argument("--gunicorn", action="store_true",
+                        help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args(argv)
-    if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300):
-        parser.error("keep the load bounded: tables 1-200, viewers 0-400, duration 5-300 s")
+    if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300
+            and 0 <= args.hands <= 900):
+        parser.error("keep the load bounded: tables 1-200, viewers 0-400, duration 5-300 s, hands 0-900")
+    from scorekeeper.serve import THREADS, WORKERS
+
+    args.threads = args.threads or THREADS
+    args.workers = args.workers or WORKERS
 
     info = machine()
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
-        server = Server(Path(folder), args.workers, args.threads)
-        server.start()
+        server = Server(Path(folder), args.threads, args.workers)
+        server.start(gunicorn=args.gunicorn)
         try:
             tables = []
             for n in range(args.tables):
-                status, location, _ = request(server.port, "POST", "/sessions", [
-                    ("player_0", f"Ann {n}"), ("player_1", "Ben"), ("player_2", "Cat"),
-                    ("rulebook", "parlett"), ("first_dealer", "0"), ("stake", ""), ("title", f"Table {n}")])
+                if args.hands:
+                    status, location = import_session(server.port, n, args.hands)
+                else:
+                    status, location, _ = request(server.port, "POST", "/sessions", [
+                        ("player_0", f"Ann {n}"), ("player_1", "Ben"), ("player_2", "Cat"),
+                        ("rulebook", "parlett"), ("first_dealer", "0"), ("stake", ""), ("title", f"Table {n}")])
                 assert status == 303, status
                 tables.append(Table(sid=location.rsplit("/", 1)[1], wid=""))
             with sqlite3.connect(server.database) as conn:
@@ -370,9 +421,11 @@ def main(argv=None) -> int:
                     print("  first errors:", errors)
 
             with sqlite3.connect(server.database) as conn:
-                results["hands_saved"] = conn.execute("select count(*) from hands").fetchone()[0]
+                results["hands_saved"] = (conn.execute("select count(*) from hands").fetchone()[0]
+                                          - args.hands * args.tables)
                 results["consistent"] = all(
-                    conn.execute("select count(*) from hands where session_id = ?", [t.sid]).fetchone()[0] == t.saved
+                    conn.execute("select count(*) from hands where session_id = ?", [t.sid]).fetchone()[0]
+                    == args.hands + t.saved
                     and conn.execute("select version from sessions where id = ?", [t.sid]).fetchone()[0] == t.version
                     for t in tables)
         finally:

@@ -7,10 +7,17 @@ this module: ``scorekeeper settle`` imports this package too, and must not pay
 for Flask (docs/engineering.md, "Start-up").
 """
 
+import os
 import secrets
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def instance_folder() -> Path:
+    """instance/ beside the project, or the folder SCOREKEEPER_INSTANCE names (the
+    database, secret key, config.py and backups live there)."""
+    return Path(os.environ.get("SCOREKEEPER_INSTANCE") or ROOT / "instance").resolve()
 
 
 def create_app(test_config=None):
@@ -18,23 +25,26 @@ def create_app(test_config=None):
     from flask import Flask
 
     from . import db, web
+    from .limits import MAX_RECORD_BYTES
 
     app = Flask(
         "scorekeeper",
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorekeeper.db"),
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_RECORD_BYTES,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         POLL_SECONDS=3,
         PUBLIC_URL=None,
         BACKUP_DIR=str(Path(app.instance_path) / "backups"),
         BACKUP_KEEP=20,
+        PDF_WAITING=1,  # request threads (of each process's 4) that may wait for a PDF sheet (pdf.py)
+        SESSIONS_PER_MINUTE=10,  # new sessions (form or import) one client address may create a minute
         SEND_FILE_MAX_AGE_DEFAULT=600,
         COMPRESS_ALGORITHM=["br", "gzip"],
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",

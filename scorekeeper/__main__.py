@@ -8,16 +8,44 @@ import argparse
 import os
 import sys
 
+from .limits import MAX_HANDS, MAX_RECORD_BYTES
 from .rules import InvalidRecord
-from .rules.record import settle, to_json_text
-from .upload import load_upload
+from .rules.record import parse, settle, to_json_text, validate
+from .upload import record_text
+
+LIMITS = (f"Records of at most {MAX_RECORD_BYTES // (1024 * 1024)} MB and {MAX_HANDS:,} hands, "
+          "as the web import takes.")
+
+
+class TooLarge(Exception):
+    pass
 
 
 def read_input(path: str) -> bytes:
+    """The record's bytes; ``TooLarge`` past the web import's limit (never read whole)."""
     if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:
-        return f.read()
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise TooLarge(f"record: the file is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, "
+                       "the most a session record may be (as the web import)")
+    return data
+
+
+def load(text: bytes) -> dict:
+    """Parse, refuse more hands than the app holds (before checking them one by
+    one), then validate; ``InvalidRecord`` with every problem."""
+    record = parse(record_text(text))  # a JSON record, or the one a sheet PDF carries
+    hands = record.get("hands") if isinstance(record, dict) else None
+    if isinstance(hands, list) and len(hands) > MAX_HANDS:
+        raise InvalidRecord([f"hands: a session holds at most {MAX_HANDS} hands, not {len(hands)} "
+                             "(as the web import)"])
+    problems = validate(record)
+    if problems:
+        raise InvalidRecord(problems)
+    return record
 
 
 def refuse(problems) -> int:
@@ -29,9 +57,11 @@ def refuse(problems) -> int:
 def load_or_refuse(path: str):
     """The valid record at ``path``, or None after printing every problem."""
     try:
-        return load_upload(read_input(path))
+        return load(read_input(path))
     except OSError as error:
         refuse([f"record: cannot read {path}: {error.strerror}"])
+    except TooLarge as too_large:
+        refuse([str(too_large)])
     except InvalidRecord as invalid:
         refuse(invalid.problems)
     return None
@@ -77,12 +107,14 @@ def cmd_sheet(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="scorekeeper", description="The Gleek scorekeeper.")
+    parser = argparse.ArgumentParser(prog="scorekeeper", description="The Gleek scorekeeper.", epilog=LIMITS)
     commands = parser.add_subparsers(dest="command", required=True)
-    settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record and print the result as JSON")
+    settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record and print the result as JSON",
+                                     epilog=LIMITS)
     settle_cmd.add_argument("file", help="the record (JSON, or a sheet PDF): its path, or - for standard input")
     settle_cmd.set_defaults(run=cmd_settle)
-    sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF")
+    sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF",
+                                    epilog=LIMITS)
     sheet_cmd.add_argument("file", help="the record (JSON, or a sheet PDF): its path, or - for standard input")
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -18,7 +19,8 @@ def write_json(path: Path, data, durable: bool = False) -> None:
     ``durable`` also waits for the disk (the per-save snapshots skip it: the
     database, committed with synchronous=FULL, is the record; they are a spare)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    # the writer's pid in the name: start-up removes only the files of writers that are gone
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".tmp-{os.getpid()}-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as f:
             f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")))  # dumps, not dump: the C encoder
@@ -32,9 +34,46 @@ def write_json(path: Path, data, durable: bool = False) -> None:
         raise
 
 
+ORPHAN_WRITER = re.compile(r"\.tmp-(?:(\d+)-)?")
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is alive (a zombie, dead but not yet reaped, is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except (OSError, IndexError):   # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except (PermissionError, OverflowError):
+            return pid <= 2 ** 22   # someone else's process (or a number no pid reaches)
+        return True
+
+
+def remove_orphans(folder: str | Path) -> list[Path]:
+    """Remove the ``.tmp-*.json`` files a killed writer left under ``folder``
+    (``write_json`` replaces its temporary file or removes it, unless it dies
+    first). A file whose writer is still running is left alone."""
+    removed = []
+    for path in Path(folder).rglob(".tmp-*.json"):
+        match = ORPHAN_WRITER.match(path.name)
+        if match[1] is not None and _running(int(match[1])):
+            continue
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError:
+            pass
+    return removed
+
+
 def snapshot_session(session: store.Session, directory: str | Path, keep: int = KEEP) -> Path:
     """Save ``session`` as ``<directory>/<id>/v<version>.json``; keep the last ``keep``."""
-    folder = Path(directory) / session.id
+    folder = session_file(directory, session.id, session.id)
     path = folder / f"v{session.version:06d}.json"
     write_json(path, store.snapshot(session))
     for old in sorted(folder.glob("v*.json"))[:-keep]:
@@ -42,36 +81,91 @@ def snapshot_session(session: store.Session, directory: str | Path, keep: int = 
     return path
 
 
-def backup_all(db, out: str | Path) -> list[Path]:
-    """Every session, one file each, into ``out``."""
-    paths = []
+def session_file(folder: str | Path, session_id: str, name: str) -> Path:
+    """``<folder>/<name>`` for a session, refusing an id that is not one the app
+    makes: a name from the database must never lead outside the backup folder."""
+    if not store.is_token(session_id):
+        raise ValueError(f"its id {store.id_label(session_id)} is not one the app makes")
+    return Path(folder) / name
+
+
+def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
+    """Every session, one file each, into ``out``; a session that cannot be
+    written is reported (one line each) and the others are still backed up."""
+    paths, problems = [], []
     for session_id in store.all_session_ids(db):
-        session = store.get_session(db, session_id)
-        path = Path(out) / f"{session.id}.json"
-        write_json(path, store.snapshot(session), durable=True)
-        paths.append(path)
-    return paths
+        try:
+            session = store.get_session(db, session_id)
+            path = session_file(out, session.id, f"{session.id}.json")
+            write_json(path, store.snapshot(session), durable=True)
+        except UnicodeEncodeError:
+            problems.append(f"session {store.id_label(session_id)}: not backed up: it holds text "
+                            "that is not valid (a lone surrogate)")
+        except (ValueError, TypeError, KeyError, OSError) as error:
+            problems.append(f"session {store.id_label(session_id)}: not backed up: {error}")
+        else:
+            paths.append(path)
+    return paths, problems
+
+
+MAX_BACKUP_BYTES = 4 * 1024 * 1024  # a 1,000-hand session with long notes is under 1 MB
 
 
 def restore_files(db, paths) -> list[str]:
-    """Restore each backup file (a snapshot, or a folder of them: the newest per session)."""
-    restored = []
-    for path in expand(paths):
-        with open(path, encoding="utf-8") as f:
-            backup = json.load(f)
-        restored.append(store.restore(db, backup).id)
-    return restored
+    """Restore backup files (snapshots, or folders of them: the newest per session).
+    Every file is read and checked before any is restored, and then all are
+    restored in one transaction or none: ``store.Refused`` lists every problem,
+    one line each, naming its file."""
+    files, problems = expand(paths)
+    backups = []
+    for path in files:
+        label = store.printable(str(path))
+        found = read_backup(path)
+        if isinstance(found, str):
+            problems.append(f"{label}: {found}")
+            continue
+        file_problems = store.backup_problems(found)
+        if file_problems:
+            problems += [f"{label}: {p}" for p in file_problems]
+        else:
+            backups.append((label, found))
+    if problems:
+        raise store.Refused(problems)
+    return [session.id for session in store.restore_all(db, backups)]
 
 
-def expand(paths) -> list[Path]:
-    files = []
+def read_backup(path: Path):
+    """The parsed JSON of one backup file, or a line saying why it cannot be read."""
+    from .rules.record import NotJSON, decode_json
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BACKUP_BYTES + 1)
+    except OSError as error:
+        return f"cannot read it: {error.strerror}"
+    if len(data) > MAX_BACKUP_BYTES:
+        return f"too large for a backup (at most {MAX_BACKUP_BYTES // (1024 * 1024)} MB)"
+    try:
+        return decode_json(data)
+    except NotJSON as why:
+        return f"not valid JSON ({why})"
+
+
+def expand(paths) -> tuple[list[Path], list[str]]:
+    """The backup files named, or found in the folders named (a full backup's
+    ``*.json``, and the newest ``v*.json`` of each session folder); and a line
+    for each name that leads to none. Hidden files (``.tmp-*``) are never taken."""
+    files, problems = [], []
     for p in map(Path, paths):
         if p.is_dir():
-            singles = sorted(p.glob("*.json"))
-            files += singles
+            found = sorted(q for q in p.glob("*.json") if not q.name.startswith(".") and q.is_file())
             for folder in sorted(q for q in p.iterdir() if q.is_dir()):
-                newest = sorted(folder.glob("v*.json"))
-                files += newest[-1:]
-        else:
+                found += sorted(folder.glob("v*.json"))[-1:]
+            if not found:
+                problems.append(f"{store.printable(str(p))}: no backup files in this folder")
+            files += found
+        elif p.exists():
             files.append(p)
-    return files
+        else:
+            problems.append(f"{store.printable(str(p))}: no such file or folder")
+    return files, problems

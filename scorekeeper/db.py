@@ -28,8 +28,10 @@ def close_db(exception=None) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Create and migrate the database, and register teardown and the commands."""
+    """Create and migrate the database, clear what a killed server left
+    half-written, and register teardown and the commands."""
     store.initialise(app.config["DATABASE"])
+    backup.remove_orphans(app.config["BACKUP_DIR"])
     # One idle connection held for the app's life: closing a request's
     # connection then never closes the last one, which in WAL mode would
     # checkpoint and delete the -wal file on every request.
@@ -54,7 +56,12 @@ def init_db_command():
 def backup_command(out):
     """Write every session to JSON files (one per session)."""
     out = out or str(Path(current_app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
-    paths = backup.backup_all(store.connect(current_app.config["DATABASE"]), out)
+    paths, problems = backup.backup_all(store.connect(current_app.config["DATABASE"]), out)
+    for problem in problems:  # one bad session never stops the others being backed up
+        click.echo(problem, err=True)
+    if problems:
+        click.echo(f"Backed up {len(paths)} session(s) to {out}; {len(problems)} could not be backed up", err=True)
+        raise SystemExit(1)
     print(f"Backed up {len(paths)} session(s) to {out}")
 
 
@@ -65,8 +72,9 @@ def restore_command(paths):
     """Restore sessions from backup files or folders (same links as before)."""
     try:
         restored = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
-    except store.Refused as refused:
-        raise click.ClickException("; ".join(refused.lines()))
-    except (ValueError, OSError) as error:
-        raise click.ClickException(str(error))
+    except store.Refused as refused:  # every file is checked before any is restored
+        for problem in refused.lines():
+            click.echo(problem, err=True)
+        click.echo("Nothing was restored.", err=True)
+        raise SystemExit(1)
     print(f"Restored {len(restored)} session(s)")

@@ -1,37 +1,162 @@
-"""``python -m scorekeeper.serve``: create the database, print the address the
-phones at the table can open, and serve the app with gunicorn (a real WSGI server)."""
+"""``python -m scorekeeper.serve`` (what `make run` starts): create the database,
+print the address the phones at the table can open, and serve the app with
+waitress.
+
+Why waitress: `make run` listens on the pub's Wi-Fi, where anyone can open
+connections and send half a request. waitress reads each request whole (headers
+and body, buffered) in its async loop before it hands it to one of its app
+threads, so slow or idle connections cost a socket and a buffer, never a thread;
+and it drops connections idle for ``IDLE_TIMEOUT`` seconds. (gunicorn's gthread
+workers give a thread to a connection before its request is complete: 8 idle
+connections stalled everyone.)
+
+waitress is one process, so one core for Python: ``WORKERS`` waitress processes
+share one listening socket (each accepts from it), as gunicorn's workers did,
+and the parent restarts one that dies. The PDF sheet renders in a separate
+process (``scorekeeper.pdf``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import resource
+import signal
+import socket
 import sys
+import time
 
 from .lan import lan_address
+
+WORKERS = 2               # waitress processes (this machine has 2 cores)
+THREADS = 4               # app threads in each: more only fight over the GIL (8 made p95 10× worse)
+CONNECTION_LIMIT = 1000   # open connections at once, per process (idle or slow ones included)
+IDLE_TIMEOUT = 10         # seconds a connection may send and receive nothing before it is closed
+CLEANUP_INTERVAL = 2      # seconds between the checks for idle connections
+BODY_SLACK = 64 * 1024    # a form's multipart framing on top of the app's MAX_CONTENT_LENGTH
+
+
+def waitress_options(app, threads: int = THREADS) -> dict:
+    """The waitress settings `make run` uses (the load bench runs with the same)."""
+    return {
+        "threads": threads,
+        "connection_limit": CONNECTION_LIMIT, "channel_timeout": IDLE_TIMEOUT,
+        "cleanup_interval": CLEANUP_INTERVAL,
+        "asyncore_use_poll": True,    # select() stops at 1,024 sockets; poll() does not
+        "max_request_body_size": app.config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
+        "clear_untrusted_proxy_headers": True, "ident": "scorekeeper",
+    }
+
+
+def raise_open_file_limit(wanted: int = CONNECTION_LIMIT + 200) -> None:
+    """Each connection is a file descriptor: make room for CONNECTION_LIMIT of them."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    return sock
+
+
+def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
+    """One waitress process on the shared socket. ``make_app()`` -> (WSGI app,
+    Flask app) is called here, after the fork: no SQLite connection crosses it."""
+    import waitress
+
+    wsgi, app = make_app()
+    waitress.serve(wsgi, sockets=[sock], **waitress_options(app, threads))
+
+
+def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS) -> None:
+    """Serve ``make_app()`` on host:port with ``workers`` waitress processes."""
+    raise_open_file_limit()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
+    sock = listen(host, port)
+    if workers <= 1:
+        serve_worker(make_app, sock, threads)
+        return
+    children: dict[int, float] = {}
+
+    def start_one() -> None:
+        pid = os.fork()
+        if pid == 0:   # the worker
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = 0
+            try:
+                serve_worker(make_app, sock, threads)
+            except BaseException:   # noqa: BLE001 - said, then the parent starts another
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            finally:
+                os._exit(code)
+        children[pid] = time.monotonic()
+
+    def stop(signum, frame):
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for _ in range(workers):
+        start_one()
+    while True:
+        pid, status = os.wait()
+        started = children.pop(pid, None)
+        if started is None:
+            continue
+        logging.getLogger("scorekeeper").warning("worker %d stopped (status %d); starting another", pid, status)
+        if time.monotonic() - started < 2:
+            time.sleep(2)   # one that dies at once would otherwise be restarted in a tight loop
+        start_one()
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Serve the Gleek scorekeeper on the local network.")
-    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one)")
     parser.add_argument("--port", type=int, default=5000)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=WORKERS, help=f"processes (default {WORKERS})")
+    parser.add_argument("--threads", type=int, default=THREADS, help=f"app threads each (default {THREADS})")
     args = parser.parse_args(argv)
 
-    from . import create_app
+    from . import create_app, security
 
-    app = create_app()  # creates and migrates instance/scorekeeper.db
     address = lan_address()
+
+    def make_app():
+        app = create_app()
+        if address and not app.config.get("PUBLIC_URL"):
+            app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
+        if args.host not in ("0.0.0.0", "::", ""):
+            security.allow_hosts(app, args.host)   # the address it was told to listen on
+        return app, app
+
+    # Once here, before any worker: creates and migrates instance/scorekeeper.db and
+    # makes the secret key (every worker must read the same one).
+    first = create_app()
+    first.extensions["scorekeeper.keeper"].close()
     print("Gleek scorekeeper", flush=True)
-    print(f"  database: {app.config['DATABASE']}", flush=True)
+    print(f"  database: {first.config['DATABASE']}", flush=True)
     if address:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
-    if address:
-        os.environ["SCOREKEEPER_PUBLIC_URL"] = f"http://{address}:{args.port}"
-    gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    os.execv(gunicorn, [gunicorn, "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
-                        "--threads", "4", "--worker-class", "gthread", "--access-logfile", "-",
-                        "--graceful-timeout", "5", "scorekeeper:create_app()"])
+    del first
+    run(make_app, args.host, args.port, args.threads, args.workers)
+    return 0
 
 
 if __name__ == "__main__":

@@ -427,14 +427,25 @@ def render_sheet_pdf(record: dict, paper: str = "a4", printed: datetime.datetime
     itself, exactly as the export route gives it (``dump``), as the attachment
     ``session.json``: importing the PDF restores the session
     (``scorekeeper.upload``)."""
-    html = _render_html(record, paper, inline_css=False, printed=printed)
+    return print_pdf(*sheet_pdf_parts(record, paper, printed))
+
+
+def sheet_pdf_parts(record: dict, paper: str = "a4", printed: datetime.datetime | None = None) -> tuple:
+    """What ``print_pdf`` needs, made where the rule books are (the app's process):
+    the HTML, the paper and the record's text to attach."""
+    return _render_html(record, paper, inline_css=False, printed=printed), paper.lower(), dump(record)
+
+
+def print_pdf(html: str, paper: str, record_text: str) -> bytes:
+    """HTML to PDF with WeasyPrint (this needs no rule book: a separate renderer
+    process can run it, see ``pdf.py``)."""
     import weasyprint
 
     from .upload import ATTACHMENT
 
     font_config, stylesheet = _print_resources(paper)
     attachment = weasyprint.Attachment(
-        string=dump(record), name=ATTACHMENT, relationship="Data",
+        string=record_text, name=ATTACHMENT, relationship="Data",
         description="This session's record (gleek-session/1): import this PDF or this file to restore it")
     return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
         stylesheets=[stylesheet], font_config=font_config, attachments=[attachment])

@@ -12,18 +12,25 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import math
+import re
 import secrets
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
 from .rules import BOOKS, Problem
+from .rules.core import is_text
 from .rules.record import FORMAT, validate
 
-MAX_HANDS = 1000
+# The app's own limits, the same for the forms, an import and a restore (the
+# record format itself allows any length: ``settle`` accepts what the spec does).
+from .limits import MAX_HANDS, MAX_NOTE, MAX_TITLE  # noqa: E402
+CREATION_WINDOW = 60  # seconds: the sessions one client address may create are counted per minute
 
 migrations = Migrations("scorekeeper")
 
@@ -81,7 +88,14 @@ def m002_table_pin(db: Database) -> None:
 
 
 @migrations()
-def m003_hands_in_progress(db: Database) -> None:
+def m003_session_creations(db: Database) -> None:
+    """When each client address created a session (the last minute's, for the rate limit)."""
+    db["creations"].create({"id": int, "address": str, "at": float}, pk="id")
+    db["creations"].create_index(["address", "at"])
+
+
+@migrations()
+def m004_hands_in_progress(db: Database) -> None:
     """The hand on the table, stored as it is entered (at most one per session),
     and which hand in progress each saved hand came from."""
     db["drafts"].create(
@@ -97,15 +111,26 @@ def m003_hands_in_progress(db: Database) -> None:
 class StaleEdit(Exception):
     """The edit was based on an older version of the session than the stored one."""
 
-    def __init__(self, current: int):
-        self.current = current
+    def __init__(self, current: int, missing: bool = False):
+        self.current, self.missing = current, missing
         super().__init__(
+            "This change did not say which version of the session it was based on, so it was not "
+            "made; here is the session as it is now. Check it and make your change again." if missing else
             "Someone else changed this session a moment ago; here it is as it is now. "
             "Check it and make your change again.")
 
 
 class NotFound(Exception):
     pass
+
+
+class RateLimited(Exception):
+    """Too many new sessions from one client address; ``retry_after`` seconds to wait."""
+
+    def __init__(self, retry_after: int, limit: int):
+        self.retry_after, self.limit = retry_after, limit
+        super().__init__(f"Too many new sessions from this address (at most {limit} a minute). "
+                         f"Try again in {retry_after} seconds.")
 
 
 class Refused(Exception):
@@ -127,6 +152,28 @@ def now() -> str:
 def new_token() -> str:
     """An unguessable id: 144 bits of randomness, URL-safe."""
     return secrets.token_urlsafe(18)
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{24}\Z")  # what new_token makes: 18 bytes in base64url
+
+
+def is_token(value) -> bool:
+    """An id as the app makes them (a session id or watch id)."""
+    return isinstance(value, str) and TOKEN.match(value) is not None
+
+
+def id_label(value) -> str:
+    """A session id for a message: as it is if the app made it, else quoted and escaped."""
+    from .rules.core import describe
+
+    return value if is_token(value) else describe(value)
+
+
+def printable(value) -> str:
+    """Any value as one printable, encodable line (for problem lines)."""
+    from .rules.core import describe
+
+    return value if isinstance(value, str) and value.isprintable() and is_text(value) else describe(value)
 
 
 # ------------------------------------------------------------ connections
@@ -182,6 +229,17 @@ def writing(db: Database, durable: bool = True):
     finally:
         if not durable:
             db.conn.execute("PRAGMA synchronous = FULL")
+
+
+@contextlib.contextmanager
+def reading(db: Database):
+    """A read transaction: several queries see one committed state (WAL: no lock
+    that holds up writers)."""
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.conn.execute("COMMIT")
 
 
 # ------------------------------------------------------------ reading
@@ -361,16 +419,52 @@ def _check_record(record: dict) -> None:
     problems = validate(record)
     if problems:
         raise Refused(problems)
+    problems = limit_problems(record)
+    if problems:
+        raise Refused(problems)
+
+
+def note_problems(number: int, hand: dict) -> list[Problem]:
+    note = hand.get("note")
+    if isinstance(note, str) and len(note) > MAX_NOTE:
+        return [Problem(number, "note", f"note: at most {MAX_NOTE} characters (this one has {len(note)})")]
+    return []
+
+
+def limit_problems(record: dict) -> list[Problem]:
+    """The app's limits on a valid record (the forms', applied to imports and restores too)."""
     if len(record["hands"]) > MAX_HANDS:
-        raise Refused([f"hands: a session holds at most {MAX_HANDS} hands; start a new session"])
+        return [Problem(None, "hands", f"hands: a session holds at most {MAX_HANDS} hands; start a new session")]
+    problems = []
+    title = record.get("title")
+    if isinstance(title, str) and len(title) > MAX_TITLE:
+        problems.append(Problem(None, "title", f"title: at most {MAX_TITLE} characters (this one has {len(title)})"))
+    for number, hand in enumerate(record["hands"], 1):
+        problems += note_problems(number, hand)
+    return problems
+
+
+def _reserve_creation(db: Database, address: str, limit: int, at: float) -> None:
+    """Count this creation against ``address``'s last minute, or refuse it
+    (inside the creating transaction, so a burst cannot slip past the count)."""
+    db.execute("delete from creations where at <= ?", [at - CREATION_WINDOW])
+    rows = db.execute("select at from creations where address = ? order by at", [address]).fetchall()
+    if len(rows) >= limit:
+        raise RateLimited(max(1, math.ceil(rows[-limit][0] + CREATION_WINDOW - at)), limit)
+    db["creations"].insert({"address": address, "at": at})
 
 
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
-                   pin_hash: str | None = None) -> Session:
-    """Store a new session from a valid ``gleek-session/1`` record (its hands too)."""
+                   pin_hash: str | None = None, creator: tuple[str, int] | None = None,
+                   at: float | None = None) -> Session:
+    """Store a new session from a valid ``gleek-session/1`` record (its hands too).
+    ``creator`` = (client address, sessions it may create a minute): refused with
+    ``RateLimited`` beyond that."""
     _check_record(record)
     session_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
+        if creator is not None:
+            _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
         db["sessions"].insert({
             "id": session_id,
             "watch_id": watch_id,
@@ -419,34 +513,72 @@ def _check_hands_from(session: Session, hands: list) -> None:
     for index in range(first, len(hands)):
         problems += book.check_hand(index + 1, hands[index], session.options, hands[:index],
                                     tuple(session.players))
+        if isinstance(hands[index], dict):
+            problems += note_problems(index + 1, hands[index])
     if problems:
         raise Refused(problems)
 
 
-def _change(db: Database, session_id: str, based_on: int | None, change, draft: str | None = None) -> Session:
-    """Apply ``change(session) -> (hands, hand_number, action, before, after)`` in
-    one immediate transaction, refusing stale or invalid results. A hand saved
-    from the hand in progress ``draft`` clears it in the same transaction."""
-    with writing(db):
+def _change(db: Database, session_id: str, based_on: int | None, change, draft=None) -> Session:
+    """Apply ``change(session) -> (hands, hand_number, action, before, after)``,
+    refusing stale or invalid results. Every change must say which version it was
+    based on (``based_on``): one that does not is refused like a stale one, never
+    applied (last writer wins is not an option).
+
+    The session is read and the change checked before the write lock is taken
+    (a long session costs milliseconds to decode and check, and every other save
+    would wait behind it); the immediate transaction then only confirms that the
+    version is still the one read (every change bumps it) and writes. ``draft``:
+    (token, version) of the hand in progress a new hand was entered as."""
+    with reading(db):
         session = get_session(db, session_id)
-        if based_on is not None and based_on != session.version:
-            raise StaleEdit(session.version)
-        hands, number, action, before, after = change(session)
-        _check_hands_from(session, hands)
-        version = session.version + 1
-        db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
-        for i, hand in enumerate(hands):
-            if i >= len(session.hands) or session.hands[i] != hand:
-                db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hand)},
-                                   pk=("session_id", "number"))
-        db.execute("update sessions set version = ?, updated_at = ? where id = ?",
-                   [version, now(), session_id])
-        _log(db, session_id, number, action, before, after, version, draft=draft)
-        if draft is not None:  # saved from the hand in progress: it is no longer in progress
-            db.execute("delete from drafts where session_id = ?", [session_id])
-        else:                  # a hand in progress stays the next hand
-            _renumber_draft(db, session, hands)
-    _HANDS.put(db, session_id, version, hands)
+    _refuse_stale(session.version, based_on)
+    hands, number, action, before, after = change(session)
+    _check_hands_from(session, hands)
+    with writing(db):
+        _refuse_stale(session_version(db, session_id), session.version)
+        changed = _write_change(db, session, hands, number, action, before, after, draft)
+    _HANDS.put(db, session_id, changed.version, changed.hands)  # committed: keep the decoded hands
+    return changed
+
+
+def _refuse_stale(current: int, based_on) -> None:
+    if type(based_on) is not int or based_on != current:
+        raise StaleEdit(current, missing=type(based_on) is not int)
+
+
+def _change_within(db: Database, session_id: str, based_on: int | None, change) -> Session:
+    """``_change``'s work inside a write transaction the caller holds (a restore)."""
+    session = get_session(db, session_id)
+    _refuse_stale(session.version, based_on)
+    hands, number, action, before, after = change(session)
+    _check_hands_from(session, hands)
+    return _write_change(db, session, hands, number, action, before, after)
+
+
+def _write_change(db: Database, session: Session, hands, number, action, before, after, draft=None) -> Session:
+    """Write a checked change (inside the write transaction). A hand saved from the
+    hand in progress clears it, unless another phone changed it since (``StaleDraft``:
+    its newer answers are never thrown away blindly); any other change keeps the
+    hand in progress as the next hand."""
+    session_id, version = session.id, session.version + 1
+    token = draft[0] if draft else None
+    if token is not None:
+        current = get_draft(db, session_id)
+        if current is not None and (current.token != token or (draft[1] is not None and current.version != draft[1])):
+            raise StaleDraft(current, len(session.hands))
+    db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
+    for i, hand in enumerate(hands):
+        if i >= len(session.hands) or session.hands[i] != hand:
+            db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hand)},
+                               pk=("session_id", "number"))
+    db.execute("update sessions set version = ?, updated_at = ? where id = ?",
+               [version, now(), session_id])
+    _log(db, session_id, number, action, before, after, version, draft=token)
+    if token is not None:
+        db.execute("delete from drafts where session_id = ?", [session_id])
+    else:
+        _renumber_draft(db, session, hands)
     session.hands, session.version = hands, version
     return session
 
@@ -465,23 +597,19 @@ def _renumber_draft(db: Database, session: Session, hands: list) -> None:
                [len(hands) + 1, json.dumps(answers, ensure_ascii=False), session.id])
 
 
-def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None = None,
+def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None,
              draft: str | None = None, draft_version: int | None = None) -> Session:
     """Append a hand. ``draft`` is the token of the hand in progress it was entered
     as, at ``draft_version``: it is cleared in the same transaction, remembered so
     that a repeated Save is seen, and if another phone has changed it since,
     ``StaleDraft`` (its newer answers are never thrown away blindly)."""
     def change(session):
-        current = get_draft(db, session_id) if draft else None
-        if current is not None and (current.token != draft or
-                                    (draft_version is not None and current.version != draft_version)):
-            raise StaleDraft(current, len(session.hands))
         return session.hands + [hand], len(session.hands) + 1, "add", None, hand
-    return _change(db, session_id, based_on, change, draft=draft)
+    return _change(db, session_id, based_on, change, draft=(draft, draft_version) if draft else None)
 
 
 def replace_hand(db: Database, session_id: str, number: int, hand: dict,
-                 based_on: int | None = None) -> Session:
+                 based_on: int | None) -> Session:
     def change(session):
         if not 1 <= number <= len(session.hands):
             raise NotFound(f"hand {number}")
@@ -491,7 +619,7 @@ def replace_hand(db: Database, session_id: str, number: int, hand: dict,
     return _change(db, session_id, based_on, change)
 
 
-def delete_last_hand(db: Database, session_id: str, based_on: int | None = None) -> Session:
+def delete_last_hand(db: Database, session_id: str, based_on: int | None) -> Session:
     def change(session):
         if not session.hands:
             raise Refused(["There is no hand to delete."])
@@ -504,7 +632,7 @@ def last_change(db: Database, session_id: str) -> dict | None:
     return rows[0] if rows else None
 
 
-def undo(db: Database, session_id: str, based_on: int | None = None) -> Session:
+def undo(db: Database, session_id: str, based_on: int | None) -> Session:
     """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
     last = last_change(db, session_id)
     if last is not None and last["action"] in DRAFT_ACTIONS:
@@ -554,7 +682,7 @@ def hands_at(db: Database, session: Session, version: int) -> list:
     """The saved hands as they were at ``version`` (the changes since, taken back)."""
     hands = list(session.hands)
     for row in history(db, session.id):
-        if row["version"] <= version:
+        if row["version"] <= version or row["action"] in ("create", "import"):
             break
         hands = taken_back(hands, row)
     return hands
@@ -645,8 +773,7 @@ def discard_draft(db: Database, session_id: str, based_on: int) -> Session:
 def _undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict) -> Session:
     with writing(db):
         session = get_session(db, session_id)
-        if based_on is not None and based_on != session.version:
-            raise StaleEdit(session.version)
+        _refuse_stale(session.version, based_on)
         if last["action"] == "discard":   # bring the hand in progress back
             if get_draft(db, session_id) is not None:
                 raise Refused(["Another hand is being entered: cancel it first, then undo."])
@@ -695,44 +822,130 @@ def all_session_ids(db: Database) -> list[str]:
 
 
 def snapshot(session: Session) -> dict:
-    """A session as a backup: its ``gleek-session/1`` record plus its two links."""
+    """A session as a backup: its ``gleek-session/1`` record plus its two links
+    (and its table PIN's hash, never the PIN)."""
     return {"session_id": session.id, "watch_id": session.watch_id,
             "first_dealer": session.first_dealer, "version": session.version,
-            "record": session.record()}
+            "pin_hash": session.pin_hash, "record": session.record()}
 
 
-def restore(db: Database, backup: dict) -> Session:
-    """Put a session back from a ``snapshot``: the same links, the backed-up hands.
-    An existing session with that id gets the backup's hands as one more change."""
-    for key in ("session_id", "watch_id", "first_dealer", "record"):
-        if key not in backup:
-            raise Refused([f"backup: {key} is missing"])
-    record = backup["record"]
-    _check_record(record)
-    try:
-        existing = get_session(db, backup["session_id"])
-    except NotFound:
-        existing = None
-    if existing is not None:
+BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
+OPTIONAL_BACKUP_KEYS = ("pin_hash",)
+# What werkzeug's generate_password_hash makes, with its cost parameters capped:
+# a restored hash is checked on every unlock, so it must not cost minutes or gigabytes.
+PIN_HASH = re.compile(r"(?:scrypt:(?P<n>[0-9]{1,7}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})"
+                      r"|pbkdf2:sha256:(?P<iterations>[0-9]{1,7}))\$[A-Za-z0-9]{1,64}\$[0-9a-f]{64,128}\Z")
+
+
+def is_pin_hash(value) -> bool:
+    match = PIN_HASH.match(value) if isinstance(value, str) else None
+    if match is None:
+        return False
+    if match["iterations"] is not None:
+        return 1 <= int(match["iterations"]) <= 2_000_000
+    n, r, p = int(match["n"]), int(match["r"]), int(match["p"])
+    return 2 <= n <= 2 ** 17 and n & (n - 1) == 0 and 1 <= r <= 16 and 1 <= p <= 4
+
+
+def backup_problems(backup) -> list[str]:
+    """Every problem with a backup (parsed from JSON), checked as strictly as an
+    import: the ids look like the app's own, the record passes the same validation
+    and limits, the PIN hash has the app's shape. Empty if it can be restored."""
+    from .rules.core import describe, is_seat, key_name
+
+    if not isinstance(backup, dict):
+        return [f"a backup is a JSON object, not {describe(backup)}"]
+    problems = [f"{key} is missing" for key in BACKUP_KEYS if key not in backup]
+    problems += [f"{key_name(key)} is not a key of a backup" for key in backup
+                 if key not in BACKUP_KEYS and key not in OPTIONAL_BACKUP_KEYS]
+    for key in ("session_id", "watch_id"):
+        if key in backup and not is_token(backup[key]):
+            problems.append(f'{key} must be an id as the app makes them (24 letters, digits, "-" or "_"), '
+                            f"not {describe(backup[key])}")
+    if is_token(backup.get("session_id")) and backup.get("watch_id") == backup["session_id"]:
+        problems.append("watch_id is the same as session_id: the watch link would be the scorer's link")
+    if "first_dealer" in backup and not is_seat(backup["first_dealer"]):
+        problems.append(f"first_dealer must be a seat (0, 1 or 2), not {describe(backup['first_dealer'])}")
+    version = backup.get("version", 1)
+    if type(version) is not int or version < 1:
+        problems.append(f"version must be a whole number of at least 1, not {describe(version)}")
+    pin_hash = backup.get("pin_hash")
+    if pin_hash is not None and not is_pin_hash(pin_hash):
+        problems.append(f"pin_hash must be a PIN hash as the app makes them, or null, not {describe(pin_hash)}")
+    if "record" in backup:
+        record_problems = [str(p) for p in validate(backup["record"])]
+        if not record_problems:
+            record_problems = [str(p) for p in limit_problems(backup["record"])]
+        problems += [p if p.startswith("record:") else f"record: {p}" for p in record_problems]
+    return problems
+
+
+def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
+    """Put sessions back from ``(label, snapshot)`` pairs, each already free of
+    ``backup_problems``: the same links, the backed-up hands and PIN. All or
+    nothing, in one transaction; ``Refused`` names each clash by its label. An
+    existing session is only replaced by a backup of itself (the same watch link,
+    players, rule book and options), as one more change that can be undone."""
+    problems, by_id, by_watch = [], {}, {}
+    for label, backup in backups:
+        sid, wid = backup["session_id"], backup["watch_id"]
+        if sid in by_id or sid in by_watch:
+            problems.append(f"{label}: session_id {sid} is also restored from {by_id.get(sid) or by_watch[sid]}")
+        elif wid in by_watch or wid in by_id:
+            problems.append(f"{label}: watch_id {wid} is also the watch link of {by_watch.get(wid) or by_id[wid]}")
+        by_id.setdefault(sid, label)
+        by_watch.setdefault(wid, label)
+    if problems:
+        raise Refused(problems)
+    with writing(db):
+        for label, backup in backups:
+            problems += _restore_clashes(db, label, backup)
+        if problems:
+            raise Refused(problems)
+        for _, backup in backups:
+            _restore_one(db, backup)
+    return [get_session(db, backup["session_id"]) for _, backup in backups]
+
+
+def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
+    sid, wid, record = backup["session_id"], backup["watch_id"], backup["record"]
+    rows = list(db.query("select id, watch_id, rulebook, options, players from sessions "
+                         "where id in (?, ?) or watch_id in (?, ?)", [sid, wid, sid, wid]))
+    same = [r for r in rows if r["id"] == sid]
+    if same and same[0]["watch_id"] != wid:
+        return [f"{label}: session_id {sid} is an existing session whose watch link is not this backup's watch_id"]
+    if any(r["id"] != sid for r in rows):
+        return [f"{label}: watch_id {wid} is already the watch link of another session"]
+    if same and (same[0]["rulebook"], json.loads(same[0]["options"]), json.loads(same[0]["players"])) != (
+            record["rulebook"], record["options"], [p.strip() for p in record["players"]]):
+        return [f"{label}: session_id {sid} is an existing session with other players, rule book or options"]
+    return []
+
+
+def _restore_one(db: Database, backup: dict) -> None:
+    record, sid = backup["record"], backup["session_id"]
+    pin_hash = backup.get("pin_hash")
+    if list(db.query("select 1 from sessions where id = ?", [sid])):
         def change(session):
             return record["hands"], None, "restore", session.hands, record["hands"]
-        return _change(db, existing.id, None, change)
+        session = _change_within(db, sid, session_version(db, sid), change)
+        if pin_hash:
+            db.execute("update sessions set pin_hash = ? where id = ?", [pin_hash, session.id])
+        return
     stamp = now()
-    with writing(db):
-        db["sessions"].insert({
-            "id": backup["session_id"], "watch_id": backup["watch_id"],
-            "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
-            "players": json.dumps([p.strip() for p in record["players"]]),
-            "title": record.get("title"), "played_on": record.get("played_on"),
-            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-            "first_dealer": backup["first_dealer"], "version": 1,
-            "created_at": stamp, "updated_at": stamp,
-        })
-        db["hands"].insert_all(
-            {"session_id": backup["session_id"], "number": i + 1, "data": json.dumps(h)}
-            for i, h in enumerate(record["hands"]))
-        _log(db, backup["session_id"], None, "restore", None, None, 1)
-    return get_session(db, backup["session_id"])
+    db["sessions"].insert({
+        "id": sid, "watch_id": backup["watch_id"],
+        "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
+        "players": json.dumps([p.strip() for p in record["players"]]),
+        "title": record.get("title"), "played_on": record.get("played_on"),
+        "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+        "first_dealer": backup["first_dealer"], "version": 1,
+        "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
+    })
+    db["hands"].insert_all(
+        {"session_id": sid, "number": i + 1, "data": json.dumps(h)}
+        for i, h in enumerate(record["hands"]))
+    _log(db, sid, None, "restore", None, None, 1)
 
 
 # ------------------------------------------------------------ the table PIN
@@ -741,17 +954,25 @@ PIN_TRIES = 5
 PIN_WINDOW = 15 * 60  # seconds
 
 
-def pin_wait(db: Database, session_id: str, at: float) -> int:
-    """Seconds until another PIN try is allowed (0: now): at most PIN_TRIES
-    wrong PINs in any PIN_WINDOW seconds."""
-    rows = list(db.query("select at from pin_failures where session_id = ? and at > ? order by at",
-                         [session_id, at - PIN_WINDOW]))
-    if len(rows) < PIN_TRIES:
-        return 0
-    return max(1, int(rows[-PIN_TRIES]["at"] + PIN_WINDOW - at))
+def reserve_pin_try(db: Database, session_id: str, at: float) -> tuple[int | None, int]:
+    """Count a PIN try before checking it: ``(try id, 0)``, or ``(None, seconds to
+    wait)`` once PIN_TRIES tries in any PIN_WINDOW seconds have been counted.
 
-
-def record_pin_failure(db: Database, session_id: str, at: float) -> None:
+    The count and the reservation are one short transaction, so a burst of
+    parallel tries cannot all see "fewer than 5" and all be checked. The slow hash
+    check happens after it, outside any transaction (holding SQLite's write lock
+    through a deliberately slow check would hold up every save). A reserved try
+    counts as a wrong one until ``forget_pin_try`` says it was right."""
     with writing(db):
-        db["pin_failures"].insert({"session_id": session_id, "at": at})
-        db.execute("delete from pin_failures where at < ?", [at - PIN_WINDOW])
+        db.execute("delete from pin_failures where at <= ?", [at - PIN_WINDOW])
+        rows = db.execute("select at from pin_failures where session_id = ? order by at",
+                          [session_id]).fetchall()
+        if len(rows) >= PIN_TRIES:
+            return None, max(1, math.ceil(rows[-PIN_TRIES][0] + PIN_WINDOW - at))
+        return db["pin_failures"].insert({"session_id": session_id, "at": at}).last_pk, 0
+
+
+def forget_pin_try(db: Database, try_id: int) -> None:
+    """The reserved try was the right PIN: it does not count against the table."""
+    with writing(db):
+        db.execute("delete from pin_failures where id = ?", [try_id])

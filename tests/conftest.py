@@ -19,7 +19,8 @@ def example():
 def app(tmp_path):
     from scorekeeper import create_app
 
-    return create_app({"DATABASE": str(tmp_path / "test.db"), "SECRET_KEY": "test", "TESTING": True})
+    return create_app({"DATABASE": str(tmp_path / "test.db"), "SECRET_KEY": "test", "TESTING": True,
+                       "BACKUP_DIR": str(tmp_path / "backups")})
 
 
 @pytest.fixture

@@ -79,10 +79,11 @@ def test_history_in_the_viewers_zone_or_labelled_utc(client):
 
 
 def test_a_hands_history_in_the_viewers_zone(client):
-    from web_helpers import hand_fields, new_session
+    from web_helpers import hand_fields, new_session, version_of
 
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
-    response = client.post(url + "/hands", data=hand_fields(load_example("parlett-evening.json")["hands"][0]))
+    hand = load_example("parlett-evening.json")["hands"][0]
+    response = client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
     assert response.status_code == 303
     page = client.get(url + "/hands/1").data.decode()
     stored = re.search(r'<time datetime="([^"]+)">([^<]+)</time>', page)

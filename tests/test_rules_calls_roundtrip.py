@@ -31,7 +31,9 @@ def shared_client(tmp_path_factory):
     from scorekeeper import create_app
 
     path = tmp_path_factory.mktemp("calls") / "test.db"
-    return create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True}).test_client()
+    return create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True,
+                       "BACKUP_DIR": str(path.parent / "backups"),
+                       "SESSIONS_PER_MINUTE": 100_000}).test_client()  # one client imports every example
 
 
 @settings(max_examples=40, deadline=None,

@@ -31,7 +31,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{24}")   # secrets.token_urlsafe(18): 18 bytes
 @pytest.fixture
 def app(tmp_path):
     return create_app({"DATABASE": str(tmp_path / "a.db"), "SECRET_KEY": "x",
-                       "BACKUP_DIR": str(tmp_path / "backups")})
+                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 100_000})
 
 
 @pytest.fixture
@@ -327,3 +327,62 @@ def test_session_cookie_is_httponly_and_samesite_lax(app, client):
     wid = re.search(r"/w/([A-Za-z0-9_-]+)", client.get(f"/s/{sid}").get_data(as_text=True)).group(1)
     for cookie in app.test_client().get(f"/w/{wid}").headers.getlist("Set-Cookie"):
         assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+
+
+# ---------------------------------------------------------------- issue 8: only the server's own host names
+
+NEW_SESSION = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
+               "first_dealer": "0", "stake": ""}
+FOREIGN_HOSTS = ["evil.example", "evil.example:5000", "localhost.evil.example", "127.0.0.1.nip.io",
+                 "192.0.2.66:5000", "[::2]:5000", "evil.example@localhost", "localhost:99999", "local host"]
+
+
+@pytest.mark.parametrize("host", FOREIGN_HOSTS)
+def test_a_foreign_host_is_refused_before_anything_happens(app, client, host):
+    """A DNS-rebinding page on evil.example talks to the server under its own name:
+    the browser calls that same-origin, so only the Host check stops it."""
+    before = store.connect(app.config["DATABASE"]).execute("select count(*) from sessions").fetchone()[0]
+    for headers in ({"Host": host, "Origin": f"http://{host}"},
+                    {"Host": host, "Origin": f"http://{host}", "Sec-Fetch-Site": "same-origin"},
+                    {"Host": host}):
+        response = client.post("/sessions", data=NEW_SESSION, headers=headers)
+        assert response.status_code == 400, (host, headers, response.status_code)
+        assert "does not answer to that address" in response.get_data(as_text=True)
+        response = client.post("/import", json=EVENING, headers=headers)
+        assert response.status_code == 400
+    for path in ("/", "/rules", "/static/app.css", "/manifest.webmanifest"):
+        assert client.get(path, headers={"Host": host}).status_code == 400, path
+    after = store.connect(app.config["DATABASE"]).execute("select count(*) from sessions").fetchone()[0]
+    assert after == before
+
+
+def test_the_servers_own_names_are_answered(app, client):
+    from scorekeeper.lan import lan_address
+
+    hosts = ["localhost", "localhost:5000", "127.0.0.1", "127.0.0.1:5000", "[::1]:5000"]
+    if lan_address():
+        hosts.append(f"{lan_address()}:5000")
+    for host in hosts:
+        response = client.post("/sessions", data=NEW_SESSION,
+                               headers={"Host": host, "Origin": f"http://{host}"})
+        assert response.status_code == 303, (host, response.status_code)
+
+
+def test_host_names_from_the_config_are_answered(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "h.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "b"),
+                      "ALLOWED_HOSTS": ["gleek.local", "Scores.Example"]})
+    client = app.test_client()
+    assert client.get("/", headers={"Host": "gleek.local:5000"}).status_code == 200
+    assert client.get("/", headers={"Host": "scores.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("origin, allowed", [
+    ("http://localhost", True), ("http://localhost:80", True), ("HTTP://LOCALHOST", True),
+    ("https://localhost", False), ("https://localhost:80", False), ("http://localhost:443", False),
+    ("ws://localhost", False), ("http://localhost:5000", False), ("http://localhost:abc", False),
+    ("http://127.0.0.1", False), ("localhost", False), ("http://user@localhost", False),
+])
+def test_the_same_origin_check_compares_scheme_host_and_port(app, client, origin, allowed):
+    response = client.post("/sessions", data=NEW_SESSION, headers={"Origin": origin})
+    assert response.status_code == (303 if allowed else 403), (origin, response.status_code)

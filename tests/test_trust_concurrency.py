@@ -156,3 +156,40 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
     assert status == 200 and shown_balances(live) == balances
     print(f"\nconcurrency: {len(acked)} acknowledged, {len(stale)} refused as stale, "
           f"{len(expected)} hands, version {final_version}")
+
+
+# ---------------------------------------------------------------- issue 8: the PIN limit holds under a burst
+
+BURST = 32
+
+
+def test_a_burst_of_wrong_pins_gets_at_most_five_checked(live_server):
+    host = live_server
+    status, headers, _ = request(host, "POST", "/sessions", [
+        ("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"), ("rulebook", "parlett"),
+        ("first_dealer", "0"), ("stake", ""), ("pin", "4821")])
+    assert status == 303
+    url = "/s/" + headers["Location"].rsplit("/", 1)[1]
+    barrier = threading.Barrier(BURST)
+    statuses, lock = [], threading.Lock()
+
+    def guess(n):
+        barrier.wait()
+        status, _, body = request(host, "POST", url + "/unlock", [("pin", f"{1000 + n:04d}")])
+        with lock:
+            statuses.append((status, "That PIN is not right." in body, "Too many wrong PINs" in body))
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(BURST)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    checked = [s for s in statuses if s[0] == 403]
+    refused = [s for s in statuses if s[0] == 429]
+    print(f"\nPIN burst: {len(checked)} checked, {len(refused)} refused unchecked")
+    assert len(statuses) == BURST and len(checked) + len(refused) == BURST, statuses
+    assert 1 <= len(checked) <= 5, statuses
+    assert all(s[1] for s in checked) and all(s[2] for s in refused)
+    # and the limit holds afterwards, for the right PIN too
+    status, _, body = request(host, "POST", url + "/unlock", [("pin", "4821")])
+    assert status == 429 and "Too many wrong PINs" in body

@@ -7,7 +7,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from conftest import DATA, load_example
-from web_helpers import (expected_balances, export, hand_fields, new_session, tap,
+from web_helpers import (expected_balances, export, hand_fields, new_session, post_change, tap,
                          shown_balances, version_of)
 
 SEED_HAND = load_example("parlett-seed-example.json")["hands"][0]
@@ -15,7 +15,9 @@ EVENING = load_example("parlett-evening.json")["hands"]
 
 
 def save(client, url, hand, version=None):
-    return client.post(url + "/hands", data=hand_fields(hand, version))
+    """Save a hand as the form does: based on the version given, or the current one."""
+    return client.post(url + "/hands", data=hand_fields(hand, version if version is not None
+                                                         else version_of(client, url)))
 
 
 # ---------------------------------------------------------------- sessions
@@ -111,7 +113,7 @@ def test_check_shows_running_transfers_and_missing_answers(client):
 
 def test_incomplete_hand_is_not_saved(client):
     url = new_session(client)
-    fields = [f for f in hand_fields(SEED_HAND).items(multi=True) if f[0] != "ruff_winner"]
+    fields = [f for f in hand_fields(SEED_HAND, 1).items(multi=True) if f[0] != "ruff_winner"]
     response = client.post(url + "/hands", data=MultiDict(fields))
     assert response.status_code == 422
     assert "Who won the ruff" in response.data.decode()
@@ -120,7 +122,7 @@ def test_incomplete_hand_is_not_saved(client):
 
 def test_wrong_hand_gets_the_domain_message_and_is_not_saved(client):
     url = new_session(client)
-    fields = [f for f in hand_fields(SEED_HAND).items(multi=True) if not f[0].startswith("tricks")]
+    fields = [f for f in hand_fields(SEED_HAND, 1).items(multi=True) if not f[0].startswith("tricks")]
     fields += [("tricks_0", "5"), ("tricks_1", "4"), ("tricks_2", "2")]
     response = client.post(url + "/hands", data=MultiDict(fields))
     assert response.status_code == 422
@@ -130,7 +132,7 @@ def test_wrong_hand_gets_the_domain_message_and_is_not_saved(client):
 
 def test_third_players_tricks_fill_themselves_in(client):
     url = new_session(client)
-    fields = [f for f in hand_fields(SEED_HAND).items(multi=True) if f[0] != "tricks_2"]
+    fields = [f for f in hand_fields(SEED_HAND, 1).items(multi=True) if f[0] != "tricks_2"]
     page = tap(client, url, MultiDict(fields)).data.decode()
     assert re.search(r'name="tricks_2" value="3" checked', page)
     assert 'name="tricks_auto" value="2:3"' in page
@@ -220,7 +222,7 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     for hand in EVENING:
         save(client, url, hand)
     edited = {**EVENING[0], "tricks": [5, 3, 4]}
-    response = client.post(url + "/hands/1", data=hand_fields(edited))
+    response = post_change(client, url, "/hands/1", hand_fields(edited))
     assert response.status_code == 303
     shown = client.get(url).data.decode()
     assert "Balances: Samuel +43 → +46, Will −46 → −49." in shown
@@ -240,7 +242,7 @@ def test_edit_that_breaks_a_later_hand_is_refused(client):
     for hand in EVENING:
         save(client, url, hand)
     edited = {**EVENING[1], "ruff": None}
-    response = client.post(url + "/hands/2", data=hand_fields(edited))
+    response = post_change(client, url, "/hands/2", hand_fields(edited))
     assert response.status_code == 422
     page = response.data.decode()
     assert "hand 3: ruff: Samuel paid 2, but the opening stake this hand is 8" in page
@@ -252,11 +254,11 @@ def test_delete_last_hand_and_undo(client):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
     for hand in EVENING[:2]:
         save(client, url, hand)
-    assert client.post(url + "/hands/1/delete").status_code == 422
+    assert post_change(client, url, "/hands/1/delete").status_code == 422
     assert len(export(client, url)["hands"]) == 2  # only the last can go
-    assert client.post(url + "/hands/2/delete").status_code == 303
+    assert post_change(client, url, "/hands/2/delete").status_code == 303
     assert export(client, url)["hands"] == EVENING[:1]
-    client.post(url + "/undo")
+    post_change(client, url, "/undo")
     assert export(client, url)["hands"] == EVENING[:2]
 
 
@@ -266,18 +268,18 @@ def test_undo_right_after_save_and_after_edit(client):
     page = client.get(url).data.decode()
     assert "Hand 1 saved." in page and "Undo" in page
     assert "Undo: save of hand 1" in client.get(url).data.decode()  # offered until a newer change
-    client.post(url + "/undo")
+    post_change(client, url, "/undo")
     assert export(client, url)["hands"] == []
-    client.post(url + "/undo")  # the undo is undone
+    post_change(client, url, "/undo")  # the undo is undone
     assert export(client, url)["hands"] == [SEED_HAND]
-    client.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "tricks": [4, 5, 3]}))
-    client.post(url + "/undo")
+    post_change(client, url, "/hands/1", hand_fields({**SEED_HAND, "tricks": [4, 5, 3]}))
+    post_change(client, url, "/undo")
     assert export(client, url)["hands"] == [SEED_HAND]
 
 
 def test_nothing_to_undo(client):
     url = new_session(client)
-    response = client.post(url + "/undo")
+    response = post_change(client, url, "/undo")
     assert response.status_code == 422
     assert "There is nothing to undo." in response.data.decode()
 
@@ -288,10 +290,10 @@ def test_undo_offer_names_the_real_last_change_and_redo(client):
         save(client, url, hand)
     page = client.get(url).data.decode()
     assert "Hand 2 saved." in page
-    client.post(url + "/undo")
+    post_change(client, url, "/undo")
     page = client.get(url).data.decode()
     assert "Change to hand 2 undone." in page and ">Redo: change to hand 2</button>" in page
-    client.post(url + "/undo")
+    post_change(client, url, "/undo")
     assert export(client, url)["hands"] == EVENING[:2]
     history = client.get(url + "/history").data.decode()
     assert "Undid a change to hand 2" in history and "Redid a change to hand 2" in history
@@ -447,21 +449,21 @@ def test_security_headers(client):
                                      {"Sec-Fetch-Site": "same-site"}])
 def test_cross_site_posts_are_refused(client, headers):
     url = new_session(client)
-    response = client.post(url + "/hands", data=hand_fields(SEED_HAND), headers=headers)
+    response = client.post(url + "/hands", data=hand_fields(SEED_HAND, 1), headers=headers)
     assert response.status_code == 403
     assert export(client, url)["hands"] == []
 
 
 def test_same_origin_posts_are_allowed(client):
     url = new_session(client)
-    response = client.post(url + "/hands", data=hand_fields(SEED_HAND),
+    response = client.post(url + "/hands", data=hand_fields(SEED_HAND, 1),
                            headers={"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"})
     assert response.status_code == 303
 
 
 def test_htmx_save_redirects_with_hx_redirect(client):
     url = new_session(client)
-    response = client.post(url + "/hands", data=hand_fields(SEED_HAND), headers={"HX-Request": "true"})
+    response = client.post(url + "/hands", data=hand_fields(SEED_HAND, 1), headers={"HX-Request": "true"})
     assert response.status_code == 204
     assert response.headers["HX-Redirect"] == url
 

@@ -79,6 +79,17 @@ def tap(client, url, data):
     return client.post(url + "/hands/check", data=fields)
 
 
+def post_change(client, url, path, data=None, version=None):
+    """POST a change to the session at ``url`` (``/undo``, ``/hands/N/delete``, an edit's
+    fields) carrying the version it is based on, as the page's form does: the
+    session's current version unless ``version`` is given."""
+    from werkzeug.datastructures import MultiDict
+
+    fields = MultiDict(data or {})
+    fields["version"] = str(version if version is not None else version_of(client, url))
+    return client.post(url + path, data=fields)
+
+
 def new_session(client, rulebook="parlett", players=PLAYERS, **extra) -> str:
     data = {"player_0": players[0], "player_1": players[1], "player_2": players[2],
             "rulebook": rulebook, "first_dealer": "0", "stake": "", **extra}

@@ -24,6 +24,7 @@ from .core import (
     Transfer,
     add,
     describe,
+    is_text,
     eldest,
     format_counters,
     from_each,
@@ -243,6 +244,8 @@ class RuleBook:
                 check.fail(key, f"{key_name(key)} is not part of a {self.id} hand")
         if "note" in hand and not isinstance(hand["note"], str):
             check.fail("note", f"note must be text, not {describe(hand['note'])}")
+        elif "note" in hand and not is_text(hand["note"]):
+            check.fail("note", "note contains a character that is not valid text")
 
         if "dealer" in hand:
             check.seat("dealer", hand["dealer"])

@@ -253,7 +253,21 @@ def describe(value: object) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
+    if not text.isprintable():
+        # a problem line is one printable line that always encodes: anything else
+        # (a lone surrogate, a line separator, bidi controls) is shown escaped
+        text = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
     return text if len(text) <= 40 else text[:37] + "…"
+
+
+def is_text(value: str) -> bool:
+    """Text that can be written as UTF-8: ``json.loads`` accepts a lone surrogate
+    (``"\\ud800"``), which then fails every later encode (a file, SQLite, a page)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def key_name(key: object) -> str:

@@ -22,6 +22,7 @@ from .core import (
     as_number,
     describe,
     fewest_payments,
+    is_text,
     key_name,
 )
 
@@ -46,6 +47,9 @@ def check_players(players) -> list[Problem]:
     for seat, name in enumerate(players):
         if not isinstance(name, str):
             problems.append(_problem("players", f"players: seat {seat}'s name must be text, not {describe(name)}"))
+        elif not is_text(name):
+            if NOT_TEXT_NAME not in problems:
+                problems.append(NOT_TEXT_NAME)
         elif not name.strip():
             problems.append(_problem("players", f"players: seat {seat} has no name"))
         elif len(name.strip()) > MAX_NAME:
@@ -56,6 +60,9 @@ def check_players(players) -> list[Problem]:
             if name in trimmed[:i]:
                 problems.append(_problem("players", f'players: two players are both called "{name}"' if name.isprintable() else f"players: two players are both called {describe(name)}"))
     return problems
+
+
+NOT_TEXT_NAME = Problem(None, "players", "players: a name contains a character that is not valid text")
 
 
 def check_options(book: RuleBook, options) -> list[Problem]:
@@ -139,6 +146,8 @@ def validate(record) -> list[Problem]:
         problems += check_players(record["players"])
     if "title" in record and not isinstance(record["title"], str):
         problems.append(_problem("title", f"title must be text, not {describe(record['title'])}"))
+    elif "title" in record and not is_text(record["title"]):
+        problems.append(_problem("title", "title: the title contains a character that is not valid text"))
     if "played_on" in record:
         problems += check_played_on(record["played_on"])
     if "stake" in record:
@@ -153,20 +162,32 @@ def validate(record) -> list[Problem]:
     return problems
 
 
-def parse(text: str | bytes):
-    """JSON text → a record (not yet validated); ``InvalidRecord`` if not JSON."""
+class NotJSON(ValueError):
+    """Text that is not JSON; the message says why, for a person ("nested too deeply")."""
+
+
+def decode_json(text: str | bytes):
+    """JSON text → a value, or ``NotJSON`` saying why not (never another exception:
+    a file's text is untrusted input, here and in a backup)."""
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
-        why = "the file is empty" if not text.strip() else f"{error.msg.lower()} at {where}"
-        raise InvalidRecord([_problem("record", f"record: not valid JSON ({why})")]) from None
+        raise NotJSON("the file is empty" if not text.strip() else f"{error.msg.lower()} at {where}") from None
     except UnicodeDecodeError:
-        raise InvalidRecord([_problem("record", "record: not valid JSON (the file is not UTF-8 text)")]) from None
+        raise NotJSON("the file is not UTF-8 text") from None
     except RecursionError:
-        raise InvalidRecord([_problem("record", "record: not valid JSON (nested too deeply)")]) from None
+        raise NotJSON("nested too deeply") from None
     except ValueError as error:
-        raise InvalidRecord([_problem("record", f"record: not valid JSON ({error})")]) from None
+        raise NotJSON(str(error)) from None
+
+
+def parse(text: str | bytes):
+    """JSON text → a record (not yet validated); ``InvalidRecord`` if not JSON."""
+    try:
+        return decode_json(text)
+    except NotJSON as why:
+        raise InvalidRecord([_problem("record", f"record: not valid JSON ({why})")]) from None
 
 
 def _refuse_constant(name: str):

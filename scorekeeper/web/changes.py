@@ -21,7 +21,7 @@ def keep_snapshot(session: store.Session) -> store.Session:
 
     try:
         snapshot_session(session, current_app.config["BACKUP_DIR"], current_app.config["BACKUP_KEEP"])
-    except OSError as error:  # pragma: no cover - a full disk, say
+    except (OSError, ValueError) as error:  # pragma: no cover - a full disk, say
         current_app.logger.warning("snapshot of %s failed: %s", session.id, error)
     return session
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from ..rules import BOOKS, DEFAULT_BOOK
 from ..rules.core import SEATS
 from ..rules.record import FORMAT, MAX_NAME, validate
+from ..limits import MAX_TITLE
 from .kinds import seat_of
 
-MAX_TITLE = 120
 
 
 # ------------------------------------------------------------ new session

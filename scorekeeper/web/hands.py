@@ -166,9 +166,9 @@ def stale_save(t: Target, form, stale, token: str | None):
     """Someone changed the session since this form was opened."""
     fresh = load_table(t.table.key, True)
     if t.editing:
-        return stale_edit(Target(fresh, t.number, True), form)
+        return stale_edit(Target(fresh, t.number, True), form, stale)
     already = store.saved_from(get_db(), t.session.id, token) if token else None
-    if already is None and fresh.session.hands and fresh.session.hands[-1] == form.hand:
+    if already is None and not stale.missing and fresh.session.hands and fresh.session.hands[-1] == form.hand:
         already = len(fresh.session.hands)
     if already is not None:
         # a second tap of Save, or a Save whose answer was lost: this very hand is already in
@@ -178,25 +178,28 @@ def stale_save(t: Target, form, stale, token: str | None):
         return response
     moved = Target(fresh, len(fresh.session.hands) + 1, False)
     values = dict(form.values, dealer=str(fresh.session.next_dealer()))
-    message = (f"Another phone saved hand {moved.number - 1} a moment ago, so this is now hand {moved.number} "
-               f"and {fresh.session.players[fresh.session.next_dealer()]} deals. Check it, then Save again.")
+    message = str(stale) if stale.missing else (
+        f"Another phone saved hand {moved.number - 1} a moment ago, so this is now hand {moved.number} "
+        f"and {fresh.session.players[fresh.session.next_dealer()]} deals. Check it, then Save again.")
     return form_page(moved, moved.parse(values), message, 409)
 
 
-def stale_edit(fresh: Target, form):
+def stale_edit(fresh: Target, form, stale):
     """Another phone saved a change to the session since this edit began: show the
     hand as it is saved now (never save over it blindly), and say what this phone
     had changed, so that nothing is lost."""
     if fresh.number > len(fresh.session.hands):
         return form_page(fresh, form, "Someone else changed this session a moment ago: this hand is gone.", 409)
     saved = fresh.session.hands[fresh.number - 1]
-    was = store.hands_at(get_db(), fresh.session, based_on() or 0)
-    began = was[fresh.number - 1] if fresh.number <= len(was) else {}
+    if stale.missing:  # no version to compare with: all its answers are this phone's
+        began, message = {}, str(stale)
+    else:
+        was = store.hands_at(get_db(), fresh.session, based_on())
+        began = was[fresh.number - 1] if fresh.number <= len(was) else {}
+        message = "Someone else changed this session a moment ago; here is the hand as it is saved now."
     changed = {k: v for k, v in form.hand.items() if began.get(k) != v}  # what this phone changed
     mine = differences(fresh.book, changed, saved, fresh.names)
-    message = ("Someone else changed this session a moment ago; here is the hand as it is saved now. "
-               + (f"Your answers, not saved: {mine}. Make your change again." if mine else
-                  "Your answers were the same."))
+    message += f" Your answers, not saved: {mine}. Make your change again." if mine else " Nothing was lost."
     values = hand_values(fresh.book, fresh.session.options, saved, fresh.names, fresh.hands_before)
     return form_page(fresh, fresh.parse(values), message, 409, show_summary=True)
 

@@ -30,6 +30,19 @@ def home_page(values: dict, problems: dict, status: int = 200):
                            problems=problems, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
 
 
+def creator() -> tuple[str, int]:
+    """Who is creating a session, for the per-address limit: (address, limit a minute)."""
+    return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
+
+
+def too_many_sessions(limited: store.RateLimited):
+    """429, saying when to try again (Retry-After too)."""
+    headers = {"Retry-After": str(limited.retry_after)}
+    if request.is_json:
+        return {"problems": [str(limited)], "retry_after": limited.retry_after}, 429, headers
+    return render_template("error.html", title="Too many new sessions", message=str(limited)), 429, headers
+
+
 @bp.post("/sessions")
 def create_session():
     parsed = forms.parse_new_session(request.form)
@@ -40,7 +53,11 @@ def create_session():
         from werkzeug.security import generate_password_hash
 
         pin_hash = generate_password_hash(parsed.pin)
-    session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash)
+    try:
+        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
+                                       creator=creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     keep_snapshot(session)
     remember(session.id)
     if pin_hash:
@@ -57,8 +74,10 @@ def import_record():
         text = request.get_data()
     else:
         text = request.form.get("record", "").encode()
-    try:
-        session = store.create_session(get_db(), load_upload(text), action="import")  # JSON, or a sheet PDF carrying it
+    try:  # a JSON record, or a sheet PDF carrying one
+        session = store.create_session(get_db(), load_upload(text), action="import", creator=creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     except (InvalidRecord, store.Refused) as refused:
         problems = [str(p) for p in refused.problems]
         if request.is_json:

@@ -23,16 +23,16 @@ def unlock_table(key):
         return redirect(table.url())
     problem, status = "", 200
     if request.method == "POST":
-        now = time.time()
-        wait = store.pin_wait(get_db(), session.id, now)
-        if wait:
+        # a try is counted before it is checked: a burst of wrong PINs gets 5 checked
+        attempt, wait = store.reserve_pin_try(get_db(), session.id, time.time())
+        if attempt is None:
             minutes = max(1, wait // 60)
             problem, status = f"Too many wrong PINs. Try again in {minutes} minute{'s' if minutes != 1 else ''}.", 429
         elif check_password_hash(session.pin_hash, request.form.get("pin", "")):
+            store.forget_pin_try(get_db(), attempt)
             unlock(session)
             return redirect(table.url())
         else:
-            store.record_pin_failure(get_db(), session.id, now)
             problem, status = "That PIN is not right.", 403
     return render_template("unlock.html", table=table, session=session, names=tuple(session.players),
                            problem=problem), status

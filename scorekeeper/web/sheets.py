@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, render_template, request
+import os
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from ..localtime import viewer_clock
 from ..rules.record import dump
@@ -50,12 +52,20 @@ def sheet(table):
 @on_both_links(bp, "/sheet.pdf")
 def sheet_pdf(table):
     """Rendering a long sheet takes a while: the last few are kept, by session version
-    (and the viewer's time zone, which its "printed" stamp is in)."""
-    from ..sheet import render_sheet_pdf
+    (and the viewer's time zone, which its "printed" stamp is in). Sheets are
+    rendered in a separate process, a few at a time (pdf.py): beyond that, a 503."""
+    from ..pdf import Busy, render_pdf
 
     session, chosen, clock = table.session, paper(), viewer_clock(request.cookies)
-    pdf = PDFS.get((session.id, session.version, chosen, clock.name),
-                   lambda: render_sheet_pdf(session.record(), chosen, clock.now()))
+    key = (session.id, session.version, chosen, clock.name)
+    lock = os.path.join(current_app.instance_path, "pdf.lock")
+    try:
+        pdf = PDFS.get(key, lambda: render_pdf(key, session.record(), chosen, current_app.config["PDF_WAITING"],
+                                               lock, printed=clock.now()))
+    except Busy as busy:
+        return render_template("error.html", title="Printing", back=table.url(), message=(
+            "Other sheets are being printed right now. Try again in a few seconds.")), 503, {
+            "Retry-After": str(busy.retry_after)}
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response

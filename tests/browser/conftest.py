@@ -37,7 +37,8 @@ def browser_type_launch_args(browser_type_launch_args):
 def live_server(tmp_path_factory):
     """The app on 127.0.0.1:<free port>, in a daemon thread, for the whole session."""
     database = tmp_path_factory.mktemp("browser") / "scorekeeper.db"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "POLL_SECONDS": 1})
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "POLL_SECONDS": 1,
+                      "SESSIONS_PER_MINUTE": 100_000})  # every test creates sessions from 127.0.0.1
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no request log
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"

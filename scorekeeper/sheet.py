@@ -186,6 +186,13 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
             sentence += f" = {cash.payments[number]}"
         payments.append(sentence)
 
+    agreed = None
+    if record.get("confirm"):  # each hand needs the other players' OK: two of them
+        hands = record["hands"]
+        not_yet = [i + 1 for i, h in enumerate(hands) if len(h.get("agreed", ())) < 2]
+        agreed = f"{len(hands) - len(not_yet)} of {len(hands)} hand{'s' if len(hands) != 1 else ''} agreed"
+        if not_yet:
+            agreed += "; not agreed: " + ", ".join(map(str, not_yet))
     title = (record.get("title") or "").strip() or DEFAULT_TITLE
     played_on = long_date(record.get("played_on"))
     return {
@@ -211,6 +218,7 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         "balances": balances,
         "payments": payments,
         "money_note": cash.note if cash else None,
+        "agreed": agreed,
         "checks": checks,
         "hands_ok": hands_ok,
         "sheet_sum": format_counters(sheet_sum),

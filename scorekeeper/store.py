@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import json
 import math
 import re
@@ -18,12 +19,14 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections import namedtuple
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
 from .rules import BOOKS, Problem
+from .rules.core import SEATS
 from .rules.core import is_text
 from .rules.record import FORMAT, validate
 
@@ -106,6 +109,20 @@ def m004_hands_in_progress(db: Database) -> None:
         not_null={"token", "number", "answers", "version"},
     )
     db["history"].add_column("draft", str)
+
+
+@migrations()
+def m005_players_agree(db: Database) -> None:
+    """Each hand needs the other players' OK (a session option): a link per seat,
+    and every OK or dispute, tied to the hand as it was when it was given."""
+    db["sessions"].add_column("confirm", int, not_null_default=0)
+    db["seat_links"].create({"token": str, "session_id": str, "seat": int}, pk="token",
+                            foreign_keys=[("session_id", "sessions", "id")])
+    db["seat_links"].create_index(["session_id", "seat"], unique=True)
+    db["verdicts"].create({"id": int, "session_id": str, "number": int, "seat": int, "fingerprint": str,
+                           "verdict": str, "reason": str, "at": str}, pk="id",
+                          foreign_keys=[("session_id", "sessions", "id")])
+    db["verdicts"].create_index(["session_id", "number"])
 
 
 class StaleEdit(Exception):
@@ -260,16 +277,25 @@ class Session:
     updated_at: str
     hands: list
     pin_hash: str | None = None
+    confirm: bool = False
+    verdicts: list = ()  # every OK and dispute (``Verdict``), oldest first
 
-    def record(self) -> dict:
-        """The session as a ``gleek-session/1`` record."""
+    def record(self, with_agreement: bool = False) -> dict:
+        """The session as a ``gleek-session/1`` record; ``with_agreement`` adds each
+        hand's ``agreed`` seats (the export, the backups, the PDF's attachment)."""
+        hands = self.hands
+        if with_agreement and (self.confirm or self.verdicts):
+            agreed = agreement(self)
+            hands = [dict(hand, agreed=sorted(agreed[i].agreed)) for i, hand in enumerate(hands)]
         record = {
             "format": FORMAT,
             "rulebook": self.rulebook,
             "options": self.options,
             "players": self.players,
-            "hands": self.hands,
+            "hands": hands,
         }
+        if self.confirm:
+            record["confirm"] = True
         if self.title:
             record["title"] = self.title
         if self.played_on:
@@ -334,6 +360,10 @@ def _session_from_row(db: Database, row: dict) -> Session:
         updated_at=row["updated_at"],
         hands=hands,
         pin_hash=row.get("pin_hash"),
+        confirm=bool(row.get("confirm")),
+        verdicts=[Verdict(*v) for v in db.execute(
+            "select id, number, seat, fingerprint, verdict, reason, at from verdicts where session_id = ? order by id",
+            [row["id"]])],
     )
 
 
@@ -351,16 +381,18 @@ def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
     return _session_from_row(db, rows[0])
 
 
-def live_version(db: Database, key: str, by_watch_id: bool = False) -> str:
+def live_version(db: Database, key: str, kind: str = "s") -> str:
     """What a watching phone compares to know whether anything changed: the
-    session's version and its hand in progress's ("12-3")."""
-    column = "watch_id" if by_watch_id else "id"
-    rows = list(db.query(f"""select s.version, coalesce(d.version, 0) as draft
+    session's version, its hand in progress's, and its last OK or dispute ("12-3-7")."""
+    where = {"s": "s.id = ?", "w": "s.watch_id = ?",
+             "p": "s.id = (select session_id from seat_links where token = ?)"}[kind]
+    rows = list(db.query(f"""select s.version, coalesce(d.version, 0) as draft,
+                                    (select coalesce(max(v.id), 0) from verdicts v where v.session_id = s.id) as said
                              from sessions s left join drafts d on d.session_id = s.id
-                             where s.{column} = ?""", [key]))
+                             where {where}""", [key]))
     if not rows:
         raise NotFound(key)
-    return f"{rows[0]['version']}-{rows[0]['draft']}"
+    return f"{rows[0]['version']}-{rows[0]['draft']}-{rows[0]['said']}"
 
 
 def session_version(db: Database, key: str, by_watch_id: bool = False) -> int:
@@ -479,12 +511,24 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             "created_at": stamp,
             "updated_at": stamp,
             "pin_hash": pin_hash,
+            "confirm": int(bool(record.get("confirm"))),
         })
-        db["hands"].insert_all(
-            {"session_id": session_id, "number": i + 1, "data": json.dumps(h)}
-            for i, h in enumerate(record["hands"]))
+        _insert_hands(db, session_id, record["hands"], stamp)
+        if record.get("confirm"):
+            seat_links(db, session_id)
         _log(db, session_id, None, action, None, None, 1)
     return get_session(db, session_id)
+
+
+def _insert_hands(db: Database, session_id: str, hands: list, stamp: str) -> None:
+    """A record's hands; each one's ``agreed`` seats become OKs of that hand."""
+    db["hands"].insert_all(
+        {"session_id": session_id, "number": i + 1, "data": json.dumps(without_agreement(h))}
+        for i, h in enumerate(hands))
+    db["verdicts"].insert_all(
+        {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(h),
+         "verdict": "ok", "reason": "", "at": stamp}
+        for i, h in enumerate(hands) for seat in h.get("agreed", ()))
 
 
 def _log(db, session_id, hand_number, action, before, after, version, draft=None):
@@ -815,6 +859,88 @@ def saved_from(db: Database, session_id: str, token: str) -> int | None:
     return rows[0]["hand_number"] if rows else None
 
 
+# ------------------------------------------------------------ the players' OK
+
+#: One player's OK or dispute of a hand, as the hand was when it was given.
+Verdict = namedtuple("Verdict", "id number seat fingerprint verdict reason at")
+#: Where a hand stands: the seats that agreed, the disputes (seat -> reason).
+Agreement = namedtuple("Agreement", "agreed disputed")
+
+
+def without_agreement(hand: dict) -> dict:
+    return {k: v for k, v in hand.items() if k != "agreed"} if "agreed" in hand else hand
+
+
+def fingerprint(hand: dict) -> str:
+    """The hand as it was agreed to: an edit changes it, so an OK given before an
+    edit no longer counts (and comes back if the edit is undone)."""
+    text = json.dumps(without_agreement(hand), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=9).hexdigest()
+
+
+def agreement(session: Session, numbers=None) -> dict:
+    """Each hand's (or the hands ``numbers``'s) agreement as it stands: every
+    player's latest OK or dispute of the hand as it is now (index: hand number − 1)."""
+    wanted = range(1, len(session.hands) + 1) if numbers is None else numbers
+    prints = {n: fingerprint(session.hands[n - 1]) for n in wanted}
+    latest = {}
+    for verdict in session.verdicts:
+        if prints.get(verdict.number) == verdict.fingerprint:
+            latest[(verdict.number, verdict.seat)] = verdict
+    out = {}
+    for n in prints:
+        said = [latest[(n, s)] for s in SEATS if (n, s) in latest]
+        out[n - 1] = Agreement(frozenset(v.seat for v in said if v.verdict == "ok"),
+                               {v.seat: v.reason for v in said if v.verdict == "dispute"})
+    return out
+
+
+class StaleVerdict(Exception):
+    """The hand was changed (or is gone) since the player looked at it."""
+
+
+def give_verdict(db: Database, session_id: str, number: int, seat: int, seen: str, verdict: str,
+                 reason: str = "") -> None:
+    """Record an OK or a dispute of hand ``number`` by ``seat``, for the hand as it
+    was seen (``seen``, its fingerprint): ``StaleVerdict`` if it has changed since."""
+    with writing(db):
+        rows = list(db.query("select data from hands where session_id = ? and number = ?", [session_id, number]))
+        if not rows or fingerprint(json.loads(rows[0]["data"])) != seen:
+            raise StaleVerdict(number)
+        db["verdicts"].insert({"session_id": session_id, "number": number, "seat": seat, "fingerprint": seen,
+                               "verdict": verdict, "reason": reason, "at": now()})
+
+
+def seat_links(db: Database, session_id: str) -> list[str]:
+    """The three players' own links (made the first time they are asked for)."""
+    rows = {r["seat"]: r["token"] for r in db.query("select seat, token from seat_links where session_id = ?",
+                                                      [session_id])}
+    for seat in SEATS:
+        if seat not in rows:
+            rows[seat] = new_token()
+            db["seat_links"].insert({"token": rows[seat], "session_id": session_id, "seat": seat})
+    return [rows[s] for s in SEATS]
+
+
+def session_by_seat_link(db: Database, token: str) -> tuple[Session, int]:
+    rows = list(db.query("select session_id, seat from seat_links where token = ?", [token]))
+    if not rows:
+        raise NotFound(token)
+    return get_session(db, rows[0]["session_id"]), rows[0]["seat"]
+
+
+def session_id_of(db: Database, key: str, kind: str) -> str:
+    """The session a link (scorer's, watch or a player's) belongs to."""
+    if kind == "s":
+        return key
+    table, column = ("sessions", "watch_id") if kind == "w" else ("seat_links", "token")
+    rows = list(db.query(f"select {'id' if kind == 'w' else 'session_id'} as sid from {table} "
+                         f"where {column} = ?", [key]))
+    if not rows:
+        raise NotFound(key)
+    return rows[0]["sid"]
+
+
 # ------------------------------------------------------------ backups
 
 def all_session_ids(db: Database) -> list[str]:
@@ -826,7 +952,7 @@ def snapshot(session: Session) -> dict:
     (and its table PIN's hash, never the PIN)."""
     return {"session_id": session.id, "watch_id": session.watch_id,
             "first_dealer": session.first_dealer, "version": session.version,
-            "pin_hash": session.pin_hash, "record": session.record()}
+            "pin_hash": session.pin_hash, "record": session.record(with_agreement=True)}
 
 
 BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
@@ -926,8 +1052,10 @@ def _restore_one(db: Database, backup: dict) -> None:
     record, sid = backup["record"], backup["session_id"]
     pin_hash = backup.get("pin_hash")
     if list(db.query("select 1 from sessions where id = ?", [sid])):
+        hands = [without_agreement(h) for h in record["hands"]]
+
         def change(session):
-            return record["hands"], None, "restore", session.hands, record["hands"]
+            return hands, None, "restore", session.hands, hands
         session = _change_within(db, sid, session_version(db, sid), change)
         if pin_hash:
             db.execute("update sessions set pin_hash = ? where id = ?", [pin_hash, session.id])
@@ -941,10 +1069,11 @@ def _restore_one(db: Database, backup: dict) -> None:
         "stake": json.dumps(record["stake"]) if record.get("stake") else None,
         "first_dealer": backup["first_dealer"], "version": 1,
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
+        "confirm": int(bool(record.get("confirm"))),
     })
-    db["hands"].insert_all(
-        {"session_id": sid, "number": i + 1, "data": json.dumps(h)}
-        for i, h in enumerate(record["hands"]))
+    _insert_hands(db, sid, record["hands"], stamp)
+    if record.get("confirm"):
+        seat_links(db, sid)
     _log(db, sid, None, "restore", None, None, 1)
 
 

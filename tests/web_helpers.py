@@ -106,7 +106,7 @@ def export(client, url) -> dict:
 
 def version_of(client, url) -> int:
     page = client.get(url).data.decode()
-    return int(re.search(r'\?v=(\d+)-\d+"', page).group(1))
+    return int(re.search(r"\?v=(\d+)-\d+-\d+\"", page).group(1))
 
 
 def shown_balances(client, url) -> list[str]:

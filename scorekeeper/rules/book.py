@@ -30,6 +30,7 @@ from .core import (
     from_each,
     half,
     is_int,
+    is_seat,
     key_name,
     middle,
     nothing,
@@ -65,6 +66,14 @@ def calls():
     return _CALLS[0]
 
 
+def check_agreed(check: HandCheck, agreed) -> None:
+    """``agreed``: the distinct seats that agreed to the hand (settle ignores it)."""
+    if not (isinstance(agreed, list) and all(is_seat(s) for s in agreed)):
+        check.fail("agreed", f"agreed must be a list of the seats that agreed (0, 1, 2), not {describe(agreed)}")
+    elif len(set(agreed)) != len(agreed):
+        check.fail("agreed", f"agreed names a seat twice: {describe(agreed)}")
+
+
 class RuleBook:
     id: str = ""
     name: str = ""
@@ -82,7 +91,7 @@ class RuleBook:
     exact_bids: bool = True  # each bid exactly price_step more (else: at least price_step more)
     tiddy_held: int = 2
     hand_keys: tuple[str, ...] = ()
-    optional_hand_keys: tuple[str, ...] = ("note",)
+    optional_hand_keys: tuple[str, ...] = ("note", "agreed")
     # §9, call by call (read by rules/calls.py): the vying's words and stakes, a card's
     # value in a ruff, and whether four Aces beat every ruff
     vying = None
@@ -246,6 +255,8 @@ class RuleBook:
             check.fail("note", f"note must be text, not {describe(hand['note'])}")
         elif "note" in hand and not is_text(hand["note"]):
             check.fail("note", "note contains a character that is not valid text")
+        if "agreed" in hand:
+            check_agreed(check, hand["agreed"])
 
         if "dealer" in hand:
             check.seat("dealer", hand["dealer"])

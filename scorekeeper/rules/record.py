@@ -28,7 +28,7 @@ from .core import (
 
 FORMAT = "gleek-session/1"
 REQUIRED_KEYS = ("format", "rulebook", "options", "players", "hands")
-OPTIONAL_KEYS = ("title", "played_on", "stake")
+OPTIONAL_KEYS = ("title", "played_on", "stake", "confirm")
 MAX_NAME = 40
 MAX_STAKE_DIGITS = 30  # a counter's money value: no real table needs more digits
 DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?\Z")  # \Z: "$" would let a trailing newline through
@@ -150,6 +150,8 @@ def validate(record) -> list[Problem]:
         problems.append(_problem("title", "title: the title contains a character that is not valid text"))
     if "played_on" in record:
         problems += check_played_on(record["played_on"])
+    if "confirm" in record and type(record["confirm"]) is not bool:
+        problems.append(_problem("confirm", f"confirm must be true or false, not {describe(record['confirm'])}"))
     if "stake" in record:
         problems += check_stake(record["stake"])
     hands = record.get("hands")

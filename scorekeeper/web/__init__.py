@@ -4,7 +4,8 @@
 - ``table``: the table page and its live part (both links), history, undo;
 - ``hands``: the hand form (a new hand and an edit are one code path), delete;
 - ``pins``: unlocking a table that has a PIN;
-- ``sheets``: settle up, the session sheet and its PDF, the export.
+- ``sheets``: settle up, the session sheet and its PDF, the export;
+- ``players``: the other players' OK of each hand (where the session asks for it).
 
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
@@ -19,11 +20,11 @@ from flask_compress import Compress
 
 from .. import security
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from . import hands, home, pins, sheets, table
+from . import hands, home, pins, players, sheets, table
 from .htmx import init_htmx
 from .kinds import seat_value
 
-BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp)
+BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp)
 
 
 def init_app(app: Flask) -> None:

@@ -1,11 +1,14 @@
 """Who may do what with a link.
 
-A session has two links: the scorer's (``/s/<id>``), which can change the
-scores, and the watch link (``/w/<watch id>``), which only reads. A view gets a
-``Table``: the session as that link sees it. Read-only pages are registered on
-both links at once (``on_both_links``); pages that change something are only
-under ``/s/`` and go through ``editable`` (which also honours a table PIN), so
-the watch link is read-only by construction.
+A session has the scorer's link (``/s/<id>``), which can change the scores, the
+watch link (``/w/<watch id>``), which only reads, and — where each hand needs
+the other players' OK — a link per player (``/p/<token>``), which reads like
+the watch link and can do one thing more: agree to, or dispute, hands for that
+seat. A view gets a ``Table``: the session as that link sees it. Read-only pages
+are registered on every link at once (``on_both_links``); pages that change
+something are only under ``/s/`` and go through ``editable`` (which also honours
+a table PIN), and a player's OK only under ``/p/`` (``players.py``), so the
+watch link is read-only and a player's link can never edit, by construction.
 """
 
 from __future__ import annotations
@@ -23,18 +26,22 @@ REMEMBERED = 30  # sessions a browser lists on its home page
 
 @dataclass
 class Table:
-    """A session as one of its two links sees it."""
+    """A session as one of its links sees it (``seat``: a player's own link)."""
 
     session: store.Session
     can_edit: bool
+    seat: int | None = None
+    token: str = ""
 
     @property
     def key(self) -> str:
+        if self.seat is not None:
+            return self.token
         return self.session.id if self.can_edit else self.session.watch_id
 
     @property
     def prefix(self) -> str:
-        return "s" if self.can_edit else "w"
+        return "p" if self.seat is not None else ("s" if self.can_edit else "w")
 
     def url(self, suffix: str = "") -> str:
         return f"/{self.prefix}/{self.key}{suffix}"
@@ -52,8 +59,12 @@ def on_both_links(bp, rule: str):
         def watcher(key, **kwargs):
             return view(load_table(key, False), **kwargs)
 
+        def player(key, **kwargs):
+            return view(load_player_table(key), **kwargs)
+
         bp.add_url_rule(f"/s/<key>{rule}", name, scorer, methods=["GET"])
         bp.add_url_rule(f"/w/<key>{rule}", f"watch_{name}", watcher, methods=["GET"])
+        bp.add_url_rule(f"/p/<key>{rule}", f"player_{name}", player, methods=["GET"])
         return view
     return register
 
@@ -68,6 +79,16 @@ def load_table(key: str, can_edit: bool) -> Table:
         abort(404)
     remember(session.id if can_edit else session.watch_id)
     return Table(session, can_edit)
+
+
+def load_player_table(token: str) -> Table:
+    """A player's own link: the table as watchers see it, for that seat."""
+    try:
+        session, seat = store.session_by_seat_link(get_db(), token)
+    except store.NotFound:
+        abort(404)
+    remember(session.watch_id)  # the home page lists it as watching
+    return Table(session, False, seat, token)
 
 
 def remember(key: str) -> None:

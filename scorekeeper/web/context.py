@@ -13,6 +13,7 @@ from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
 from ..rules.record import settle
+from .agreement import for_table
 from .cache import LATEST_SETTLEMENT, SETTLEMENTS
 from .progress import in_progress
 
@@ -52,7 +53,9 @@ def table_context(table, live: bool = True) -> dict:
         "show_all": request.args.get("all") == "1",
         "recent_hands": RECENT_HANDS,
         "in_progress": in_progress(session, draft) if live else None,
-        "live_version": f"{session.version}-{draft.version if draft else 0}",
+        "agreement": for_table(table, settlement) if live else {},
+        "live_version": f"{session.version}-{draft.version if draft else 0}-"
+                        f"{session.verdicts[-1].id if session.verdicts else 0}",
     }
 
 

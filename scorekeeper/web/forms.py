@@ -75,6 +75,11 @@ def parse_new_session(form) -> SessionForm:
         first_dealer = 0
     record = {"format": FORMAT, "rulebook": rulebook, "options": options,
               "players": players, "hands": []}
+    confirm = form.get("confirm", "off")
+    if confirm not in ("on", "off"):
+        bad("confirm", "Choose on or off.")
+    elif confirm == "on":
+        record["confirm"] = True
     title = form.get("title", "").strip()
     if len(title) > MAX_TITLE:
         bad("title", f"At most {MAX_TITLE} characters.")

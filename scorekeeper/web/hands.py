@@ -17,6 +17,7 @@ from ..db import get_db
 from ..rules import BOOKS
 from ..rules.hand import sheet_words
 from .access import editable, load_table, on_both_links
+from .agreement import card
 from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo
 from .context import settlement_of, table_context
 from .hand_form import hand_values, raw_values
@@ -256,5 +257,7 @@ def hand_detail(table, number: int):
         "hand_actions": HAND_ACTIONS,
         "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone
         "is_last": number == len(session.hands),
+        "agreed": card(session, context["settlement"], number, store.agreement(session, [number])[number - 1])
+        if session.confirm else None,
     })
     return render_template("hand_detail.html", **context)

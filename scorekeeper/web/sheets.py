@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from ..localtime import viewer_clock
 from ..rules.record import dump
 from .access import on_both_links
+from .agreement import summary
 from .cache import PDFS
 from .context import table_context
 
@@ -30,6 +31,7 @@ def settle_up(table):
                      for p in settlement.payments],
         "stake_label": stake_label(session.stake) if session.stake else None,
         "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
+        "agreement_summary": summary(session),
     })
     return render_template("settle.html", **context)
 
@@ -45,7 +47,7 @@ def paper() -> str:
 def sheet(table):
     from ..sheet import render_sheet_html
 
-    return render_sheet_html(table.session.record(), paper(), back_url=table.url(),
+    return render_sheet_html(table.session.record(with_agreement=True), paper(), back_url=table.url(),
                              printed=viewer_clock(request.cookies).now())
 
 
@@ -74,7 +76,7 @@ def sheet_pdf(table):
 @on_both_links(bp, "/export.json")
 def export(table):
     session = table.session
-    response = Response(dump(session.record()), mimetype="application/json")
+    response = Response(dump(session.record(with_agreement=True)), mimetype="application/json")
     response.headers["Content-Disposition"] = content_disposition("attachment", session.title, "json")
     return response
 

@@ -7,11 +7,11 @@ from flask import Blueprint, abort, make_response, render_template, request
 from .. import store
 from ..localtime import viewer_clock
 from ..db import get_db
-from .access import editable, is_unlocked, load_table, on_both_links
+from .access import editable, is_unlocked, load_player_table, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
 from .htmx import render
-from .wording import ACTIONS, with_what_changed
+from .wording import ACTIONS, with_verdicts, with_what_changed
 
 bp = Blueprint("table", __name__)
 
@@ -22,22 +22,33 @@ def table_page(table):
     unlocked = is_unlocked(table.session)
     watch_url = public_base_url() + f"/w/{table.session.watch_id}"
     context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
-                   undo_offer=undo_offer(table, unlocked))
+                   undo_offer=undo_offer(table, unlocked), player_links=player_links(table))
     return render("table.html", "_live.html", **context)
 
 
-@bp.get("/s/<key>/live", defaults={"can_edit": True})
-@bp.get("/w/<key>/live", endpoint="watch_live", defaults={"can_edit": False})
-def live(key, can_edit):
+def player_links(table) -> list[dict]:
+    """The scorer's page shows each player's own link (where hands need OKs)."""
+    if not (table.can_edit and table.session.confirm):
+        return []
+    base = public_base_url()
+    urls = [f"{base}/p/{token}" for token in store.seat_links(get_db(), table.session.id)]
+    return [{"url": url, "qr": qr_svg(url)} for url in urls]
+
+
+@bp.get("/s/<key>/live", defaults={"kind": "s"})
+@bp.get("/w/<key>/live", endpoint="watch_live", defaults={"kind": "w"})
+@bp.get("/p/<key>/live", endpoint="player_live", defaults={"kind": "p"})
+def live(key, kind):
     """The table's live part, or 204 when nothing changed since version ``v``."""
     try:
-        version = store.live_version(get_db(), key, by_watch_id=not can_edit)
+        version = store.live_version(get_db(), key, kind)
     except store.NotFound:
         abort(404)
     if request.args.get("v") == version:
         response = make_response("", 204)
     else:
-        context = table_context(load_table(key, can_edit))
+        table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
+        context = table_context(table)
         response = make_response(render_template("_live.html", fresh=True, **context))
     response.headers["Vary"] = "HX-Request"
     return response
@@ -48,7 +59,7 @@ def history(key):
     table = editable(key)
     context = table_context(table)
     rows = with_what_changed(store.history(get_db(), table.session.id), context["book"], context["names"])
-    context.update(history=rows, actions=ACTIONS,
+    context.update(history=with_verdicts(rows, table.session), actions=ACTIONS,
                    clock=viewer_clock(request.cookies))  # times in the viewer's zone
     return render_template("history.html", **context)
 

@@ -9,7 +9,7 @@ ACTIONS = {"add": "Saved hand", "edit": "Changed hand", "delete": "Deleted hand"
            "undo": "Undid a change to hand", "redo": "Redid a change to hand", "create": "Session started",
            "import": "Session imported", "restore": "Restored from a backup",
            "revert": "Went back to an earlier version", "discard": "Cancelled hand in progress",
-           "undiscard": "Brought back hand in progress"}
+           "undiscard": "Brought back hand in progress", "ok": "Agreed to hand", "dispute": "Disputed hand"}
 #: A hand's own history.
 HAND_ACTIONS = {"add": "Saved", "edit": "Changed", "delete": "Deleted", "undo": "Undone", "redo": "Redone",
                 "restore": "Restored", "revert": "Went back"}
@@ -87,3 +87,11 @@ def differences(book, mine: dict, saved: dict, names) -> str:
 def with_what_changed(rows: list[dict], book, names) -> list[dict]:
     """History rows, each with ``what``: its hand's changes in words."""
     return [dict(row, what=what_changed(book, row["before"], row["after"], names)) for row in rows]
+
+
+def with_verdicts(rows: list[dict], session) -> list[dict]:
+    """History with every OK and dispute in it, newest first ("Ben agreed to hand 3")."""
+    names = session.players
+    said = [{"at": v.at, "action": v.verdict, "hand_number": v.number, "version": None,
+             "what": [f"{names[v.seat]}" + (f": “{v.reason}”" if v.reason else "")]} for v in session.verdicts]
+    return sorted(rows + said, key=lambda row: row["at"], reverse=True)

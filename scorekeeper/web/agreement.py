@@ -1,0 +1,68 @@
+"""Where each hand stands with the players' OK, in the table's words."""
+
+from __future__ import annotations
+
+from .. import store
+from ..rules import BOOKS
+from ..rules.hand import sheet_words
+
+NEEDED = 2  # OKs that make a hand agreed: the other two players'
+
+
+def status(agreement: store.Agreement, names) -> dict:
+    """``agreed``, ``disputed`` or ``waiting`` (for whom), and a line saying so."""
+    if agreement.disputed:
+        who = "; ".join(f"{names[s]}: “{reason}”" for s, reason in sorted(agreement.disputed.items()))
+        return {"state": "disputed", "text": f"disputed — {who}"}
+    if len(agreement.agreed) >= NEEDED:
+        return {"state": "agreed", "text": "agreed by " + " and ".join(names[s] for s in sorted(agreement.agreed))}
+    waiting = [names[s] for s in range(3) if s not in agreement.agreed]
+    return {"state": "waiting", "text": "waiting for " + " or ".join(waiting)}
+
+
+def summary(session: store.Session) -> dict | None:
+    """"12 of 12 hands agreed", and the hands that are not (None without the option)."""
+    if not session.confirm:
+        return None
+    names = tuple(session.players)
+    states = {n + 1: status(a, names) for n, a in store.agreement(session).items()}
+    agreed = sum(1 for s in states.values() if s["state"] == "agreed")
+    others = [(n, s["text"]) for n, s in sorted(states.items()) if s["state"] != "agreed"]
+    return {"line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed", "others": others}
+
+
+def card(session: store.Session, settlement, number: int, agreement: store.Agreement) -> dict:
+    """A hand as the table agrees it: each player's total, the phase lines, the
+    sets each declared by name, and the fingerprint an OK is given for."""
+    book, names, hand = BOOKS[session.rulebook], tuple(session.players), session.hands[number - 1]
+    options = book.resolved_options(session.options)
+    result = settlement.hands[number - 1]
+    reasons = book.reasons(hand, options, names)
+    return {
+        "number": number,
+        "totals": result.total,
+        "recorded": sheet_words(book, hand, options, names, result.phases),
+        "phases": [(p.title, reasons[p.id]) for p in book.phase_info],
+        "sets": reasons.get("sets", []),
+        "seen": store.fingerprint(hand),
+        "agreed": agreement.agreed,
+        "status": status(agreement, names),
+    }
+
+
+def for_table(table, settlement) -> dict:
+    """What the table page shows of the agreement (nothing without the option):
+    each listed hand's status; on the scorer's link, the newest hand's card while
+    it waits; on a player's link, the hands waiting for his OK."""
+    session = table.session
+    if not session.confirm or not session.hands:
+        return {}
+    names, last = tuple(session.players), len(session.hands)
+    agreements = store.agreement(session)
+    out = {"statuses": {n + 1: status(a, names) for n, a in agreements.items()}}
+    if table.can_edit and out["statuses"][last]["state"] == "waiting":
+        out["card"] = card(session, settlement, last, agreements[last - 1])
+    if table.seat is not None:
+        out["mine"] = [card(session, settlement, n + 1, a) for n, a in sorted(agreements.items(), reverse=True)
+                       if table.seat not in a.agreed and table.seat not in a.disputed][:12]
+    return out

@@ -22,7 +22,7 @@ from .. import security
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from . import hands, home, pins, players, sheets, table
 from .htmx import init_htmx
-from .kinds import seat_value
+from .fields import seat_value
 
 BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp)
 

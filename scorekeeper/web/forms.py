@@ -9,7 +9,7 @@ from ..rules import BOOKS, DEFAULT_BOOK
 from ..rules.core import SEATS
 from ..rules.record import FORMAT, MAX_NAME, validate
 from ..limits import MAX_TITLE
-from .kinds import seat_of
+from .fields import seat_of
 
 
 
@@ -44,81 +44,115 @@ class SessionForm:
     pin: str = ""
 
 
+class Problems(dict):
+    """Field name -> the problems found with it, in the form's words."""
+
+    def bad(self, key: str, text: str) -> None:
+        self.setdefault(key, []).append(text)
+
+
 def parse_new_session(form) -> SessionForm:
     values = {k: form.get(k, "") for k in form.keys()}
-    problems: dict[str, list[str]] = {}
+    problems = Problems()
+    players = read_players(form, problems)
+    book = read_book(form, problems)
+    first_dealer = seat_of(form.get("first_dealer", "0"))
+    if first_dealer is None:
+        problems.bad("first_dealer", "Choose who deals first.")
+        first_dealer = 0
+    record = {"format": FORMAT, "rulebook": book.id, "options": read_options(form, book, problems),
+              "players": players, "hands": []}
+    read_about(form, record, problems)
+    read_stake(form, record, problems)
+    if not any(k.startswith("player_") for k in problems):
+        check_record(record, problems)
+    pin = form.get("pin", "").strip()
+    if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
+        problems.bad("pin", "A PIN is 4 to 8 digits (or leave it empty).")
+    values.pop("pin", None)  # never echoed back into the page
+    return SessionForm(values, None if problems else record, first_dealer, dict(problems), pin)
 
-    def bad(key, text):
-        problems.setdefault(key, []).append(text)
 
+def read_players(form, problems: Problems) -> list[str]:
     players = [form.get(f"player_{s}", "").strip() for s in SEATS]
     for seat, name in enumerate(players):
         if not name:
-            bad(f"player_{seat}", "Enter a name.")
+            problems.bad(f"player_{seat}", "Enter a name.")
         elif len(name) > MAX_NAME:
-            bad(f"player_{seat}", f"At most {MAX_NAME} characters.")
+            problems.bad(f"player_{seat}", f"At most {MAX_NAME} characters.")
+    return players
+
+
+def read_book(form, problems: Problems):
     rulebook = form.get("rulebook", "") or DEFAULT_BOOK
     if rulebook not in BOOKS:
-        bad("rulebook", "Choose a rule book.")
+        problems.bad("rulebook", "Choose a rule book.")
         rulebook = DEFAULT_BOOK
-    book = BOOKS[rulebook]
+    return BOOKS[rulebook]
+
+
+def on_off(form, name: str, default: bool, problems: Problems) -> bool | None:
+    raw = form.get(name, "on" if default else "off")
+    if raw not in ("on", "off"):
+        problems.bad(name, "Choose on or off.")
+        return None
+    return raw == "on"
+
+
+def read_options(form, book, problems: Problems) -> dict:
+    """The book's options that differ from their defaults."""
     options = {}
     for option in book.options:
-        raw = form.get(f"opt_{option.name}", "on" if option.default else "off")
-        if raw not in ("on", "off"):
-            bad(f"opt_{option.name}", "Choose on or off.")
-        elif (raw == "on") != option.default:
-            options[option.name] = raw == "on"
-    first_dealer = seat_of(form.get("first_dealer", "0"))
-    if first_dealer is None:
-        bad("first_dealer", "Choose who deals first.")
-        first_dealer = 0
-    record = {"format": FORMAT, "rulebook": rulebook, "options": options,
-              "players": players, "hands": []}
-    confirm = form.get("confirm", "off")
-    if confirm not in ("on", "off"):
-        bad("confirm", "Choose on or off.")
-    elif confirm == "on":
+        chosen = on_off(form, f"opt_{option.name}", option.default, problems)
+        if chosen is not None and chosen != option.default:
+            options[option.name] = chosen
+    return options
+
+
+def read_about(form, record: dict, problems: Problems) -> None:
+    """Each hand needs the other players' OK; the title and date of the evening."""
+    if on_off(form, "confirm", False, problems):
         record["confirm"] = True
     title = form.get("title", "").strip()
     if len(title) > MAX_TITLE:
-        bad("title", f"At most {MAX_TITLE} characters.")
+        problems.bad("title", f"At most {MAX_TITLE} characters.")
     elif title:
         record["title"] = title
     played_on = form.get("played_on", "").strip()
     if played_on:
         record["played_on"] = played_on
-    stake_choice = form.get("stake", "")
-    if stake_choice == "money":
+
+
+def read_stake(form, record: dict, problems: Problems) -> None:
+    choice = form.get("stake", "")
+    if choice == "money":
         amount = form.get("stake_amount", "").strip().replace(",", ".")
         currency = form.get("stake_currency", "")
         if currency not in CURRENCIES:
-            bad("stake", "Choose EUR, GBP or USD.")
+            problems.bad("stake", "Choose EUR, GBP or USD.")
         elif len(amount) > 12:
-            bad("stake", "The money value of a counter must be a number above 0, such as 0.05.")
+            problems.bad("stake", "The money value of a counter must be a number above 0, such as 0.05.")
         else:
             record["stake"] = {"per_counter": amount, "currency": currency}
-    elif stake_choice in STAKES:
-        if STAKES[stake_choice]:
-            record["stake"] = dict(STAKES[stake_choice])
+    elif choice in STAKES:
+        if STAKES[choice]:
+            record["stake"] = dict(STAKES[choice])
     else:
-        bad("stake", "Choose a stake.")
-    if not any(k.startswith("player_") for k in problems):
-        for problem in validate(record):
-            key = {"players": "player_0", "played_on": "played_on", "stake": "stake"}.get(problem.key, problem.key)
-            text = str(problem)
-            if problem.key == "stake":
-                text = "The money value of a counter must be a number above 0, such as 0.05."
-            if problem.key == "played_on":
-                text = "Enter a real date."
-            if problem.key == "players" and "both called" in text:
-                text = "Three different names, please: " + text.split(": ", 1)[1]
-            bad(key, text)
-    pin = form.get("pin", "").strip()
-    if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
-        bad("pin", "A PIN is 4 to 8 digits (or leave it empty).")
-    values.pop("pin", None)  # never echoed back into the page
-    return SessionForm(values, None if problems else record, first_dealer, problems, pin)
+        problems.bad("stake", "Choose a stake.")
+
+
+def check_record(record: dict, problems: Problems) -> None:
+    """The record's own checks, worded for the new-session form."""
+    for problem in validate(record):
+        key = {"players": "player_0", "played_on": "played_on", "stake": "stake"}.get(problem.key, problem.key)
+        text = str(problem)
+        if problem.key == "stake":
+            text = "The money value of a counter must be a number above 0, such as 0.05."
+        if problem.key == "played_on":
+            text = "Enter a real date."
+        if problem.key == "players" and "both called" in text:
+            text = "Three different names, please: " + text.split(": ", 1)[1]
+        problems.bad(key, text)
 
 
 def today() -> str:

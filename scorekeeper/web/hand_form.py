@@ -14,7 +14,9 @@ import hashlib
 from ..rules.core import add
 from ..rules.hand import known_phases
 from .callpad import pad_shape
-from .kinds import READERS, Fields, Reading, fields_of, seat_of
+from .fields import Fields, Reading, seat_of
+from .kinds import READERS
+from .writers import fields_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed")

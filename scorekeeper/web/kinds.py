@@ -1,120 +1,31 @@
-"""Each kind of question (``rules.hand``): how its answer is posted, read and written back.
+"""Each kind of question (``rules.hand``): how its answer is posted and read.
 
 A reader turns posted strings into the question's record value (or says it is
-unanswered, or wrong); a writer turns a record value back into the strings the
-form shows. Nothing here knows a book or a hand key's rule: a kind knows only
+unanswered, or wrong); ``writers.py`` turns a record value back into the strings
+the form shows; the call pad's readers are in ``callpad.py``. Nothing here knows a book or a hand key's rule: a kind knows only
 how its answer is posted (its fields), and the question supplies the words.
 
 Field names (what a form posts) per kind, with ``f`` the question's ``field``:
 
     seat      f = "0" | "1" | "2" | "nobody"
     choice    f = one of the question's values
-    purchase  f (buyer) = seat | "nobody";  price = n, or "other" + price_other
-    ruff      f (winner) = seat | "nobody";  paid_<seat> = n, or "other" + paid_<seat>_other
+    purchase  f (buyer) = seat | "nobody";  price = n, or "other" + price_other;  bids (the call pad)
+    ruff      f (winner) = seat | "nobody";  paid_<seat> = n, or "other" + paid_<seat>_other;
+              ruff_calls, shown_<seat> (the call pad and the showdown)
     sets      sets = "none" | "some";  set_<seat> = "gleek:K", … (repeated)
     counts    <key>_<seat> = n;  <key>_auto = "<seat>:<n>" (the count the form filled in)
     honours   f_<rank> = seat | "discarded"
-    points    <key>_<seat> = n (typed)
+    points    <key>_<seat> = n (typed);  count_<seat>_<rank> = n (the card counter)
     text      f = text
 """
 
 from __future__ import annotations
 
-import json
-
-from ..rules.core import RANK_PLURALS, RANKS, SEATS, parse_set
+from ..rules.core import RANK_PLURALS, SEATS, parse_set
 from ..rules.hand import NOBODY
 from .callpad import read_bids, read_ruff_calls
-
-RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
-DISCARDED = "discarded"
-MAX_NUMBER = 100_000  # no real stake or price comes near; stops absurd input early
-
-
-class Fields:
-    """Posted values: a werkzeug MultiDict or a plain dict (a list for a repeated field)."""
-
-    def __init__(self, source):
-        self.source = source
-
-    def get(self, name: str) -> str:
-        value = self.source.get(name, "")
-        if isinstance(value, list):
-            return value[0] if value else ""
-        return value
-
-    def getlist(self, name: str) -> list[str]:
-        if hasattr(self.source, "getlist"):
-            return [v for v in self.source.getlist(name) if v]
-        value = self.source.get(name, [])
-        return [v for v in (value if isinstance(value, list) else [value]) if v]
-
-
-class Reading:
-    """What parsing a form found: the partial hand, what is missing, what is wrong,
-    and the values to show (the posted ones, with what the form filled in)."""
-
-    def __init__(self, answers, values: dict):
-        self.answers, self.values = answers, values
-        self.hand = answers.hand
-        self.unanswered: dict[str, str] = {}
-        self.problems: dict[str, list[str]] = {}
-        self.fixed: dict[str, str] = {}
-        self.pads: dict = {}   # key -> the call pad's state (rules.calls), where the table follows the calls
-        self.shown: dict = {}  # key -> the showdown's totals so far
-
-    def answer(self, question, value) -> None:
-        self.hand[question.key] = value
-
-    def missing(self, question, text: str | None = None) -> None:
-        self.unanswered[question.key] = text or question.ask
-
-    def wrong(self, question_or_key, text: str) -> None:
-        key = getattr(question_or_key, "key", question_or_key)
-        self.problems.setdefault(key, []).append(text)
-
-
-# ------------------------------------------------------------ small readers
-
-def whole(text: str | None):
-    """A whole number from a form field, or None if it is not one."""
-    text = (text or "").strip()
-    if not text or not (text.isdigit() and text.isascii()) or len(text) > 7:
-        return None
-    return int(text)
-
-
-def seat_of(text: str | None):
-    value = whole(text)
-    return value if value in SEATS else None
-
-
-def chip_or_other(fields: Fields, name: str) -> str:
-    """A number chosen by chip, or typed in the box beside the Other chip. A number
-    chip wins over a forgotten box; the box counts when Other is chosen (or when
-    only the box was filled, as without JavaScript)."""
-    choice = fields.get(name)
-    other = fields.get(f"{name}_other").strip()
-    if choice == "other" or (choice == "" and other):
-        return other
-    return choice
-
-
-def seat_value(seat) -> str:
-    return NOBODY if seat is None else str(seat)
-
-
-def amount_or_problem(text: str, what: str):
-    """(amount, None) or (None, why) for a typed or chosen amount."""
-    amount = whole(text)
-    if amount is None:
-        return None, f"{what} must be a whole number, not {text[:20]!r}"
-    if amount > MAX_NUMBER:
-        return None, f"{what}: {amount} is too large"
-    return amount, None
-
-
-# ------------------------------------------------------------ the kinds
+from .fields import (DISCARDED, RANK_ORDER, Fields, Reading, amount_or_problem, chip_or_other, seat_of,
+                     seat_value, whole)
 
 def read_seat(q, fields: Fields, reading: Reading) -> None:
     raw = fields.get(q.field)
@@ -336,74 +247,3 @@ def read_text(q, fields: Fields, reading: Reading) -> None:
 READERS = {"seat": read_seat, "choice": read_choice, "purchase": read_purchase, "ruff": read_ruff,
            "sets": read_sets, "counts": read_counts, "honours": read_honours, "points": read_points,
            "text": read_text}
-
-
-# ------------------------------------------------------------ answers → fields
-
-def seat_fields(q, value, answers) -> dict:
-    return {q.field: seat_value(value)}
-
-
-def choice_fields(q, value, answers) -> dict:
-    return {q.field: value}
-
-
-def purchase_fields(q, value, answers) -> dict:
-    if value is None:
-        return {q.field: NOBODY, "price": "", "price_other": "", "bids": ""}
-    return {q.field: str(value["buyer"]), "price": str(value["price"]), "price_other": "",
-            "bids": json.dumps(value["bids"]) if "bids" in value else ""}
-
-
-def ruff_fields(q, value, answers) -> dict:
-    if value is None:
-        return {q.field: NOBODY, "ruff_calls": ""}
-    fields = {q.field: str(value["winner"]), "ruff_calls": json.dumps(value["calls"]) if "calls" in value else ""}
-    for seat, total in enumerate(value.get("shown") or ()):
-        if total is not None:  # the cards tapped are not kept, the totals are
-            fields[f"shown_total_{seat}"] = str(total)
-    for seat in SEATS:
-        if seat != value["winner"]:
-            fields[f"paid_{seat}"] = str(value["paid"][seat])
-            fields[f"paid_{seat}_other"] = ""
-    return fields
-
-
-def sets_fields(q, value, answers) -> dict:
-    fields = {q.field: "some" if any(value) else "none"}
-    fields.update({f"set_{seat}": list(value[seat]) for seat in SEATS})
-    return fields
-
-
-def counts_fields(q, value, answers) -> dict:
-    fields = {f"{q.field}_{seat}": str(value[seat]) for seat in SEATS}
-    dealer = answers.dealer if answers.dealer is not None else 2
-    # the dealer's count fills itself in again when another player's count changes
-    fields[f"{q.field}_auto"] = f"{dealer}:{value[dealer]}"
-    return fields
-
-
-def honours_fields(q, value, answers) -> dict:
-    return {f"{q.field}_{rank}": DISCARDED if seat is None else str(seat) for rank, seat in value.items()}
-
-
-def points_fields(q, value, answers) -> dict:
-    return {f"{q.field}_{seat}": str(value[seat]) for seat in SEATS}
-
-
-def text_fields(q, value, answers) -> dict:
-    return {q.field: value or ""}
-
-
-WRITERS = {"seat": seat_fields, "choice": choice_fields, "purchase": purchase_fields, "ruff": ruff_fields,
-           "sets": sets_fields, "counts": counts_fields, "honours": honours_fields, "points": points_fields,
-           "text": text_fields}
-
-
-def fields_of(book, hand: dict, answers) -> dict:
-    """A hand (or some of its answers) as the form's values, question by question."""
-    values = {}
-    for q in book.questions:
-        if q.key in hand and not q.fixed(answers):
-            values.update(WRITERS[q.kind](q, hand[q.key], answers))
-    return values

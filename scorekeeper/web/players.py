@@ -13,7 +13,7 @@ from ..db import get_db
 from ..rules.core import is_text
 from .access import editable, load_player_table
 from .htmx import redirect
-from .kinds import seat_of
+from .fields import seat_of
 
 bp = Blueprint("players", __name__)
 

@@ -10,6 +10,7 @@ from ..rules import BOOKS
 from .access import Table
 from .context import table_context
 from .hand_form import parse_hand
+from .htmx import is_fragment_request, render, retarget
 
 
 @dataclass
@@ -54,3 +55,12 @@ class Target:
                        draft_token=draft.token if draft else "",
                        phase_titles={p.id: p.title for p in self.book.phase_info})
         return context
+
+
+def form_page(t: Target, form, message: str = "", status: int = 200, show_summary: bool = False):
+    """The whole form (for htmx: its body, in place of the one on the page);
+    ``show_summary`` scrolls to the summary, where a refused Save says why."""
+    response = render("hand_form.html", "_hand_form.html", status=status, **t.context(form, message))
+    if not is_fragment_request():
+        return response
+    return retarget(response, "#hand-form-body", "show:#hand-summary:top" if show_summary or message else "")

@@ -13,6 +13,7 @@ from .core import (
     RANK_PLURALS,
     RANKS,
     SEATS,
+    SETS,
     SUITS,
     TRICKS_IN_A_HAND,
     Decision,
@@ -80,6 +81,12 @@ class RuleBook:
 
     def default_options(self) -> dict[str, bool]:
         return {o.name: o.default for o in self.options}
+
+    def option(self, options: dict, name: str) -> bool:
+        """One session option: as the session gives it, else the book's default."""
+        if options and name in options:
+            return bool(options[name])
+        return next(o.default for o in self.options if o.name == name)
 
     def resolved_options(self, options: dict | None) -> dict[str, bool]:
         resolved = self.default_options()
@@ -352,9 +359,13 @@ class RuleBook:
         return from_each(hand["tiddy"], self.tiddy_held)
 
     def auction(self, hand: dict) -> Transfer:
-        if hand["auction"] is None:
+        """The buyer pays half the price to each opponent (so ``-price`` for him: exact)."""
+        auction = hand["auction"]
+        if auction is None:
             return nothing()
-        return to_each(hand["auction"]["buyer"], half(hand["auction"]["price"]))
+        buyer, price = auction["buyer"], auction["price"]
+        share = half(price)
+        return [-price if s == buyer else share for s in SEATS]
 
     def ruff(self, hand: dict) -> Transfer:
         if hand["ruff"] is None:
@@ -365,12 +376,16 @@ class RuleBook:
         return transfer
 
     def sets(self, hand: dict) -> Transfer:
-        transfers = []
+        """Each set declared is paid its value from each opponent."""
+        total = [0, 0, 0]
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
-                kind, rank = parse_set(text)
-                transfers.append(from_each(seat, self.set_value(kind, rank)))
-        return add(*transfers)
+                value = self.set_value(*SETS[text])
+                total[0] -= value
+                total[1] -= value
+                total[2] -= value
+                total[seat] += 3 * value  # net: 2 × value from the two others
+        return total
 
     def tricks(self, hand: dict) -> Transfer:
         raise NotImplementedError

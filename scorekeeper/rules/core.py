@@ -3,15 +3,14 @@
 Everything here is pure: plain data in, counter transfers out. Amounts are
 exact, never floats: an ``int`` for a whole amount and a ``fractions.Fraction``
 only for a half counter (the finest amount there is), which keeps the common
-case plain integer arithmetic. A *transfer* is a list of three amounts, one per
-seat, adding up to 0.
+case plain integer arithmetic; ``fractions`` is only imported once a half counter
+occurs (``settle`` of a session without one never pays for it). A *transfer* is a
+list of three amounts, one per seat, adding up to 0.
 """
 
 from __future__ import annotations
 
-import re
 from collections import namedtuple
-from fractions import Fraction
 
 SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -62,7 +61,12 @@ def is_seat(value: object) -> bool:
 
 # ---------------------------------------------------------------- amounts
 
-ZERO = Fraction(0)
+def fraction(numerator, denominator=1):
+    """``fractions.Fraction(numerator, denominator)``, importing ``fractions`` (and the
+    ``decimal`` it loads, ~3 ms) the first time an amount is not whole."""
+    from fractions import Fraction
+
+    return Fraction(numerator, denominator)
 
 
 def nothing() -> Transfer:
@@ -71,56 +75,84 @@ def nothing() -> Transfer:
 
 def half(amount: int):
     """Half of a whole amount, exactly: an int when even, a half counter when odd."""
-    return amount // 2 if amount % 2 == 0 else Fraction(amount, 2)
+    return amount // 2 if amount % 2 == 0 else fraction(amount, 2)
+
+
+def from_halves(halves: int):
+    """An amount counted in half counters, as an exact amount: an int when whole."""
+    return halves // 2 if halves % 2 == 0 else fraction(halves, 2)
 
 
 def from_each(scorer: int, amount) -> Transfer:
     """Each of the other two pays ``amount`` to ``scorer``."""
-    if type(amount) is int:  # the usual case: plain int arithmetic
-        double, minus = 2 * amount, -amount
-    else:
-        if type(amount) is not Fraction:
-            amount = Fraction(amount)
-        double, minus = 2 * amount, -amount
+    if type(amount) is not int and not hasattr(amount, "denominator"):
+        amount = fraction(amount)  # a float or Decimal given by a caller: exactly
+    double, minus = 2 * amount, -amount
     return [double if s == scorer else minus for s in SEATS]
 
 
 def to_each(payer: int, amount) -> Transfer:
     """``payer`` pays ``amount`` to each of the other two."""
-    return from_each(payer, -amount if type(amount) in (int, Fraction) else -Fraction(amount))
+    if type(amount) is not int and not hasattr(amount, "denominator"):
+        amount = fraction(amount)
+    return from_each(payer, -amount)
 
 
 def add(*transfers) -> Transfer:
-    """Seat by seat sum. Counted exactly in half counters while every amount is a
-    whole or half counter (always, in Gleek); any other amount takes the general path."""
-    halves = [0, 0, 0]
+    """Seat by seat sum: plain ints while every amount is whole (nearly always), else
+    counted in half counters, else (never in Gleek) the general exact path."""
+    a = b = c = 0
+    for x, y, z in transfers:
+        if type(x) is not int or type(y) is not int or type(z) is not int:
+            halves = halves_sum(transfers)
+            return _add_exactly(transfers) if halves is None else [from_halves(h) for h in halves]
+        a += x
+        b += y
+        c += z
+    return [a, b, c]
+
+
+def halves_sum(transfers) -> list[int] | None:
+    """The seat by seat sum in half counters (ints: twice the amount), or None if some
+    amount is neither whole nor half."""
+    a = b = c = 0
+    for x, y, z in transfers:
+        if type(x) is not int or type(y) is not int or type(z) is not int:
+            return _halves_sum(transfers)
+        a += x
+        b += y
+        c += z
+    return [2 * a, 2 * b, 2 * c]
+
+
+def _halves_sum(transfers) -> list[int] | None:
+    whole, halves = [0, 0, 0], [0, 0, 0]
     for t in transfers:
         for s in SEATS:
             value = t[s]
-            kind = type(value)
-            if kind is int:
-                halves[s] += 2 * value
-            elif kind is Fraction and value.denominator <= 2:
+            if type(value) is int:
+                whole[s] += value
+            elif getattr(value, "denominator", 0) in (1, 2):
                 halves[s] += value.numerator * (2 // value.denominator)
             else:
-                return _add_exactly(transfers)
-    return [h // 2 if h % 2 == 0 else Fraction(h, 2) for h in halves]
+                return None
+    return [2 * w + h for w, h in zip(whole, halves)]
 
 
 def _add_exactly(transfers) -> Transfer:
-    total = [ZERO, ZERO, ZERO]
+    total = [fraction(0)] * 3
     for t in transfers:
         for s in SEATS:
-            total[s] += Fraction(t[s])
+            total[s] += fraction(t[s])
     return total
 
 
-def as_number(amount: Fraction) -> int | float:
+def as_number(amount) -> int | float:
     """A JSON number for an exact amount: whole amounts as ints, halves as x.5."""
     if type(amount) is int:
         return amount
-    if type(amount) is not Fraction:
-        amount = Fraction(amount)
+    if not hasattr(amount, "denominator"):
+        amount = fraction(amount)
     if amount.denominator == 1:
         return amount.numerator
     if abs(amount.numerator) <= 2 ** 53:
@@ -128,21 +160,42 @@ def as_number(amount: Fraction) -> int | float:
     return amount  # too large for a float: record.to_json_text writes it out exactly
 
 
+def halves_text(halves: int) -> str:
+    """An amount counted in half counters as a JSON number, exactly: ``7``, ``-6.5``."""
+    if halves % 2 == 0:
+        return str(halves // 2)
+    return ("-" if halves < 0 else "") + f"{abs(halves) // 2}.5"
+
+
+def number_text(amount) -> str:
+    """An exact amount as a JSON number: ``7``, ``-6.5`` (a half counter written out
+    exactly, however large)."""
+    if type(amount) is int:
+        return str(amount)
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    if amount.denominator == 2:
+        return ("-" if amount < 0 else "") + f"{abs(amount.numerator) // 2}.5"
+    return repr(float(amount))  # never in Gleek: only halves occur
+
+
 def format_counters(amount) -> str:
     """``7``, ``6½``, ``-1½``: an amount as players say it."""
-    amount = Fraction(amount)
+    if type(amount) is int:
+        return f"−{-amount}" if amount < 0 else str(amount)
+    amount = fraction(amount)
     sign = "−" if amount < 0 else ""
     amount = abs(amount)
     whole, part = divmod(amount, 1)
     if part == 0:
         return f"{sign}{whole}"
-    if part == Fraction(1, 2):
+    if part == fraction(1, 2):
         return f"{sign}{whole if whole else ''}½"
     return f"{sign}{float(amount):g}"
 
 
 def signed_counters(amount) -> str:
-    amount = Fraction(amount)
+    amount = amount if type(amount) is int else fraction(amount)
     return ("+" if amount > 0 else "") + format_counters(amount)
 
 
@@ -164,8 +217,9 @@ def fewest_payments(balances) -> list[Payment]:
     Each goes from a player who is down to one who is up; largest first, ties by
     payer then payee.
     """
-    owed = {s: -Fraction(b) for s, b in enumerate(balances) if b < 0}
-    due = {s: Fraction(b) for s, b in enumerate(balances) if b > 0}
+    exact = [b if type(b) is int or hasattr(b, "denominator") else fraction(b) for b in balances]
+    owed = {s: -b for s, b in enumerate(exact) if b < 0}
+    due = {s: b for s, b in enumerate(exact) if b > 0}
     payments = []
     while owed and due:
         payer = max(owed, key=lambda s: (owed[s], -s))
@@ -260,15 +314,13 @@ def key_name(key: object) -> str:
     return key if isinstance(key, str) and key.isprintable() else describe(key)
 
 
-SET_PATTERN = re.compile(r"^(gleek|mournival):(A|K|Q|J|10|9|8|7|6|5|4)\Z")
+#: Every set there is, "gleek:A" … "mournival:4", as (kind, rank): a set's text is one of these exactly.
+SETS = {f"{kind}:{rank}": (kind, rank) for kind in ("gleek", "mournival") for rank in RANKS}
 
 
 def parse_set(text: str) -> tuple[str, str] | None:
     """``"gleek:A"`` → ``("gleek", "A")``; ``None`` if it is not a set."""
-    if not isinstance(text, str):
-        return None
-    match = SET_PATTERN.match(text)
-    return (match.group(1), match.group(2)) if match else None
+    return SETS.get(text) if isinstance(text, str) else None
 
 
 def set_cards(kind: str) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from fractions import Fraction
 
 from . import BOOKS
 from .book import RuleBook
@@ -23,7 +22,11 @@ from .core import (
     as_number,
     describe,
     fewest_payments,
+    from_halves,
+    halves_sum,
+    halves_text,
     key_name,
+    number_text,
 )
 
 FORMAT = "gleek-session/1"
@@ -188,7 +191,7 @@ def to_json_text(data) -> str:
     exact: list = []
 
     def mark(value):
-        if isinstance(value, Fraction):
+        if hasattr(value, "denominator"):  # a Fraction
             exact.append(value)
             return f"\x00{len(exact) - 1}\x00"
         raise TypeError(f"not JSON: {value!r}")
@@ -209,10 +212,20 @@ def dump(record: dict) -> str:
 
 
 class HandResult:
-    """One hand settled: each phase's transfer and the hand's total."""
+    """One hand settled: each phase's transfer and the hand's total (kept in half
+    counters, ``halves``, and made an exact amount when first asked for)."""
 
-    def __init__(self, number: int, dealer: int, phases: dict, total: list):
-        self.number, self.dealer, self.phases, self.total = number, dealer, phases, total
+    __slots__ = ("number", "dealer", "phases", "halves", "_total")
+
+    def __init__(self, number: int, dealer: int, phases: dict, halves: list):
+        self.number, self.dealer, self.phases, self.halves = number, dealer, phases, halves
+        self._total = None
+
+    @property
+    def total(self) -> list:
+        if self._total is None:
+            self._total = [from_halves(h) for h in self.halves]
+        return self._total
 
     def as_json(self) -> dict:
         return {
@@ -223,13 +236,36 @@ class HandResult:
         }
 
 
+#: One hand of ``settle``'s JSON output, every amount a ``%s`` (see ``Settlement.json_text``).
+HAND_JSON = ('{"hand":%d,"dealer":%d,"phases":{' + ",".join(f'"{p}":[%s,%s,%s]' for p in PHASES)
+             + '},"total":[%s,%s,%s]}')
+
+
+def _hand_json(hand: HandResult) -> str:
+    phases = hand.phases
+    amounts = [a if type(a) is int else number_text(a) for p in PHASES for a in phases[p]]
+    return HAND_JSON % (hand.number, hand.dealer, *amounts, *[halves_text(h) for h in hand.halves])
+
+
 class Settlement:
     """A session settled: every hand, the balances (and after each hand), the payments."""
 
-    def __init__(self, rulebook: str, players: list, hands: list, balances: list, payments: list,
-                 running: list):
+    def __init__(self, rulebook: str, players: list, hands: list, balances: list, payments: list):
         self.rulebook, self.players, self.hands = rulebook, players, hands
-        self.balances, self.payments, self.running = balances, payments, running
+        self.balances, self.payments = balances, payments
+        self._running = None
+
+    @property
+    def running(self) -> list:
+        """The balances after each hand (worked out when first asked for: settle's output has none)."""
+        if self._running is None:
+            running, a, b, c = [], 0, 0, 0
+            for hand in self.hands:
+                x, y, z = hand.halves
+                a, b, c = a + x, b + y, c + z
+                running.append([from_halves(a), from_halves(b), from_halves(c)])
+            self._running = running
+        return self._running
 
     def as_json(self) -> dict:
         return {
@@ -240,15 +276,25 @@ class Settlement:
             "payments": [p.as_json() for p in self.payments],
         }
 
+    def json_text(self) -> str:
+        """``as_json()`` as compact JSON text, the same as ``to_json_text(self.as_json())``:
+        the hands, numbers only, are written straight from their amounts (a half counter
+        exactly, as x.5), without building the dictionaries first."""
+        head = json.dumps({"rulebook": self.rulebook, "players": self.players}, ensure_ascii=False,
+                          separators=(",", ":"))
+        tail = to_json_text({"balances": [as_number(b) for b in self.balances],
+                             "payments": [p.as_json() for p in self.payments]})
+        return f'{head[:-1]},"hands":[{",".join([_hand_json(h) for h in self.hands])}],{tail[1:]}'
+
     def phase_totals(self) -> dict:
         return {p: add(*[h.phases[p] for h in self.hands]) for p in PHASES}
 
 
 def settle_hands(book: RuleBook, options: dict, hands: list) -> list[HandResult]:
-    results = []
-    for index, hand in enumerate(hands):
-        phases = book.phases(hand, options)
-        results.append(HandResult(index + 1, hand["dealer"], phases, add(*phases.values())))
+    phases_of, results = book.phases, []
+    for number, hand in enumerate(hands, 1):
+        phases = phases_of(hand, options)
+        results.append(HandResult(number, hand["dealer"], phases, halves_sum(phases.values())))
     return results
 
 
@@ -256,15 +302,15 @@ def settle(record: dict) -> Settlement:
     """Settle a valid record (``validate`` it first)."""
     book = BOOKS[record["rulebook"]]
     hands = settle_hands(book, record["options"], record["hands"])
-    running, balance = [], add()
+    a = b = c = 0
     for hand in hands:
-        balance = add(balance, hand.total)
-        running.append(balance)
+        x, y, z = hand.halves
+        a, b, c = a + x, b + y, c + z
+    balances = [from_halves(a), from_halves(b), from_halves(c)]
     return Settlement(
         rulebook=book.id,
         players=[n.strip() for n in record["players"]],
         hands=hands,
-        balances=balance,
-        payments=fewest_payments(balance),
-        running=running,
+        balances=balances,
+        payments=fewest_payments(balances),
     )

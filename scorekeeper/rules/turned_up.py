@@ -113,21 +113,30 @@ class TurnedUpBook(RuleBook):
             holders[hand["turned_up"]] = hand["dealer"]
         return holders
 
-    def points(self, hand: dict) -> list[int]:
+    def _points(self, hand: dict) -> tuple[list[int], int]:
+        """Each player's points, and the honour points discarded (counting for nobody)."""
         points = [POINTS_PER_TRICK * t for t in hand["tricks"]]
-        for rank, seat in self.honour_holders(hand).items():
-            if seat is not None:
+        discarded = 0
+        for rank, seat in hand["honours"].items():  # every honour not turned up
+            if seat is None:
+                discarded += HONOUR_POINTS[rank]
+            else:
                 points[seat] += HONOUR_POINTS[rank]
-        return points
+        if hand["turned_up"] in HONOUR_POINTS:  # the turned-up honour is the dealer's
+            points[hand["dealer"]] += HONOUR_POINTS[hand["turned_up"]]
+        return points, discarded
+
+    def points(self, hand: dict) -> list[int]:
+        return self._points(hand)[0]
 
     def par(self, hand: dict) -> int:
         """What each player must reach to break even (22 unless an honour was discarded)."""
-        discarded = sum(HONOUR_POINTS[r] for r, s in self.honour_holders(hand).items() if s is None)
-        return (TOTAL_POINTS - discarded) // 3
+        return (TOTAL_POINTS - self._points(hand)[1]) // 3
 
     def tricks(self, hand: dict) -> Transfer:
-        par = self.par(hand)
-        return [p - par for p in self.points(hand)]
+        points, discarded = self._points(hand)
+        par = (TOTAL_POINTS - discarded) // 3
+        return [p - par for p in points]
 
     def tiddy_reasons(self, hand: dict, options: dict, names) -> list[str]:
         if not self.tiddy_on(options):

@@ -15,9 +15,11 @@ from collections import namedtuple
 SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+RANK_SET = frozenset(RANKS)
 HONOURS = ("A", "K", "Q", "J")
 PHASES = ("tiddy", "auction", "ruff", "sets", "tricks")
 TRICKS_IN_A_HAND = 12
+CARDS_IN_A_HAND = 12  # dealt to each player (modern's buyer may keep 13)
 
 RANK_NAMES = {
     "A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "10": "Ten", "9": "Nine",
@@ -258,6 +260,8 @@ class HandCheck:
     """Collects the problems of one hand, remembering which keys are wrong so
     that a check needing a wrong value is skipped rather than reported twice."""
 
+    __slots__ = ("number", "hand", "names", "problems", "bad")
+
     def __init__(self, number: int, hand: dict, names: tuple):
         self.number, self.hand, self.names = number, hand, names
         self.problems: list = []
@@ -279,20 +283,20 @@ class HandCheck:
 
     def seat(self, key: str, value: object, nullable: bool = False) -> bool:
         """Check that ``value`` is a seat (or null where allowed)."""
-        if value is None and nullable:
+        if (type(value) is int and 0 <= value <= 2) or (value is None and nullable):
             return True
-        if not is_seat(value):
-            allowed = "0, 1 or 2" + (", or null" if nullable else "")
-            self.fail(key, f"{key} must be a seat ({allowed}), not {describe(value)}")
-            return False
-        return True
+        allowed = "0, 1 or 2" + (", or null" if nullable else "")
+        self.fail(key, f"{key} must be a seat ({allowed}), not {describe(value)}")
+        return False
 
     def three_counts(self, key: str) -> bool:
+        """Check that the hand's ``key`` is three whole numbers ≥ 0, one per seat."""
         value = self.hand[key]
-        if not (isinstance(value, list) and len(value) == 3 and all(is_int(v) for v in value)):
+        if not (isinstance(value, list) and len(value) == 3
+                and type(value[0]) is int and type(value[1]) is int and type(value[2]) is int):
             self.fail(key, f"{key} must be three whole numbers, one per seat, not {describe(value)}")
             return False
-        if any(v < 0 for v in value):
+        if value[0] < 0 or value[1] < 0 or value[2] < 0:
             self.fail(key, f"{key} cannot be negative ({describe(value)})")
             return False
         return True

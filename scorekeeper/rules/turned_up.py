@@ -8,6 +8,7 @@ from .core import (
     HONOUR_NAMES,
     HONOURS,
     RANK_NAMES,
+    RANKS,
     SEATS,
     HandCheck,
     Transfer,
@@ -23,6 +24,8 @@ HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
 RUFF_VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, **{r: int(r) for r in ("10", "9", "8", "7", "6", "5", "4")}}
 POINTS_PER_TRICK = 3
 TOTAL_POINTS = 66  # 12 tricks of 3 cards + 30 for the honours
+#: By turned-up rank: the keys of ``honours`` (every honour not turned up).
+HONOURS_NOT_TURNED_UP = {rank: frozenset(HONOURS) - {rank} for rank in RANKS}
 
 
 class TurnedUpBook(RuleBook):
@@ -63,7 +66,7 @@ class TurnedUpBook(RuleBook):
         if not isinstance(honours, dict):
             check.fail("honours", f"honours must be an object giving a seat for each of A K Q J not turned up, not {describe(honours)}")
             return
-        if check.good("turned_up"):
+        if check.good("turned_up") and honours.keys() != HONOURS_NOT_TURNED_UP[hand["turned_up"]]:
             expected = self.honour_keys(hand["turned_up"])
             missing = [r for r in expected if r not in honours]
             extra = [r for r in honours if r not in expected]
@@ -75,11 +78,13 @@ class TurnedUpBook(RuleBook):
                        else f"{describe(r)} is not an honour" for r in extra]
                 check.fail("honours", "honours: " + "; ".join(why))
                 return
-        for rank, seat in honours.items():
-            if not check.seat("honours", seat, nullable=self.honours_may_be_discarded):
+        nullable = self.honours_may_be_discarded
+        for seat in honours.values():
+            if not ((type(seat) is int and 0 <= seat <= 2) or (seat is None and nullable)):
+                check.seat("honours", seat, nullable=nullable)  # says why
                 return
         tib = honours.get("A")
-        if tib is not None and rank_ok(honours, "A") and check.good("tricks") and hand["tricks"][tib] == 0:
+        if tib is not None and check.good("tricks") and hand["tricks"][tib] == 0:
             check.fail("honours", f"honours: {check.who(tib)} {self.honour_held_word} Tib (the Ace of trumps) but won no trick; Tib always wins its trick")
 
     def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
@@ -161,7 +166,3 @@ class TurnedUpBook(RuleBook):
         if discarded:
             lines.append(f"Discarded, counting for nobody: {', '.join(discarded)}.")
         return lines
-
-
-def rank_ok(honours: dict, rank: str) -> bool:
-    return rank in honours

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -39,6 +40,10 @@ def cmd_settle(args) -> int:
 
 
 def settle_file(path: str) -> int:
+    # One large record, parsed, checked and settled, then the process ends: it makes no
+    # reference cycles, so the cycle collector would only walk it again and again while
+    # it is built (~1-3 ms of a long settle). Memory is still freed as usual.
+    gc.disable()
     record = load_or_refuse(path)
     if record is None:
         return 1

@@ -23,19 +23,14 @@ from .core import (
     Option,
     PhaseRule,
     Transfer,
-    add,
     describe,
-    eldest,
     format_counters,
     from_each,
     half,
-    is_int,
     key_name,
-    middle,
     nothing,
     parse_set,
     set_cards,
-    to_each,
 )
 
 
@@ -134,7 +129,7 @@ class RuleBook:
         return False
 
     def min_price(self, buyer: int, dealer: int) -> int:
-        if self.eldest_must_buy and buyer != eldest(dealer):
+        if self.eldest_must_buy and buyer != (dealer + 1) % 3:  # not eldest
             return self.opening_price + 1 if not self.even_prices else self.opening_price + 2
         return self.opening_price
 
@@ -244,7 +239,7 @@ class RuleBook:
         hand = check.hand
         ok = check.seat("auction", auction["buyer"])
         price = auction["price"]
-        if not is_int(price):
+        if type(price) is not int:
             check.fail("auction", f"auction price must be a whole number, not {describe(price)}")
             return
         if price < self.opening_price:
@@ -272,10 +267,13 @@ class RuleBook:
         if not (self.exact_bids and self.eldest_must_buy):
             return None
         opening, step = self.opening_price, self.price_step
-        if buyer == eldest(dealer) and price == opening + step:
+        position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle, 2 dealer
+        if position == 2 or price > opening + 2 * step:
+            return None
+        if position == 0 and price == opening + step:
             return (f"is eldest, so after opening at {opening} his next bid is {opening + 2 * step}: "
                     f"eldest never buys at {price}")
-        if buyer == middle(dealer) and price == opening + 2 * step:
+        if position == 1 and price == opening + 2 * step:
             return (f"is middle, so after bidding {opening + step} his next bid is {opening + 3 * step}: "
                     f"middle never buys at {price}")
         return None
@@ -352,7 +350,7 @@ class RuleBook:
         for seat, declared in enumerate(sets):
             if declared and not self._check_seat_sets(check, seat, declared, cards_of):
                 return
-        if any(n > 3 for n in cards_of.values()):  # at least 3 of every rank are in play
+        if cards_of and max(cards_of.values()) > 3:  # at least 3 of every rank are in play
             for rank in RANKS:
                 in_play = self.ranks_in_play(check, rank) if cards_of.get(rank, 0) > 3 else 4
                 if cards_of.get(rank, 0) > in_play:

@@ -63,12 +63,16 @@ def is_seat(value: object) -> bool:
 
 # ---------------------------------------------------------------- amounts
 
+_Fraction = None
+
+
 def fraction(numerator, denominator=1):
     """``fractions.Fraction(numerator, denominator)``, importing ``fractions`` (and the
     ``decimal`` it loads, ~3 ms) the first time an amount is not whole."""
-    from fractions import Fraction
-
-    return Fraction(numerator, denominator)
+    global _Fraction
+    if _Fraction is None:
+        from fractions import Fraction as _Fraction
+    return _Fraction(numerator, denominator)
 
 
 def nothing() -> Transfer:
@@ -89,8 +93,9 @@ def from_each(scorer: int, amount) -> Transfer:
     """Each of the other two pays ``amount`` to ``scorer``."""
     if type(amount) is not int and not hasattr(amount, "denominator"):
         amount = fraction(amount)  # a float or Decimal given by a caller: exactly
-    double, minus = 2 * amount, -amount
-    return [double if s == scorer else minus for s in SEATS]
+    transfer = [-amount, -amount, -amount]
+    transfer[scorer] = 2 * amount
+    return transfer
 
 
 def to_each(payer: int, amount) -> Transfer:
@@ -117,28 +122,33 @@ def add(*transfers) -> Transfer:
 def halves_sum(transfers) -> list[int] | None:
     """The seat by seat sum in half counters (ints: twice the amount), or None if some
     amount is neither whole nor half."""
-    a = b = c = 0
-    for x, y, z in transfers:
-        if type(x) is not int or type(y) is not int or type(z) is not int:
-            return _halves_sum(transfers)
-        a += x
-        b += y
-        c += z
-    return [2 * a, 2 * b, 2 * c]
-
-
-def _halves_sum(transfers) -> list[int] | None:
-    whole, halves = [0, 0, 0], [0, 0, 0]
+    a = b = c = 0  # whole amounts
+    ha = hb = hc = 0  # half counters, from the transfers with halves in them
     for t in transfers:
-        for s in SEATS:
-            value = t[s]
-            if type(value) is int:
-                whole[s] += value
-            elif getattr(value, "denominator", 0) in (1, 2):
-                halves[s] += value.numerator * (2 // value.denominator)
-            else:
+        x, y, z = t
+        if type(x) is int and type(y) is int and type(z) is int:
+            a += x
+            b += y
+            c += z
+        else:
+            halves = _halves(t)
+            if halves is None:
                 return None
-    return [2 * w + h for w, h in zip(whole, halves)]
+            ha, hb, hc = ha + halves[0], hb + halves[1], hc + halves[2]
+    return [2 * a + ha, 2 * b + hb, 2 * c + hc]
+
+
+def _halves(transfer) -> list[int] | None:
+    """One transfer in half counters, or None if an amount is neither whole nor half."""
+    halves = []
+    for value in transfer:
+        if type(value) is int:
+            halves.append(2 * value)
+        elif getattr(value, "denominator", 0) in (1, 2):
+            halves.append(value.numerator * (2 // value.denominator))
+        else:
+            return None
+    return halves
 
 
 def _add_exactly(transfers) -> Transfer:
@@ -177,7 +187,7 @@ def number_text(amount) -> str:
     if amount.denominator == 1:
         return str(amount.numerator)
     if amount.denominator == 2:
-        return ("-" if amount < 0 else "") + f"{abs(amount.numerator) // 2}.5"
+        return ("-" if amount.numerator < 0 else "") + f"{abs(amount.numerator) // 2}.5"
     return repr(float(amount))  # never in Gleek: only halves occur
 
 

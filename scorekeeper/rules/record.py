@@ -256,8 +256,12 @@ HAND_JSON = ('{"hand":%d,"dealer":%d,"phases":{' + ",".join(f'"{p}":[%s,%s,%s]' 
 
 def _hand_json(hand: HandResult) -> str:
     phases = hand.phases
-    amounts = [a if type(a) is int else number_text(a) for p in PHASES for a in phases[p]]
-    return HAND_JSON % (hand.number, hand.dealer, *amounts, *[halves_text(h) for h in hand.halves])
+    amounts = [a for p in PHASES for a in phases[p]]
+    for i, a in enumerate(amounts):
+        if type(a) is not int:  # a half counter (%s of an int is the int)
+            amounts[i] = number_text(a)
+    total = [h // 2 if h % 2 == 0 else halves_text(h) for h in hand.halves]
+    return HAND_JSON % (hand.number, hand.dealer, *amounts, *total)
 
 
 class Settlement:

@@ -88,9 +88,9 @@ class TurnedUpBook(RuleBook):
             check.fail("honours", f"honours: {check.who(tib)} {self.honour_held_word} Tib (the Ace of trumps) but won no trick; Tib always wins its trick")
 
     def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
-        if not check.good("sets", "honours", "turned_up"):
-            return
         hand = check.hand
+        if not check.good("sets", "honours", "turned_up") or not (hand["sets"][0] or hand["sets"][1] or hand["sets"][2]):
+            return
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
                 kind, rank = parse_set(text)
@@ -109,7 +109,7 @@ class TurnedUpBook(RuleBook):
             return nothing()
         if hand["turned_up"] == "4":
             return from_each(hand["dealer"], self.tiddy_turned_up)
-        return super().tiddy(hand, options)
+        return RuleBook.tiddy(self, hand, options)
 
     def honour_holders(self, hand: dict) -> dict[str, int | None]:
         """Who each honour counts for: the turned-up one is the dealer's."""

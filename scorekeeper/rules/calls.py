@@ -80,9 +80,7 @@ Example (parlett; dealer Cat, so Ann is eldest; opening stake 2)::
 
 from __future__ import annotations
 
-from collections import namedtuple
-
-from .core import HONOURS, RANK_NAMES, RANKS, SEATS, describe, seats_from_eldest
+from .core import HONOURS, RANK_NAMES, RANKS, SEATS, describe, named_tuple, seats_from_eldest
 
 SEAT_NAMES = ("seat 0", "seat 1", "seat 2")
 NEXT = (1, 2, 0)  # the seat to the left
@@ -97,13 +95,13 @@ _ORDER, _AMOUNT = object(), object()
 _ABSENT = object()
 
 
-class Choice(namedtuple("Choice", "call label")):
+class Choice(named_tuple("Choice", "call label")):
     """A legal next call: ``call`` as the record writes it, ``label`` for its button."""
 
     __slots__ = ()
 
 
-class Amounts(namedtuple("Amounts", "seat word least label")):
+class Amounts(named_tuple("Amounts", "seat word least label")):
     """A call whose amount the caller names: any whole n ≥ ``least`` is legal."""
 
     __slots__ = ()
@@ -261,24 +259,26 @@ def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
         if type(seat) is not int or not 0 <= seat <= 2:
             problem = f"a bid's seat is 0, 1 or 2, not {describe(seat)}"
             break
-        is_pass = bid == "pass"
-        if not is_pass and type(bid) is not int:
-            problem = f'{names[seat]}\'s bid must be a whole number or "pass", not {describe(bid)}'
-            break
-        if seat != turn:
-            problem = _ORDER
-            break
-        if is_pass:
+        if type(bid) is int:
+            if seat != turn:
+                problem = _ORDER
+                break
+            if bid != least and (strict or bid < least):
+                problem = _AMOUNT
+                break
+            highest, bidder, least, strict = bid, seat, bid + step, exact
+        elif bid == "pass":
+            if seat != turn:
+                problem = _ORDER
+                break
             if highest is None and eldest_opens:
                 problem = f"{names[seat]} is eldest and must open at {least}, not pass"
                 break
             out[seat] = True
             passes += 1
-        elif bid != least and (strict or bid < least):
-            problem = _AMOUNT
-            break
         else:
-            highest, bidder, least, strict = bid, seat, bid + step, exact
+            problem = f'{names[seat]}\'s bid must be a whole number or "pass", not {describe(bid)}'
+            break
         taken += 1
         if passes == 3 or (passes == 2 and bidder is not None):
             turn = None
@@ -290,7 +290,7 @@ def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
     if taken:
         state.passes, state.highest, state.bidder = passes, highest, bidder
     if problem is _ORDER:
-        problem = state._order_problem(seat, "pass" if is_pass else f"bid of {bid}")
+        problem = state._order_problem(seat, "pass" if bid == "pass" else f"bid of {bid}")
     elif problem is _AMOUNT:
         problem = state._bid_problem(seat, bid)
     if problem is not None:
@@ -302,7 +302,7 @@ def bids_give(state: Auction, auction: dict) -> bool:
     """The bids are legal, finished, and give exactly this buyer and price (whole
     numbers: ``True`` or ``16.0`` never agree), so nothing else about them can be wrong."""
     buyer, price = auction["buyer"], auction["price"]
-    return (state.ended and state.problem is None and state.bidder is not None
+    return (state.turn is None and state.problem is None and state.bidder is not None
             and type(buyer) is int and buyer == state.bidder and type(price) is int and price == state.highest)
 
 
@@ -326,7 +326,7 @@ _TABLES: dict = {}
 #: words whose amount the caller names, and every word of the book (in order, and as a set);
 #: for the replay, the calls that may be said before and after an opening, by their
 #: length (2: ``[seat, word]``, 3: ``[seat, word, n]``): word -> (action code, Word).
-Procedure = namedtuple("Procedure", "vying before after named words vocabulary calls_before calls_after")
+Procedure = named_tuple("Procedure", "vying before after named words vocabulary calls_before calls_after")
 _CODES = {DROP: 0, CALL: 1, CHECK: 2, OPEN: 3, RAISE: 4}
 _DROP, _CALL, _CHECK, _OPEN, _RAISE = range(5)
 
@@ -478,9 +478,10 @@ class Ruff:
     @property
     def owes(self) -> list[int]:
         """Each player's liability so far: fixed once he is out, the running stake for those in."""
-        rules, out, stake = self.rules, self.out, self.stake
-        fixed = self.at if rules.fold_owes_stake else self.committed
-        return [rules.ante + (fixed[s] if out[s] else stake) for s in SEATS]
+        rules, out, stake = self.book.vying, self.out, self.stake
+        fixed, ante = (self.at if rules.fold_owes_stake else self.committed), rules.ante
+        return [ante + fixed[0] if out[0] else ante + stake, ante + fixed[1] if out[1] else ante + stake,
+                ante + fixed[2] if out[2] else ante + stake]
 
     @property
     def fixed(self) -> list[bool]:
@@ -488,7 +489,9 @@ class Ruff:
 
     def paid(self, winner: int) -> list[int]:
         """``ruff.paid`` for ``winner``: each loser's liability, the winner's own entry 0."""
-        return [0 if s == winner else self._owes(s) for s in SEATS]
+        paid = self.owes
+        paid[winner] = 0
+        return paid
 
     def outcome(self) -> str:
         if self.end == NO_CONTEST:
@@ -777,9 +780,13 @@ def calls_give(state: Ruff, ruff: dict) -> bool:
     numbers: ``True`` or ``4.0`` never agree), so ``winner`` and ``paid`` need no other check
     (what ``shown`` says is checked after the sets, by ``check_ruff_calls``)."""
     winner, paid = ruff["winner"], ruff["paid"]
-    if not (state.ended and state.problem is None and type(winner) is int and type(paid) is list and len(paid) == 3):
+    if (state.turn is not None or state.problem is not None or type(winner) is not int
+            or type(paid) is not list or len(paid) != 3):
         return False
-    if not (winner == state.winner if state.end == UNSEEN else state.end == SHOWDOWN and winner in state.showing):
+    if state.end == UNSEEN:
+        if winner != state.winner:
+            return False
+    elif winner not in state.showing:  # (a showdown's seats; none at a no contest)
         return False
     a, b, c = paid
     return type(a) is int and type(b) is int and type(c) is int and paid == state.paid(winner)

@@ -10,7 +10,7 @@ list of three amounts, one per seat, adding up to 0.
 
 from __future__ import annotations
 
-from collections import namedtuple
+from operator import itemgetter
 
 SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -30,6 +30,40 @@ HONOUR_NAMES = {"A": "Tib (Ace)", "K": "King", "Q": "Queen", "J": "Tom (Jack)"}
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "Kiss"}
 
 Transfer = list  # three Fractions, summing to 0
+
+
+# ---------------------------------------------------------------- named tuples
+
+def named_tuple(name: str, fields: str) -> type:
+    """A tuple type with named fields, as ``collections.namedtuple`` makes them (positional
+    or keyword construction, ``_fields``, a readable repr), for the few this package
+    declares. namedtuple compiles code for each type (~60 µs), which every ``settle``
+    would pay at import; this does not."""
+    names = tuple(fields.split())
+
+    def __new__(cls, *values, **by_name):
+        if by_name:
+            try:
+                values += tuple(by_name.pop(field) for field in names[len(values):])
+            except KeyError as missing:
+                raise TypeError(f"{name}() needs {missing}") from None
+            if by_name:
+                raise TypeError(f"{name}() has no field {next(iter(by_name))!r}")
+        if len(values) != len(names):
+            raise TypeError(f"{name}() takes {len(names)} values ({', '.join(names)}), not {len(values)}")
+        return tuple.__new__(cls, values)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={v!r}' for f, v in zip(names, self))})"
+
+    def __getnewargs__(self) -> tuple:  # (pickling and copying)
+        return tuple(self)
+
+    namespace = {"__slots__": (), "__new__": __new__, "__repr__": __repr__, "_fields": names,
+                 "__getnewargs__": __getnewargs__, "__module__": __name__}
+    for index, field in enumerate(names):
+        namespace[field] = property(itemgetter(index))
+    return type(name, (tuple,), namespace)
 
 
 # ---------------------------------------------------------------- seats
@@ -213,7 +247,7 @@ def signed_counters(amount) -> str:
 
 # ---------------------------------------------------------------- settlement
 
-class Payment(namedtuple("Payment", "payer payee amount")):
+class Payment(named_tuple("Payment", "payer payee amount")):
     """``payer`` pays ``amount`` to ``payee``. (Plain named tuples here, not
     dataclasses: ``settle`` is a command, and importing dataclasses costs it ~10 ms.)"""
 
@@ -247,7 +281,7 @@ def fewest_payments(balances) -> list[Payment]:
 
 # ---------------------------------------------------------------- problems
 
-class Problem(namedtuple("Problem", "hand key text")):
+class Problem(named_tuple("Problem", "hand key text")):
     """One thing wrong with a record, worded for a person at a card table.
 
     ``hand`` is 1-based (``None`` outside the hands); ``key`` is the record key
@@ -342,11 +376,11 @@ def set_cards(kind: str) -> int:
 
 
 #: A rule the sources leave open, decided for the app (shown on the rules page).
-Decision = namedtuple("Decision", "title text source")
+Decision = named_tuple("Decision", "title text source")
 #: A session option of a rule book (e.g. wits1671's Tiddy on/off).
-Option = namedtuple("Option", "name default label help")
+Option = named_tuple("Option", "name default label help")
 #: A phase's rule in plain words, for the rules page.
-PhaseRule = namedtuple("PhaseRule", "phase text")
+PhaseRule = named_tuple("PhaseRule", "phase text")
 
 
 #: One word of a rule book's vying (GLEEK-RULES.md §9.2), as the book declares it for
@@ -354,7 +388,7 @@ PhaseRule = namedtuple("PhaseRule", "phase text")
 #: ``label`` its button on the call pad ("Raise to {n}"), ``says`` how the calls line
 #: reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's
 #: reason recalls it ("saw {n}").
-Word = namedtuple("Word", "word action label says did")
+Word = named_tuple("Word", "word action label says did")
 #: A rule book's vying procedure (§9.2), read by ``rules/calls.py``:
 #: ``before`` / ``after`` the words until somebody opens and from then on;
 #: ``opens_at`` the stake an opening makes (a number, ``"S"`` for the hand's opening
@@ -365,5 +399,5 @@ Word = namedtuple("Word", "word action label says did")
 #: opening, ``"no contest"`` or ``"showdown"``; ``unopened`` / ``opened_as`` the state in
 #: words for a call made at the wrong moment; ``stories`` a loser's reason: dropped, dropped
 #: without ever putting anything in, held out to the end.
-Vying = namedtuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
+Vying = named_tuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
                             "unopened opened_as stories")

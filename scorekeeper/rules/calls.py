@@ -49,8 +49,17 @@ line per loser ("Cat folded at 4: pays 4").
 The showdown helper: ``suit_total(book, ranks)`` totals one suit's cards in the book's
 values (refusing a card given twice), ``four_aces_possible(book, turned_up)``,
 ``showdown_winner(dealer, shown)`` (four Aces beat every total, then the higher total,
-ties to the earlier seat from the dealer's left) and ``shown_problem(...)``, the
-checks of §9.3.
+ties to the earlier seat from the dealer's left), ``ruff_range(book)`` (the totals a
+best suit can have: 15–90, modern 9–69) and ``shown_problem(state, shown, turned_up,
+sets)``, the checks of §9.3. Modern's card-point counter belongs to its book:
+``Modern.card_points_from_counts``, ``card_points_text`` and ``card_count_problems``.
+
+The record check (``RuleBook.check_hand``) replays every hand's calls with these same
+functions (``bids_give`` / ``check_bids``, ``calls_give`` / ``check_ruff_calls``: at
+most one line under ``auction`` and one under ``ruff``), and ``RuleBook.reasons`` reads
+them out for the hand detail (``ruff_reasons``; parlett's opening stake from the hands
+before, or read back from the hand's own ``paid``). ``replay_ruff(..., record=False)``
+is for a check that needs neither ``line()`` nor ``reasons()`` (they replay again).
 
 Example (parlett; dealer Cat, so Ann is eldest; opening stake 2)::
 

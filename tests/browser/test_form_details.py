@@ -16,9 +16,9 @@ def test_other_box_and_chips_never_disagree(page, base_url):
     box = page.locator(f'{FORM} input[name="price_other"]')
     box.fill("34")  # typing picks the Other chip at once
     expect(page.locator(f'{FORM} input[name="price"][value="other"]')).to_be_checked()
-    ui.chip("price", 14)  # a number chip empties the box
+    ui.chip("price", 16)  # a number chip empties the box (eldest never buys at 14: §3)
     expect(page.locator(f'{FORM} input[name="price_other"]')).to_have_value("")
-    expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−14")
+    expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−16")
 
 
 def test_typed_card_points_are_checked_while_typing(page, base_url):

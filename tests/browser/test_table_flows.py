@@ -64,7 +64,7 @@ def _edit_last_trick(to):
 
 
 CASES = {
-    "parlett": (PARLETT["players"], PARLETT["hands"], _edit_price(18)),
+    "parlett": (PARLETT["players"], PARLETT["hands"], _edit_price(20)),  # hand 1 is at 18; middle buys
     "wits1671": (WITS["players"], WITS["hands"] + [WITS_THIRD], _edit_price(15)),
     "modern": (MODERN["players"], MODERN["hands"] + [MODERN_THIRD], _edit_last_trick(0)),
 }

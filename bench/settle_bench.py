@@ -211,8 +211,7 @@ def stages(path: Path, runs: int) -> dict[str, float]:
         "parse JSON": lambda: parse(text),
         "validate": lambda: validate(record),
         "settle": lambda: settle(record),
-        "as_json": lambda: result.as_json(),
-        "json.dump(indent=1)": lambda: json.dump(result.as_json(), open(os.devnull, "w"), indent=1),
+        "output (json_text)": lambda: result.json_text(),
     }
     best = {}
     for name, step in steps.items():
@@ -232,16 +231,21 @@ QUIET_WORDS = ("pass", "check", "fold", "match", "see")
 
 def random_calls(r: random.Random, replay, quiet_after: int = 6) -> tuple[list, object]:
     """Random legal calls until the auction or vying ends, picked among the call pad's
-    own choices (raises stop after ``quiet_after`` calls); the calls and the end state."""
+    own choices: a word first (bid, pass, vie, see …), then one of its chips, so a book
+    that offers several amounts (modern) raises no more often than the others; raises
+    stop after ``quiet_after`` calls. The calls and the end state."""
     calls = []
     while True:
         state = replay(calls)
         if state.ended:
             return calls, state
-        choices = state.choices
-        if len(calls) >= quiet_after:
-            choices = [c for c in choices if c.call[1] in QUIET_WORDS] or choices
-        calls.append(r.choice(choices).call)
+        by_word: dict = {}
+        for choice in state.choices:
+            word = choice.call[1] if isinstance(choice.call[1], str) else "bid"
+            if len(calls) < quiet_after or word in QUIET_WORDS:
+                by_word.setdefault(word, []).append(choice)
+        chips = by_word[r.choice(sorted(by_word))] if by_word else state.choices
+        calls.append(r.choice(chips).call)
 
 
 def ruff_from(r: random.Random, book, hand: dict, state) -> dict | None:

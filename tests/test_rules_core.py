@@ -1,12 +1,15 @@
 """The shared core: seats, exact amounts, fewest payments, the record's
 top-level checks and the §7 checks every rule book shares (GLEEK-RULES.md)."""
 
+import datetime
 import json
 import subprocess
 import sys
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.rules import BOOKS, InvalidRecord, Payment, Problem, fewest_payments
 from scorekeeper.rules.core import (
@@ -23,7 +26,7 @@ from scorekeeper.rules.core import (
     seats_from_eldest,
     to_each,
 )
-from scorekeeper.rules.record import to_json_text, dump, load, parse, settle, validate
+from scorekeeper.rules.record import dump, load, parse, real_date, settle, to_json_text, validate
 from strategies import (
     HAND_BUILDERS,
     make_record,
@@ -84,6 +87,27 @@ def test_as_number_whole_as_int_half_as_float():
     assert as_number(F(13, 2)) == 6.5 and type(as_number(F(13, 2))) is float
     assert as_number(F(-13, 2)) == -6.5
     assert as_number(0) == 0 and type(as_number(0)) is int
+
+
+def test_named_tuples_behave_as_namedtuples():
+    import copy
+    import pickle
+
+    from scorekeeper.rules.core import named_tuple
+
+    Point = named_tuple("Point", "x y")
+    p = Point(1, y=2)
+    assert p == (1, 2) and p.x == 1 and p.y == 2 and Point._fields == ("x", "y")
+    assert repr(p) == "Point(x=1, y=2)" and list(p) == [1, 2]
+    assert copy.deepcopy(p) == p and copy.copy(p) == p
+    for bad in (lambda: Point(1), lambda: Point(1, 2, 3), lambda: Point(1, z=2), lambda: Point(x=1)):
+        with pytest.raises(TypeError):
+            bad()
+    with pytest.raises(AttributeError):
+        p.x = 3
+    problem = Problem(2, "ruff", "ruff: x")
+    assert (problem.hand, problem.key, str(problem)) == (2, "ruff", "hand 2: ruff: x")
+    assert pickle.loads(pickle.dumps(problem)) == problem
 
 
 # ================================================================ fewest payments
@@ -291,6 +315,19 @@ def test_bad_players_name_seats_in_hand_problems():
     record["players"] = ["Ann", "Ben", "Cat"]
     assert problems_of(record) == [
         "hand 1: auction: Ben is not eldest, so bought at 14 or more, not 12 (eldest opens at 12)"]
+
+
+@given(st.dates(min_value=datetime.date(1, 1, 1)) | st.tuples(st.integers(0, 9999), st.integers(0, 99), st.integers(0, 99)))
+@settings(max_examples=400, deadline=None)
+def test_real_dates_are_the_calendars(value):
+    """The hand-counted calendar of ``real_date`` agrees with ``datetime.date``."""
+    text = value.isoformat() if isinstance(value, datetime.date) else "%04d-%02d-%02d" % value
+    try:
+        datetime.date.fromisoformat(text)
+        expected = True
+    except ValueError:
+        expected = False
+    assert real_date(text) == expected, text
 
 
 @pytest.mark.parametrize("played_on, lines", [

@@ -45,12 +45,17 @@ def hand_fields(hand: dict, version: int | None = None):
     auction = hand["auction"]
     fields += [("buyer", "nobody")] if auction is None else [("buyer", str(auction["buyer"])),
                                                              ("price", str(auction["price"]))]
+    if auction is not None and "bids" in auction:  # followed bid by bid on the call pad
+        fields.append(("bids", json.dumps(auction["bids"])))
     ruff = hand["ruff"]
     if ruff is None:
         fields.append(("ruff_winner", "nobody"))
     else:
         fields.append(("ruff_winner", str(ruff["winner"])))
         fields += [(f"paid_{s}", str(ruff["paid"][s])) for s in range(3) if s != ruff["winner"]]
+        if "calls" in ruff:  # followed call by call, and the showdown's totals
+            fields.append(("ruff_calls", json.dumps(ruff["calls"])))
+            fields += [(f"shown_total_{s}", str(t)) for s, t in enumerate(ruff.get("shown") or ()) if t is not None]
     fields.append(("sets", "some" if any(hand["sets"]) else "none"))
     for s in range(3):
         fields += [(f"set_{s}", text) for text in hand["sets"][s]]

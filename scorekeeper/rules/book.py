@@ -12,9 +12,12 @@ and phases of its own (``phase_info`` and a method named after the phase).
 from __future__ import annotations
 
 from .core import (
+    CARDS_IN_A_HAND,
     RANK_PLURALS,
+    RANK_SET,
     RANKS,
     SEATS,
+    SETS,
     SUITS,
     TRICKS_IN_A_HAND,
     Decision,
@@ -22,21 +25,17 @@ from .core import (
     Option,
     PhaseRule,
     Transfer,
-    add,
     describe,
     is_text,
     eldest,
     format_counters,
     from_each,
     half,
-    is_int,
     is_seat,
     key_name,
-    middle,
     nothing,
     parse_set,
     set_cards,
-    to_each,
 )
 from .hand import Answers, Fixed, Phase, Preset
 
@@ -107,6 +106,7 @@ class RuleBook:
     def __init__(self):
         self.questions = tuple(self.declare())
         self.phase_ids = tuple(p.id for p in self.phase_info)
+        self._phase_methods = tuple((p, getattr(self, p)) for p in self.phase_ids)
 
     def declare(self) -> list:
         """Every question of this book's hand, in the order of play (``hand.Question``)."""
@@ -118,10 +118,24 @@ class RuleBook:
     def answers(self, hand: dict, options: dict, hands_before: list = (), names=("", "", "")) -> Answers:
         return Answers(self, hand, self.resolved_options(options), list(hands_before), names)
 
+    def __init_subclass__(cls, **kwargs):
+        """Lookups the checks use, made once from the book's declarations."""
+        super().__init_subclass__(**kwargs)
+        cls._hand_key_set = frozenset(cls.hand_keys)
+        cls._trump_set = frozenset(cls.trumps)
+        cls._sets = {text: (rank, set_cards(kind)) for text, (kind, rank) in SETS.items()
+                     if rank in cls.set_ranks}  # this book's sets: rank and cards used
+
     # ------------------------------------------------------------ options
 
     def default_options(self) -> dict[str, bool]:
         return {o.name: o.default for o in self.options}
+
+    def option(self, options: dict, name: str) -> bool:
+        """One session option: as the session gives it, else the book's default."""
+        if options and name in options:
+            return bool(options[name])
+        return next(o.default for o in self.options if o.name == name)
 
     def resolved_options(self, options: dict | None) -> dict[str, bool]:
         resolved = self.default_options()
@@ -133,9 +147,18 @@ class RuleBook:
     def required_keys(self) -> tuple[str, ...]:
         return self.hand_keys
 
+    first_ruff_opening = 2
+
     def ruff_opening(self, hands_before: list) -> int:
         """The smallest amount a ruff loser can pay in the next hand."""
-        return 2
+        opening = self.first_ruff_opening
+        for hand in hands_before:
+            opening = self.ruff_opening_after(opening, hand)
+        return opening
+
+    def ruff_opening_after(self, opening: int, hand: object) -> int:
+        """The opening stake of the hand after ``hand``, played at ``opening``."""
+        return self.first_ruff_opening
 
     def next_hand_note(self, hands_before: list) -> str | None:
         """Anything the table should know before the next deal (the table page says it)."""
@@ -154,7 +177,7 @@ class RuleBook:
         return False
 
     def min_price(self, buyer: int, dealer: int) -> int:
-        if self.eldest_must_buy and buyer != eldest(dealer):
+        if self.eldest_must_buy and buyer != (dealer + 1) % 3:  # not eldest
             return self.opening_price + 1 if not self.even_prices else self.opening_price + 2
         return self.opening_price
 
@@ -238,19 +261,16 @@ class RuleBook:
         return 12
 
     def check_hand(self, number: int, hand: object, options: dict, hands_before: list,
-                   names: tuple) -> list:
-        """Every problem with one hand (``number`` is 1-based)."""
+                   names: tuple, opening: int | None = None) -> list:
+        """Every problem with one hand (``number`` is 1-based). ``opening`` is the ruff's
+        opening stake, if the caller has counted it (else it is counted from ``hands_before``)."""
         check = HandCheck(number, hand if isinstance(hand, dict) else {}, names)
         if not isinstance(hand, dict):
             check.fail("hand", f"is not a hand (an object with dealer, trump, …), but {describe(hand)}")
             return check.problems
-        required = self.required_keys()
-        for key in required:
-            if key not in hand:
-                check.fail(key, f"{key} is missing")
-        for key in hand:
-            if key not in required and key not in self.optional_hand_keys:
-                check.fail(key, f"{key_name(key)} is not part of a {self.id} hand")
+        if opening is None:
+            opening = self.ruff_opening(hands_before)
+        self._check_keys(check)
         if "note" in hand and not isinstance(hand["note"], str):
             check.fail("note", f"note must be text, not {describe(hand['note'])}")
         elif "note" in hand and not is_text(hand["note"]):
@@ -260,21 +280,35 @@ class RuleBook:
 
         if "dealer" in hand:
             check.seat("dealer", hand["dealer"])
-        if "trump" in hand and hand["trump"] not in self.trumps:
+        if "trump" in hand and not (isinstance(hand["trump"], str) and hand["trump"] in self._trump_set):
             allowed = ", ".join(self.trumps)
             check.fail("trump", f"trump must be one of {allowed}, not {describe(hand['trump'])}")
-        if self.has_turned_up and "turned_up" in hand and hand["turned_up"] not in RANKS:
+        if self.has_turned_up and "turned_up" in hand and not (isinstance(hand["turned_up"], str)
+                                                              and hand["turned_up"] in RANK_SET):
             check.fail("turned_up", f"turned_up must be a rank ({' '.join(RANKS)}), not {describe(hand['turned_up'])}")
         self._check_tiddy(check, options)
         self._check_auction(check, options)
-        ruff_calls = self._check_ruff(check, options, hands_before)
+        ruff_calls = self._check_ruff(check, options, opening)
         self._check_tricks(check)
         self.check_play(check, options)
         self._check_sets(check, options)
         self.check_sets_against_play(check, options)
         if ruff_calls is not None:  # after the sets: a declared mournival of Aces shows four Aces
-            calls().check_ruff_calls(self, check, check.hand["ruff"], self.ruff_opening(hands_before), ruff_calls)
+            calls().check_ruff_calls(*ruff_calls)
         return check.problems
+
+    def _check_keys(self, check: HandCheck) -> None:
+        hand = check.hand
+        required = self.required_keys()
+        if required is self.hand_keys and hand.keys() == self._hand_key_set:  # the usual hand
+            return
+        for key in required:
+            if key not in hand:
+                check.fail(key, f"{key} is missing")
+        for key in hand:
+            if key not in required and key not in self.optional_hand_keys:
+                check.fail(key, f"{key_name(key)} is not part of a {self.id} hand")
+
 
     def _check_tiddy(self, check: HandCheck, options: dict) -> None:
         hand = check.hand
@@ -301,15 +335,21 @@ class RuleBook:
                 and len(auction) == (3 if "bids" in auction else 2)):
             check.fail("auction", f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.auction_may_be_empty(options) else ""}, not {describe(auction)}')
             return
-        self._check_auction_result(check, auction)
         if "bids" in auction and check.good("dealer"):  # §9.1, call by call
-            calls().check_bids(self, check, auction, result_ok="auction" not in check.bad)
+            module = calls()
+            state = module.replay_bids(self, check.hand["dealer"], auction["bids"], check.names)
+            if module.bids_give(state, auction):
+                return  # the bids make this result, so it is right
+            self._check_auction_result(check, auction)
+            module.check_bids(state, check, auction, result_ok="auction" not in check.bad)
+        else:
+            self._check_auction_result(check, auction)
 
     def _check_auction_result(self, check: HandCheck, auction: dict) -> None:
         hand = check.hand
         ok = check.seat("auction", auction["buyer"])
         price = auction["price"]
-        if not is_int(price):
+        if type(price) is not int:
             check.fail("auction", f"auction price must be a whole number, not {describe(price)}")
             return
         if price < self.opening_price:
@@ -337,17 +377,20 @@ class RuleBook:
         if not (self.exact_bids and self.eldest_must_buy):
             return None
         opening, step = self.opening_price, self.price_step
-        if buyer == eldest(dealer) and price == opening + step:
+        position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle, 2 dealer
+        if position == 2 or price > opening + 2 * step:
+            return None
+        if position == 0 and price == opening + step:
             return (f"is eldest, so after opening at {opening} his next bid is {opening + 2 * step}: "
                     f"eldest never buys at {price}")
-        if buyer == middle(dealer) and price == opening + 2 * step:
+        if position == 1 and price == opening + 2 * step:
             return (f"is middle, so after bidding {opening + step} his next bid is {opening + 3 * step}: "
                     f"middle never buys at {price}")
         return None
 
-    def _check_ruff(self, check: HandCheck, options: dict, hands_before: list) -> bool | None:
-        """The ruff's shape and result; with calls, whether the result stands so far
-        (their check, ``calls.check_ruff_calls``, comes after the sets), else None."""
+    def _check_ruff(self, check: HandCheck, options: dict, opening: int) -> tuple | None:
+        """The ruff's shape and result; with calls, the arguments of their check
+        (``calls.check_ruff_calls``, made after the sets), else None."""
         hand = check.hand
         if "ruff" not in hand:
             return None
@@ -360,30 +403,35 @@ class RuleBook:
             check.fail("ruff", "ruff must be null: simplified Gleek has no ruff")
             return None
         if not (isinstance(ruff, dict) and "winner" in ruff and "paid" in ruff
-                and (len(ruff) == 2 or set(ruff) <= RUFF_KEYS)):
+                and (len(ruff) == 2 or ruff.keys() <= RUFF_KEYS)):
             check.fail("ruff", f'ruff must be {{"winner": seat, "paid": [a, b, c]}}, not {describe(ruff)}')
             return None
         if "shown" in ruff and "calls" not in ruff:
             check.fail("ruff", "ruff: shown is given only with the calls (ruff.calls) that end in the showdown")
             return None
-        self._check_ruff_result(check, ruff, hands_before)
-        if "calls" in ruff and check.good("dealer"):  # §9.2: checked after the sets
-            return "ruff" not in check.bad
+        if "calls" in ruff and check.good("dealer"):  # §9.2, call by call
+            module = calls()
+            state = module.replay_ruff(self, check.hand["dealer"], ruff["calls"], check.names, opening, record=False)
+            given = module.calls_give(state, ruff)
+            if not given:  # (if they do, the calls make this result, so it is right)
+                self._check_ruff_result(check, ruff, opening)
+            return state, check, ruff, "ruff" not in check.bad, given
+        self._check_ruff_result(check, ruff, opening)
         return None
 
-    def _check_ruff_result(self, check: HandCheck, ruff: dict, hands_before: list) -> None:
+    def _check_ruff_result(self, check: HandCheck, ruff: dict, opening: int) -> None:
         """``winner`` and ``paid`` by themselves (§7)."""
         if not check.seat("ruff", ruff["winner"]):
             return
         paid = ruff["paid"]
-        if not (isinstance(paid, list) and len(paid) == 3 and all(is_int(v) for v in paid)):
+        if not (isinstance(paid, list) and len(paid) == 3
+                and type(paid[0]) is int and type(paid[1]) is int and type(paid[2]) is int):
             check.fail("ruff", f"ruff paid must be three whole numbers, one per seat, not {describe(paid)}")
             return
         winner = ruff["winner"]
         if paid[winner] != 0:
             check.fail("ruff", f"ruff: the winner {check.who(winner)} pays nothing, so their paid entry must be 0, not {paid[winner]}")
             return
-        opening = self.ruff_opening(hands_before)
         for seat in SEATS:
             if seat == winner:
                 continue
@@ -404,37 +452,43 @@ class RuleBook:
         if "sets" not in hand:
             return
         sets = hand["sets"]
-        if not (isinstance(sets, list) and len(sets) == 3 and all(isinstance(s, list) for s in sets)):
+        if not (isinstance(sets, list) and len(sets) == 3
+                and isinstance(sets[0], list) and isinstance(sets[1], list) and isinstance(sets[2], list)):
             check.fail("sets", f"sets must be three lists, one per seat, not {describe(sets)}")
             return
-        cards_of = {r: 0 for r in RANKS}
+        cards_of: dict = {}  # cards of each rank the table declares
         for seat, declared in enumerate(sets):
-            ranks_seen = set()
-            cards = 0
-            for text in declared:
-                parsed = parse_set(text)
-                if parsed is None or parsed[1] not in self.set_ranks:
-                    allowed = " ".join(self.set_ranks)
-                    check.fail("sets", f'sets: {check.who(seat)} declares {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {allowed}')
+            if declared and not self._check_seat_sets(check, seat, declared, cards_of):
+                return
+        if cards_of and max(cards_of.values()) > 3:  # at least 3 of every rank are in play
+            for rank in RANKS:
+                in_play = self.ranks_in_play(check, rank) if cards_of.get(rank, 0) > 3 else 4
+                if cards_of.get(rank, 0) > in_play:
+                    check.fail("sets", f"sets declare {cards_of[rank]} {RANK_PLURALS[rank]}, but only {in_play} are in play")
                     return
-                kind, rank = parsed
-                if rank in ranks_seen:
-                    check.fail("sets", f"sets: {check.who(seat)} declares two sets of {RANK_PLURALS[rank]}")
-                    return
-                ranks_seen.add(rank)
-                cards += set_cards(kind)
-                cards_of[rank] += set_cards(kind)
+
+    def _check_seat_sets(self, check: HandCheck, seat: int, declared: list, cards_of: dict) -> bool:
+        """One seat's sets: each a set of this book, one per rank, no more cards than he holds."""
+        ranks_seen, cards, book_sets = set(), 0, self._sets
+        for text in declared:
+            found = book_sets.get(text) if isinstance(text, str) else None
+            if found is None:
+                allowed = " ".join(self.set_ranks)
+                check.fail("sets", f'sets: {check.who(seat)} declares {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {allowed}')
+                return False
+            rank, count = found
+            if rank in ranks_seen:
+                check.fail("sets", f"sets: {check.who(seat)} declares two sets of {RANK_PLURALS[rank]}")
+                return False
+            ranks_seen.add(rank)
+            cards += count
+            cards_of[rank] = cards_of.get(rank, 0) + count
+        if cards > CARDS_IN_A_HAND:  # every player holds 12 cards at least (modern's buyer 13)
             most = self.max_set_cards(check, seat)
             if cards > most:
                 check.fail("sets", f"sets: {check.who(seat)} declares sets of {cards} cards but holds only {most}")
-                return
-        for rank in RANKS:
-            if cards_of[rank] <= 3:  # at least 3 of every rank are in play
-                continue
-            in_play = self.ranks_in_play(check, rank)
-            if cards_of[rank] > in_play:
-                check.fail("sets", f"sets declare {cards_of[rank]} {RANK_PLURALS[rank]}, but only {in_play} are in play")
-                return
+                return False
+        return True
 
     def check_play(self, check: HandCheck, options: dict) -> None:
         """Book-specific checks of the play (honours, card points, …)."""
@@ -446,7 +500,7 @@ class RuleBook:
 
     def phases(self, hand: dict, options: dict) -> dict[str, Transfer]:
         """Every phase's transfer for a valid hand, in this book's order."""
-        return {phase: getattr(self, phase)(hand, options) for phase in self.phase_ids}
+        return {phase: method(hand, options) for phase, method in self._phase_methods}
 
     def phase(self, phase: str, hand: dict, options: dict) -> Transfer:
         """One phase's transfer (a method named after the phase)."""
@@ -458,9 +512,13 @@ class RuleBook:
         return from_each(hand["tiddy"], self.tiddy_held)
 
     def auction(self, hand: dict, options: dict | None = None) -> Transfer:
-        if hand["auction"] is None:
+        """The buyer pays half the price to each opponent (so ``-price`` for him: exact)."""
+        auction = hand["auction"]
+        if auction is None:
             return nothing()
-        return to_each(hand["auction"]["buyer"], half(hand["auction"]["price"]))
+        buyer, price = auction["buyer"], auction["price"]
+        share = half(price)
+        return [-price if s == buyer else share for s in SEATS]
 
     def ruff(self, hand: dict, options: dict | None = None) -> Transfer:
         if hand["ruff"] is None:
@@ -471,12 +529,16 @@ class RuleBook:
         return transfer
 
     def sets(self, hand: dict, options: dict | None = None) -> Transfer:
-        transfers = []
+        """Each set declared is paid its value from each opponent."""
+        total = [0, 0, 0]
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
-                kind, rank = parse_set(text)
-                transfers.append(from_each(seat, self.set_value(kind, rank)))
-        return add(*transfers)
+                value = self.set_value(*SETS[text])
+                total[0] -= value
+                total[1] -= value
+                total[2] -= value
+                total[seat] += 3 * value  # net: 2 × value from the two others
+        return total
 
     def tricks(self, hand: dict, options: dict | None = None) -> Transfer:
         raise NotImplementedError

@@ -49,8 +49,17 @@ line per loser ("Cat folded at 4: pays 4").
 The showdown helper: ``suit_total(book, ranks)`` totals one suit's cards in the book's
 values (refusing a card given twice), ``four_aces_possible(book, turned_up)``,
 ``showdown_winner(dealer, shown)`` (four Aces beat every total, then the higher total,
-ties to the earlier seat from the dealer's left) and ``shown_problem(...)``, the
-checks of §9.3.
+ties to the earlier seat from the dealer's left), ``ruff_range(book)`` (the totals a
+best suit can have: 15–90, modern 9–69) and ``shown_problem(state, shown, turned_up,
+sets)``, the checks of §9.3. Modern's card-point counter belongs to its book:
+``Modern.card_points_from_counts``, ``card_points_text`` and ``card_count_problems``.
+
+The record check (``RuleBook.check_hand``) replays every hand's calls with these same
+functions (``bids_give`` / ``check_bids``, ``calls_give`` / ``check_ruff_calls``: at
+most one line under ``auction`` and one under ``ruff``), and ``RuleBook.reasons`` reads
+them out for the hand detail (``ruff_reasons``; parlett's opening stake from the hands
+before, or read back from the hand's own ``paid``). ``replay_ruff(..., record=False)``
+is for a check that needs neither ``line()`` nor ``reasons()`` (they replay again).
 
 Example (parlett; dealer Cat, so Ann is eldest; opening stake 2)::
 
@@ -80,9 +89,7 @@ Example (parlett; dealer Cat, so Ann is eldest; opening stake 2)::
 
 from __future__ import annotations
 
-from collections import namedtuple
-
-from .core import HONOURS, RANK_NAMES, RANKS, SEATS, describe, seats_from_eldest
+from .core import HONOURS, RANK_NAMES, RANKS, SEATS, describe, named_tuple, seats_from_eldest
 
 SEAT_NAMES = ("seat 0", "seat 1", "seat 2")
 NEXT = (1, 2, 0)  # the seat to the left
@@ -92,17 +99,18 @@ FOUR_ACES = "aces"
 CHECK, OPEN, CALL, RAISE, DROP = "check", "open", "call", "raise", "drop"  # a Word's action
 NAMED, S = "named", "S"  # Vying.opens_at / raise_by: named by the caller; the hand's opening stake
 NO_CONTEST, UNSEEN, SHOWDOWN = "no contest", "unseen", "showdown"  # how a ruff ends
-# which check refused a call (the replays say why afterwards, from the state as it was)
-_SHAPE, _SEAT, _WORD, _ORDER, _WHEN, _AMOUNT = (object() for _ in range(6))
+# which check refused a bid (replay_bids says why afterwards, from the state as it was)
+_ORDER, _AMOUNT = object(), object()
+_ABSENT = object()
 
 
-class Choice(namedtuple("Choice", "call label")):
+class Choice(named_tuple("Choice", "call label")):
     """A legal next call: ``call`` as the record writes it, ``label`` for its button."""
 
     __slots__ = ()
 
 
-class Amounts(namedtuple("Amounts", "seat word least label")):
+class Amounts(named_tuple("Amounts", "seat word least label")):
     """A call whose amount the caller names: any whole n ≥ ``least`` is legal."""
 
     __slots__ = ()
@@ -144,19 +152,24 @@ def _names_list(names, seats) -> str:
 class Auction:
     """The auction after the bids so far (``replay_bids``)."""
 
-    # until replay_bids says otherwise
-    calls: list = []
+    # until the bids say otherwise (see replay_bids)
     highest = bidder = problem = None
     passes = 0
-    ended = False
 
     def __init__(self, book, dealer: int, names=SEAT_NAMES):
-        self.book, self.dealer, self.names = book, dealer, names
-        self.exact = book.exact_bids
-        self.strict = book.exact_bids or book.eldest_must_buy  # the next bid must be exactly ``least``
+        """The auction before anybody has spoken (``replay_bids`` plays the bids)."""
+        self.book, self.dealer, self.names, self.calls = book, dealer, names, []
         self.turn = NEXT[dealer]  # eldest speaks first
         self.least = book.opening_price  # the smallest bid allowed now
         self.out = [False, False, False]
+
+    @property
+    def ended(self) -> bool:
+        return self.turn is None
+
+    @property
+    def exact(self) -> bool:
+        return self.book.exact_bids
 
     @property
     def buyer(self):
@@ -241,10 +254,10 @@ def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
     state = Auction(book, dealer, names)
     if type(bids) is not list:
         state.problem = f'bids must be a list of calls such as [0, 12] or [1, "pass"], not {describe(bids)}'
-        state.calls = []
         return state
     exact, step, eldest_opens = book.exact_bids, book.price_step, book.eldest_must_buy
-    out, turn, least, strict = state.out, state.turn, state.least, state.strict
+    strict = exact or eldest_opens  # the next bid must be exactly ``least`` (else at least)
+    out, turn, least = state.out, state.turn, state.least
     passes = taken = 0
     highest = bidder = problem = None
     for call in bids:
@@ -255,24 +268,26 @@ def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
         if type(seat) is not int or not 0 <= seat <= 2:
             problem = f"a bid's seat is 0, 1 or 2, not {describe(seat)}"
             break
-        is_pass = bid == "pass"
-        if not is_pass and type(bid) is not int:
-            problem = f'{names[seat]}\'s bid must be a whole number or "pass", not {describe(bid)}'
-            break
-        if seat != turn:
-            problem = _ORDER
-            break
-        if is_pass:
+        if type(bid) is int:
+            if seat != turn:
+                problem = _ORDER
+                break
+            if bid != least and (strict or bid < least):
+                problem = _AMOUNT
+                break
+            highest, bidder, least, strict = bid, seat, bid + step, exact
+        elif bid == "pass":
+            if seat != turn:
+                problem = _ORDER
+                break
             if highest is None and eldest_opens:
                 problem = f"{names[seat]} is eldest and must open at {least}, not pass"
                 break
             out[seat] = True
             passes += 1
-        elif bid != least and (strict or bid < least):
-            problem = _AMOUNT
-            break
         else:
-            highest, bidder, least, strict = bid, seat, bid + step, exact
+            problem = f'{names[seat]}\'s bid must be a whole number or "pass", not {describe(bid)}'
+            break
         taken += 1
         if passes == 3 or (passes == 2 and bidder is not None):
             turn = None
@@ -280,19 +295,28 @@ def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
             turn = NEXT[seat]
             if out[turn]:
                 turn = NEXT[turn]
-    state.calls, state.turn, state.ended = bids[:taken], turn, turn is None
-    state.least, state.strict, state.passes, state.highest, state.bidder = least, strict, passes, highest, bidder
+    state.calls, state.turn, state.least = bids[:taken], turn, least
+    if taken:
+        state.passes, state.highest, state.bidder = passes, highest, bidder
     if problem is _ORDER:
-        problem = state._order_problem(seat, "pass" if is_pass else f"bid of {bid}")
+        problem = state._order_problem(seat, "pass" if bid == "pass" else f"bid of {bid}")
     elif problem is _AMOUNT:
         problem = state._bid_problem(seat, bid)
-    state.problem = problem
+    if problem is not None:
+        state.problem = problem
     return state
 
 
-def check_bids(book, check, auction: dict, result_ok: bool) -> None:
-    """§9.4: at most one line about ``auction.bids``, under ``auction``."""
-    state = replay_bids(book, check.hand["dealer"], auction["bids"], check.names)
+def bids_give(state: Auction, auction: dict) -> bool:
+    """The bids are legal, finished, and give exactly this buyer and price (whole
+    numbers: ``True`` or ``16.0`` never agree), so nothing else about them can be wrong."""
+    buyer, price = auction["buyer"], auction["price"]
+    return (state.turn is None and state.problem is None and state.bidder is not None
+            and type(buyer) is int and buyer == state.bidder and type(price) is int and price == state.highest)
+
+
+def check_bids(state: Auction, check, auction: dict, result_ok: bool) -> None:
+    """§9.4: at most one line about ``auction.bids`` (replayed: ``state``), under ``auction``."""
     problem = state.problem
     if problem is None and not state.ended:
         problem = state.unfinished()
@@ -307,9 +331,16 @@ def check_bids(book, check, auction: dict, result_ok: bool) -> None:
 _TABLES: dict = {}
 
 
-def _tables(vying) -> tuple:
-    """A book's vying as lookups: words before and after an opening, the words whose
-    amount the caller names, and every word of the book (in order, and as a set)."""
+#: A book's vying as lookups: its words before and after an opening (word -> Word), the
+#: words whose amount the caller names, and every word of the book (in order, and as a set);
+#: for the replay, the calls that may be said before and after an opening, by their
+#: length (2: ``[seat, word]``, 3: ``[seat, word, n]``): word -> (action code, Word).
+Procedure = named_tuple("Procedure", "vying before after named words vocabulary calls_before calls_after")
+_CODES = {DROP: 0, CALL: 1, CHECK: 2, OPEN: 3, RAISE: 4}
+_DROP, _CALL, _CHECK, _OPEN, _RAISE = range(5)
+
+
+def _tables(vying) -> Procedure:
     tables = _TABLES.get(id(vying))
     if tables is None:
         words = vying.before + vying.after
@@ -317,8 +348,13 @@ def _tables(vying) -> tuple:
                           if (w.action == OPEN and vying.opens_at == NAMED)
                           or (w.action == RAISE and vying.raise_by == NAMED))
         ordered = tuple(dict.fromkeys(w.word for w in words))
-        tables = (vying, {w.word: w for w in vying.before}, {w.word: w for w in vying.after}, named,
-                  ordered, frozenset(ordered))
+
+        def by_length(phase):
+            return {size: {w.word: (_CODES[w.action], w) for w in phase if (w.word in named) == (size == 3)}
+                    for size in (2, 3)}
+
+        tables = Procedure(vying, {w.word: w for w in vying.before}, {w.word: w for w in vying.after}, named,
+                           ordered, frozenset(ordered), by_length(vying.before), by_length(vying.after))
         _TABLES[id(vying)] = tables
     return tables
 
@@ -326,46 +362,66 @@ def _tables(vying) -> tuple:
 class Ruff:
     """The vying after the calls so far (``replay_ruff``)."""
 
-    # until replay_ruff says otherwise
-    calls: list = []
-    opened = ended = False
-    left = 3  # players still in
-    waiting = 0  # players still to answer the last opening or raise
+    # until the calls say otherwise (see _finish and replay_ruff)
     end = winner = problem = None
     showing: tuple = ()
 
     def __init__(self, book, dealer: int, names=SEAT_NAMES, opening: int = 2):
+        """The vying before anybody has spoken (``replay_ruff`` plays the calls)."""
+        first = book.vying.first_stake
+        self._set(book, dealer, names, opening, [], NEXT[dealer], first, False, [False, False, False],
+                  [None, None, None], [first, first, first], 3, 0, None, None)
+
+    def _set(self, book, dealer, names, opening, calls, turn, stake, opened, out, at, committed, left, waiting,
+             log, did) -> None:
         self.book, self.dealer, self.names, self.opening = book, dealer, names, opening
-        self.rules = rules = book.vying
-        _, self._before, self._after, self._named, self._words, self._vocabulary = _tables(rules)
-        self._phase = self._before  # the words that may be said now
-        self.log: list = []  # (seat, Word, n): n the stake after the call, or what a drop owes
-        self.turn = NEXT[dealer]  # eldest speaks first
-        self.stake = first = rules.first_stake
-        self.out = [False, False, False]
-        self.at = [None, None, None]  # the stake when he dropped
-        self.committed = [first, first, first]  # the stake he last put in
-        self.did = [None, None, None]  # (Word, n): his last call that put something in
+        self.calls, self.turn, self.stake, self.opened = calls, turn, stake, opened
+        self.out, self.at, self.committed = out, at, committed  # who is out, at what stake, what each put in
+        self.left, self.waiting = left, waiting  # players still in; still to answer the last opening or raise
+        self._log, self._did = log, did  # what the calls line and the reasons read (see _history)
+        if turn is None:
+            self._finish()
+
+    @property
+    def ended(self) -> bool:
+        return self.turn is None
+
+    @property
+    def rules(self):
+        return self.book.vying
+
+    @property
+    def _p(self) -> Procedure:
+        return _tables(self.book.vying)
+
+    @property
+    def _phase(self) -> dict:
+        """The words that may be said now."""
+        return self._p.after if self.opened else self._p.before
 
     # ------------------------------------------------------------ a call refused
 
     def _shapes(self) -> str:
-        plain = [w for w in self._words if w not in self._named]
-        shapes = [f'[seat, "{w}", n]' for w in self._named]
+        plain = [w for w in self._p.words if w not in self._p.named]
+        shapes = [f'[seat, "{w}", n]' for w in self._p.named]
         shapes.append(f"[seat, word] with word {_or_list(plain)}")
         return " or ".join(shapes)
 
-    def _word_problem(self, seat: int, word, call: list) -> str:
-        """A word the book does not have, or an amount where there is none (or none where one is needed)."""
+    def _word_problem(self, seat: int, word, call: list) -> str | None:
+        """A word the book does not have, or an amount where there is none (or none where
+        one is needed, or one that is not a whole number)."""
         who = self.names[seat]
-        if type(word) is not str or word not in self._vocabulary:
-            return f"{who} says {describe(word)}, which is not a {self.book.id} call ({', '.join(self._words)})"
-        if len(call) == 3 and word not in self._named:
-            where = f"only {_or_list(sorted(self._named))} names one" if self._named else f"no {self.book.id} call names one"
+        named = self._p.named
+        if type(word) is not str or word not in self._p.vocabulary:
+            return f"{who} says {describe(word)}, which is not a {self.book.id} call ({', '.join(self._p.words)})"
+        if len(call) == 3 and word not in named:
+            where = f"only {_or_list(sorted(named))} names one" if named else f"no {self.book.id} call names one"
             return f"{who}'s {word} carries an amount ({describe(call[2])}), but {where}"
-        if len(call) == 2:
+        if len(call) == 2 and word in named:
             return f'{who}\'s {word} needs an amount: [seat, "{word}", n]'
-        return f"{who}'s {word} must name a whole number of counters, not {describe(call[2])}"
+        if len(call) == 3 and type(call[2]) is not int:
+            return f"{who}'s {word} must name a whole number of counters, not {describe(call[2])}"
+        return None
 
     def _order_problem(self, seat: int, word: str) -> str:
         who = self.names[seat]
@@ -388,28 +444,29 @@ class Ruff:
             return self.opening if how == S else how
         return stake + how
 
-    def _refusal(self, why, call) -> str:
-        """Why ``call`` could not be taken (``why``: which check of ``replay_ruff`` refused it)."""
-        if why is _SHAPE:
+    def _refusal(self, call) -> str:
+        """Why ``replay_ruff`` could not take ``call`` (the state is the one before it), in
+        §9.4's order: its shape, its seat, its word (and amount), its turn, its moment, its amount."""
+        if type(call) is not list or not 2 <= len(call) <= 3:
             return f"a call is {self._shapes()}, not {describe(call)}"
-        if why is _SEAT:
-            return f"a call's seat is 0, 1 or 2, not {describe(call[0])}"
         seat, word = call[0], call[1]
-        if why is _WORD:
-            return self._word_problem(seat, word, call)
-        if why is _ORDER:
-            return self._order_problem(seat, word)
-        if why is _WHEN:
+        if type(seat) is not int or not 0 <= seat <= 2:
+            return f"a call's seat is 0, 1 or 2, not {describe(seat)}"
+        problem = self._word_problem(seat, word, call)
+        if problem is None and seat != self.turn:
+            problem = self._order_problem(seat, word)
+        if problem is None and word not in self._phase:
             when = (self.rules.opened_as if self.opened else self.rules.unopened).format(n=self.stake)
-            return f"{self.names[seat]} cannot {word}: {when} ({options_text(self.choices, self.more)})"
-        least = "at least 1" if self.stake == 0 else f"more than the stake of {self.stake}"
-        w = self._phase[word]
-        return f"{self.names[seat]} {w.says.format(n=call[2])}, but a {w.word} must be {least}"
+            problem = f"{self.names[seat]} cannot {word}: {when} ({options_text(self.choices, self.more)})"
+        if problem is None:  # a named amount, no more than the stake
+            least = "at least 1" if self.stake == 0 else f"more than the stake of {self.stake}"
+            w = self._phase[word]
+            problem = f"{self.names[seat]} {w.says.format(n=call[2])}, but a {w.word} must be {least}"
+        return problem
 
     def _finish(self) -> None:
         """How it ended (§9.2): all three spoke and nobody opened; one player left in; or a showdown."""
         order, out = FROM_ELDEST[self.dealer], self.out
-        self.ended = True
         if not self.opened:
             self.end = self.rules.all_quiet
             if self.end == SHOWDOWN:
@@ -430,7 +487,10 @@ class Ruff:
     @property
     def owes(self) -> list[int]:
         """Each player's liability so far: fixed once he is out, the running stake for those in."""
-        return [self._owes(s) for s in SEATS]
+        rules, out, stake = self.book.vying, self.out, self.stake
+        fixed, ante = (self.at if rules.fold_owes_stake else self.committed), rules.ante
+        return [ante + fixed[0] if out[0] else ante + stake, ante + fixed[1] if out[1] else ante + stake,
+                ante + fixed[2] if out[2] else ante + stake]
 
     @property
     def fixed(self) -> list[bool]:
@@ -438,7 +498,9 @@ class Ruff:
 
     def paid(self, winner: int) -> list[int]:
         """``ruff.paid`` for ``winner``: each loser's liability, the winner's own entry 0."""
-        return [0 if s == winner else self._owes(s) for s in SEATS]
+        paid = self.owes
+        paid[winner] = 0
+        return paid
 
     def outcome(self) -> str:
         if self.end == NO_CONTEST:
@@ -452,12 +514,12 @@ class Ruff:
         if self.turn is None:
             return []
         seat, choices = self.turn, []
-        for w in (self._after if self.opened else self._before).values():
+        for w in self._phase.values():
             if w.action in (CHECK, DROP):
                 choices.append(Choice([seat, w.word], w.label))
             elif w.action == CALL:
                 choices.append(Choice([seat, w.word], w.label.format(n=self.stake)))
-            elif w.word in self._named:
+            elif w.word in self._p.named:
                 choices += [Choice([seat, w.word, n], w.label.format(n=n))
                             for n in range(self.stake + 1, self.stake + 1 + NEXT_FEW)]
             else:
@@ -468,14 +530,23 @@ class Ruff:
     def more(self) -> Amounts | None:
         if self.turn is None:
             return None
-        for w in (self._after if self.opened else self._before).values():
-            if w.word in self._named:
+        for w in self._phase.values():
+            if w.word in self._p.named:
                 return Amounts(self.turn, w.word, self.stake + 1, w.label)
         return None
 
     def line(self) -> str:
         """"Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches"."""
-        return " · ".join(f"{self.names[seat]} {w.says.format(n=n)}" for seat, w, n in self.log)
+        return " · ".join(f"{self.names[seat]} {w.says.format(n=n)}" for seat, w, n in self._history()[0])
+
+    def _history(self) -> tuple[list, list]:
+        """What the calls line and the reasons read: each call with the stake after it
+        (or what a drop owes), and each player's last call that put something in. A
+        replay made for a check alone does not record them: replay once more, recording."""
+        if self._log is None:
+            again = replay_ruff(self.book, self.dealer, self.calls, self.names, self.opening)
+            self._log, self._did = again._log, again._did
+        return self._log, self._did
 
     def unfinished(self) -> str:
         return (f"the calls stop before the vying is over: it is {self.names[self.turn]}'s turn "
@@ -487,8 +558,8 @@ class Ruff:
 
     def _story(self, seat: int) -> str:
         dropped, quiet, held = self.rules.stories
-        did = self.did[seat]
-        did = did[0].did.format(n=did[1]) if did else ""
+        did = self._history()[1][seat]
+        did = did.did.format(n=self.committed[seat]) if did else ""
         if not self.out[seat]:
             story = held
         elif self.rules.fold_owes_stake or did:
@@ -516,15 +587,23 @@ class Ruff:
         if self.end == SHOWDOWN and winner not in self.showing:
             return (f"{names[winner]} is not at the showdown ({_names_list(names, self.showing)} show), "
                     f"so cannot win the ruff")
-        if self.end == SHOWDOWN and shown is not None:
-            best = showdown_winner(self.dealer, shown)
-            if winner != best:
-                return f"the ruffs shown ({self.shown_text(shown)}) give the ruff to {names[best]}, not {names[winner]}"
-        paid = ruff["paid"]
+        problem = self.shown_winner_problem(winner, shown)
+        if problem is not None:
+            return problem
+        paid, owes = ruff["paid"], self.owes
         for seat in SEATS:
-            if seat != winner and paid[seat] != self._owes(seat):
-                return f"the calls leave {names[seat]} owing {self._owes(seat)}, not {paid[seat]}"
+            if seat != winner and paid[seat] != owes[seat]:
+                return f"the calls leave {names[seat]} owing {owes[seat]}, not {paid[seat]}"
         return None
+
+    def shown_winner_problem(self, winner: int, shown) -> str | None:
+        """At a showdown with ``shown``: what the ruffs shown give, if not ``winner``."""
+        if self.end != SHOWDOWN or shown is None:
+            return None
+        best = showdown_winner(self.dealer, shown)
+        if winner == best:
+            return None
+        return f"the ruffs shown ({self.shown_text(shown)}) give the ruff to {self.names[best]}, not {self.names[winner]}"
 
     def shown_text(self, shown) -> str:
         """"Ann 52, Cat 47": the ruffs shown, from the dealer's left."""
@@ -532,62 +611,56 @@ class Ruff:
                          for s in self.showing)
 
 
-def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2) -> Ruff:
+def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, record: bool = True) -> Ruff:
     """The vying after ``calls`` (§9.2); see the module's docstring. One pass with the
-    state in local variables (every hand of a record runs it), stopping at the first
-    call that cannot be taken; ``Ruff._refusal`` then says why. The turn is never a
-    player who is out, and None once the vying is over."""
-    state = Ruff(book, dealer, names, opening)
+    state in local variables (every hand of a record runs it): a call is taken if it is
+    exactly one the player to speak may make now, else the replay stops and
+    ``Ruff._refusal`` says why. The turn is never a player who is out, and None once
+    the vying is over. ``record=False`` (a check that needs neither the calls line nor
+    the reasons) leaves out what only they read."""
     if type(calls) is not list:
-        example = "[0, \"vie\", 2]" if state._named else f"[0, \"{book.vying.before[-1].word}\"]"
+        state = Ruff(book, dealer, names, opening)
+        example = "[0, \"vie\", 2]" if state._p.named else f"[0, \"{book.vying.before[-1].word}\"]"
         state.problem = f"calls must be a list of calls such as {example}, not {describe(calls)}"
-        state.calls = []
         return state
-    rules, phase, after, named_words, vocabulary = state.rules, state._phase, state._after, state._named, state._vocabulary
-    ante, fold_owes_stake, out, at, committed, did, log = (
-        rules.ante, rules.fold_owes_stake, state.out, state.at, state.committed, state.did, state.log)
+    rules = book.vying
+    tables = _tables(rules)
+    may, after = tables.calls_before, tables.calls_after  # what may be said now, by call length
+    first, ante, fold_owes_stake = rules.first_stake, rules.ante, rules.fold_owes_stake
+    out, at, committed = [False, False, False], [None, None, None], [first, first, first]
+    log, did = ([], [None, None, None]) if record else (None, None)
     opens_at = opening if rules.opens_at == S else rules.opens_at  # (unused where the caller names it)
     raise_by = rules.raise_by
-    turn, stake, opened, left, waiting, taken, why = state.turn, state.stake, False, 3, 0, 0, None
+    turn, stake, opened, left, waiting, taken = NEXT[dealer], first, False, 3, 0, 0
     for call in calls:
         if type(call) is not list or not 2 <= len(call) <= 3:
-            why = _SHAPE
             break
-        seat, word, named = call[0], call[1], len(call) == 3
-        if type(seat) is not int or not 0 <= seat <= 2:
-            why = _SEAT
+        seat, word = call[0], call[1]
+        found = may[len(call)].get(word) if type(word) is str else None
+        if found is None or type(seat) is not int or seat != turn:
             break
-        if (type(word) is not str or word not in vocabulary or named != (word in named_words)
-                or (named and type(call[2]) is not int)):
-            why = _WORD
-            break
-        if seat != turn:
-            why = _ORDER
-            break
-        w = phase.get(word)
-        if w is None:
-            why = _WHEN
-            break
-        action = w.action
-        if action == DROP:  # out: owes the stake now (parlett) or the stake he last put in
+        code, w = found
+        if code == _DROP:  # out: owes the stake now (parlett) or the stake he last put in
             out[seat], at[seat], left, waiting = True, stake, left - 1, waiting - 1
             n = ante + (stake if fold_owes_stake else committed[seat])
-        elif action == CALL:
+        elif code == _CALL:
             committed[seat] = n = stake
-            did[seat], waiting = (w, n), waiting - 1
-        elif action == CHECK:
+            waiting -= 1
+        elif code == _CHECK:
             n = stake
         else:  # an opening or a raise: every other player still in must answer it
-            if named:
+            if len(call) == 3:
                 n = call[2]
-                if n <= stake:
-                    why = _AMOUNT
+                if type(n) is not int or n <= stake:
                     break
             else:
-                n = opens_at if action == OPEN else stake + raise_by
+                n = opens_at if code == _OPEN else stake + raise_by
             stake = committed[seat] = n
-            did[seat], opened, phase, waiting = (w, n), True, after, left - 1
-        log.append((seat, w, n))
+            opened, may, waiting = True, after, left - 1
+        if log is not None:
+            log.append((seat, w, n))
+            if code == _CALL or code >= _OPEN:
+                did[seat] = w
         taken += 1
         if (left == 1 or waiting == 0) if opened else taken == 3:  # §9.2's end rule
             turn = None
@@ -595,12 +668,13 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2) ->
             turn = NEXT[seat]
             if out[turn]:
                 turn = NEXT[turn]
-    state.calls, state.turn, state.stake, state.opened, state._phase = calls[:taken], turn, stake, opened, phase
-    state.left, state.waiting = left, waiting
-    if turn is None:
-        state._finish()
-    if why is not None:
-        state.problem = state._refusal(why, call)
+    else:
+        call = _ABSENT  # every call taken
+    state = Ruff.__new__(Ruff)
+    state._set(book, dealer, names, opening, calls[:taken], turn, stake, opened, out, at, committed, left, waiting,
+               log, did)
+    if call is not _ABSENT:
+        state.problem = state._refusal(call)
     return state
 
 
@@ -710,20 +784,40 @@ def _shown_entries_problem(state: Ruff, shown, turned_up) -> str | None:
     return None
 
 
-def check_ruff_calls(book, check, ruff: dict, opening: int, result_ok: bool) -> None:
-    """§9.4: at most one line about ``ruff.calls`` and ``ruff.shown``, under ``ruff``."""
+def calls_give(state: Ruff, ruff: dict) -> bool:
+    """The calls are legal, finished, and give exactly this winner and paid (whole
+    numbers: ``True`` or ``4.0`` never agree), so ``winner`` and ``paid`` need no other check
+    (what ``shown`` says is checked after the sets, by ``check_ruff_calls``)."""
+    winner, paid = ruff["winner"], ruff["paid"]
+    if (state.turn is not None or state.problem is not None or type(winner) is not int
+            or type(paid) is not list or len(paid) != 3):
+        return False
+    if state.end == UNSEEN:
+        if winner != state.winner:
+            return False
+    elif winner not in state.showing:  # (a showdown's seats; none at a no contest)
+        return False
+    a, b, c = paid
+    return type(a) is int and type(b) is int and type(c) is int and paid == state.paid(winner)
+
+
+def check_ruff_calls(state: Ruff, check, ruff: dict, result_ok: bool, given: bool = False) -> None:
+    """§9.4: at most one line about ``ruff.calls`` (replayed: ``state``) and ``ruff.shown``,
+    under ``ruff``; ``given``: the calls give its winner and paid (``calls_give``)."""
+    shown = ruff.get("shown", _ABSENT)
+    if given and shown is _ABSENT:
+        return  # the calls make the result, and nothing is shown
     hand = check.hand
-    state = replay_ruff(book, hand["dealer"], ruff["calls"], check.names, opening)
     problem = state.problem
     if problem is None and not state.ended:
         problem = state.unfinished()
-    shown = ruff.get("shown")
-    if problem is None and "shown" in ruff:
+    if problem is None and shown is not _ABSENT:
         turned_up = hand.get("turned_up") if check.good("turned_up") else None
         sets = hand["sets"] if check.good("sets") else None
         problem = shown_problem(state, shown, turned_up, sets)
     if problem is None and result_ok:
-        problem = state.disagreement(ruff, shown)
+        shown = None if shown is _ABSENT else shown
+        problem = state.shown_winner_problem(ruff["winner"], shown) if given else state.disagreement(ruff, shown)
     if problem is not None:
         check.fail("ruff", "ruff: " + problem)
 

@@ -3,22 +3,23 @@
 Everything here is pure: plain data in, counter transfers out. Amounts are
 exact, never floats: an ``int`` for a whole amount and a ``fractions.Fraction``
 only for a half counter (the finest amount there is), which keeps the common
-case plain integer arithmetic. A *transfer* is a list of three amounts, one per
-seat, adding up to 0.
+case plain integer arithmetic; ``fractions`` is only imported once a half counter
+occurs (``settle`` of a session without one never pays for it). A *transfer* is a
+list of three amounts, one per seat, adding up to 0.
 """
 
 from __future__ import annotations
 
-import re
-from collections import namedtuple
-from fractions import Fraction
+from operator import itemgetter
 
 SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+RANK_SET = frozenset(RANKS)
 HONOURS = ("A", "K", "Q", "J")
 PHASES = ("tiddy", "auction", "ruff", "sets", "tricks")
 TRICKS_IN_A_HAND = 12
+CARDS_IN_A_HAND = 12  # dealt to each player (modern's buyer may keep 13)
 
 RANK_NAMES = {
     "A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "10": "Ten", "9": "Nine",
@@ -29,6 +30,40 @@ HONOUR_NAMES = {"A": "Tib (Ace)", "K": "King", "Q": "Queen", "J": "Tom (Jack)"}
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "Kiss"}
 
 Transfer = list  # three Fractions, summing to 0
+
+
+# ---------------------------------------------------------------- named tuples
+
+def named_tuple(name: str, fields: str) -> type:
+    """A tuple type with named fields, as ``collections.namedtuple`` makes them (positional
+    or keyword construction, ``_fields``, a readable repr), for the few this package
+    declares. namedtuple compiles code for each type (~60 µs), which every ``settle``
+    would pay at import; this does not."""
+    names = tuple(fields.split())
+
+    def __new__(cls, *values, **by_name):
+        if by_name:
+            try:
+                values += tuple(by_name.pop(field) for field in names[len(values):])
+            except KeyError as missing:
+                raise TypeError(f"{name}() needs {missing}") from None
+            if by_name:
+                raise TypeError(f"{name}() has no field {next(iter(by_name))!r}")
+        if len(values) != len(names):
+            raise TypeError(f"{name}() takes {len(names)} values ({', '.join(names)}), not {len(values)}")
+        return tuple.__new__(cls, values)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={v!r}' for f, v in zip(names, self))})"
+
+    def __getnewargs__(self) -> tuple:  # (pickling and copying)
+        return tuple(self)
+
+    namespace = {"__slots__": (), "__new__": __new__, "__repr__": __repr__, "_fields": names,
+                 "__getnewargs__": __getnewargs__, "__module__": __name__}
+    for index, field in enumerate(names):
+        namespace[field] = property(itemgetter(index))
+    return type(name, (tuple,), namespace)
 
 
 # ---------------------------------------------------------------- seats
@@ -62,7 +97,16 @@ def is_seat(value: object) -> bool:
 
 # ---------------------------------------------------------------- amounts
 
-ZERO = Fraction(0)
+_Fraction = None
+
+
+def fraction(numerator, denominator=1):
+    """``fractions.Fraction(numerator, denominator)``, importing ``fractions`` (and the
+    ``decimal`` it loads, ~3 ms) the first time an amount is not whole."""
+    global _Fraction
+    if _Fraction is None:
+        from fractions import Fraction as _Fraction
+    return _Fraction(numerator, denominator)
 
 
 def nothing() -> Transfer:
@@ -71,56 +115,90 @@ def nothing() -> Transfer:
 
 def half(amount: int):
     """Half of a whole amount, exactly: an int when even, a half counter when odd."""
-    return amount // 2 if amount % 2 == 0 else Fraction(amount, 2)
+    return amount // 2 if amount % 2 == 0 else fraction(amount, 2)
+
+
+def from_halves(halves: int):
+    """An amount counted in half counters, as an exact amount: an int when whole."""
+    return halves // 2 if halves % 2 == 0 else fraction(halves, 2)
 
 
 def from_each(scorer: int, amount) -> Transfer:
     """Each of the other two pays ``amount`` to ``scorer``."""
-    if type(amount) is int:  # the usual case: plain int arithmetic
-        double, minus = 2 * amount, -amount
-    else:
-        if type(amount) is not Fraction:
-            amount = Fraction(amount)
-        double, minus = 2 * amount, -amount
-    return [double if s == scorer else minus for s in SEATS]
+    if type(amount) is not int and not hasattr(amount, "denominator"):
+        amount = fraction(amount)  # a float or Decimal given by a caller: exactly
+    transfer = [-amount, -amount, -amount]
+    transfer[scorer] = 2 * amount
+    return transfer
 
 
 def to_each(payer: int, amount) -> Transfer:
     """``payer`` pays ``amount`` to each of the other two."""
-    return from_each(payer, -amount if type(amount) in (int, Fraction) else -Fraction(amount))
+    if type(amount) is not int and not hasattr(amount, "denominator"):
+        amount = fraction(amount)
+    return from_each(payer, -amount)
 
 
 def add(*transfers) -> Transfer:
-    """Seat by seat sum. Counted exactly in half counters while every amount is a
-    whole or half counter (always, in Gleek); any other amount takes the general path."""
-    halves = [0, 0, 0]
+    """Seat by seat sum: plain ints while every amount is whole (nearly always), else
+    counted in half counters, else (never in Gleek) the general exact path."""
+    a = b = c = 0
+    for x, y, z in transfers:
+        if type(x) is not int or type(y) is not int or type(z) is not int:
+            halves = halves_sum(transfers)
+            return _add_exactly(transfers) if halves is None else [from_halves(h) for h in halves]
+        a += x
+        b += y
+        c += z
+    return [a, b, c]
+
+
+def halves_sum(transfers) -> list[int] | None:
+    """The seat by seat sum in half counters (ints: twice the amount), or None if some
+    amount is neither whole nor half."""
+    a = b = c = 0  # whole amounts
+    ha = hb = hc = 0  # half counters, from the transfers with halves in them
     for t in transfers:
-        for s in SEATS:
-            value = t[s]
-            kind = type(value)
-            if kind is int:
-                halves[s] += 2 * value
-            elif kind is Fraction and value.denominator <= 2:
-                halves[s] += value.numerator * (2 // value.denominator)
-            else:
-                return _add_exactly(transfers)
-    return [h // 2 if h % 2 == 0 else Fraction(h, 2) for h in halves]
+        x, y, z = t
+        if type(x) is int and type(y) is int and type(z) is int:
+            a += x
+            b += y
+            c += z
+        else:
+            halves = _halves(t)
+            if halves is None:
+                return None
+            ha, hb, hc = ha + halves[0], hb + halves[1], hc + halves[2]
+    return [2 * a + ha, 2 * b + hb, 2 * c + hc]
+
+
+def _halves(transfer) -> list[int] | None:
+    """One transfer in half counters, or None if an amount is neither whole nor half."""
+    halves = []
+    for value in transfer:
+        if type(value) is int:
+            halves.append(2 * value)
+        elif getattr(value, "denominator", 0) in (1, 2):
+            halves.append(value.numerator * (2 // value.denominator))
+        else:
+            return None
+    return halves
 
 
 def _add_exactly(transfers) -> Transfer:
-    total = [ZERO, ZERO, ZERO]
+    total = [fraction(0)] * 3
     for t in transfers:
         for s in SEATS:
-            total[s] += Fraction(t[s])
+            total[s] += fraction(t[s])
     return total
 
 
-def as_number(amount: Fraction) -> int | float:
+def as_number(amount) -> int | float:
     """A JSON number for an exact amount: whole amounts as ints, halves as x.5."""
     if type(amount) is int:
         return amount
-    if type(amount) is not Fraction:
-        amount = Fraction(amount)
+    if not hasattr(amount, "denominator"):
+        amount = fraction(amount)
     if amount.denominator == 1:
         return amount.numerator
     if abs(amount.numerator) <= 2 ** 53:
@@ -128,28 +206,48 @@ def as_number(amount: Fraction) -> int | float:
     return amount  # too large for a float: record.to_json_text writes it out exactly
 
 
+def halves_text(halves: int) -> str:
+    """An amount counted in half counters as a JSON number, exactly: ``7``, ``-6.5``."""
+    if halves % 2 == 0:
+        return str(halves // 2)
+    return ("-" if halves < 0 else "") + f"{abs(halves) // 2}.5"
+
+
+def number_text(amount) -> str:
+    """An exact amount as a JSON number: ``7``, ``-6.5`` (a half counter written out
+    exactly, however large)."""
+    if type(amount) is int:
+        return str(amount)
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    if amount.denominator == 2:
+        return ("-" if amount.numerator < 0 else "") + f"{abs(amount.numerator) // 2}.5"
+    return repr(float(amount))  # never in Gleek: only halves occur
+
+
 def format_counters(amount) -> str:
     """``7``, ``6½``, ``-1½``: an amount as players say it."""
     if type(amount) is int:
         return f"−{-amount}" if amount < 0 else str(amount)
-    amount = Fraction(amount)
+    amount = fraction(amount)
     sign = "−" if amount < 0 else ""
     amount = abs(amount)
     whole, part = divmod(amount, 1)
     if part == 0:
         return f"{sign}{whole}"
-    if part == Fraction(1, 2):
+    if part == fraction(1, 2):
         return f"{sign}{whole if whole else ''}½"
     return f"{sign}{float(amount):g}"
 
 
 def signed_counters(amount) -> str:
+    amount = amount if type(amount) is int else fraction(amount)
     return ("+" if amount > 0 else "") + format_counters(amount)
 
 
 # ---------------------------------------------------------------- settlement
 
-class Payment(namedtuple("Payment", "payer payee amount")):
+class Payment(named_tuple("Payment", "payer payee amount")):
     """``payer`` pays ``amount`` to ``payee``. (Plain named tuples here, not
     dataclasses: ``settle`` is a command, and importing dataclasses costs it ~10 ms.)"""
 
@@ -165,8 +263,9 @@ def fewest_payments(balances) -> list[Payment]:
     Each goes from a player who is down to one who is up; largest first, ties by
     payer then payee.
     """
-    owed = {s: -Fraction(b) for s, b in enumerate(balances) if b < 0}
-    due = {s: Fraction(b) for s, b in enumerate(balances) if b > 0}
+    exact = [b if type(b) is int or hasattr(b, "denominator") else fraction(b) for b in balances]
+    owed = {s: -b for s, b in enumerate(exact) if b < 0}
+    due = {s: b for s, b in enumerate(exact) if b > 0}
     payments = []
     while owed and due:
         payer = max(owed, key=lambda s: (owed[s], -s))
@@ -182,7 +281,7 @@ def fewest_payments(balances) -> list[Payment]:
 
 # ---------------------------------------------------------------- problems
 
-class Problem(namedtuple("Problem", "hand key text")):
+class Problem(named_tuple("Problem", "hand key text")):
     """One thing wrong with a record, worded for a person at a card table.
 
     ``hand`` is 1-based (``None`` outside the hands); ``key`` is the record key
@@ -205,6 +304,8 @@ class HandCheck:
     """Collects the problems of one hand, remembering which keys are wrong so
     that a check needing a wrong value is skipped rather than reported twice."""
 
+    __slots__ = ("number", "hand", "names", "problems", "bad")
+
     def __init__(self, number: int, hand: dict, names: tuple):
         self.number, self.hand, self.names = number, hand, names
         self.problems: list = []
@@ -226,20 +327,20 @@ class HandCheck:
 
     def seat(self, key: str, value: object, nullable: bool = False) -> bool:
         """Check that ``value`` is a seat (or null where allowed)."""
-        if value is None and nullable:
+        if (type(value) is int and 0 <= value <= 2) or (value is None and nullable):
             return True
-        if not is_seat(value):
-            allowed = "0, 1 or 2" + (", or null" if nullable else "")
-            self.fail(key, f"{key} must be a seat ({allowed}), not {describe(value)}")
-            return False
-        return True
+        allowed = "0, 1 or 2" + (", or null" if nullable else "")
+        self.fail(key, f"{key} must be a seat ({allowed}), not {describe(value)}")
+        return False
 
     def three_counts(self, key: str) -> bool:
+        """Check that the hand's ``key`` is three whole numbers ≥ 0, one per seat."""
         value = self.hand[key]
-        if not (isinstance(value, list) and len(value) == 3 and all(is_int(v) for v in value)):
+        if not (isinstance(value, list) and len(value) == 3
+                and type(value[0]) is int and type(value[1]) is int and type(value[2]) is int):
             self.fail(key, f"{key} must be three whole numbers, one per seat, not {describe(value)}")
             return False
-        if any(v < 0 for v in value):
+        if value[0] < 0 or value[1] < 0 or value[2] < 0:
             self.fail(key, f"{key} cannot be negative ({describe(value)})")
             return False
         return True
@@ -275,15 +376,13 @@ def key_name(key: object) -> str:
     return key if isinstance(key, str) and key.isprintable() else describe(key)
 
 
-SET_PATTERN = re.compile(r"^(gleek|mournival):(A|K|Q|J|10|9|8|7|6|5|4)\Z")
+#: Every set there is, "gleek:A" … "mournival:4", as (kind, rank): a set's text is one of these exactly.
+SETS = {f"{kind}:{rank}": (kind, rank) for kind in ("gleek", "mournival") for rank in RANKS}
 
 
 def parse_set(text: str) -> tuple[str, str] | None:
     """``"gleek:A"`` → ``("gleek", "A")``; ``None`` if it is not a set."""
-    if not isinstance(text, str):
-        return None
-    match = SET_PATTERN.match(text)
-    return (match.group(1), match.group(2)) if match else None
+    return SETS.get(text) if isinstance(text, str) else None
 
 
 def set_cards(kind: str) -> int:
@@ -291,11 +390,11 @@ def set_cards(kind: str) -> int:
 
 
 #: A rule the sources leave open, decided for the app (shown on the rules page).
-Decision = namedtuple("Decision", "title text source")
+Decision = named_tuple("Decision", "title text source")
 #: A session option of a rule book (e.g. wits1671's Tiddy on/off).
-Option = namedtuple("Option", "name default label help")
+Option = named_tuple("Option", "name default label help")
 #: A phase's rule in plain words, for the rules page.
-PhaseRule = namedtuple("PhaseRule", "phase text")
+PhaseRule = named_tuple("PhaseRule", "phase text")
 
 
 #: One word of a rule book's vying (GLEEK-RULES.md §9.2), as the book declares it for
@@ -303,7 +402,7 @@ PhaseRule = namedtuple("PhaseRule", "phase text")
 #: ``label`` its button on the call pad ("Raise to {n}"), ``says`` how the calls line
 #: reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's
 #: reason recalls it ("saw {n}").
-Word = namedtuple("Word", "word action label says did")
+Word = named_tuple("Word", "word action label says did")
 #: A rule book's vying procedure (§9.2), read by ``rules/calls.py``:
 #: ``before`` / ``after`` the words until somebody opens and from then on;
 #: ``opens_at`` the stake an opening makes (a number, ``"S"`` for the hand's opening
@@ -314,5 +413,5 @@ Word = namedtuple("Word", "word action label says did")
 #: opening, ``"no contest"`` or ``"showdown"``; ``unopened`` / ``opened_as`` the state in
 #: words for a call made at the wrong moment; ``stories`` a loser's reason: dropped, dropped
 #: without ever putting anything in, held out to the end.
-Vying = namedtuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
+Vying = named_tuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
                             "unopened opened_as stories")

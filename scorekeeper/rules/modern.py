@@ -165,7 +165,7 @@ class Modern(RuleBook):
     )
 
     def simplified(self, options: dict) -> bool:
-        return bool(self.resolved_options(options)["simplified"])
+        return self.option(options, "simplified")
 
     def auction_may_be_empty(self, options):
         return True

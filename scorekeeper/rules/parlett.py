@@ -50,16 +50,15 @@ class Parlett(TurnedUpBook):
     def ruff_may_be_empty(self, options):
         return True
 
-    def ruff_opening(self, hands_before: list) -> int:
-        """S doubles for each consecutive no-contest hand (an explicit ``ruff: null``)
-        just before this one; it is 2 in the first hand and after a contest."""
-        stake = FIRST_RUFF_STAKE
-        for hand in reversed(hands_before):
-            if isinstance(hand, dict) and "ruff" in hand and hand["ruff"] is None:
-                stake *= 2
-            else:
-                break
-        return stake
+    first_ruff_opening = FIRST_RUFF_STAKE
+
+    def ruff_opening_after(self, opening: int, hand: object) -> int:
+        """S doubles after a no-contest hand (an explicit ``ruff: null``) and is back to
+        2 after any other: so it is 2 in the first hand, doubled for each consecutive
+        no contest just before."""
+        if isinstance(hand, dict) and "ruff" in hand and hand["ruff"] is None:
+            return opening * 2
+        return FIRST_RUFF_STAKE
 
     def next_hand_note(self, hands_before: list) -> str | None:
         opening = self.ruff_opening(hands_before)

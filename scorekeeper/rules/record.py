@@ -7,10 +7,8 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
-from fractions import Fraction
 
 from . import BOOKS
 from .book import RuleBook
@@ -22,8 +20,12 @@ from .core import (
     as_number,
     describe,
     fewest_payments,
+    from_halves,
+    halves_sum,
+    halves_text,
     is_text,
     key_name,
+    number_text,
 )
 
 FORMAT = "gleek-session/1"
@@ -95,13 +97,24 @@ def check_stake(stake) -> list[Problem]:
     return problems
 
 
+DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def real_date(text: str) -> bool:
+    """Whether a "YYYY-MM-DD" is a day of the calendar, years 1 to 9999 as Python's
+    ``datetime.date`` has them (counted here: importing datetime costs settle ~1.5 ms)."""
+    year, month, day = int(text[:4]), int(text[5:7]), int(text[8:])
+    if year < 1 or not 1 <= month <= 12 or day < 1:
+        return False
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return day <= DAYS_IN_MONTH[month - 1] + leap
+
+
 def check_played_on(value) -> list[Problem]:
     if isinstance(value, str) and DATE.match(value):
-        try:
-            datetime.date.fromisoformat(value)
+        if real_date(value):
             return []
-        except ValueError:
-            return [_problem("played_on", f"played_on: {value} is not a real date")]
+        return [_problem("played_on", f"played_on: {value} is not a real date")]
     return [_problem("played_on", f'played_on must be a date "YYYY-MM-DD", not {describe(value)}')]
 
 
@@ -159,8 +172,11 @@ def validate(record) -> list[Problem]:
         problems.append(_problem("hands", f"hands must be a list, not {describe(hands)}"))
     elif isinstance(hands, list) and book is not None:
         names = names_for(record.get("players"))
-        for index, hand in enumerate(hands):
-            problems += book.check_hand(index + 1, hand, options, hands[:index], names)
+        check_hand, opening_after = book.check_hand, book.ruff_opening_after
+        opening = book.first_ruff_opening
+        for number, hand in enumerate(hands, 1):
+            problems += check_hand(number, hand, options, (), names, opening)
+            opening = opening_after(opening, hand)
     return problems
 
 
@@ -210,7 +226,7 @@ def to_json_text(data) -> str:
     exact: list = []
 
     def mark(value):
-        if isinstance(value, Fraction):
+        if hasattr(value, "denominator"):  # a Fraction
             exact.append(value)
             return f"\x00{len(exact) - 1}\x00"
         raise TypeError(f"not JSON: {value!r}")
@@ -231,10 +247,21 @@ def dump(record: dict) -> str:
 
 
 class HandResult:
-    """One hand settled: each phase's transfer and the hand's total."""
+    """One hand settled: each phase's transfer (in the book's order) and the hand's
+    total (kept in half counters, ``halves``, and made an exact amount when first
+    asked for)."""
 
-    def __init__(self, number: int, dealer: int, phases: dict, total: list):
-        self.number, self.dealer, self.phases, self.total = number, dealer, phases, total
+    __slots__ = ("number", "dealer", "phases", "halves", "_total")
+
+    def __init__(self, number: int, dealer: int, phases: dict, halves: list):
+        self.number, self.dealer, self.phases, self.halves = number, dealer, phases, halves
+        self._total = None
+
+    @property
+    def total(self) -> list:
+        if self._total is None:
+            self._total = [from_halves(h) for h in self.halves]
+        return self._total
 
     def as_json(self) -> dict:
         return {
@@ -245,14 +272,51 @@ class HandResult:
         }
 
 
+_HAND_JSON: dict = {}
+
+
+def hand_json_template(phases) -> str:
+    """One hand of ``settle``'s JSON output for these phases, every amount a ``%s``
+    (see ``Settlement.json_text``); made once per book."""
+    found = _HAND_JSON.get(phases)
+    if found is None:
+        found = _HAND_JSON[phases] = ('{"hand":%d,"dealer":%d,"phases":{'
+                                      + ",".join(f'"{p}":[%s,%s,%s]' for p in phases) + '},"total":[%s,%s,%s]}')
+    return found
+
+
+def _hand_json(hand: HandResult, template: str) -> str:
+    amounts = [a for transfer in hand.phases.values() for a in transfer]
+    for i, a in enumerate(amounts):
+        if type(a) is not int:  # a half counter (%s of an int is the int)
+            amounts[i] = number_text(a)
+    total = [h // 2 if h % 2 == 0 else halves_text(h) for h in hand.halves]
+    return template % (hand.number, hand.dealer, *amounts, *total)
+
+
 class Settlement:
-    """A session settled: every hand, the balances (and after each hand), the payments."""
+    """A session settled: every hand, the balances (and after each hand), the payments.
+    It remembers what it settled (``options``, ``source``), so that a later version
+    of the session settles only the hands from the first that changed."""
 
     def __init__(self, rulebook: str, players: list, hands: list, balances: list, payments: list,
-                 running: list, options=None, source=()):
+                 options=None, source=()):
         self.rulebook, self.players, self.hands = rulebook, players, hands
-        self.balances, self.payments, self.running = balances, payments, running
-        self.options, self.source = options, source  # what was settled (to settle more later)
+        self.balances, self.payments = balances, payments
+        self.options, self.source = options, source
+        self._running = None
+
+    @property
+    def running(self) -> list:
+        """The balances after each hand (worked out when first asked for: settle's output has none)."""
+        if self._running is None:
+            running, a, b, c = [], 0, 0, 0
+            for hand in self.hands:
+                x, y, z = hand.halves
+                a, b, c = a + x, b + y, c + z
+                running.append([from_halves(a), from_halves(b), from_halves(c)])
+            self._running = running
+        return self._running
 
     def as_json(self) -> dict:
         return {
@@ -262,6 +326,17 @@ class Settlement:
             "balances": [as_number(b) for b in self.balances],
             "payments": [p.as_json() for p in self.payments],
         }
+
+    def json_text(self) -> str:
+        """``as_json()`` as compact JSON text, the same as ``to_json_text(self.as_json())``:
+        the hands, numbers only, are written straight from their amounts (a half counter
+        exactly, as x.5), without building the dictionaries first."""
+        head = json.dumps({"rulebook": self.rulebook, "players": self.players}, ensure_ascii=False,
+                          separators=(",", ":"))
+        tail = to_json_text({"balances": [as_number(b) for b in self.balances],
+                             "payments": [p.as_json() for p in self.payments]})
+        template = hand_json_template(BOOKS[self.rulebook].phase_ids)
+        return f'{head[:-1]},"hands":[{",".join([_hand_json(h, template) for h in self.hands])}],{tail[1:]}'
 
     def phase_totals(self) -> dict:
         """Each of the book's phases summed over the session, in the book's order."""
@@ -280,10 +355,10 @@ class Settlement:
 
 
 def settle_hands(book: RuleBook, options: dict, hands: list, first_number: int = 1) -> list[HandResult]:
-    results = []
-    for index, hand in enumerate(hands):
-        phases = book.phases(hand, options)
-        results.append(HandResult(first_number + index, hand["dealer"], phases, add(*phases.values())))
+    phases_of, results = book.phases, []
+    for number, hand in enumerate(hands, first_number):
+        phases = phases_of(hand, options)
+        results.append(HandResult(number, hand["dealer"], phases, halves_sum(phases.values())))
     return results
 
 
@@ -294,19 +369,18 @@ def settle(record: dict, previous: Settlement | None = None) -> Settlement:
     book = BOOKS[record["rulebook"]]
     keep = previous.unchanged_hands(record) if previous is not None else 0
     hands = previous.hands[:keep] if keep else []
-    running = previous.running[:keep] if keep else []
     hands += settle_hands(book, record["options"], record["hands"][keep:], keep + 1)
-    balance = running[-1] if running else add()
-    for hand in hands[keep:]:
-        balance = add(balance, hand.total)
-        running.append(balance)
+    a = b = c = 0
+    for hand in hands:
+        x, y, z = hand.halves
+        a, b, c = a + x, b + y, c + z
+    balances = [from_halves(a), from_halves(b), from_halves(c)]
     return Settlement(
         rulebook=book.id,
         players=[n.strip() for n in record["players"]],
         hands=hands,
-        balances=balance,
-        payments=fewest_payments(balance),
-        running=running,
+        balances=balances,
+        payments=fewest_payments(balances),
         options=record["options"],
         source=record["hands"],
     )

@@ -49,6 +49,8 @@ HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
 RUFF_VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, **{r: int(r) for r in ("10", "9", "8", "7", "6", "5", "4")}}
 POINTS_PER_TRICK = 3
 TOTAL_POINTS = 66  # 12 tricks of 3 cards + 30 for the honours
+#: By turned-up rank: the keys of ``honours`` (every honour not turned up).
+HONOURS_NOT_TURNED_UP = {rank: frozenset(HONOURS) - {rank} for rank in RANKS}
 
 
 class TurnedUpBook(RuleBook):
@@ -121,7 +123,7 @@ class TurnedUpBook(RuleBook):
         if not isinstance(honours, dict):
             check.fail("honours", f"honours must be an object giving a seat for each of A K Q J not turned up, not {describe(honours)}")
             return
-        if check.good("turned_up"):
+        if check.good("turned_up") and honours.keys() != HONOURS_NOT_TURNED_UP[hand["turned_up"]]:
             expected = self.honour_keys(hand["turned_up"])
             missing = [r for r in expected if r not in honours]
             extra = [r for r in honours if r not in expected]
@@ -133,17 +135,19 @@ class TurnedUpBook(RuleBook):
                        else f"{describe(r)} is not an honour" for r in extra]
                 check.fail("honours", "honours: " + "; ".join(why))
                 return
-        for rank, seat in honours.items():
-            if not check.seat("honours", seat, nullable=self.honours_may_be_discarded):
+        nullable = self.honours_may_be_discarded
+        for seat in honours.values():
+            if not ((type(seat) is int and 0 <= seat <= 2) or (seat is None and nullable)):
+                check.seat("honours", seat, nullable=nullable)  # says why
                 return
         tib = honours.get("A")
-        if tib is not None and rank_ok(honours, "A") and check.good("tricks") and hand["tricks"][tib] == 0:
+        if tib is not None and check.good("tricks") and hand["tricks"][tib] == 0:
             check.fail("honours", f"honours: {check.who(tib)} {self.honour_held_word} Tib (the Ace of trumps) but won no trick; Tib always wins its trick")
 
     def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
-        if not check.good("sets", "honours", "turned_up"):
-            return
         hand = check.hand
+        if not check.good("sets", "honours", "turned_up") or not (hand["sets"][0] or hand["sets"][1] or hand["sets"][2]):
+            return
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
                 kind, rank = parse_set(text)
@@ -162,7 +166,7 @@ class TurnedUpBook(RuleBook):
             return nothing()
         if hand["turned_up"] == "4":
             return from_each(hand["dealer"], self.tiddy_turned_up)
-        return super().tiddy(hand, options)
+        return RuleBook.tiddy(self, hand, options)
 
     def honour_holders(self, hand: dict) -> dict[str, int | None]:
         """Who each honour counts for: the turned-up one is the dealer's."""
@@ -171,21 +175,30 @@ class TurnedUpBook(RuleBook):
             holders[hand["turned_up"]] = hand["dealer"]
         return holders
 
-    def points(self, hand: dict) -> list[int]:
+    def _points(self, hand: dict) -> tuple[list[int], int]:
+        """Each player's points, and the honour points discarded (counting for nobody)."""
         points = [POINTS_PER_TRICK * t for t in hand["tricks"]]
-        for rank, seat in self.honour_holders(hand).items():
-            if seat is not None:
+        discarded = 0
+        for rank, seat in hand["honours"].items():  # every honour not turned up
+            if seat is None:
+                discarded += HONOUR_POINTS[rank]
+            else:
                 points[seat] += HONOUR_POINTS[rank]
-        return points
+        if hand["turned_up"] in HONOUR_POINTS:  # the turned-up honour is the dealer's
+            points[hand["dealer"]] += HONOUR_POINTS[hand["turned_up"]]
+        return points, discarded
+
+    def points(self, hand: dict) -> list[int]:
+        return self._points(hand)[0]
 
     def par(self, hand: dict) -> int:
         """What each player must reach to break even (22 unless an honour was discarded)."""
-        discarded = sum(HONOUR_POINTS[r] for r, s in self.honour_holders(hand).items() if s is None)
-        return (TOTAL_POINTS - discarded) // 3
+        return (TOTAL_POINTS - self._points(hand)[1]) // 3
 
     def tricks(self, hand: dict, options: dict | None = None) -> Transfer:
-        par = self.par(hand)
-        return [p - par for p in self.points(hand)]
+        points, discarded = self._points(hand)
+        par = (TOTAL_POINTS - discarded) // 3
+        return [p - par for p in points]
 
     def tiddy_reasons(self, hand: dict, options: dict, names) -> list[str]:
         if not self.tiddy_on(options):
@@ -210,7 +223,3 @@ class TurnedUpBook(RuleBook):
         if discarded:
             lines.append(f"Discarded, counting for nobody: {', '.join(discarded)}.")
         return lines
-
-
-def rank_ok(honours: dict, rank: str) -> bool:
-    return rank in honours

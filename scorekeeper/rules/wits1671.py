@@ -83,7 +83,7 @@ class Wits1671(TurnedUpBook):
     )
 
     def tiddy_on(self, options: dict) -> bool:
-        return bool(self.resolved_options(options)["tiddy"])
+        return self.option(options, "tiddy")
 
     def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
         if amount < 2 or amount % 2:

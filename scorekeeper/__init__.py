@@ -7,21 +7,28 @@ this module: ``scorekeeper settle`` imports this package too, and must not pay
 for Flask (docs/engineering.md, "Start-up").
 """
 
-import os
-import secrets
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
-def instance_folder() -> Path:
+def project_root():
+    """The folder the package sits in (templates/, static/ and instance/ are beside it)."""
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent.parent
+
+
+def instance_folder():
     """instance/ beside the project, or the folder SCOREKEEPER_INSTANCE names (the
     database, secret key, config.py and backups live there)."""
-    return Path(os.environ.get("SCOREKEEPER_INSTANCE") or ROOT / "instance").resolve()
+    import os
+    from pathlib import Path
+
+    return Path(os.environ.get("SCOREKEEPER_INSTANCE") or project_root() / "instance").resolve()
 
 
 def create_app(test_config=None):
     """Build the app: configuration, the database, the web layer."""
+    from pathlib import Path
+
     from flask import Flask
 
     from . import db, web
@@ -31,8 +38,8 @@ def create_app(test_config=None):
         "scorekeeper",
         instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(project_root() / "templates"),
+        static_folder=str(project_root() / "static"),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorekeeper.db"),
@@ -62,8 +69,10 @@ def create_app(test_config=None):
     return app
 
 
-def _secret_key(instance: Path) -> str:
+def _secret_key(instance) -> str:
     """A secret key kept in instance/ (made on first start)."""
+    import secrets
+
     path = instance / "secret_key"
     if not path.exists():
         instance.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ from .core import (
     Decision,
     HandCheck,
     Option,
+    Phase,
     PhaseRule,
     Transfer,
     describe,
@@ -37,7 +38,6 @@ from .core import (
     parse_set,
     set_cards,
 )
-from .hand import Answers, Fixed, Phase, Preset
 
 
 def phase_info(tiddy_needs: tuple, tricks_needs: tuple) -> tuple:
@@ -63,6 +63,13 @@ def calls():
 
         _CALLS.append(module)
     return _CALLS[0]
+
+
+def fixed(value, reason: str):
+    """An answer the rules fix (``hand.Fixed``; the hand module is loaded only by the form)."""
+    from .hand import Fixed
+
+    return Fixed(value, reason)
 
 
 def check_agreed(check: HandCheck, agreed) -> None:
@@ -104,7 +111,7 @@ class RuleBook:
     sections: tuple = ()
 
     def __init__(self):
-        self.questions = tuple(self.declare())
+        self._questions = None
         self.phase_ids = tuple(p.id for p in self.phase_info)
         self._phase_methods = tuple((p, getattr(self, p)) for p in self.phase_ids)
 
@@ -112,10 +119,19 @@ class RuleBook:
         """Every question of this book's hand, in the order of play (``hand.Question``)."""
         return []
 
+    @property
+    def questions(self) -> tuple:
+        """The declared questions (made when first asked for: ``settle`` never asks)."""
+        if self._questions is None:
+            self._questions = tuple(self.declare())
+        return self._questions
+
     def question(self, key: str):
         return next(q for q in self.questions if q.key == key)
 
-    def answers(self, hand: dict, options: dict, hands_before: list = (), names=("", "", "")) -> Answers:
+    def answers(self, hand: dict, options: dict, hands_before: list = (), names=("", "", "")):
+        from .hand import Answers
+
         return Answers(self, hand, self.resolved_options(options), list(hands_before), names)
 
     def __init_subclass__(cls, **kwargs):
@@ -210,8 +226,10 @@ class RuleBook:
             price += self.price_step
         return prices
 
-    def presets(self, answers: Answers) -> list:
+    def presets(self, answers) -> list:
         """One-tap answers for what most hands have (``hand.Preset``)."""
+        from .hand import Preset
+
         quiet, parts = {}, []
         if self.question("tiddy").fixed(answers) is None:
             quiet["tiddy"], _ = None, parts.append("no Tiddy")
@@ -232,18 +250,18 @@ class RuleBook:
         reason in a check's words and in the form's words."""
         return None
 
-    def fixed_tiddy(self, answers: Answers) -> Fixed | None:
+    def fixed_tiddy(self, answers):
         why = self.tiddy_out_of_play(answers, answers.options)
-        return Fixed(None, why[1]) if why else None
+        return fixed(None, why[1]) if why else None
 
-    def fixed_auction(self, answers: Answers) -> Fixed | None:
+    def fixed_auction(self, answers):
         if self.auction_must_be_empty(answers.options):
-            return Fixed(None, "Simplified Gleek: no auction.")
+            return fixed(None, "Simplified Gleek: no auction.")
         return None
 
-    def fixed_ruff(self, answers: Answers) -> Fixed | None:
+    def fixed_ruff(self, answers):
         if self.ruff_must_be_empty(answers.options):
-            return Fixed(None, "Simplified Gleek: no ruff.")
+            return fixed(None, "Simplified Gleek: no ruff.")
         return None
 
     def ruff_stake_choices(self, opening: int, count: int) -> list[int]:

@@ -415,3 +415,11 @@ Word = named_tuple("Word", "word action label says did")
 #: without ever putting anything in, held out to the end.
 Vying = named_tuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
                             "unopened opened_as stories")
+
+
+#: A moment of play on the hand form: its id, its heading and a short aside (``hand.py``).
+Section = named_tuple("Section", "id title aside")
+#: A phase as the pages show it: its id, heading, a 3-letter column head, the
+#: form section that shows its payments, and the hand keys its transfer depends
+#: on (it is shown as soon as those are in).
+Phase = named_tuple("Phase", "id title short section needs")

@@ -29,11 +29,11 @@ return plain data.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
-from . import calls
-from .core import (
+from .core import (  # noqa: F401 - Phase and Section are part of a book's declaration
     HONOUR_NAMES,
+    Phase,
+    Section,
+    named_tuple,
     RANK_PLURALS,
     RANKS,
     SEATS,
@@ -43,26 +43,27 @@ from .core import (
     parse_set,
 )
 
-#: A moment of play on the form: its id, its heading and a short aside.
-Section = namedtuple("Section", "id title aside")
 #: One answer a chip offers: the record value, its label, and a mark ("dealer").
-Choice = namedtuple("Choice", "value label mark")
+Choice = named_tuple("Choice", "value label mark")
 #: An answer the rules leave no choice about, and why (in the table's words).
-Fixed = namedtuple("Fixed", "value reason")
-#: A phase as the pages show it: its id, heading, a 3-letter column head, the
-#: form section that shows its payments, and the hand keys its transfer depends
-#: on (it is shown as soon as those are in).
-Phase = namedtuple("Phase", "id title short section needs")
+Fixed = named_tuple("Fixed", "value reason")
 #: One tap that answers several questions ("Quiet hand"): its id, its button's
 #: words, the section it sits in, and the answers it gives (key -> record value).
-Preset = namedtuple("Preset", "id label section answers")
+Preset = named_tuple("Preset", "id label section answers")
 #: One honour's line in the honours question: the rank, its words, and either
 #: the seats that may hold it (choices) or why it is fixed.
-HonourLine = namedtuple("HonourLine", "rank label choices fixed")
+HonourLine = named_tuple("HonourLine", "rank label choices fixed")
 #: One rank's set chips for a seat: (rank, [Choice("gleek:K", "3×K"), …]).
-SetChoices = namedtuple("SetChoices", "rank choices")
+SetChoices = named_tuple("SetChoices", "rank choices")
 
 NOBODY = "nobody"  # the form's word for a null answer
+
+
+def calls():
+    """The call-by-call module, imported when a hand has calls (not by ``settle``)."""
+    from . import calls as module
+
+    return module
 
 
 class Answers:
@@ -178,7 +179,7 @@ class PurchaseQuestion(Question):
             return "stock not bought"
         bought = f"{answers.who(value['buyer'])} bought at {value['price']}"
         if "bids" in value and answers.dealer is not None:  # the bidding, as it was spoken
-            return f"{bought} ({calls.replay_bids(answers.book, answers.dealer, value['bids'], answers.names).line()})"
+            return f"{bought} ({calls().replay_bids(answers.book, answers.dealer, value['bids'], answers.names).line()})"
         return bought
 
 
@@ -213,16 +214,16 @@ class RuffQuestion(Question):
         return RANKS
 
     def ruff_values_text(self, answers: Answers) -> str:
-        return calls.ruff_values_text(answers.book)
+        return calls().ruff_values_text(answers.book)
 
     def four_aces_possible(self, answers: Answers) -> bool:
-        return calls.four_aces_possible(answers.book, answers.hand.get("turned_up"))
+        return calls().four_aces_possible(answers.book, answers.hand.get("turned_up"))
 
     def reads(self, value, answers):
         if value is None:
             return f"ruff: {self.nobody.lower()}"
         if "calls" in value and answers.dealer is not None:  # every payment explained by the calls
-            lines = calls.ruff_reasons(answers.book, {**answers.hand, "ruff": value}, answers.names)
+            lines = calls().ruff_reasons(answers.book, {**answers.hand, "ruff": value}, answers.names)
             return "ruff: " + " ".join(lines)
         paid = ", ".join(f"{answers.who(s)} {value['paid'][s]}" for s in SEATS if s != value["winner"])
         return f"ruff: {answers.who(value['winner'])} won; paid {paid}"

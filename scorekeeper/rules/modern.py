@@ -3,8 +3,9 @@ card, Kiss (no trumps), numeral sets and a card-point count settled pairwise."""
 
 from __future__ import annotations
 
-from .book import RuleBook, phase_info
+from .book import RuleBook, fixed, phase_info
 from .core import (
+    Section,
     RANK_PLURALS,
     RANKS,
     SEATS,
@@ -17,19 +18,6 @@ from .core import (
     Transfer,
     Vying,
     Word,
-)
-from .hand import (
-    ChoiceQuestion,
-    CountsQuestion,
-    Fixed,
-    PointsQuestion,
-    PurchaseQuestion,
-    RuffQuestion,
-    SeatQuestion,
-    Section,
-    SetsQuestion,
-    TextQuestion,
-    suit_labels,
 )
 from .turned_up import NOTE_LIMIT
 
@@ -90,6 +78,9 @@ class Modern(RuleBook):
     phase_info = phase_info(("dealer", "trump", "tiddy"), ("tricks", "card_points", "tib", "tom", "last_trick"))
 
     def declare(self) -> list:
+        from .hand import (ChoiceQuestion, CountsQuestion, PointsQuestion, PurchaseQuestion, RuffQuestion,
+                           SeatQuestion, SetsQuestion, TextQuestion, suit_labels)
+
         return [
             SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
             PurchaseQuestion("auction", "stock", "Stock", "Who bought the stock, and at what price?",
@@ -120,10 +111,10 @@ class Modern(RuleBook):
         ]
 
     @staticmethod
-    def fixed_captured(answers) -> Fixed | None:
+    def fixed_captured(answers):
         """Under Kiss there are no trumps, so nobody captures Tib or Tom."""
         if answers.hand.get("trump") == "none":
-            return Fixed(None, "Kiss: no trumps, so no Tib or Tom.")
+            return fixed(None, "Kiss: no trumps, so no Tib or Tom.")
         return None
 
     phase_rules = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .book import RuleBook, phase_info
 from .core import (
+    Section,
     HONOUR_NAMES,
     HONOURS,
     RANK_NAMES,
@@ -18,18 +19,6 @@ from .core import (
     nothing,
     parse_set,
     signed_counters,
-)
-from .hand import (
-    ChoiceQuestion,
-    CountsQuestion,
-    HonoursQuestion,
-    PurchaseQuestion,
-    RuffQuestion,
-    SeatQuestion,
-    Section,
-    SetsQuestion,
-    TextQuestion,
-    suit_labels,
 )
 
 #: The form's sections for a hand with a turned-up card, in the order of play.
@@ -72,6 +61,9 @@ class TurnedUpBook(RuleBook):
     ruff_nobody_hint = ""
 
     def declare(self) -> list:
+        from .hand import (ChoiceQuestion, CountsQuestion, HonoursQuestion, PurchaseQuestion, RuffQuestion,
+                           SeatQuestion, SetsQuestion, TextQuestion, suit_labels)
+
         return [
             SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
             ChoiceQuestion("trump", "deal", "Trump", "What is trump?", label="Turned-up card: suit (trump)",

@@ -16,14 +16,11 @@ upload (2 MB).
 
 from __future__ import annotations
 
-import io
-import logging
-
+from .limits import MAX_RECORD_BYTES  # as for a JSON upload; a 1000-hand record is ~0.5 MB
 from .rules import InvalidRecord
 from .rules.record import load
 
 ATTACHMENT = "session.json"
-MAX_RECORD_BYTES = 2 * 1024 * 1024  # as for a JSON upload; a 1000-hand record is ~0.5 MB
 #: pypdf's limits while it looks for the attachment (its defaults allow 75 MB a stream).
 PDF_LIMITS = {
     "maximum_declared_stream_length": MAX_RECORD_BYTES * 4,
@@ -37,7 +34,7 @@ PDF_LIMITS = {
     "stream_decoding_work_maximum_length": MAX_RECORD_BYTES * 8,
     "jbig2dec_binary": None,  # never run an external program on an upload
 }
-_QUIET = logging.NullHandler()
+_QUIET = []  # the handler that keeps pypdf's own warnings off a command's stderr (made once)
 
 
 def refuse(line: str):
@@ -66,6 +63,9 @@ def load_upload(data: bytes | str) -> dict:
 
 
 def pdf_attachment(data: bytes) -> bytes:
+    import io
+    import logging  # here, not at the top: ``settle FILE.json`` never reads a PDF
+
     import pypdf
     from pypdf import apply_configuration
 
@@ -73,7 +73,9 @@ def pdf_attachment(data: bytes) -> bytes:
     # it ourselves, in one line. A handler here keeps Python's last-resort
     # handler from printing those warnings on a command's stderr (an app's own
     # logging still receives them).
-    logging.getLogger("pypdf").addHandler(_QUIET)
+    if not _QUIET:
+        _QUIET.append(logging.NullHandler())
+        logging.getLogger("pypdf").addHandler(_QUIET[0])
 
     try:
         with apply_configuration(**PDF_LIMITS):

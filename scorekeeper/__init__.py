@@ -16,13 +16,29 @@ def project_root():
     return Path(__file__).resolve().parent.parent
 
 
+def resource_dir(name: str):
+    """``templates`` or ``static``: beside the package in a checkout (and an editable
+    install), inside it in an installed wheel."""
+    beside = project_root() / name
+    if beside.is_dir():
+        return beside
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent / name
+
+
 def instance_folder():
-    """instance/ beside the project, or the folder SCOREKEEPER_INSTANCE names (the
-    database, secret key, config.py and backups live there)."""
+    """The folder SCOREKEEPER_INSTANCE names, else instance/ beside the project (in a
+    checkout), else instance/ in the current folder (an installed wheel): the
+    database, secret key, config.py and backups live there."""
     import os
     from pathlib import Path
 
-    return Path(os.environ.get("SCOREKEEPER_INSTANCE") or project_root() / "instance").resolve()
+    named = os.environ.get("SCOREKEEPER_INSTANCE")
+    if named:
+        return Path(named).resolve()
+    root = project_root()
+    return (root / "instance" if (root / "pyproject.toml").is_file() else Path.cwd() / "instance").resolve()
 
 
 def create_app(test_config=None):
@@ -38,8 +54,8 @@ def create_app(test_config=None):
         "scorekeeper",
         instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(project_root() / "templates"),
-        static_folder=str(project_root() / "static"),
+        template_folder=str(resource_dir("templates")),
+        static_folder=str(resource_dir("static")),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorekeeper.db"),

@@ -16,10 +16,10 @@ import datetime
 import re
 import threading
 from fractions import Fraction
-from pathlib import Path
 
 from markupsafe import Markup
 
+from . import resource_dir
 from .chart import balance_chart_svg
 from .localtime import printed_line
 from .money import money, session_money, stake_label
@@ -28,9 +28,9 @@ from .rules.core import SEATS, format_counters
 from .rules.hand import sheet_words
 from .rules.record import dump, settle, validate
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
-STATIC = ROOT / "static"
+TEMPLATES = resource_dir("templates")
+STATIC = resource_dir("static")
+ROOT = STATIC.parent  # where the sheet's relative links (static/…) resolve
 STYLESHEET = STATIC / "sheet.css"
 
 PAPERS = {"a4": "A4", "letter": "letter"}

@@ -6,7 +6,7 @@ validating, settling, printing) against a bare `python -c "import scorekeeper"`
 measured in the same run. It prints the medians and their ratio; the target is
 a ratio under 2x (settling a long evening should cost about as much as starting
 the program). It also times the same kind of session with every hand played call by
-call (GLEEK-RULES.md §9) against that session without its calls (target: at most
+call (docs/rules.md, "Call by call") against that session without its calls (target: at most
 1.2x), and breaks the time down inside one process.
 
     .venv/bin/python bench/settle_bench.py [--hands 1000] [--runs 7] [--seed 1671]
@@ -224,7 +224,7 @@ def stages(path: Path, runs: int) -> dict[str, float]:
     return best
 
 
-# ---------------------------------------------------------------- call by call (GLEEK-RULES.md §9)
+# ---------------------------------------------------------------- call by call (docs/rules.md, "Call by call")
 
 QUIET_WORDS = ("pass", "check", "fold", "match", "see")
 
@@ -405,7 +405,7 @@ HEADINGS = {
     "import": ("## settle (issue 2)", "(see the runs below)\n"),
     "calls": ("## settle with calls (issue 11)", """\
 `.venv/bin/python bench/settle_bench.py --part calls`: each rule book's 1,000-hand
-session of the section above, every hand played call by call (GLEEK-RULES.md §9:
+session of the section above, every hand played call by call (docs/rules.md ("Call by call"):
 random legal calls picked among the call pad's own choices, `buyer`, `price`, `winner`,
 `paid` following from them, `shown` at half the showdowns), against the same session
 with its `bids`, `calls` and `shown` taken out, as whole `python -m scorekeeper settle`

@@ -1,6 +1,6 @@
 """What counters are worth: a session's optional ``stake`` shown as money.
 
-A record may say what one counter is worth (GLEEK-RULES §6)::
+A record may say what one counter is worth (docs/record.md)::
 
     "stake": {"per_counter": "0.25", "currency": "d"}
 

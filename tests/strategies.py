@@ -1,9 +1,9 @@
 """Shared test support for the rules engine: small builders of valid records for
 hand-written tests, and hypothesis strategies that generate random VALID hands
-and records of each rule book (every check of GLEEK-RULES.md §7 respected).
+and records of each rule book (every check of docs/record.md respected).
 
 Nothing here imports the engine's own generators or constants for the rules it
-tests: the numbers come from GLEEK-RULES.md, so a wrong constant in the engine
+tests: the numbers come from docs/rules.md, so a wrong constant in the engine
 shows up as a failing test rather than being copied into the expectation.
 """
 
@@ -30,7 +30,7 @@ def eldest(dealer: int) -> int:
 
 
 def parlett_hand(**changes) -> dict:
-    """The worked example of GLEEK-RULES.md §6 (valid in parlett and wits1671),
+    """The worked example of docs/record.md (valid in parlett and wits1671),
     with ``changes`` applied; a change to ``None`` keeps the key with null."""
     hand = {
         "dealer": 2,
@@ -146,7 +146,7 @@ def ruff_paid(winner: int, amount) -> st.SearchStrategy:
 
 
 def reachable_price(price: int, buyer: int, dealer: int, opening_bid: int, step: int) -> int:
-    """``price``, or one step more where no bidding reaches it (GLEEK-RULES.md §3, §4):
+    """``price``, or one step more where no bidding reaches it (docs/rules.md, §4):
     eldest never buys one step above the opening, middle never two steps above."""
     position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle, 2 dealer
     if position < 2 and price == opening_bid + (position + 1) * step:
@@ -324,7 +324,7 @@ def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 
 
 # ================================================================ §9, call by call, written again for the tests
 #
-# An independent re-statement of GLEEK-RULES.md §9 (not the engine's rules/calls.py):
+# An independent re-statement of docs/rules.md ("Call by call") (not the engine's rules/calls.py):
 # it replays bids and ruff calls as a table would, says what they give (or that they
 # are not a finished, legal list), and drives the generators of legal calls below.
 

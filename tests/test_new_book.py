@@ -1,7 +1,7 @@
 """A new rule book really is one module: Cotton's Towser, defined here and only
 here, is registered and driven through every page of the app and the command
 line. Whoever holds Towser (the Five of trumps) receives 5 from each opponent
-(Cotton 1674; GLEEK-RULES.md §8 lists it as "not implemented")."""
+(Cotton 1674; docs/rules.md lists it as "not implemented")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Call by call (GLEEK-RULES.md §9): each rule book's auction and vying, table-driven.
+"""Call by call (docs/rules.md, "Call by call"): each rule book's auction and vying, table-driven.
 
 Every state of a few short call lists is checked against every word of every book
 (legal or not, and the exact line when not), then the end rule, the liabilities,

@@ -1,4 +1,4 @@
-"""Properties of call by call (GLEEK-RULES.md §9) over random call lists of every
+"""Properties of call by call (docs/rules.md, "Call by call") over random call lists of every
 rule book, checked against the tests' own re-statement of §9 (tests/strategies.py:
 ``TableAuction``, ``TableRuff``, ``calls_agree``), not against the engine's.
 
@@ -95,7 +95,7 @@ def test_bids_drawn_from_the_call_pad_always_end(book, data):
 # ================================================================ the engine agrees with the re-statement
 
 def stake_ok(book: str, amount: int, opening: int) -> bool:
-    """GLEEK-RULES.md §3–§5: what a ruff loser can pay."""
+    """docs/rules.md: what a ruff loser can pay."""
     if book == "parlett":
         return amount >= opening and (amount - opening) % 2 == 0
     if book == "wits1671":

@@ -1,4 +1,4 @@
-"""Records with calls (GLEEK-RULES.md §9) through the web app: import and export are
+"""Records with calls (docs/rules.md, "Call by call") through the web app: import and export are
 lossless, and the hand detail page reads the calls out with each loser's reason."""
 
 import json

@@ -1,5 +1,5 @@
 """The shared core: seats, exact amounts, fewest payments, the record's
-top-level checks and the §7 checks every rule book shares (GLEEK-RULES.md)."""
+top-level checks and the §7 checks every rule book shares (docs/rules.md)."""
 
 import datetime
 import json
@@ -127,7 +127,7 @@ def test_fewest_payments_one_when_a_player_is_square():
 
 
 def test_fewest_payments_two_largest_first():
-    # GLEEK-RULES.md §6's example output
+    # docs/record.md's example output
     assert pays(fewest_payments([3, 7, -10])) == [(2, 1, 7), (2, 0, 3)]
     assert pays(fewest_payments([-3, -7, 10])) == [(1, 2, 7), (0, 2, 3)]
     assert pays(fewest_payments([4, -1, -3])) == [(2, 0, 3), (1, 0, 1)]

@@ -1,4 +1,4 @@
-"""Rule book ``parlett`` (GLEEK-RULES.md §3 and §7), phase by phase, with the
+"""Rule book ``parlett`` (docs/rules.md and §7), phase by phase, with the
 exact amounts of the rule book."""
 
 import pytest
@@ -240,7 +240,7 @@ def test_wrong_sets_skip_the_mournival_check():
 # ================================================================ tricks
 
 def test_tricks_seed_worked_example():
-    # GLEEK-RULES.md §6: Ann 5 tricks + Tib, King, Queen = 36; Ben 4 + Tom = 21; Cat 3 = 9
+    # docs/record.md: Ann 5 tricks + Tib, King, Queen = 36; Ben 4 + Tom = 21; Cat 3 = 9
     assert phase("tricks", parlett_hand()) == [14, -1, -13]
 
 

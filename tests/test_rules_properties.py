@@ -2,7 +2,7 @@
 (tests/strategies.py), and over random corruptions of them.
 
 The valid-record properties check the engine against a small independent
-re-statement of GLEEK-RULES.md (``expected_phases``), plus the invariants of §6:
+re-statement of docs/rules.md (``expected_phases``), plus the invariants of §6:
 zero-sum phases and hands, balances that are the sums of the hands, at most two
 payments that settle them, a lossless dump/load, and JSON amounts that are whole
 or halves. The corruption properties check that a record with one field made
@@ -39,7 +39,7 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 FEWER = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PER_CORRUPTION = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# GLEEK-RULES.md's numbers, written out again rather than taken from the engine.
+# docs/rules.md's numbers, written out again rather than taken from the engine.
 HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
 OLD_GLEEKS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 MODERN_GLEEKS = {"A": 8, "K": 4, "Q": 4, "J": 4, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4}
@@ -61,7 +61,7 @@ ZERO = [0, 0, 0]
 
 
 def expected_phases(book: str, options: dict, hand: dict) -> dict:
-    """GLEEK-RULES.md §3–§5, phase by phase, for a valid hand."""
+    """docs/rules.md, phase by phase, for a valid hand."""
     turned = book != "modern"
     tiddy_on = options.get("tiddy", True)
     if turned and hand["turned_up"] == "4":

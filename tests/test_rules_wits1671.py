@@ -1,4 +1,4 @@
-"""Rule book ``wits1671`` (GLEEK-RULES.md §4 and §7), phase by phase, with the
+"""Rule book ``wits1671`` (docs/rules.md and §7), phase by phase, with the
 exact amounts of the rule book."""
 
 import json

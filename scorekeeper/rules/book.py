@@ -41,7 +41,7 @@ from .core import (
 
 
 def phase_info(tiddy_needs: tuple, tricks_needs: tuple) -> tuple:
-    """The five phases of GLEEK-RULES.md §2, in the order they are settled."""
+    """The five phases of docs/rules.md, in the order they are settled."""
     return (
         Phase("tiddy", "Tiddy", "Tdy", "tiddy", tiddy_needs),
         Phase("auction", "Stock", "Stk", "stock", ("auction",)),
@@ -105,6 +105,8 @@ class RuleBook:
     four_aces_win: bool = False
     phase_rules: tuple[PhaseRule, ...] = ()
     decisions: tuple[Decision, ...] = ()
+    #: The auction and the ruff call by call, in plain words (the rules page; ``calls.py``).
+    call_rules: tuple[str, ...] = ()
     #: The phases this book settles, in order (``Phase``; see ``phase_info()``).
     phase_info: tuple = ()
     #: The form's sections in the order of play (``hand.Section``).
@@ -202,7 +204,7 @@ class RuleBook:
         raise NotImplementedError
 
     def unreachable_prices(self, buyer: int, dealer: int) -> tuple[int, ...]:
-        """Prices no bidding reaches (GLEEK-RULES.md §9.1): where every bid is exactly
+        """Prices no bidding reaches (docs/rules.md, "Call by call"): where every bid is exactly
         one step more and eldest must open, eldest's next bid after his opening is
         two steps up, and middle's after his first is two steps up again."""
         if not self.eldest_must_buy:

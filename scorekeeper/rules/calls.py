@@ -1,4 +1,4 @@
-"""Call by call: the auction and the ruff as they are spoken (GLEEK-RULES.md §9).
+"""Call by call: the auction and the ruff as they are spoken (docs/rules.md, "Call by call").
 
 One implementation of §9 serves the record check (``settle``, import) and the hand
 form's call pad. Each rule book declares its own procedure as data, and this module

@@ -397,7 +397,7 @@ Option = named_tuple("Option", "name default label help")
 PhaseRule = named_tuple("PhaseRule", "phase text")
 
 
-#: One word of a rule book's vying (GLEEK-RULES.md §9.2), as the book declares it for
+#: One word of a rule book's vying (docs/rules.md, "Call by call"), as the book declares it for
 #: ``rules/calls.py``: ``action`` is what it does (check, open, call, raise or drop);
 #: ``label`` its button on the call pad ("Raise to {n}"), ``says`` how the calls line
 #: reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's

@@ -36,6 +36,11 @@ def book_markdown(book) -> list[str]:
     lines += ["### Phases, in the order they are settled", ""]
     titles = {p.id: p.title for p in book.phase_info}
     lines += [f"- **{titles.get(rule.phase, rule.phase)}** (`{rule.phase}`): {rule.text}" for rule in book.phase_rules]
+    if book.call_rules:
+        lines += ["", "### Call by call", "",
+                  "A table may follow the bidding and the vying as they are spoken (the call pad); the record then",
+                  "keeps the calls, and the buyer, price, winner and payments must be what they give.", ""]
+        lines += [f"- {text}" for text in book.call_rules]
     lines += ["", "### What the table is asked, section by section", ""]
     for section in book.sections:
         questions = [q for q in book.questions if q.section == section.id]

@@ -130,6 +130,17 @@ class Modern(RuleBook):
                   "for capturing Tib + 9 for Tom + 4 for the last trick. Every pair settles the difference "
                   "of their scores. This is usually the biggest phase of the hand, often ±100 counters."),
     )
+    call_rules = (
+        "Bids, from eldest round to the left (skipping whoever passed): each bids at least 1 more than the "
+        "highest bid (13 or more if none yet) or passes, and a pass is final; the last bidder left buys at his "
+        "bid. If all three pass nobody buys.",
+        "The ruff: everyone antes 2. From eldest, until somebody vies, each vies n (n of at least 1 becomes the "
+        "stake) or passes (out, owing his ante); if all three pass, all three show and the best ruff takes the "
+        "antes. After a vie each in turn vies more than the stake (a raise), sees it, or passes (out, owing 2 + "
+        "the stake he last vied or saw). It ends when one player is left (he wins unseen) or when everyone still "
+        "in has seen the last vie (they show: the higher total wins, ties to the earlier seat from the dealer's "
+        "left); each loser still in owes 2 + the final stake.",
+    )
     decisions = (
         Decision("Tiddy goes to whoever was dealt it",
                  "The player dealt the Four of the eventual trump gets 2 from each opponent, played or not; "

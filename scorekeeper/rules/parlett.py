@@ -24,8 +24,9 @@ class Parlett(TurnedUpBook):
     phase_rules = (
         PhaseRule("tiddy", "Tiddy (the Four of trumps) turned up: each opponent pays the dealer 4. "
                   "Otherwise whoever holds it in the play gets 2 from each opponent; a discarded Four pays nobody."),
-        PhaseRule("auction", "Eldest must open at 12; each bid is 2 more (12, 14, 16 …). The buyer pays half "
-                  "the price to each opponent (14: 7 to each). Honours may not be discarded."),
+        PhaseRule("auction", "Eldest must open at 12; each bid is exactly 2 more (12, 14, 16 …) and a pass is "
+                  "final, so eldest never buys at 14 (after his 12 his next bid is 16) and middle never at 16. "
+                  "The buyer pays half the price to each opponent (14: 7 to each). Honours may not be discarded."),
         PhaseRule("ruff", "Best single suit (A 11, K Q J 10, others face value; four Aces beat all). The "
                   "opening stake S is 2, doubling after each hand nobody opened (2, 4, 8 …) and back to 2 "
                   "after a settled contest. Raises are by 2; each loser pays S + 2k."),
@@ -36,6 +37,16 @@ class Parlett(TurnedUpBook):
                   "player receives points − 22 (pays if negative)."),
     )
     decisions = ()
+    call_rules = (
+        "Bids, from eldest round to the left (skipping whoever passed): eldest must bid 12, each later bid is "
+        "exactly 2 more, a pass is final; the last bidder left buys at his bid.",
+        "The ruff, from eldest: until somebody opens, each checks or opens (the stake is then S); if all three "
+        "check there is no contest. After an opening every player is in: each in turn folds (his liability is "
+        "fixed at the stake then), matches, or raises it by 2. It ends when one player is left (he wins unseen) "
+        "or when everyone still in has matched the last opening or raise (those players show; four Aces beat "
+        "every total, then the higher total, ties to the earlier seat from the dealer's left). Each loser pays "
+        "the winner his liability: the stake when he folded, or the final stake.",
+    )
     vying = Vying(  # seed 001 §04
         before=(Word("check", "check", "Check", "checks", ""),
                 Word("open", "open", "Open at {n}", "opens {n}", "opened at {n}")),

@@ -30,8 +30,9 @@ class Wits1671(TurnedUpBook):
         PhaseRule("tiddy", "If the table plays at Tiddy: Tiddy turned up pays the dealer 2 from each; "
                   "otherwise whoever holds the Four of trumps after the stock exchange gets 2 from each. "
                   "A discarded Four pays nobody."),
-        PhaseRule("auction", "Bids run 13, 14, 15 … The buyer pays half the price to each opponent "
-                  "(16: 8 to one and 8 to the other)."),
+        PhaseRule("auction", "Bids run 13, 14, 15 …, each exactly 1 more, and a pass is final, so eldest never "
+                  "buys at 14 and middle never at 15. The buyer pays half the price to each opponent (16: 8 to "
+                  "one and 8 to the other)."),
         PhaseRule("ruff", "Best single suit (A 11, courts 10; four Aces win). A player with nothing to say "
                   "pays 2; one who saw and refused pays the stake he last saw; the last holder-out pays "
                   "the final stake."),
@@ -40,6 +41,16 @@ class Wits1671(TurnedUpBook):
         PhaseRule("tricks", "“Twenty two are your Cards”: 3 a trick plus the honours held — Tib 15, Tom 9, "
                   "King 3, Queen 3 — whoever wins the trick. Each receives points − 22 (− a third of any "
                   "discarded honour's value)."),
+    )
+    call_rules = (
+        "Bids, from eldest round to the left (skipping whoever passed): eldest must bid 13, each later bid is "
+        "exactly 1 more, a pass is final; the last bidder left buys at his bid.",
+        "The ruff, from eldest: until somebody vies, each vies (the stake becomes 4) or passes (\u201cnothing to "
+        "say\u201d: out, owing 2); if all three pass, all three show and the best ruff takes 2 from each. After a "
+        "vie each in turn sees (matches the stake), revies (sees it and adds 2) or passes (out, owing the stake "
+        "he last vied or saw, or 2 if none). It ends when one player is left (he wins unseen) or when everyone "
+        "still in has seen the last vie or revie (they show; four Aces win, then the higher total, ties to the "
+        "earlier seat from the dealer's left); each loser still in owes the final stake.",
     )
     decisions = (
         Decision("Tiddy is on unless the session says otherwise",

@@ -1,4 +1,4 @@
-"""Our one small wrapper around htmx-flask (see ENGINEERING-NOTES: some of its
+"""Our one small wrapper around htmx-flask (see docs/engineering.md: some of its
 response helpers are buggy, so HX-* response headers are set directly here)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Real-browser tests (Playwright + Debian's Chromium) against a live server.
 
-See /work/shared/ENGINEERING-NOTES.md, "Real-browser tests": never run
+See docs/engineering.md, "Real-browser tests": never run
 ``playwright install``; the launch arguments below are the ones that work here.
 """
 

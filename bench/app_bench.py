@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from scorekeeper import create_app  # noqa: E402
-from web_helpers import hand_fields  # noqa: E402
+from support.web import hand_fields  # noqa: E402
 
 BROWSER_ENCODING = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 

@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from web_helpers import hand_fields, http_request  # noqa: E402
+from support.web import hand_fields, http_request  # noqa: E402
 
 from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
 HEADING = "## Load (issue 5)"
@@ -143,10 +143,10 @@ class Server:
 
 
 def import_session(port: int, n: int, hands: int) -> tuple[int, str]:
-    """A session that already has ``hands`` hands (tests/sessions.py's long session)."""
+    """A session that already has ``hands`` hands (tests/support/sessions.py's long session)."""
     import json
 
-    from sessions import long_session
+    from support.sessions import long_session
 
     record = dict(long_session(hands), title=f"Table {n}", players=[f"Ann {n}", "Ben", "Cat"])
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)

@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
 from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
-from sessions import long_session  # noqa: E402
+from support.sessions import long_session  # noqa: E402
 HEADING = "## PDF sheet and import (issue 12)"
 SHEETS = (12, 120)
 TARGET_120_S = 1.0
@@ -48,7 +48,7 @@ WIDE_NAMES = ["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montg
 # ---------------------------------------------------------------- a valid session
 
 def session(hands: int, names=None) -> dict:
-    """A valid parlett session of ``hands`` hands (see tests/sessions.py), titled for the bench."""
+    """A valid parlett session of ``hands`` hands (see tests/support/sessions.py), titled for the bench."""
     from scorekeeper.rules.record import validate
 
     record = long_session(hands)

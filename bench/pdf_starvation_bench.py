@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchmarks_md import append_to_section, machine  # noqa: E402
-from sessions import long_session  # noqa: E402
-from web_helpers import http_request  # noqa: E402
+from support.sessions import long_session  # noqa: E402
+from support.web import http_request  # noqa: E402
 
 HEADING = "## PDF sheets beside other requests (issue 8)"
 SECTION_INTRO = """\

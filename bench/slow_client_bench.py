@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from benchmarks_md import append_to_section, machine  # noqa: E402
 from pdf_starvation_bench import Server, percentile  # noqa: E402
-from sessions import long_session  # noqa: E402
-from web_helpers import hand_fields, http_request  # noqa: E402
+from support.sessions import long_session  # noqa: E402
+from support.web import hand_fields, http_request  # noqa: E402
 
 HEADING = "## Slow clients (issue 8)"
 SECTION_INTRO = """\

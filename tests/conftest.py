@@ -1,13 +1,9 @@
-import json
-from pathlib import Path
+"""Fixtures for every test: a fresh app on a fresh SQLite file, and its client.
+Helpers are in tests/support/ (import them from there, not from here)."""
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
-
-
-def load_example(name: str):
-    return json.loads((DATA / name).read_text())
+from support.data import load_example
 
 
 @pytest.fixture

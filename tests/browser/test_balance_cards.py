@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sessions import big_balances_session, rounding_session
+from support.sessions import big_balances_session, rounding_session
 
 from .browser_ui import assert_fits
 

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import load_example
+from support.data import load_example
 
 
 def import_evening(page, base_url) -> str:

@@ -5,7 +5,7 @@ import json
 
 from playwright.sync_api import expect
 
-from sessions import rounding_session
+from support.sessions import rounding_session
 
 
 def test_import_the_sheet_pdf_through_the_form(page, base_url, tmp_path, artifacts):

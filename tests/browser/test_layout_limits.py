@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from .browser_ui import assert_fits
 
-from conftest import DATA
+from support.data import DATA
 
 LONG_NAMES = ["Maximilian-Alexander Featherstonehaugh", "Bartholomew-Fitzwilliam Montgomery III",
               "Wilhelmina Cholmondeley-Smythe"]

@@ -13,7 +13,7 @@ from scorekeeper.rules.record import settle
 
 from .browser_ui import assert_fits
 
-from conftest import DATA
+from support.data import DATA
 
 
 def test_settle_up_screen_and_sheet_agree_with_settle(page, base_url, artifacts):

@@ -1,0 +1,153 @@
+"""The other players agree each hand (issue "The other players agree each hand"):
+the option, the verification card, a link per player with one power, an OK
+cleared by an edit of that hand and by nothing else, disputes shown to all,
+export and import (real SQLite, Flask's test client)."""
+
+from __future__ import annotations
+
+import re
+
+from support.web import export, hand_fields, new_session, post_change, version_of
+
+HANDS = [
+    {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None, "auction": {"buyer": 1, "price": 12},
+     "ruff": {"winner": 2, "paid": [2, 2, 0]}, "sets": [[], ["gleek:K"], []], "tricks": [5, 4, 3],
+     "honours": {"A": 0, "K": 1, "Q": 2, "J": 0}},
+    {"dealer": 1, "trump": "spades", "turned_up": "7", "tiddy": 0, "auction": {"buyer": 2, "price": 12},
+     "ruff": None, "sets": [[], [], []], "tricks": [4, 4, 4], "honours": {"A": 1, "K": 2, "Q": 0, "J": 1}},
+]
+
+
+def confirm_session(client, hands=HANDS):
+    url = new_session(client, confirm="on")
+    for hand in hands:
+        assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
+    return url
+
+
+def player_links(client, url):
+    return re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', client.get(url).data.decode())
+
+
+def seen(page: str, number: int) -> str:
+    card = page[page.index(f'id="hand-{number}"'):]
+    return re.search(r'name="seen" value="([0-9a-f]+)"', card).group(1)
+
+
+def agree(client, link, number):
+    return client.post(f"{link}/hands/{number}/ok", data={"seen": seen(client.get(link).data.decode(), number)})
+
+
+def test_the_option_is_kept_shown_and_gives_each_player_a_link(client):
+    url = confirm_session(client, [])
+    page = client.get(url).data.decode()
+    assert "Each hand needs the other players&#39; OK" in page or "Each hand needs the other players' OK" in page
+    links = player_links(client, url)
+    assert len(links) == 3 and len(set(links)) == 3
+    assert export(client, url)["confirm"] is True
+    plain = new_session(client)
+    assert player_links(client, plain) == [] and "confirm" not in export(client, plain)
+
+
+def test_the_verification_card_after_save_and_pass_the_phone(client):
+    url = confirm_session(client, HANDS[:1])
+    page = client.get(url).data.decode()
+    assert "Hand 1: do you agree?" in page and "Pass the phone" in page
+    assert "Ben: gleek of Kings, 3 from each." in page  # the sets each declared, by name
+    for seat in (1, 2):
+        page = client.get(url).data.decode()
+        response = client.post(url + "/hands/1/agree", data={"seat": str(seat), "seen": seen(page, 1)})
+        assert response.status_code == 303
+    page = client.get(url).data.decode()
+    assert "Hand 1: do you agree?" not in page and "✓ agreed" in page
+    assert export(client, url)["hands"][0]["agreed"] == [1, 2]
+
+
+def test_a_players_link_agrees_or_disputes_for_his_seat_only_and_everyone_sees_it(client, app):
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    page = client.get(ben).data.decode()
+    assert "Waiting for your OK, Ben" in page and url.rsplit("/", 1)[1] not in page  # never the scorer's link
+    assert agree(client, ben, 2).status_code == 303
+    assert export(client, url)["hands"][1]["agreed"] == [1]
+    reason = "I had only two Kings"
+    response = client.post(f"{cat}/hands/1/dispute", data={"seen": seen(client.get(cat).data.decode(), 1),
+                                                            "reason": reason})
+    assert response.status_code == 303
+    watch = re.search(r'href="https?://[^"/]+(/w/[^"]+)"', client.get(url).data.decode()).group(1)
+    for link in (url, watch, ann, f"{url}/hands/1"):
+        shown = client.get(link).data.decode()
+        assert "⚠ disputed" in shown or f"Cat: “{reason}”" in shown, link
+    assert f"Cat: “{reason}”" in client.get(f"{url}/hands/1").data.decode()
+    assert f"Cat: “{reason}”" in client.get(url + "/history").data.decode()
+    assert "Agreed to hand" in client.get(url + "/history").data.decode()
+
+
+def test_an_ok_is_cleared_by_an_edit_of_that_hand_and_by_nothing_else(client):
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    for link in (ben, cat):
+        agree(client, link, 1)
+        agree(client, link, 2)
+    assert [h["agreed"] for h in export(client, url)["hands"]] == [[1, 2], [1, 2]]
+    third = {**HANDS[0], "dealer": 2, "auction": {"buyer": 0, "price": 12}, "ruff": None}
+    assert client.post(url + "/hands", data=hand_fields(third, version_of(client, url))).status_code == 303
+    post_change(client, url, "/hands/3/delete")  # saving, deleting another hand: the OKs stay
+    post_change(client, url, "/hands/2", hand_fields({**HANDS[1], "tricks": [5, 4, 3]}))  # an edit of hand 2
+    assert [h["agreed"] for h in export(client, url)["hands"]] == [[1, 2], []]
+    page = client.get(url).data.decode()
+    assert "Hand 2: do you agree?" in page  # both OKs are needed again
+
+
+def test_an_ok_for_a_hand_changed_meanwhile_is_refused(client):
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    old = seen(client.get(ben).data.decode(), 2)
+    post_change(client, url, "/hands/2", hand_fields({**HANDS[1], "tricks": [5, 4, 3]}))
+    response = client.post(f"{ben}/hands/2/ok", data={"seen": old})
+    assert response.status_code == 303
+    assert "Hand 2 was changed since you looked at it: check it again." in client.get(ben).data.decode()
+    assert export(client, url)["hands"][1]["agreed"] == []
+
+
+def test_settle_up_and_the_sheet_say_how_many_hands_are_agreed(client):
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    agree(client, ben, 1)
+    agree(client, cat, 1)
+    settle_up = client.get(url + "/settle").data.decode()
+    assert "1 of 2 hands agreed" in settle_up and "Hand 2: waiting for Ann or Ben or Cat." in settle_up
+    assert "At the table: 1 of 2 hands agreed; not agreed: 2." in client.get(url + "/sheet").data.decode()
+
+
+def test_export_and_import_keep_the_option_and_each_hands_state(client):
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    agree(client, ann, 2)
+    agree(client, cat, 2)
+    record = export(client, url)
+    assert record["confirm"] is True and [h["agreed"] for h in record["hands"]] == [[], [0, 2]]
+    again = client.post("/import", json=record)
+    assert again.status_code == 303
+    copy = again.headers["Location"]
+    assert export(client, copy) == record
+    assert "✓ agreed" in client.get(copy).data.decode()
+
+
+def test_a_players_link_can_change_nothing_else(client):
+    url = confirm_session(client)
+    ben = player_links(client, url)[1]
+    token = ben.rsplit("/", 1)[1]
+    before = export(client, url)
+    version = str(version_of(client, url))
+    for method, path in (("POST", "/hands"), ("POST", "/hands/check"), ("POST", "/hands/1"),
+                         ("POST", "/hands/2/delete"), ("POST", "/undo"), ("POST", "/hands/discard"),
+                         ("GET", "/hands/new"), ("GET", "/hands/1/edit"), ("GET", "/history"),
+                         ("POST", "/hands/1/agree"), ("POST", "/history/1/back"), ("GET", "/unlock")):
+        response = client.open(f"/p/{token}{path}", method=method,
+                               data=dict(hand_fields(HANDS[0], version), seat="0"))
+        assert response.status_code in (404, 405), (method, path, response.status_code)
+    for path in ("", "/live", "/hands/1", "/settle", "/sheet", "/export.json"):
+        assert client.get(f"/p/{token}{path}").status_code == 200, path
+    assert client.post(f"/w/{url.rsplit('/', 1)[1]}/hands/1/ok").status_code in (404, 405)
+    assert export(client, url) == before

@@ -1,0 +1,292 @@
+"""Snapshots after each save, and the backup/restore commands, on real files."""
+
+import json
+import os
+from pathlib import Path
+
+from support.data import load_example
+from support.web import export, hand_fields, new_session, post_change, version_of
+
+EVENING = load_example("parlett-evening.json")["hands"]
+
+
+def test_a_snapshot_after_each_change_keeps_the_last_few(app, client, tmp_path):
+    app.config["BACKUP_DIR"] = str(tmp_path / "backups")
+    app.config["BACKUP_KEEP"] = 2
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    session_id = url.rsplit("/", 1)[1]
+    for hand in EVENING:
+        client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
+    files = sorted((tmp_path / "backups" / session_id).glob("v*.json"))
+    assert [f.name for f in files] == ["v000003.json", "v000004.json"]
+    newest = json.loads(files[-1].read_text())
+    assert newest["record"] == export(client, url)
+    assert newest["session_id"] == session_id
+
+
+def test_backup_then_restore_into_an_empty_database(app, client, tmp_path):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    for hand in EVENING:
+        client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
+    record = export(client, url)
+    out = tmp_path / "full"
+    result = app.test_cli_runner().invoke(args=["backup", "--out", str(out)])
+    assert "Backed up 1 session(s)" in result.output, result.output
+
+    from scorekeeper import create_app
+    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x"})
+    result = fresh.test_cli_runner().invoke(args=["restore", str(out)])
+    assert "Restored 1 session(s)" in result.output, result.output
+    assert export(fresh.test_client(), url) == record  # same link, same hands
+
+
+def test_restore_over_an_existing_session_is_one_more_change(app, client, tmp_path):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
+    client.post(url + "/hands", data=hand_fields(EVENING[0], 1))
+    app.test_cli_runner().invoke(args=["backup", "--out", str(tmp_path / "b")])
+    client.post(url + "/hands", data=hand_fields(EVENING[1], 2))
+    result = app.test_cli_runner().invoke(args=["restore", str(tmp_path / "b")])
+    assert result.exit_code == 0, result.output
+    assert export(client, url)["hands"] == EVENING[:1]
+    post_change(client, url, "/undo")  # and it can be undone like any change
+    assert export(client, url)["hands"] == EVENING[:2]
+
+
+def test_restore_refuses_a_bad_backup(app, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"session_id": "x", "watch_id": "y", "first_dealer": 0,
+                               "record": load_example("invalid-parlett.json")}))
+    result = app.test_cli_runner().invoke(args=["restore", str(bad)])
+    assert result.exit_code != 0
+    assert "hand 2: tricks add up to 11, not 12" in result.output
+
+
+# ---------------------------------------------------------------- issue 8: a backup file is input like any other
+
+import copy  # noqa: E402
+import sqlite3  # noqa: E402
+
+import pytest  # noqa: E402
+
+from scorekeeper import create_app, store  # noqa: E402
+
+SID, WID = "S" * 23 + "1", "W" * 23 + "1"
+
+
+def good_backup(**changes) -> dict:
+    backup = {"session_id": SID, "watch_id": WID, "first_dealer": 0, "version": 4,
+              "record": load_example("parlett-evening.json")}
+    backup.update(changes)
+    return backup
+
+
+def database_state(app) -> tuple:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return tuple(conn.execute(f"select * from {table} order by 1").fetchall()
+                     for table in ("sessions", "hands", "history"))
+    finally:
+        conn.close()
+
+
+def restore(app, *paths):
+    return app.test_cli_runner().invoke(args=["restore", *map(str, paths)])
+
+
+def refused_lines(result) -> list[str]:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and "Error:" not in result.output, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    return result.output.splitlines()
+
+
+TOKEN_RULE = 'must be an id as the app makes them (24 letters, digits, "-" or "_")'
+HOSTILE = [
+    (dict(session_id="../../../x"), f'session_id {TOKEN_RULE}, not "../../../x"'),
+    (dict(session_id=".."), f'session_id {TOKEN_RULE}, not ".."'),
+    (dict(session_id="a"), f'session_id {TOKEN_RULE}, not "a"'),
+    (dict(session_id="5"), f'session_id {TOKEN_RULE}, not "5"'),
+    (dict(session_id=""), f'session_id {TOKEN_RULE}, not ""'),
+    (dict(session_id=None), f"session_id {TOKEN_RULE}, not null"),
+    (dict(session_id=["x"]), f'session_id {TOKEN_RULE}, not ["x"]'),
+    (dict(session_id="A" * 23 + "/"), f'session_id {TOKEN_RULE}, not "{"A" * 23}/"'),
+    (dict(watch_id="../w"), f'watch_id {TOKEN_RULE}, not "../w"'),
+    (dict(watch_id={"a": 1}), f'watch_id {TOKEN_RULE}, not {{"a": 1}}'),
+    (dict(watch_id=SID), "watch_id is the same as session_id: the watch link would be the scorer's link"),
+    (dict(first_dealer="x"), 'first_dealer must be a seat (0, 1 or 2), not "x"'),
+    (dict(first_dealer=3), "first_dealer must be a seat (0, 1 or 2), not 3"),
+    (dict(first_dealer=True), "first_dealer must be a seat (0, 1 or 2), not true"),
+    (dict(version=0), "version must be a whole number of at least 1, not 0"),
+    (dict(version="4"), 'version must be a whole number of at least 1, not "4"'),
+    (dict(version=True), "version must be a whole number of at least 1, not true"),
+    (dict(pin_hash="1234"), 'pin_hash must be a PIN hash as the app makes them, or null, not "1234"'),
+    (dict(pin_hash="pbkdf2:sha256:99999999999$abcdefghijklmnop$" + "0" * 64),
+     'pin_hash must be a PIN hash as the app makes them, or null, not "pbkdf2:sha256:99999999999$abcdefghij…'),
+    (dict(pin_hash="scrypt:1073741824:8:1$abcdefghijklmnop$" + "0" * 128),   # 2**30: a gigabyte per try
+     'pin_hash must be a PIN hash as the app makes them, or null, not "scrypt:1073741824:8:1$abcdefghijklmn…'),
+    (dict(extra=1), "extra is not a key of a backup"),
+    (dict(record=dict(load_example("parlett-evening.json"), title="t" * 200)),
+     "record: title: at most 120 characters (this one has 200)"),
+    (dict(record=load_example("invalid-parlett.json")), "record: hand 2: tricks add up to 11, not 12"),
+    (dict(record=dict(load_example("parlett-evening.json"), players=["Ann", "Ben" + "\ud800", "Cat"])),
+     "record: players: a name contains a character that is not valid text"),
+    (dict(record=[]), "record: a session record is a JSON object, not []"),
+]
+
+
+@pytest.mark.parametrize("changes, problem", HOSTILE, ids=[p for _, p in HOSTILE])
+def test_a_hostile_backup_file_is_refused_with_plain_lines_and_changes_nothing(app, tmp_path, changes, problem):
+    existing = tmp_path / "existing.json"
+    existing.write_text(json.dumps(good_backup(session_id="E" * 24, watch_id="F" * 24)))
+    assert restore(app, existing).exit_code == 0
+    before = database_state(app)
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(good_backup(**changes)))
+    lines = refused_lines(restore(app, path))
+    assert f"{path}: {problem}" in lines, lines
+    assert lines[-1] == "Nothing was restored."
+    assert database_state(app) == before
+
+
+def test_a_missing_key_is_named(app, tmp_path):
+    path = tmp_path / "b.json"
+    backup = good_backup()
+    del backup["first_dealer"], backup["record"]
+    path.write_text(json.dumps(backup))
+    assert refused_lines(restore(app, path)) == [f"{path}: first_dealer is missing", f"{path}: record is missing",
+                                                 "Nothing was restored."]
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b"[" * 100_000, "not valid JSON (nested too deeply)"),
+    (b'{"session_id": ' * 50_000, "not valid JSON (nested too deeply)"),
+    (b"", "not valid JSON (the file is empty)"),
+    (b"{\"a\": \"\xff\"}", "not valid JSON (the file is not UTF-8 text)"),
+    (b"[1, 2]", "a backup is a JSON object, not [1, 2]"),
+    (b"null", "a backup is a JSON object, not null"),
+])
+def test_a_file_that_is_not_a_backup_is_one_plain_line(app, tmp_path, content, problem):
+    path = tmp_path / "b.json"
+    path.write_bytes(content)
+    assert refused_lines(restore(app, path)) == [f"{path}: {problem}", "Nothing was restored."]
+
+
+def test_restore_checks_every_file_before_restoring_any(app, tmp_path):
+    first, second, third = (tmp_path / f"{n}.json" for n in (1, 2, 3))
+    first.write_text(json.dumps(good_backup()))
+    second.write_text(json.dumps(good_backup(session_id="T" * 24, watch_id="U" * 24, first_dealer="x")))
+    third.write_text(json.dumps(good_backup(session_id="V" * 24, watch_id="X" * 24, version=-1)))
+    before = database_state(app)
+    lines = refused_lines(restore(app, first, second, third))
+    assert lines == [f'{second}: first_dealer must be a seat (0, 1 or 2), not "x"',
+                     f"{third}: version must be a whole number of at least 1, not -1",
+                     "Nothing was restored."]
+    assert database_state(app) == before
+
+
+def test_watch_ids_must_not_collide(app, tmp_path):
+    first, second = tmp_path / "1.json", tmp_path / "2.json"
+    first.write_text(json.dumps(good_backup()))
+    second.write_text(json.dumps(good_backup(session_id="T" * 24)))     # another session, the same watch link
+    assert refused_lines(restore(app, first, second)) == [
+        f"{second}: watch_id {WID} is also the watch link of {first}", "Nothing was restored."]
+    assert restore(app, first).exit_code == 0
+    before = database_state(app)
+    assert refused_lines(restore(app, second)) == [
+        f"{second}: watch_id {WID} is already the watch link of another session", "Nothing was restored."]
+    assert database_state(app) == before
+
+
+def test_an_existing_session_is_replaced_only_by_its_own_backup(app, tmp_path):
+    path = tmp_path / "1.json"
+    path.write_text(json.dumps(good_backup()))
+    assert restore(app, path).exit_code == 0
+    before = database_state(app)
+    other = tmp_path / "2.json"
+    record = load_example("parlett-evening.json")
+    other.write_text(json.dumps(good_backup(watch_id="Z" * 24, record=dict(record, hands=record["hands"][:1]))))
+    assert refused_lines(restore(app, other)) == [
+        f"{other}: session_id {SID} is an existing session whose watch link is not this backup's watch_id",
+        "Nothing was restored."]
+    assert database_state(app) == before
+
+
+def test_the_same_session_twice_in_one_restore_is_refused(app, tmp_path):
+    first, second = tmp_path / "1.json", tmp_path / "2.json"
+    first.write_text(json.dumps(good_backup()))
+    second.write_text(json.dumps(good_backup()))
+    assert refused_lines(restore(app, first, second)) == [
+        f"{second}: session_id {SID} is also restored from {first}", "Nothing was restored."]
+
+
+def test_a_good_restore_still_works_and_the_links_open(app, tmp_path):
+    path = tmp_path / "1.json"
+    path.write_text(json.dumps(good_backup()))
+    result = restore(app, path)
+    assert result.exit_code == 0 and "Restored 1 session(s)" in result.output
+    client = app.test_client()
+    assert client.get(f"/s/{SID}").status_code == 200 and client.get(f"/w/{WID}").status_code == 200
+    assert export(client, f"/s/{SID}") == load_example("parlett-evening.json")
+
+
+def test_backup_never_writes_outside_its_folder(app, tmp_path):
+    """A session id that is not a token (left by an older restore) is reported, not followed."""
+    conn = sqlite3.connect(app.config["DATABASE"])
+    with conn:
+        for sid, wid in (("../../escaped", "W" * 24), ("G" * 24, "H" * 24)):
+            conn.execute("insert into sessions (id, watch_id, rulebook, options, players, first_dealer, version, "
+                         "created_at, updated_at) values (?, ?, 'parlett', '{}', '[\"A\",\"B\",\"C\"]', 0, 1, 'x', 'x')",
+                         [sid, wid])
+    conn.close()
+    out = tmp_path / "deep" / "er" / "full"
+    result = app.test_cli_runner().invoke(args=["backup", "--out", str(out)])
+    assert result.exit_code == 1
+    assert 'session "../../escaped": not backed up: its id "../../escaped" is not one the app makes' in result.output
+    assert [p.name for p in out.iterdir()] == ["G" * 24 + ".json"]
+    assert not (tmp_path / "deep" / "escaped.json").exists() and not list(tmp_path.rglob("escaped*"))
+
+
+# ---------------------------------------------------------------- issue 8: the table PIN survives a backup
+
+def test_backup_and_restore_keep_the_table_pin(app, client, tmp_path):
+    url = new_session(client, players=("Samuel", "Elizabeth", "Will"), pin="4821")
+    assert client.post(url + "/hands", data=hand_fields(EVENING[0], 1)).status_code == 303
+    out = tmp_path / "full"
+    assert app.test_cli_runner().invoke(args=["backup", "--out", str(out)]).exit_code == 0
+    saved = json.loads(next(out.glob("*.json")).read_text())
+    assert saved["pin_hash"].startswith(("scrypt:", "pbkdf2:"))
+    assert "4821" not in json.dumps(saved)
+
+    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x",
+                        "BACKUP_DIR": str(tmp_path / "fresh-backups")})
+    assert restore(fresh, out).exit_code == 0
+    stranger = fresh.test_client()
+    assert "Unlock to record hands" in stranger.get(url).get_data(as_text=True)
+    assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], 1)).status_code == 403
+    assert stranger.post(url + "/unlock", data={"pin": "0000"}).status_code == 403
+    assert stranger.post(url + "/unlock", data={"pin": "4821"}).status_code == 303
+    assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], 1)).status_code == 303
+
+
+# ---------------------------------------------------------------- issue 8: orphans of a crash are cleaned at start-up
+
+def test_orphan_tmp_files_are_removed_at_start_up(tmp_path):
+    import os
+
+    backups = tmp_path / "backups"
+    session = backups / ("S" * 24)
+    full = backups / "full-2026-12-01T000000+0000"
+    for folder in (session, full):
+        folder.mkdir(parents=True)
+    orphans = [session / ".tmp-999999999-ab12cd.json",     # its writer (that pid) is gone
+               session / ".tmp-k2j3h4x9.json",             # written before the pid was in the name
+               full / ".tmp-4194305-zz.json", backups / ".tmp-x.json"]
+    kept = [session / "v000001.json", full / ("S" * 24 + ".json"),
+            session / f".tmp-{os.getpid()}-live.json",     # a writer still running: not an orphan
+            session / ".tmp-notes.txt"]
+    for path in orphans + kept:
+        path.write_text("{}")
+    create_app({"DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(backups)})
+    assert [p for p in orphans if p.exists()] == []
+    assert all(p.exists() for p in kept)
+

@@ -1,0 +1,197 @@
+"""The PDF sheet carries its record: importing the PDF (the Import form, POST
+/import) restores the same session, ``scorekeeper settle sheet.pdf`` settles it,
+and a PDF that carries no usable record is refused like a bad JSON file, with
+nothing created. Real PDFs throughout: WeasyPrint's, and hand-made hostile ones."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from support.data import DATA, load_example
+from support.sessions import long_session, rounding_session
+from scorekeeper import store
+from scorekeeper.rules.record import dump, validate
+from scorekeeper.sheet import render_sheet_pdf
+from scorekeeper.upload import ATTACHMENT, load_upload, record_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def upload(client, data: bytes, filename: str = "sheet.pdf"):
+    return client.post("/import", data={"file": (io.BytesIO(data), filename)}, content_type="multipart/form-data")
+
+
+def problems_on(page: bytes) -> list[str]:
+    import html
+
+    return [html.unescape(p) for p in re.findall(r"<li>([^<]*)</li>", page.decode())]
+
+
+def sessions_in(app) -> int:
+    return store.connect(app.config["DATABASE"])["sessions"].count
+
+
+def run_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "scorekeeper", *map(str, args)], input=stdin,
+                          capture_output=True, cwd=ROOT)
+
+
+# ---------------------------------------------------------------- hand-made PDFs
+
+def raw_pdf(catalog_extra: bytes = b"", objects: tuple = ()) -> bytes:
+    """A minimal, well-formed one-page PDF; ``objects`` are numbered from 4 on."""
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R " + catalog_extra + b" >>",
+              b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+              b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>", *objects]
+    out = b"%PDF-1.7\n"
+    offsets = []
+    for number, body in enumerate(bodies, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1, xref)
+    return out
+
+
+def pdf_carrying(content: bytes, name: str = ATTACHMENT, deflate: bool = True) -> bytes:
+    """A PDF with one attached file (not made by WeasyPrint)."""
+    data = zlib.compress(content) if deflate else content
+    stream = (b"<< /Type /EmbeddedFile /Length %d%s >>\nstream\n" % (len(data), b" /Filter /FlateDecode" if deflate else b"")
+              + data + b"\nendstream")
+    spec = b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 5 0 R >> >>" % (name.encode(), name.encode())
+    return raw_pdf(b"/Names << /EmbeddedFiles << /Names [(%s) 4 0 R] >> >>" % name.encode(), (spec, stream))
+
+
+def test_hand_made_pdf_is_read_like_a_sheet():
+    record = load_example("modern-evening.json")
+    assert load_upload(pdf_carrying(dump(record).encode())) == record
+
+
+# ---------------------------------------------------------------- the round trip
+
+@pytest.mark.parametrize("record", [
+    rounding_session({"per_counter": "0.05", "currency": "EUR"}),
+    long_session(60),  # title, date, farthing stake, a note with markup
+    load_example("wits1671-tiddy-off.json"),
+], ids=["modern-eur", "parlett-60", "wits-tiddy-off"])
+def test_pdf_import_restores_the_same_session(client, app, record):
+    record = dict(record, title="Ünïcödé 🃏 evening" if "title" not in record else record["title"])
+    response = client.post("/import", data=json.dumps(record), content_type="application/json")
+    assert response.status_code == 303
+    first = response.headers["Location"]
+    exported = client.get(first + "/export.json").data
+    pdf = client.get(first + "/sheet.pdf").data
+    assert pypdf.PdfReader(io.BytesIO(pdf)).attachments[ATTACHMENT] == [exported]  # exactly the export
+
+    response = upload(client, pdf)
+    assert response.status_code == 303, problems_on(response.data)
+    second = response.headers["Location"]
+    assert second != first
+    assert client.get(second + "/export.json").data == exported
+    assert sessions_in(app) == 2
+
+
+def test_settle_of_the_pdf_is_settle_of_the_json(tmp_path):
+    record = long_session(24)
+    json_path, pdf_path = tmp_path / "evening.json", tmp_path / "evening.pdf"
+    json_path.write_text(dump(record))
+    pdf_path.write_bytes(render_sheet_pdf(record))
+    from_json = run_cli("settle", json_path)
+    from_pdf = run_cli("settle", pdf_path)
+    assert from_json.returncode == from_pdf.returncode == 0
+    assert from_pdf.stdout == from_json.stdout and from_pdf.stderr == b""
+    from_stdin = run_cli("settle", "-", stdin=pdf_path.read_bytes())
+    assert from_stdin.stdout == from_json.stdout
+
+
+def test_sheet_of_a_sheet(tmp_path):
+    record = rounding_session({"per_counter": "0.25", "currency": "d"})
+    first, second = tmp_path / "first.pdf", tmp_path / "second.pdf"
+    first.write_bytes(render_sheet_pdf(record))
+    result = run_cli("sheet", first, "-o", second, "--paper", "letter")
+    assert result.returncode == 0, result.stderr
+    assert record_text(second.read_bytes()) == dump(record).encode()
+    assert float(pypdf.PdfReader(str(second)).pages[0].mediabox.width) == pytest.approx(792, abs=0.5)
+
+
+# ---------------------------------------------------------------- refused, nothing created
+
+def weasyprint_pdf_without_record() -> bytes:
+    import weasyprint
+
+    return weasyprint.HTML(string="<p>Ann 3, Ben 7, Cat −10</p>").write_pdf()
+
+
+def encrypted_pdf() -> bytes:
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(100, 100)
+    writer.add_attachment(ATTACHMENT, dump(load_example("parlett-evening.json")))
+    writer.encrypt("secret")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+BAD_PDFS = {
+    "no attachment": (weasyprint_pdf_without_record, "record: this PDF carries no session record"),
+    "another file attached": (lambda: pdf_carrying(b"{}", name="notes.json"),
+                              "record: this PDF carries no session record"),
+    "damaged": (lambda: b"%PDF-1.7\n" + bytes(range(256)) * 40, "record: this file starts like a PDF but cannot be read"),
+    "truncated sheet": (lambda: render_sheet_pdf(load_example("parlett-evening.json"))[:3000],
+                        "record: this file starts like a PDF but cannot be read"),
+    "deeply nested": (lambda: raw_pdf(b"/Junk " + b"[" * 60000 + b"]" * 60000),
+                      "record: this file starts like a PDF but cannot be read"),
+    "inflates past 2 MB": (lambda: pdf_carrying(b" " * (40 * 1024 * 1024)),
+                           "record: the session record in this PDF is larger than 2 MB"),
+    "attachment not JSON": (lambda: pdf_carrying(b"Ann 3, Ben 7"), "record: not valid JSON"),
+    "encrypted": (encrypted_pdf, "record: this PDF is encrypted"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_PDFS)
+def test_a_pdf_without_a_usable_record_is_refused(client, app, case, tmp_path):
+    make, start = BAD_PDFS[case]
+    pdf = make()
+    assert len(pdf) < 2 * 1024 * 1024  # within the upload limit: refused for what it is
+    response = upload(client, pdf)
+    assert response.status_code == 422
+    problems = problems_on(response.data)
+    assert len(problems) == 1 and problems[0].startswith(start), problems
+    assert sessions_in(app) == 0
+    # the command line says the same, on one line, and prints nothing else
+    path = tmp_path / "bad.pdf"
+    path.write_bytes(pdf)
+    result = run_cli("settle", path)
+    assert result.returncode == 1 and result.stdout == b""
+    assert result.stderr.decode().splitlines() == problems
+    result = run_cli("sheet", path, "-o", tmp_path / "out.pdf")
+    assert result.returncode == 1 and not (tmp_path / "out.pdf").exists()
+
+
+def test_a_pdf_carrying_an_invalid_record_gets_the_records_problems(client, app):
+    record = load_example("invalid-parlett.json")
+    expected = [str(p) for p in validate(record)]
+    assert "hand 2: tricks add up to 11, not 12" in expected
+    response = upload(client, pdf_carrying(json.dumps(record).encode()))
+    assert response.status_code == 422
+    assert problems_on(response.data) == expected  # as for the JSON file itself
+    json_response = upload(client, (DATA / "invalid-parlett.json").read_bytes(), "x.json")
+    assert problems_on(json_response.data) == expected
+    assert sessions_in(app) == 0
+
+
+def test_reading_a_pdf_record_does_not_import_weasyprint():
+    code = ("import sys; from scorekeeper.upload import load_upload; "
+            f"load_upload(open({str(DATA / 'parlett-evening.json')!r}, 'rb').read()); "
+            "assert 'pypdf' not in sys.modules and 'weasyprint' not in sys.modules")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr

@@ -136,63 +136,10 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         raise InvalidRecord(problems)
     book = BOOKS[record["rulebook"]]
     settlement = settle(record)
-    names = settlement.players
+    names, stake = settlement.players, record.get("stake")
     labels = short_names(names)
-    stake = record.get("stake")
     options = book.resolved_options(record["options"])
-
-    rows = []
-    for result, hand, running in zip(settlement.hands, record["hands"], settlement.running):
-        rows.append({
-            "number": result.number,
-            "dealer": names[result.dealer],
-            **describe_hand(book, options, hand, labels, result.phases),
-            "players": [
-                {
-                    "phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
-                    "total": _cell(result.total[seat]),
-                    "balance": _cell(running[seat]),
-                }
-                for seat in SEATS
-            ],
-        })
-
-    phase_totals = settlement.phase_totals()
-    totals = [
-        {
-            "phases": [_cell(phase_totals[p][seat]) for p in book.phase_ids],
-            "total": _cell(settlement.balances[seat]),
-        }
-        for seat in SEATS
-    ]
-    checks = [{"phase": p.title, "line": sum_line(phase_totals[p.id]),
-               "ok": sum(phase_totals[p.id]) == 0} for p in book.phase_info]
-    hands_ok = all(sum(r.total) == 0 for r in settlement.hands)
-    sheet_sum = sum(settlement.balances)
-    cash = session_money(settlement, stake)
-    balances = [
-        {
-            "name": names[seat],
-            "amount": format_counters(settlement.balances[seat]),
-            "money": cash.balances[seat] if cash else None,
-            "sign": "up" if settlement.balances[seat] > 0 else "down" if settlement.balances[seat] < 0 else "square",
-        }
-        for seat in SEATS
-    ]
-    payments = []
-    for number, payment in enumerate(settlement.payments):
-        sentence = f"{names[payment.payer]} pays {names[payment.payee]} {money(payment.amount, None)}"
-        if cash:
-            sentence += f" = {cash.payments[number]}"
-        payments.append(sentence)
-
-    agreed = None
-    if record.get("confirm"):  # each hand needs the other players' OK: two of them
-        hands = record["hands"]
-        not_yet = [i + 1 for i, h in enumerate(hands) if len(h.get("agreed", ())) < 2]
-        agreed = f"{len(hands) - len(not_yet)} of {len(hands)} hand{'s' if len(hands) != 1 else ''} agreed"
-        if not_yet:
-            agreed += "; not agreed: " + ", ".join(map(str, not_yet))
+    rows = hand_rows(book, options, record, settlement, labels)
     title = (record.get("title") or "").strip() or DEFAULT_TITLE
     played_on = long_date(record.get("played_on"))
     return {
@@ -214,18 +161,61 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         + ", Hand = the hand's total, Bal. = running balance",
         "hands": rows,
         "hand_count": len(rows),
-        "totals": totals,
-        "balances": balances,
-        "payments": payments,
-        "money_note": cash.note if cash else None,
-        "agreed": agreed,
-        "checks": checks,
-        "hands_ok": hands_ok,
-        "sheet_sum": format_counters(sheet_sum),
-        "balanced": sheet_sum == 0 and hands_ok and all(c["ok"] for c in checks),
+        "agreed": agreed_line(record),
         "chart_svg": Markup(merge_markers(balance_chart_svg(names, settlement.running, width=500, height=200))),
         "settlement": settlement,
+        **summary_of(book, settlement, stake),
     }
+
+
+def hand_rows(book, options: dict, record: dict, settlement, labels) -> list[dict]:
+    """Each hand: what happened in words, and each player's phases, total and balance."""
+    names, rows = settlement.players, []
+    for result, hand, running in zip(settlement.hands, record["hands"], settlement.running):
+        rows.append({
+            "number": result.number,
+            "dealer": names[result.dealer],
+            **describe_hand(book, options, hand, labels, result.phases),
+            "players": [{"phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
+                         "total": _cell(result.total[seat]), "balance": _cell(running[seat])}
+                        for seat in SEATS],
+        })
+    return rows
+
+
+def summary_of(book, settlement, stake) -> dict:
+    """The foot of the sheet: each phase's totals and checks, the balances (in money
+    that adds up) and the payments."""
+    names, phase_totals = settlement.players, settlement.phase_totals()
+    totals = [{"phases": [_cell(phase_totals[p][seat]) for p in book.phase_ids],
+               "total": _cell(settlement.balances[seat])} for seat in SEATS]
+    checks = [{"phase": p.title, "line": sum_line(phase_totals[p.id]), "ok": sum(phase_totals[p.id]) == 0}
+              for p in book.phase_info]
+    hands_ok = all(sum(r.total) == 0 for r in settlement.hands)
+    sheet_sum = sum(settlement.balances)
+    cash = session_money(settlement, stake)
+    balances = [{"name": names[seat], "amount": format_counters(balance),
+                 "money": cash.balances[seat] if cash else None,
+                 "sign": "up" if balance > 0 else "down" if balance < 0 else "square"}
+                for seat, balance in enumerate(settlement.balances)]
+    payments = []
+    for number, payment in enumerate(settlement.payments):
+        sentence = f"{names[payment.payer]} pays {names[payment.payee]} {money(payment.amount, None)}"
+        payments.append(sentence + (f" = {cash.payments[number]}" if cash else ""))
+    return {"totals": totals, "balances": balances, "payments": payments,
+            "money_note": cash.note if cash else None, "checks": checks, "hands_ok": hands_ok,
+            "sheet_sum": format_counters(sheet_sum),
+            "balanced": sheet_sum == 0 and hands_ok and all(c["ok"] for c in checks)}
+
+
+def agreed_line(record: dict) -> str | None:
+    """"12 of 12 hands agreed" where each hand needs the other players' OK (two of them)."""
+    if not record.get("confirm"):
+        return None
+    hands = record["hands"]
+    not_yet = [i + 1 for i, h in enumerate(hands) if len(h.get("agreed", ())) < 2]
+    agreed = f"{len(hands) - len(not_yet)} of {len(hands)} hand{'s' if len(hands) != 1 else ''} agreed"
+    return agreed + ("; not agreed: " + ", ".join(map(str, not_yet)) if not_yet else "")
 
 
 # ---------------------------------------------------------------- the chart

@@ -48,6 +48,24 @@ def _num(x: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+class Frame:
+    """Where the plot sits in the picture, and where a hand and a balance go on it."""
+
+    legend_h = 18
+
+    def __init__(self, width: int, height: int, hands: int, y_min: float, y_max: float):
+        self.width, self.height, self.hands, self.y_min, self.y_max = width, height, hands, y_min, y_max
+        self.left, self.right, self.top, self.bottom = 46, 12, 10 + self.legend_h, 30
+        self.plot_w = width - self.left - self.right
+        self.plot_h = height - self.top - self.bottom
+
+    def x_at(self, hand: int) -> float:
+        return self.left + (self.plot_w * hand / self.hands if self.hands else self.plot_w / 2)
+
+    def y_at(self, value) -> float:
+        return self.top + self.plot_h * (self.y_max - float(value)) / (self.y_max - self.y_min)
+
+
 def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
                       title: str = "Running balances") -> str:
     """Inline SVG of each player's balance after every hand.
@@ -58,12 +76,6 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     """
     players = [str(p) for p in players]
     series = [[Fraction(0)] * len(players)] + [[Fraction(a) for a in row] for row in running_balances]
-    hands = len(series) - 1
-
-    legend_h = 18
-    left, right, top, bottom = 46, 12, 10 + legend_h, 30
-    plot_w, plot_h = width - left - right, height - top - bottom
-
     values = [v for row in series for v in row]
     low, high = min(values + [Fraction(0)]), max(values + [Fraction(0)])
     if max(abs(low), abs(high)) > CHARTABLE:
@@ -76,70 +88,79 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     y_max = math.ceil(float(high) / step) * step
     if y_max == y_min:
         y_min, y_max = -step, step
-
-    def x_at(hand: int) -> float:
-        return left + (plot_w * hand / hands if hands else plot_w / 2)
-
-    def y_at(value) -> float:
-        return top + plot_h * (y_max - float(value)) / (y_max - y_min)
-
+    frame = Frame(width, height, len(series) - 1, y_min, y_max)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="10">',
         f"<title>{escape(title)}</title>",
     ]
-    # grid and y ticks
-    out.append('<g class="axis" stroke="#999" stroke-width="0.5">')
-    ticks = []
-    value = y_min
-    while value <= y_max + step / 1000:
+    out += axes(frame, step)
+    out += player_lines(frame, players, series)
+    out += legend(frame, players)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def axes(frame: Frame, step: float) -> list[str]:
+    """The grid and the counters up the side, the hands along the bottom, the frame and the zero line."""
+    left, top, plot_w, plot_h = frame.left, frame.top, frame.plot_w, frame.plot_h
+    ticks, value = [], frame.y_min
+    while value <= frame.y_max + step / 1000:
         ticks.append(value)
         value += step
+    out = ['<g class="axis" stroke="#999" stroke-width="0.5">']
     for tick in ticks:
-        y = _num(y_at(tick))
+        y = _num(frame.y_at(tick))
         out.append(f'<line x1="{left}" y1="{y}" x2="{left + plot_w}" y2="{y}"/>')
     out.append("</g>")
     out.append('<g class="labels" fill="#000" text-anchor="end">')
     for tick in ticks:
         label = format_counters(Fraction(tick).limit_denominator(2))
-        out.append(f'<text x="{left - 4}" y="{_num(y_at(tick) + 3)}">{escape(label)}</text>')
+        out.append(f'<text x="{left - 4}" y="{_num(frame.y_at(tick) + 3)}">{escape(label)}</text>')
     out.append("</g>")
-    # x ticks: about ten labels at most
-    x_step = max(1, int(nice_step(hands, 10))) if hands else 1
+    hands = frame.hands
+    x_step = max(1, int(nice_step(hands, 10))) if hands else 1  # about ten labels at most
     out.append('<g class="labels" fill="#000" text-anchor="middle">')
     for hand in range(0, hands + 1, x_step):
-        out.append(f'<text x="{_num(x_at(hand))}" y="{top + plot_h + 12}">{hand}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 4}">hand</text>')
+        out.append(f'<text x="{_num(frame.x_at(hand))}" y="{top + plot_h + 12}">{hand}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">hand</text>')
     out.append("</g>")
     out.append(f'<text x="10" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
                f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">counters</text>')
-    # frame and the zero line
     out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
                f'fill="none" stroke="#000" stroke-width="0.6"/>')
-    zero = _num(y_at(0))
+    zero = _num(frame.y_at(0))
     out.append(f'<line class="zero" x1="{left}" y1="{zero}" x2="{left + plot_w}" y2="{zero}" '
                f'stroke="#000" stroke-width="1"/>')
-    # one line per player
+    return out
+
+
+def player_lines(frame: Frame, players: list, series: list) -> list[str]:
+    """One line per player (and its markers, on short sessions)."""
+    out, hands = [], frame.hands
     markers = hands <= MARKERS_UP_TO
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        points = " ".join(f"{_num(x_at(h))},{_num(y_at(series[h][seat]))}" for h in range(hands + 1))
+        points = " ".join(f"{_num(frame.x_at(h))},{_num(frame.y_at(series[h][seat]))}" for h in range(hands + 1))
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<g class="player seat-{seat}"><title>{escape(name)}</title>')
         out.append(f'<polyline points="{points}" fill="none" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash} stroke-linejoin="round"/>')
         if markers:
             for h in range(hands + 1):
-                out.append(_marker(style["marker"], x_at(h), y_at(series[h][seat])))
+                out.append(_marker(style["marker"], frame.x_at(h), frame.y_at(series[h][seat])))
         out.append("</g>")
-    # legend along the top
-    slot = plot_w / max(1, len(players))
-    out.append('<g class="legend" fill="#000">')
+    return out
+
+
+def legend(frame: Frame, players: list) -> list[str]:
+    """The legend along the top."""
+    slot = frame.plot_w / max(1, len(players))
+    out = ['<g class="legend" fill="#000">']
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        x0 = left + seat * slot
-        y = 9
+        x0, y = frame.left + seat * slot, 9
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
@@ -148,8 +169,7 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
         shown = name if len(name) <= room else name[:room - 1] + "…"
         out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
     out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out)
+    return out
 
 
 def _marker(kind: str, x: float, y: float) -> str:

@@ -337,20 +337,7 @@ def ledger(context: dict, paper: str) -> dict:
     } for row in hands]
     phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3)
     totals = amounts_text([([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]])
-    # the player rules, the hand-total rules and the balance bands, as the
-    # table's background (one image each, drawn once a page, not once a row)
-    layers = []
-    for seat in range(3):
-        start = words_ch + seat * player_ch
-        layers.append(("player", start + GROUP_GAP / 2 - 0.1, None))
-        layers.append(("hand", start + phases_ch + 0.9, None))
-        layers.append(("balance", start + phases_ch + total_ch, balance_ch))
-    background = "; ".join([
-        "background-image: " + ", ".join(RULES[kind][0] for kind, _, _ in layers),
-        "background-position: " + ", ".join(f"{x:g}ch 0" for _, x, _ in layers),
-        "background-size: " + ", ".join(f"{RULES[kind][1] or f'{w}ch'} 100%" for kind, _, w in layers),
-        "background-repeat: no-repeat",
-    ])
+    background = ledger_background(words_ch, player_ch, phases_ch, total_ch, balance_ch)
     return {
         "background": background,
         "font_pt": font_pt,
@@ -361,6 +348,23 @@ def ledger(context: dict, paper: str) -> dict:
         "rows": rows,
         "totals": totals,
     }
+
+
+def ledger_background(words_ch, player_ch, phases_ch, total_ch, balance_ch) -> str:
+    """The player rules, the hand-total rules and the balance bands, as the table's
+    background (one image each, drawn once a page, not once a row)."""
+    layers = []
+    for seat in range(3):
+        start = words_ch + seat * player_ch
+        layers.append(("player", start + GROUP_GAP / 2 - 0.1, None))
+        layers.append(("hand", start + phases_ch + 0.9, None))
+        layers.append(("balance", start + phases_ch + total_ch, balance_ch))
+    return "; ".join([
+        "background-image: " + ", ".join(RULES[kind][0] for kind, _, _ in layers),
+        "background-position: " + ", ".join(f"{x:g}ch 0" for _, x, _ in layers),
+        "background-size: " + ", ".join(f"{RULES[kind][1] or f'{w}ch'} 100%" for kind, _, w in layers),
+        "background-repeat: no-repeat",
+    ])
 
 
 def page_css(paper: str) -> str:

@@ -226,17 +226,18 @@ def number_text(amount) -> str:
 
 
 def format_counters(amount) -> str:
-    """``7``, ``6½``, ``-1½``: an amount as players say it."""
+    """``7``, ``6½``, ``−1½``, ``−1,237½``: an amount as players say it (thousands
+    grouped, so a big balance reads at a glance)."""
     if type(amount) is int:
-        return f"−{-amount}" if amount < 0 else str(amount)
+        return f"−{-amount:,}" if amount < 0 else f"{amount:,}"
     amount = fraction(amount)
     sign = "−" if amount < 0 else ""
     amount = abs(amount)
     whole, part = divmod(amount, 1)
     if part == 0:
-        return f"{sign}{whole}"
+        return f"{sign}{whole:,}"
     if part == fraction(1, 2):
-        return f"{sign}{whole if whole else ''}½"
+        return f"{sign}{f'{whole:,}' if whole else ''}½"
     return f"{sign}{float(amount):g}"
 
 

@@ -29,8 +29,8 @@ TIMEOUT = 5_000
 # ------------------------------------------------------------ amounts as shown
 
 def counters(text: str) -> Fraction:
-    """``+19``, ``−6½``, ``½``, ``0`` → an exact amount (the app's own way of writing)."""
-    text = text.strip().replace("−", "-").replace("+", "")
+    """``+19``, ``−6½``, ``½``, ``−1,237½`` → an exact amount (the app's own way of writing)."""
+    text = text.strip().replace("−", "-").replace("+", "").replace(",", "")
     sign = -1 if text.startswith("-") else 1
     text = text.lstrip("-")
     half = text.endswith("½")
@@ -46,8 +46,8 @@ def shown(amount) -> str:
     whole, part = divmod(abs(amount), 1)
     assert part in (0, Fraction(1, 2)), amount
     if part == 0:
-        return f"{sign}{whole}"
-    return f"{sign}{whole if whole else ''}½"
+        return f"{sign}{whole:,}"
+    return f"{sign}{f'{whole:,}' if whole else ''}½"
 
 
 def assert_fits(page: Page) -> None:

@@ -1,5 +1,5 @@
 """The balance cards on a 390-px phone: every balance whole inside its card —
-"+91½" never cut to "+91/", "+145½" and "−1237½" never clipped — on the table
+"+91½" never cut to "+91/", "+145½" and "−1,237½" never clipped — on the table
 page and the settle-up screen, with the money under it adding up."""
 
 import json
@@ -37,7 +37,7 @@ def card_boxes(page) -> list[dict]:
 
 @pytest.mark.parametrize("record, amounts, money", [
     (dict(rounding_session(EUR)), ["−237", "+145½", "+91½"], ["−€11.85", "€7.28", "€4.57"]),
-    (big_balances_session(), ["−1237½", "+1092", "+145½"], [None, None, None]),
+    (big_balances_session(), ["−1,237½", "+1,092", "+145½"], [None, None, None]),
 ], ids=["issue-evening", "big-balances"])
 @pytest.mark.parametrize("path", ["", "/settle"])
 def test_every_balance_fits_its_card_at_390px(page, base_url, artifacts, record, amounts, money, path):

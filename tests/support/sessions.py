@@ -80,7 +80,7 @@ def rounding_session(stake: dict | None) -> dict:
 def big_balances_session() -> dict:
     """Five of ``rounding_session``'s hands and one more (Tom buys at 13, Nell
     wins the ruff with Tom paying 50, and takes Tib, Tom and the last trick):
-    Kit −1237½, Nell +1092, Tom +145½ — the widest balances a phone's cards show."""
+    Kit −1,237½, Nell +1,092, Tom +145½ — the widest balances a phone's cards show."""
     record = rounding_session(None)
     hand = record["hands"][0]
     record["hands"] = [dict(hand, dealer=d % 3) for d in range(2, 7)]

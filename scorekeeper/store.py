@@ -93,36 +93,47 @@ def m002_table_pin(db: Database) -> None:
 @migrations()
 def m003_session_creations(db: Database) -> None:
     """When each client address created a session (the last minute's, for the rate limit)."""
-    db["creations"].create({"id": int, "address": str, "at": float}, pk="id")
-    db["creations"].create_index(["address", "at"])
+    db["creations"].create({"id": int, "address": str, "at": float}, pk="id", if_not_exists=True)
+    db["creations"].create_index(["address", "at"], if_not_exists=True)
 
 
 @migrations()
 def m004_hands_in_progress(db: Database) -> None:
     """The hand on the table, stored as it is entered (at most one per session),
-    and which hand in progress each saved hand came from."""
+    and which hand in progress each saved hand came from.
+
+    A database from the release before this one may already have both (the
+    same change was its third migration, ``m003_hands_in_progress``), so each
+    step here is skipped when it is already done."""
     db["drafts"].create(
         {"session_id": str, "token": str, "number": int, "answers": str, "version": int,
          "started_at": str, "updated_at": str},
         pk="session_id",
         foreign_keys=[("session_id", "sessions", "id")],
         not_null={"token", "number", "answers", "version"},
+        if_not_exists=True,
     )
-    db["history"].add_column("draft", str)
+    _add_column(db, "history", "draft", str)
 
 
 @migrations()
 def m005_players_agree(db: Database) -> None:
     """Each hand needs the other players' OK (a session option): a link per seat,
     and every OK or dispute, tied to the hand as it was when it was given."""
-    db["sessions"].add_column("confirm", int, not_null_default=0)
+    _add_column(db, "sessions", "confirm", int, not_null_default=0)
     db["seat_links"].create({"token": str, "session_id": str, "seat": int}, pk="token",
-                            foreign_keys=[("session_id", "sessions", "id")])
-    db["seat_links"].create_index(["session_id", "seat"], unique=True)
+                            foreign_keys=[("session_id", "sessions", "id")], if_not_exists=True)
+    db["seat_links"].create_index(["session_id", "seat"], unique=True, if_not_exists=True)
     db["verdicts"].create({"id": int, "session_id": str, "number": int, "seat": int, "fingerprint": str,
                            "verdict": str, "reason": str, "at": str}, pk="id",
-                          foreign_keys=[("session_id", "sessions", "id")])
-    db["verdicts"].create_index(["session_id", "number"])
+                          foreign_keys=[("session_id", "sessions", "id")], if_not_exists=True)
+    db["verdicts"].create_index(["session_id", "number"], if_not_exists=True)
+
+
+def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
+    """A column added by a migration, unless an earlier release's migration added it."""
+    if column not in db[table].columns_dict:
+        db[table].add_column(column, kind, **options)
 
 
 class StaleEdit(Exception):

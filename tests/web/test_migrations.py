@@ -1,0 +1,77 @@
+"""A database made by an earlier release opens in this one, its sessions intact.
+
+The old databases are made the honest way: a session is played in this release,
+then its database is taken back to an earlier release's shape (the later
+tables and columns dropped, the migrations table as that release left it).
+"""
+
+import sqlite3
+
+import pytest
+
+from support.data import load_example
+from support.web import expected_balances, export, hand_fields, new_session, post_change, shown_balances
+
+
+def played_database(tmp_path):
+    """A database with one session of two Parlett hands, and its export."""
+    from scorekeeper import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "old.db"), "SECRET_KEY": "test", "TESTING": True,
+                      "BACKUP_DIR": str(tmp_path / "backups")})
+    client = app.test_client()
+    url = new_session(client)
+    for hand in load_example("parlett-evening.json")["hands"][:2]:
+        assert post_change(client, url, "/hands", hand_fields(hand)).status_code == 303
+    record = export(client, url)
+    app.extensions["scorekeeper.keeper"].close()
+    return tmp_path / "old.db", url, record
+
+
+def take_back(path, release):
+    """The database as ``release`` left it ("stop 6": two migrations; "stop 7":
+    the hand in progress was then the third migration, under another name)."""
+    con = sqlite3.connect(path)
+    with con:
+        for table in ("creations", "seat_links", "verdicts"):
+            con.execute(f"DROP TABLE {table}")
+        con.execute("ALTER TABLE sessions DROP COLUMN confirm")
+        con.execute("DELETE FROM _sqlite_migrations WHERE name IN "
+                    "('m003_session_creations', 'm005_players_agree')")
+        if release == "stop 6":
+            con.execute("DROP TABLE drafts")
+            con.execute("ALTER TABLE history DROP COLUMN draft")
+            con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm004_hands_in_progress'")
+        else:
+            con.execute("UPDATE _sqlite_migrations SET name = 'm003_hands_in_progress' "
+                        "WHERE name = 'm004_hands_in_progress'")
+    names = [row[0] for row in con.execute("SELECT name FROM _sqlite_migrations ORDER BY rowid")]
+    con.close()
+    return names
+
+
+@pytest.mark.parametrize("release, applied", [
+    ("stop 6", ["m001_sessions_hands_history", "m002_table_pin"]),
+    ("stop 7", ["m001_sessions_hands_history", "m002_table_pin", "m003_hands_in_progress"]),
+])
+def test_an_earlier_releases_database_opens_with_its_sessions(tmp_path, release, applied):
+    from scorekeeper import create_app
+
+    path, url, record = played_database(tmp_path)
+    assert take_back(path, release) == applied
+
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True,
+                      "BACKUP_DIR": str(tmp_path / "backups")})
+    client = app.test_client()
+    assert export(client, url) == record
+    assert shown_balances(client, url) == expected_balances(record) == ["+52", "+3", "−55"]
+    # and everything this release added works on it: a hand in progress, a third hand
+    third = load_example("parlett-evening.json")["hands"][2]
+    assert client.get(url + "/hands/new").status_code == 200
+    assert post_change(client, url, "/hands", hand_fields(third)).status_code == 303
+    assert export(client, url)["hands"][2] == third
+    con = sqlite3.connect(path)
+    assert {row[0] for row in con.execute("SELECT name FROM _sqlite_migrations")} >= {
+        "m003_session_creations", "m004_hands_in_progress", "m005_players_agree"}
+    assert "confirm" in [row[1] for row in con.execute("PRAGMA table_info(sessions)")]
+    con.close()

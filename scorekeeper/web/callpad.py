@@ -32,7 +32,7 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
         calls = None
     if not isinstance(calls, list) or len(calls) > 60:
         return None
-    tap = fields.get(action)
+    tap, typed = fields.get(action), fields.get(amount)  # read before they are consumed
     for key in (action, amount):
         reading.values.pop(key, None)
     if tap == UNDO:
@@ -40,7 +40,7 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
     elif tap == CLEAR:
         calls = []
     elif tap == MORE:
-        state, n = replay(calls), _whole(fields.get(amount))
+        state, n = replay(calls), _whole(typed)
         if state.more is not None and n is not None and n >= state.more.least:
             calls = calls + [state.more.call(n)]
     elif tap:

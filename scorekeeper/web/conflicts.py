@@ -17,16 +17,21 @@ from .htmx import redirect
 from .target import Target, form_page
 from .wording import differences
 
-ACTIONS = ("preset", "bid", "ruff_call")  # taps that do something to the answers, not answers
+PADS = {"bid": ("bids", "bid_amount"), "ruff_call": ("ruff_calls", "ruff_amount")}  # a pad's tap: its list, its box
 
 
 def merged(t: Target, stale: store.StaleDraft):
     """A tap from a phone a version behind, on questions the other phone did not
     touch in between, is added to the hand as it is now (the phone says which
-    answers it changed: ``changed``). A preset or a call is not merged: it acts on
-    answers that may have moved."""
+    answers it changed: ``changed``). A call on a pad goes on the end of that
+    pad's calls as they are now, if it is still one the player may make (it names
+    its player, so the same call tapped on both phones is not taken twice); an
+    undo or a clear only if the other phone did not move that pad. A preset is
+    not merged: it acts on answers that may have moved."""
     current, names = stale.current, [n for n in request.form.get("changed", "").split(",") if n]
-    if current is None or current.number != t.number or not names or any(request.form.get(a) for a in ACTIONS):
+    taps = [action for action in PADS if request.form.get(action)]
+    if current is None or current.number != t.number or request.form.get("preset") or len(taps) > 1 \
+            or not (names or taps):
         return None
     posted, answers = raw_values(request.form), dict(current.answers)
     for name in names:
@@ -34,7 +39,15 @@ def merged(t: Target, stale: store.StaleDraft):
             answers[name] = posted[name]
         else:
             answers.pop(name, None)  # a chip taken off
+    if taps:
+        action, (calls, box) = taps[0], PADS[taps[0]]
+        tap = request.form[action]
+        if answers.get(calls, "") != request.form.get(calls, "") and not tap.startswith("["):
+            return None  # an undo, a clear or a typed amount, on calls that moved meanwhile
+        answers.update({action: tap, box: request.form.get(box, "")})
     form = t.parse(answers)
+    if taps and any(state.problem for state in form.pads.values()):
+        return None  # the call no longer fits the calls as they are now
     try:
         store.keep_draft(get_db(), t.session.id, t.number, form.values, current.version)
     except store.StaleDraft:

@@ -248,3 +248,45 @@ def test_watchers_see_what_is_recorded_so_far(client):
     page = client.get(url).data.decode()
     assert "Ann dealt · ♥ Hearts · 9 up" in page
     assert "No hands yet" not in page
+
+
+def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
+    """Phone A follows the stock, phone B (not refreshed) the ruff: both calls go in.
+    The same call tapped on both phones goes in once; an undo on calls that moved
+    meanwhile is not guessed at."""
+    url = new_session(client)
+    post_tap(client, url, partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), 0)  # version 1, both see it
+    other = app.test_client()
+    assert post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
+                                 "bid": '[1, 12]'}, 1).status_code == 200  # A: Ben bids 12 (version 2)
+    response = post_tap(client, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "ruff_calls": "",
+                                      "ruff_call": '[1, "check"]'}, 1)  # B, still at version 1: Ben checks
+    assert response.status_code == 200
+    page = response.data.decode()
+    assert "Another phone added answers to this hand meanwhile: they are in, with yours." in page
+    assert "Ben bids 12" in page and "Ben checks" in page
+    assert re.search(r'name="bids" value="\[\[1, 12\]\]"', page)
+    assert re.search(r'name="ruff_calls" value="\[\[1, &#34;check&#34;\]\]"', page)
+    assert shown_draft(client.get(url + "/hands/new").data.decode())[0] == 3
+
+    # the same bid again from a phone that missed it: not taken twice
+    again = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
+                                  "bid": '[1, 12]'}, 1)
+    assert again.status_code == 409 and "Another phone changed this hand a moment ago" in again.data.decode()
+    # an undo on bids that moved meanwhile: refused, the hand as it is now shown
+    undo = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
+                                 "bid": "undo"}, 1)
+    assert undo.status_code == 409
+    page = client.get(url + "/hands/new").data.decode()
+    assert shown_draft(page)[0] == 3 and "Ben bids 12" in page and "Ben checks" in page
+
+
+def test_a_typed_bid_is_taken(client):
+    """Modern: a jump bid (13 → 20), beyond the chips, typed in the pad's box."""
+    url = new_session(client, rulebook="modern")
+    start = {"dealer": "0", "trump": "hearts", "turned_up": "9", "tiddy": "nobody"}
+    response = post_tap(client, url, {**start, "bids": "", "bid": "more", "bid_amount": "20"}, 0)
+    assert response.status_code == 200
+    page = client.get(url + "/hands/new").data.decode()
+    assert re.search(r'name="bids" value="\[\[1, 20\]\]"', page), re.findall(r'name="bids"[^>]*>', page)
+    assert re.search(r"<p class=\"calls-line\">Ben bids 20<", page)

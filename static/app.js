@@ -1,4 +1,6 @@
 // Small progressive enhancements for the hand form (the form works without them).
+// The handlers that change other inputs listen in the capture phase, so they
+// run before htmx (listening on the form) reads the form and sends it.
 // Typing in an "other" box picks its Other chip; picking a number chip empties the box,
 // so what is highlighted is always what will be saved.
 document.addEventListener("input", function (event) {
@@ -6,13 +8,13 @@ document.addEventListener("input", function (event) {
   if (!box.matches || !box.matches("input[data-other-for]") || box.value.trim() === "") return;
   var other = document.querySelector('input[type=radio][name="' + box.dataset.otherFor + '"][value=other]');
   if (other) other.checked = true;
-});
+}, true);
 document.addEventListener("change", function (event) {
   var chip = event.target;
   if (chip.type !== "radio" || chip.value === "other") return;
   var box = document.querySelector('input[data-other-for="' + chip.name + '"]');
   if (box) box.value = "";
-});
+}, true);
 
 // New session: the "who deals first" chips take the names as they are typed.
 document.addEventListener("input", function (event) {
@@ -38,7 +40,7 @@ document.addEventListener("change", function (event) {
   document.querySelectorAll('input[name="' + box.name + '"]').forEach(function (other) {
     if (other !== box && other.value.split(":")[1] === rank) other.checked = false;
   });
-});
+}, true);  // capture: before htmx (listening on the form) sends it
 
 // A name box stops at its limit: say so instead of cutting silently.
 document.addEventListener("input", function (event) {
@@ -61,10 +63,11 @@ document.addEventListener("input", function (event) {
 // No service worker: a LAN address over http is not a secure context.
 (function () {
   var OFFLINE = "No connection — your answers are kept on this phone and will be sent when it's back.";
+  var OFFLINE_CALL = "No connection — the call is kept on this phone and will be sent when it's back; the next call can be tapped then.";
   var OFFLINE_SAVE = "No connection — your answers are kept on this phone, and the hand will be saved as soon as the connection is back.";
   var CONTROL = /^(version|draft_version|draft|preset|changed|bid|ruff_call|sig_.*)$/;
   var ACTION = /^(preset|bid|ruff_call)$/;
-  var retryTimer = null;
+  var retryTimer = null, inFlight = 0;  // requests of the hand form on their way
 
   function form() { return document.getElementById("hand-form"); }
   function editing(f) { return f.dataset.editing === "yes"; }
@@ -113,39 +116,56 @@ document.addEventListener("input", function (event) {
     var kept = read(f) || {};
     event.detail.parameters["changed"] = (kept.changed || []).join(",");
     event.detail.sent = kept.changed || [];
+    event.detail.handForm = true;                 // a request of the hand form, with what it did:
+    event.detail.tapped = action(event.detail.elt);  // the preset or the call tapped, if any
+    event.detail.saving = isSave(event.detail.elt);
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var f = form();
     if (!f || !f.contains(event.detail.elt)) return;
+    inFlight++;
     var kept = read(f) || {};
     write(f, {pending: true, saveTapped: isSave(event.detail.elt) || !!kept.saveTapped});
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var f = form(), xhr = event.detail.xhr, elt = event.detail.elt;
-    if (!f || !f.contains(elt) || !xhr || !xhr.status) return;  // no answer at all: see lost()
+    // The request's own record of what was tapped (htmx says afterRequest on an
+    // element still on the page when the button tapped was swapped away).
+    var f = form(), xhr = event.detail.xhr, cfg = event.detail.requestConfig || {};
+    if (!f || !cfg.handForm || cfg.answered || !xhr || !xhr.status) return;  // no answer at all: see lost()
+    cfg.answered = true;
+    inFlight = Math.max(0, inFlight - 1);
     clearInterval(retryTimer); retryTimer = null;
     status(f, "");
+    f.classList.remove("calls-waiting");
     if (xhr.getResponseHeader("HX-Redirect")) { forget(f); return; }  // saved (or cancelled)
     var kept = read(f) || {};
     if (xhr.status === 409) { if (!editing(f)) offerMine(f); return; }
-    var sent = (event.detail.requestConfig && event.detail.requestConfig.sent) || kept.changed || [];
+    var sent = cfg.sent || kept.changed || [];
     var queue = (kept.actions || []).slice();
-    if (action(elt) && queue.length && queue[0][0] === elt.name && queue[0][1] === elt.value) queue.shift();
+    if (cfg.tapped && queue.length && queue[0].join() === cfg.tapped.join()) queue.shift();
     kept = write(f, {pending: false, actions: queue,
                      changed: (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; })});
     if (xhr.status >= 300) return;
-    if (queue.length) replay(f, queue[0]);            // a preset or a call tapped while away
-    else if (kept.saveTapped && !isSave(elt)) save(f);
+    // what was tapped while away, once htmx has settled the answer in (new buttons work then)
+    if (queue.length) setTimeout(function () { var g = form(); if (g) replay(g, queue[0]); }, 120);
+    else if (kept.saveTapped && !cfg.saving) setTimeout(function () { var g = form(); if (g) save(g); }, 120);
   });
   function lost(event) {
-    var f = form(), elt = event.detail.elt;
-    if (!f || !f.contains(elt)) return;
+    var f = form(), cfg = event.detail.requestConfig || {};
+    if (!f || !cfg.handForm || cfg.answered) return;
+    cfg.answered = true;
+    inFlight = Math.max(0, inFlight - 1);
     var kept = read(f) || {};
     var queue = (kept.actions || []).slice();
-    var tapped = action(elt);
-    if (tapped && !(queue.length && queue[queue.length - 1].join() === tapped.join())) queue.push(tapped);
-    kept = write(f, {pending: true, actions: queue, saveTapped: isSave(elt) || !!kept.saveTapped});
-    status(f, kept.saveTapped ? OFFLINE_SAVE : OFFLINE);
+    var tapped = cfg.tapped;
+    // an action is queued once (a replay that fails again is already in the queue)
+    if (tapped && !queue.some(function (a) { return a.join() === tapped.join(); })) queue.push(tapped);
+    kept = write(f, {pending: true, actions: queue, saveTapped: cfg.saving || !!kept.saveTapped});
+    // A call moves the pad on (whose turn, what they may say) only once the server
+    // has it: the pads wait, so each call is tapped for the right player, in order.
+    var calls = queue.some(function (a) { return a[0] !== "preset"; });
+    f.classList.toggle("calls-waiting", calls);
+    status(f, kept.saveTapped ? OFFLINE_SAVE : calls ? OFFLINE_CALL : OFFLINE);
     if (!retryTimer) retryTimer = setInterval(retry, 4000);
   }
   document.addEventListener("htmx:sendError", lost);
@@ -155,6 +175,7 @@ document.addEventListener("input", function (event) {
   function retry() {
     var f = form(), kept = f && read(f);
     if (!kept || !kept.pending) { clearInterval(retryTimer); retryTimer = null; return; }
+    if (inFlight) return;  // one at a time: its answer sends what is queued next
     if ((kept.actions || []).length) replay(f, kept.actions[0]);
     else htmx.trigger(f, "change");  // the answers as the page shows them now; a tapped Save follows
   }
@@ -246,14 +267,19 @@ document.addEventListener("input", function (event) {
   }
 })();
 
-// The card counter's − and + buttons: change the count beside them (0 to 4),
-// then let the form check it as if it had been typed.
+// − and + buttons beside a number box (the card counter's counts, 0 to 4; a
+// pad's typed bid or vie, from the least it may be): change the number, then
+// let the form check it as if it had been typed (a pad's box waits for its
+// button instead: data-quiet).
 document.addEventListener("click", function (event) {
-  var button = event.target.closest && event.target.closest("button.step[data-for]");
+  var button = event.target.closest && event.target.closest("button.nudge[data-for]");
   if (!button) return;
   var box = document.getElementById(button.dataset.for);
   if (!box) return;
-  var value = Math.max(0, Math.min(4, (parseInt(box.value, 10) || 0) + Number(button.dataset.step)));
-  box.value = value ? String(value) : "";
-  box.dispatchEvent(new Event("change", {bubbles: true}));
+  var least = Number(button.dataset.min || 0), most = Number(button.dataset.max || 999999);
+  var step = Number(button.dataset.step), typed = parseInt(box.value, 10);
+  var value = isNaN(typed) ? (least > 0 ? least : Math.max(0, step)) : typed + step;
+  value = Math.max(least, Math.min(most, value));
+  box.value = value === 0 ? "" : String(value);
+  if (!("quiet" in button.dataset)) box.dispatchEvent(new Event("change", {bubbles: true}));
 });

@@ -139,7 +139,7 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
     for seat, count in counts.items():
         for rank, n in count.items():
             for _ in range(n):
-                plus = page.locator(f'{FORM} button.step[data-for="count_{seat}_{rank}"][data-step="1"]')
+                plus = page.locator(f'{FORM} button.nudge[data-for="count_{seat}_{rank}"][data-step="1"]')
                 ui.form_tap(plus)
     for seat, points in ((0, "79"), (1, "75"), (2, "86")):
         expect(page.locator(f'{FORM} input[name="card_points_{seat}"]')).to_have_value(points)

@@ -141,3 +141,66 @@ def test_delete_asks_and_can_be_undone_after_navigating_away(page, base_url):
     page.get_by_role("button", name="Undo: delete of hand 1").click()
     ui.expect_balances(expected("parlett", PLAYERS, [HAND]))
     assert export(page, table)["hands"] == [HAND]
+
+
+def test_two_presets_tapped_offline_both_arrive(page, base_url, context):
+    ui = UI(page)
+    ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    ui.chip("turned_up", "9")
+    context.set_offline(True)
+    ui.button("Quiet hand: no Tiddy, no ruff contest, no sets").click()
+    ui.button("Ben (eldest) bought at 12").click()
+    connection = page.locator("#connection")
+    expect(connection).to_be_visible()
+    context.set_offline(False)
+    expect(page.locator(f"{FORM} #status-stock .phase-result")).to_contain_text("−12", timeout=15_000)
+    expect(page.locator(f"{FORM} #status-ruff")).to_have_class(re.compile(r"\bdone\b"))
+    expect(connection).to_be_hidden()
+    queued = "Object.values(localStorage).map(k => JSON.parse(k).actions.length)"
+    for _ in range(50):  # the queue on the phone empties (every tap sent)
+        if page.evaluate(queued) == [0]:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(queued) == [0]
+    page.reload()
+    expect(ui.chip_input("buyer", 1)).to_be_checked()
+    expect(ui.chip_input("tiddy", "nobody")).to_be_checked()
+
+
+def test_offline_a_call_waits_on_the_pad_until_the_server_has_it(page, base_url, context):
+    """Offline, the pad takes one call and then waits, so the next call is tapped
+    for the right player once the pad has moved on."""
+    ui = UI(page)
+    ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    ui.chip("turned_up", "9")
+    connection = page.locator("#connection")
+    context.set_offline(True)
+    page.locator(f"{FORM} #pad-auction").get_by_role("button", name="Bid 12", exact=True).click()
+    expect(connection).to_have_text("No connection — the call is kept on this phone and will be sent when it's "
+                                    "back; the next call can be tapped then.")
+    expect(page.locator("#hand-form")).to_have_class(re.compile(r"\bcalls-waiting\b"))
+    expect(page.locator(f"{FORM} #pad-auction .calls")).to_have_css("pointer-events", "none")
+    context.set_offline(False)
+    expect(page.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12", timeout=15_000)
+    expect(page.locator(f"{FORM} #pad-auction .turn")).to_contain_text("Cat to bid")
+    expect(page.locator("#hand-form")).not_to_have_class(re.compile(r"\bcalls-waiting\b"))
+
+
+def test_a_gleek_then_a_mournival_of_one_rank_is_stored_as_the_mournival(page, base_url):
+    ui = UI(page)
+    ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("sets", "some")
+    gleek = page.locator(f'{FORM} label.chip:has(input[name="set_0"][value="gleek:K"])')
+    mournival = page.locator(f'{FORM} label.chip:has(input[name="set_0"][value="mournival:K"])')
+    ui.form_tap(gleek)
+    ui.form_tap(mournival)
+    expect(ui.chip_input("set_0", "gleek:K")).not_to_be_checked()
+    expect(page.locator(f"{FORM} #status-sets")).not_to_contain_text("two sets")
+    page.reload()
+    expect(ui.chip_input("set_0", "mournival:K")).to_be_checked()
+    expect(ui.chip_input("set_0", "gleek:K")).not_to_be_checked()

@@ -35,6 +35,11 @@ class Busy(Exception):
     retry_after = RETRY_AFTER
 
 
+class Failed(Busy):
+    """The renderer process could not start or died (it is started afresh next
+    time): not a queue, so the sheet says so rather than "busy"."""
+
+
 def _lower_priority() -> None:
     try:
         os.nice(10)   # the renderer gives way to the server's requests for the CPU
@@ -87,7 +92,7 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
                 future = _get_pool().submit(_render, parts, lock_path)
             except BrokenProcessPool:
                 _pool = None
-                raise Busy() from None
+                raise Failed() from None
             _rendering[key] = future
             future.add_done_callback(lambda done: _forget(key, done))
         _waiting += 1
@@ -96,7 +101,7 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     except BrokenProcessPool:   # the renderer died (killed, out of memory): a new one next time
         with _lock:
             _pool = None
-        raise Busy() from None
+        raise Failed() from None
     except FutureTimeout:
         raise Busy() from None
     finally:

@@ -17,7 +17,9 @@ def status(agreement: store.Agreement, names) -> dict:
     if len(agreement.agreed) >= NEEDED:
         return {"state": "agreed", "text": "agreed by " + " and ".join(names[s] for s in sorted(agreement.agreed))}
     waiting = [names[s] for s in range(3) if s not in agreement.agreed]
-    return {"state": "waiting", "text": "waiting for " + " or ".join(waiting)}
+    if NEEDED - len(agreement.agreed) == 1:
+        return {"state": "waiting", "text": "1 more OK needed: " + " or ".join(waiting)}
+    return {"state": "waiting", "text": f"{NEEDED} OKs needed: two of {', '.join(waiting[:-1])} and {waiting[-1]}"}
 
 
 def summary(session: store.Session) -> dict | None:
@@ -64,5 +66,6 @@ def for_table(table, settlement) -> dict:
         out["card"] = card(session, settlement, last, agreements[last - 1])
     if table.seat is not None:
         out["mine"] = [card(session, settlement, n + 1, a) for n, a in sorted(agreements.items(), reverse=True)
-                       if table.seat not in a.agreed and table.seat not in a.disputed][:12]
+                       if table.seat not in a.agreed and table.seat not in a.disputed
+                       and len(a.agreed) < NEEDED][:12]
     return out

@@ -54,16 +54,24 @@ def sheet(table):
 @on_both_links(bp, "/sheet.pdf")
 def sheet_pdf(table):
     """Rendering a long sheet takes a while: the last few are kept, by session version
-    (and the viewer's time zone, which its "printed" stamp is in). Sheets are
+    and the players' OKs (and the viewer's time zone, which its "printed" stamp is in). Sheets are
     rendered in a separate process, a few at a time (pdf.py): beyond that, a 503."""
-    from ..pdf import Busy, render_pdf
+    from ..pdf import Busy, Failed, render_pdf
 
     session, chosen, clock = table.session, paper(), viewer_clock(request.cookies)
-    key = (session.id, session.version, chosen, clock.name)
+    record = session.record(with_agreement=True)  # the OKs too: the attached record keeps them
+    agreed = tuple(tuple(hand.get("agreed", ())) for hand in record["hands"])
+    key = (session.id, session.version, agreed, chosen, clock.name)
     lock = os.path.join(current_app.instance_path, "pdf.lock")
     try:
-        pdf = PDFS.get(key, lambda: render_pdf(key, session.record(), chosen, current_app.config["PDF_WAITING"],
+        pdf = PDFS.get(key, lambda: render_pdf(key, record, chosen, current_app.config["PDF_WAITING"],
                                                lock, printed=clock.now()))
+    except Failed as failed:
+        current_app.logger.error("The PDF renderer process failed for session %s", session.id)
+        return render_template("error.html", title="Printing", back=table.url(), message=(
+            "The sheet could not be printed: the printing process stopped. Try again in a few seconds; "
+            "the sheet page itself (Sheet) can also be printed from the browser.")), 503, {
+            "Retry-After": str(failed.retry_after)}
     except Busy as busy:
         return render_template("error.html", title="Printing", back=table.url(), message=(
             "Other sheets are being printed right now. Try again in a few seconds.")), 503, {

@@ -116,8 +116,13 @@ def test_settle_up_and_the_sheet_say_how_many_hands_are_agreed(client):
     agree(client, ben, 1)
     agree(client, cat, 1)
     settle_up = client.get(url + "/settle").data.decode()
-    assert "1 of 2 hands agreed" in settle_up and "Hand 2: waiting for Ann or Ben or Cat." in settle_up
+    assert "1 of 2 hands agreed" in settle_up and "Hand 2: 2 OKs needed: two of Ann, Ben and Cat." in settle_up
     assert "At the table: 1 of 2 hands agreed; not agreed: 2." in client.get(url + "/sheet").data.decode()
+    mine = client.get(ann).data.decode()
+    mine = mine[mine.index("Waiting for your OK, Ann"):]
+    assert 'id="hand-2"' in mine and 'id="hand-1"' not in mine  # hand 1 needs no more OKs
+    agree(client, ben, 2)
+    assert "Hand 2: 1 more OK needed: Ann or Cat." in client.get(url + "/settle").data.decode()
 
 
 def test_export_and_import_keep_the_option_and_each_hands_state(client):
@@ -151,3 +156,33 @@ def test_a_players_link_can_change_nothing_else(client):
         assert client.get(f"/p/{token}{path}").status_code == 200, path
     assert client.post(f"/w/{url.rsplit('/', 1)[1]}/hands/1/ok").status_code in (404, 405)
     assert export(client, url) == before
+
+
+def test_the_pdf_sheet_carries_the_oks_and_a_new_ok_prints_a_new_sheet(client):
+    """The PDF's attached record keeps each hand's OKs (so importing it keeps
+    them), and an OK given after a sheet was printed is on the next one."""
+    import io
+    import json
+
+    import pypdf
+
+    def printed(url):
+        pdf = client.get(url + "/sheet.pdf").data
+        reader = pypdf.PdfReader(io.BytesIO(pdf))
+        text = "".join(page.extract_text() for page in reader.pages)
+        return json.loads(reader.attachments["session.json"][0]), " ".join(text.split())
+
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    agree(client, ben, 1)
+    agree(client, cat, 1)
+    record, text = printed(url)
+    assert [h["agreed"] for h in record["hands"]] == [[1, 2], []]
+    assert "1 of 2 hands agreed; not agreed: 2." in text
+    agree(client, ann, 2)
+    agree(client, ben, 2)
+    record, text = printed(url)  # the same session version: a new sheet all the same
+    assert [h["agreed"] for h in record["hands"]] == [[1, 2], [0, 1]]
+    assert "2 of 2 hands agreed" in text
+    copy = client.post("/import", json=record).headers["Location"]
+    assert [h["agreed"] for h in export(client, copy)["hands"]] == [[1, 2], [0, 1]]

@@ -15,6 +15,21 @@ HAND_ACTIONS = {"add": "Saved", "edit": "Changed", "delete": "Deleted", "undo": 
                 "restore": "Restored", "revert": "Went back"}
 
 
+def undone(change: dict) -> str:
+    """What an undo took back (or a redo did again), from the hands it moved:
+    "the save of hand 5"."""
+    number, before, after = change["hand_number"], change.get("before"), change.get("after")
+    if change["action"] == "redo":  # it moved the hands as the original change did
+        before, after = after, before
+    if number is None:
+        return "going back"
+    if after is None:      # it took a hand away: the original was its save
+        return f"the save of hand {number}"
+    if before is None:     # it put a hand back: the original was its delete
+        return f"the delete of hand {number}"
+    return f"the change to hand {number}"
+
+
 def describe_change(change: dict | None) -> str:
     """The last change in the table's words ("Hand 4 saved.")."""
     if change is None:
@@ -24,12 +39,12 @@ def describe_change(change: dict | None) -> str:
         return "Went back to an earlier version."
     if action in ("discard", "undiscard"):
         return f"Hand {number} in progress {'cancelled' if action == 'discard' else 'brought back'}."
-    what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup",
-            "undo": "undone", "redo": "redone"}.get(action, action)
+    if action in ("undo", "redo"):
+        what = undone(change)
+        return f"{what[:1].upper()}{what[1:]} {'undone' if action == 'undo' else 'redone'}."
+    what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup"}.get(action, action)
     if number is None:
         return f"Session {what}."
-    if action in ("undo", "redo"):
-        return f"Change to hand {number} {what}."
     return f"Hand {number} {what}."
 
 
@@ -41,10 +56,18 @@ def undo_words(change: dict) -> str:
             "revert": "going back", "discard": f"cancel of hand {number}",
             "undiscard": f"bringing back hand {number}"}
     if action == "undo":
-        return f"Redo: change to hand {number}"
+        return "Redo: " + undone(change).removeprefix("the ")
     if action == "redo":
-        return f"Undo: change to hand {number}"
+        return "Undo: " + undone(change).removeprefix("the ")
     return f"Undo: {what.get(action, action)}"
+
+
+def history_label(change: dict) -> str:
+    """A line of History: "Saved hand 4", "Undid the delete of hand 5"."""
+    action, number = change["action"], change["hand_number"]
+    if action in ("undo", "redo"):
+        return ("Undid " if action == "undo" else "Redid ") + undone(change)
+    return ACTIONS.get(action, action) + (f" {number}" if number else "")
 
 
 def balance_changes(before, after, players) -> str:
@@ -94,4 +117,7 @@ def with_verdicts(rows: list[dict], session) -> list[dict]:
     names = session.players
     said = [{"at": v.at, "action": v.verdict, "hand_number": v.number, "version": None,
              "what": [f"{names[v.seat]}" + (f": “{v.reason}”" if v.reason else "")]} for v in session.verdicts]
-    return sorted(rows + said, key=lambda row: row["at"], reverse=True)
+    rows = sorted(rows + said, key=lambda row: row["at"], reverse=True)
+    for row in rows:
+        row["label"] = history_label(row)
+    return rows

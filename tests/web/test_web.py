@@ -277,6 +277,22 @@ def test_undo_right_after_save_and_after_edit(client):
     assert export(client, url)["hands"] == [SEED_HAND]
 
 
+def test_undoing_a_delete_and_going_back_say_so(client):
+    url = new_session(client)
+    for hand in EVENING[:2]:
+        save(client, url, hand)
+    post_change(client, url, "/hands/2/delete")
+    post_change(client, url, "/undo")
+    page = client.get(url).data.decode()
+    assert "The delete of hand 2 undone." in page and ">Redo: delete of hand 2</button>" in page
+    post_change(client, url, f"/history/{version_of(client, url) - 1}/back")
+    post_change(client, url, "/undo")
+    page = client.get(url).data.decode()
+    assert "Going back undone." in page and ">Redo: going back</button>" in page and "None" not in page
+    history = client.get(url + "/history").data.decode()
+    assert "Undid going back" in history and "Undid the delete of hand 2" in history
+
+
 def test_nothing_to_undo(client):
     url = new_session(client)
     response = post_change(client, url, "/undo")
@@ -292,11 +308,11 @@ def test_undo_offer_names_the_real_last_change_and_redo(client):
     assert "Hand 2 saved." in page
     post_change(client, url, "/undo")
     page = client.get(url).data.decode()
-    assert "Change to hand 2 undone." in page and ">Redo: change to hand 2</button>" in page
+    assert "The save of hand 2 undone." in page and ">Redo: save of hand 2</button>" in page
     post_change(client, url, "/undo")
     assert export(client, url)["hands"] == EVENING[:2]
     history = client.get(url + "/history").data.decode()
-    assert "Undid a change to hand 2" in history and "Redid a change to hand 2" in history
+    assert "Undid the save of hand 2" in history and "Redid the save of hand 2" in history
 
 
 def test_stale_undo_is_refused(client):

@@ -114,7 +114,12 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
     ui = UI(page)
     table = ui.start_session(base_url, PLAYERS, "modern")
     ui.next_hand()
-    call(ui, "auction", "Bid 13")
+    pad = page.locator(f"{FORM} #pad-auction")
+    pad.get_by_role("button", name="one more").click()  # the stepper starts at the least bid, 13
+    pad.get_by_role("button", name="one more").click()
+    expect(page.locator(f'{FORM} input[name="bid_amount"]')).to_have_value("14")
+    call(ui, "auction", "Bid")  # Ben's 14, beyond the chips' first
+    expect(pad_line(page, "auction")).to_have_text("Ben bids 14")
     call(ui, "auction", "Pass")
     call(ui, "auction", "Pass")
     ui.chip("trump", "hearts")
@@ -128,6 +133,8 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
             ui.chip(f"shown_{seat}", card)
     expect(page.locator(f"{FORM} #pad-ruff")).to_contain_text("Ben: 17")
     expect(page.locator(f"{FORM} #pad-ruff")).to_contain_text("Cat: 27")
+    expect(page.locator(f"{FORM} #pad-ruff")).to_contain_text("Winner by the cards: Cat")
+    expect(page.locator(f'{FORM} #pad-ruff label.chip:has(input[name="ruff_winner"])')).to_have_count(0)
     expect(page.locator(f"{FORM} #status-ruff .phase-result")).to_contain_text("+6")  # Cat: 4 from Ben, 2 from Ann
     ui.chip("sets", "none")
     ui.chip("tricks_0", 3)

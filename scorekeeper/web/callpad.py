@@ -106,7 +106,8 @@ def read_ruff_calls(q, fields, reading) -> bool:
     if state.problem:
         reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
     elif not state.ended:
-        reading.missing(q, f"Ruff: {answers.who(state.turn)} to speak, stake {state.stake} "
+        stake = f", stake {state.stake}" if state.opened else ""
+        reading.missing(q, f"Ruff: {answers.who(state.turn)} to speak{stake} "
                            f"({procedure.options_text(state.choices, state.more)}).")
     elif state.end == procedure.NO_CONTEST:
         reading.answer(q, None)  # nobody opened: no calls are kept with a null ruff

@@ -87,7 +87,11 @@ class HandForm:
                 if (name == field or name.startswith(field + "_")) and isinstance(value, str) and value]
 
     def presets(self) -> list:
-        return self.book.presets(self.answers)
+        """The book's one-tap answers still worth offering: not one whose questions
+        are all answered, nor one that would overwrite calls being followed."""
+        following = {key for key, state in self.pads.items() if state.calls}
+        return [p for p in self.book.presets(self.answers)
+                if not following.intersection(p.answers) and not all(k in self.hand for k in p.answers)]
 
     def phase_in(self, section: str):
         """The phase whose payments this section shows, if known."""

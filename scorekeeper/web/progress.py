@@ -10,7 +10,9 @@ from .hand_form import parse_hand
 
 
 def in_progress(session: store.Session, draft: store.Draft | None) -> dict | None:
-    """The hand being entered (if any): its number and each known phase's lines."""
+    """The hand being entered (if any): its number, what is recorded of the phases
+    not settled yet, each settled phase's lines, and the calls of an auction or a
+    ruff still being spoken ("Ann bids 12 · Ben 14 — Cat to bid")."""
     if draft is None or draft.number != len(session.hands) + 1:
         return None
     book, names = BOOKS[session.rulebook], tuple(session.players)
@@ -18,6 +20,15 @@ def in_progress(session: store.Session, draft: store.Draft | None) -> dict | Non
     options = book.resolved_options(session.options)
     phases = [(phase.title, book.phase_reasons(phase.id, form.hand, options, names))
               for phase in book.phase_info if phase.id in form.known]
-    return {"number": draft.number, "recorded": sheet_words(book, form.hand, options, names, form.known),
-            "phases": phases, "updated_at": draft.updated_at, "complete": form.complete,
-            "waiting": form.unanswered.get("ruff") if form.pads.get("ruff") else None}
+    settled = {phase.section for phase in book.phase_info if phase.id in form.known}
+    titles = {phase.section: phase.title for phase in book.phase_info}
+    told = {q.key for q in book.questions if q.section in settled}  # their phase's lines say it
+    hand = {k: v for k, v in form.hand.items() if k not in told}
+    speaking = []
+    for q in book.questions:
+        state = form.pads.get(q.key)
+        if state is not None and state.calls and not state.ended and state.turn is not None:
+            to = "to bid" if q.key == "auction" else "to speak" + (f", stake {state.stake}" if state.opened else "")
+            speaking.append((titles.get(q.section, q.label), f"{state.line()} — {names[state.turn]} {to}"))
+    return {"number": draft.number, "recorded": sheet_words(book, hand, options, names, form.known),
+            "phases": phases, "speaking": speaking, "updated_at": draft.updated_at, "complete": form.complete}

@@ -250,6 +250,30 @@ def test_watchers_see_what_is_recorded_so_far(client):
     assert "No hands yet" not in page
 
 
+def test_watchers_follow_the_calls_as_they_are_spoken(client):
+    """While the bidding and the vying go on, the watch link shows the calls and
+    whose turn it is; once a phase is settled, its lines alone (not twice)."""
+    url = new_session(client)
+    start = partial(SEED_HAND, "dealer", "trump", "turned", "tiddy")
+    post_tap(client, url, {**start, "bids": "", "bid": "[1, 12]"}, 0)
+    post_tap(client, url, {**start, "bids": "[[1, 12]]", "bid": "[2, 14]"}, 1)
+    post_tap(client, url, {**start, "bids": "[[1, 12], [2, 14]]", "ruff_calls": "", "ruff_call": '[1, "open"]'}, 2)
+    watch = re.search(r'href="[^"]*(/w/[^"]+)"', client.get(url).data.decode()).group(1)
+    shown = client.get(watch).data.decode()
+    card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"'):].split("</div>")[0]).split())
+    assert "Stock: Ben bids 12 · Cat 14 — Ann to bid" in card
+    assert "Ruff: Ben opens 2 — Cat to speak, stake 2" in card
+    assert "Now:" not in card and "Tap" not in card  # no instructions for the scorer
+    opened = {"ruff_calls": '[[1, "open"]]'}
+    post_tap(client, url, {**start, **opened, "bids": "[[1, 12], [2, 14]]", "bid": '[0, "pass"]'}, 3)
+    post_tap(client, url, {**start, **opened, "bids": "[[1, 12], [2, 14], [0, \"pass\"]]", "bid": '[1, "pass"]'}, 4)
+    shown = client.get(watch).data.decode()
+    card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"'):].split("</div>")[0]).split())
+    assert "Stock: Bids: Ben bids 12 · Cat 14 · Ann passes · Ben passes. Cat bought at 14, pays 7 to each." in card
+    assert card.count("Ben bids 12") == 1, card  # not told again in the recorded line
+    assert "Ruff: Ben opens 2 — Cat to speak, stake 2" in card
+
+
 def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
     """Phone A follows the stock, phone B (not refreshed) the ruff: both calls go in.
     The same call tapped on both phones goes in once; an undo on calls that moved
@@ -290,3 +314,19 @@ def test_a_typed_bid_is_taken(client):
     page = client.get(url + "/hands/new").data.decode()
     assert re.search(r'name="bids" value="\[\[1, 20\]\]"', page), re.findall(r'name="bids"[^>]*>', page)
     assert re.search(r"<p class=\"calls-line\">Ben bids 20<", page)
+
+
+def test_a_preset_is_not_offered_over_calls_being_followed_or_answers_given(client):
+    url = new_session(client)
+    start = partial(SEED_HAND, "dealer", "trump", "turned")
+    post_tap(client, url, start, 0)
+    page = client.get(url + "/hands/new").data.decode()
+    assert "Ben (eldest) bought at 12" in page and "Quiet hand" in page
+    post_tap(client, url, {**start, "bids": "", "bid": "[1, 12]", "ruff_calls": "", "ruff_call": '[1, "open"]'}, 1)
+    page = client.get(url + "/hands/new").data.decode()
+    assert "Ben (eldest) bought at 12" not in page  # it would wipe the bids
+    assert "Quiet hand" not in page  # it would wipe the ruff's calls
+    post_tap(client, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy", "buyer", "price",
+                                     "ruff", "paid", "sets", "set")}, 2)
+    page = client.get(url + "/hands/new").data.decode()
+    assert "Ben (eldest) bought at 12" not in page and "Quiet hand" not in page  # all answered already

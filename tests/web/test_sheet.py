@@ -252,7 +252,7 @@ def test_context_of_a_session():
                               "sets: Samuel gleek of Aces; Elizabeth mournival of Queens", "tricks 4 · 3 · 5",
                               "honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel"]
     second = context["hands"][1]
-    assert "ruff: Samuel won; paid Elizabeth 4, Will 8" in second["words"]
+    assert "ruff: Samuel won; Elizabeth paid 4, Will 8" in second["words"]
     assert [p["total"]["text"] for p in second["players"]] == [format_counters(a) for a in settlement.hands[1].total]
     assert [p["balance"]["text"] for p in context["hands"][-1]["players"]] == ["43", "3", "−46"]
     assert context["balanced"] and context["sheet_sum"] == "0"
@@ -263,7 +263,7 @@ def test_context_of_a_session():
 def test_context_of_modern_kiss_and_simplified():
     record = load_example("modern-evening.json")
     second = sheet_context(record)["hands"][1]
-    assert second["words"] == ["Ben dealt", "stock not bought", "Kiss (no trumps)", "ruff: Ann won; paid Ben 2, Cat 2",
+    assert second["words"] == ["Ben dealt", "stock not bought", "Kiss (no trumps)", "ruff: Ann won; Ben paid 2, Cat 2",
                                "sets: Ben gleek of Kings", "tricks 2 · 4 · 6", "card points 32 · 60 · 100",
                                "Kiss: no trumps, so no Tib or Tom.", "last trick: Cat"]
     simple = copy.deepcopy(record)

@@ -1,0 +1,87 @@
+"""A server thread keeps its SQLite connection between requests (scorekeeper/db.py):
+never a stale read, never a transaction or a lowered ``synchronous`` handed on."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from flask import g
+
+from scorekeeper import store
+from scorekeeper.db import get_db
+from web_helpers import hand_fields, new_session, version_of
+
+HAND = {
+    "dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
+    "auction": {"buyer": 1, "price": 12}, "ruff": {"winner": 2, "paid": [2, 2, 0]},
+    "sets": [[], ["gleek:K"], []], "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+}
+
+
+def kept(app):
+    return getattr(app.extensions["scorekeeper.connections"].idle, "db", None)
+
+
+def test_the_connection_is_kept_for_the_next_request_of_the_thread(app, client):
+    url = new_session(client)
+    client.get(url)
+    first = kept(app)
+    assert first is not None
+    client.get(url)
+    assert kept(app) is first
+    # another thread gets its own
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append((app.test_client().get(url).status_code, kept(app))))
+    thread.start()
+    thread.join()
+    assert seen[0][0] == 200 and seen[0][1] is not None and seen[0][1] is not first  # its own
+    assert kept(app) is first
+
+
+def test_a_change_made_elsewhere_between_two_requests_is_seen(app, client):
+    url = new_session(client)
+    assert "No hands yet" in client.get(url).data.decode()  # the kept connection has read the session
+    other = store.connect(app.config["DATABASE"])  # another process's connection, say
+    store.add_hand(other, url.rsplit("/", 1)[1], HAND, 1)
+    other.close()
+    page = client.get(url).data.decode()
+    assert "No hands yet" not in page and "#1" in page
+    assert version_of(client, url) == 2
+
+
+def test_a_kept_connection_writes_durably_again_after_a_tap(app, client):
+    url = new_session(client)
+    fields = hand_fields(HAND)
+    fields["draft_version"] = "0"
+    assert client.post(url + "/hands/check", data=fields, headers={"HX-Request": "true"}).status_code == 200
+    db = kept(app)
+    assert db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, as every save needs
+    assert not db.conn.in_transaction
+    assert client.post(url + "/hands", data=hand_fields(HAND, version_of(client, url))).status_code == 303
+
+
+def test_a_request_that_failed_does_not_hand_its_connection_on(app, client):
+    url = new_session(client)
+    client.get(url)
+    app.config["PROPAGATE_EXCEPTIONS"] = True
+    with pytest.raises(RuntimeError):
+        with app.test_request_context(url):
+            db = get_db()
+            db.conn.execute("BEGIN IMMEDIATE")
+            raise RuntimeError("halfway")
+    assert kept(app) is None  # closed, not kept
+    with pytest.raises(Exception):
+        db.conn.execute("select 1")
+    # nothing is locked: the next request writes
+    assert client.post(url + "/hands", data=hand_fields(HAND, version_of(client, url))).status_code == 303
+
+
+def test_a_connection_left_in_a_transaction_is_closed_not_kept(app, client):
+    url = new_session(client)
+    with app.test_request_context(url):
+        db = get_db()
+        db.conn.execute("BEGIN")
+        assert g.db is db
+    assert kept(app) is None
+    assert client.get(url).status_code == 200

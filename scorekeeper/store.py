@@ -500,14 +500,25 @@ def _log(db, session_id, hand_number, action, before, after, version, draft=None
     })
 
 
+def _first_difference(hands: list, stored: list) -> int:
+    """How many of the first hands are the stored ones. A change keeps the stored
+    hand objects, so comparing the lists (in C, identity first) settles the usual
+    case at once; comparing 500 hands one by one in Python costs a tenth of a save."""
+    n = min(len(hands), len(stored))
+    if hands[:n] == stored[:n]:
+        return n
+    first = 0
+    while hands[first] is stored[first] or hands[first] == stored[first]:
+        first += 1
+    return first
+
+
 def _check_hands_from(session: Session, hands: list) -> None:
     """Check the hands from the first one that differs from the stored ones:
     a hand's checks depend only on the hands before it, which are unchanged."""
     if len(hands) > MAX_HANDS:
         raise Refused([f"hands: a session holds at most {MAX_HANDS} hands; start a new session"])
-    first = 0
-    while first < min(len(hands), len(session.hands)) and hands[first] == session.hands[first]:
-        first += 1
+    first = _first_difference(hands, session.hands)
     book = BOOKS[session.rulebook]
     problems = []
     for index in range(first, len(hands)):
@@ -568,9 +579,9 @@ def _write_change(db: Database, session: Session, hands, number, action, before,
         if current is not None and (current.token != token or (draft[1] is not None and current.version != draft[1])):
             raise StaleDraft(current, len(session.hands))
     db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
-    for i, hand in enumerate(hands):
-        if i >= len(session.hands) or session.hands[i] != hand:
-            db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hand)},
+    for i in range(_first_difference(hands, session.hands), len(hands)):
+        if i >= len(session.hands) or session.hands[i] != hands[i]:
+            db["hands"].upsert({"session_id": session_id, "number": i + 1, "data": json.dumps(hands[i])},
                                pk=("session_id", "number"))
     db.execute("update sessions set version = ?, updated_at = ? where id = ?",
                [version, now(), session_id])

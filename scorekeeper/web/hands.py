@@ -90,6 +90,7 @@ def tap(key, number):
         return form_page(t, form)
     context = t.context(form, draft=draft)
     context["changed"] = form.changed(request.form)
+    context["statuses_changed"] = form.statuses_changed(request.form, t.names)
     return render_template("_hand_update.html", **context)
 
 

@@ -97,9 +97,10 @@ class EncodedHands:
     """The JSON text of the hands of the sessions snapshotted lately, with the hand
     objects each was encoded from. A change builds a new list of hands around the
     same objects (the store never changes a hand in place: see ``store._Hands``),
-    so a snapshot after a save encodes one hand, not the whole session."""
+    so a snapshot after a save encodes one hand, not the whole session. ``size``:
+    sessions kept (a club night of 50 tables must fit)."""
 
-    def __init__(self, size: int = 32):
+    def __init__(self, size: int = 128):
         self.size, self.kept, self.lock = size, OrderedDict(), threading.Lock()
 
     def text(self, session_id: str, hands: list) -> str:

@@ -1,5 +1,7 @@
-"""A server thread keeps its SQLite connection between requests (scorekeeper/db.py):
-never a stale read, never a transaction or a lowered ``synchronous`` handed on."""
+"""What the server keeps between requests, and that it is never stale: a server
+thread's SQLite connection (scorekeeper/db.py: never a stale read, never a
+transaction or a lowered ``synchronous`` handed on), and the decoded hands
+(store._HANDS: read again where they changed, in this process or another)."""
 
 from __future__ import annotations
 
@@ -85,3 +87,35 @@ def test_a_connection_left_in_a_transaction_is_closed_not_kept(app, client):
         assert g.db is db
     assert kept(app) is None
     assert client.get(url).status_code == 200
+
+
+def test_hands_changed_elsewhere_are_read_again_and_only_they(app, client):
+    """The store's decoded hands (store._HANDS): when the version moved on in
+    another process (here: written past the store), each hand whose stored text
+    changed is decoded again; the others stay the same objects."""
+    import json
+
+    import sqlite3
+
+    from sessions import long_session
+
+    response = client.post("/import", data=json.dumps(long_session(40)), content_type="application/json")
+    sid = response.headers["Location"].rsplit("/", 1)[1]
+    db = store.connect(app.config["DATABASE"])
+    before = store.get_session(db, sid)
+    edited = dict(before.hands[2], note="edited elsewhere")
+    raw = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    raw.execute("update hands set data = ? where session_id = ? and number = 3", [json.dumps(edited), sid])
+    raw.execute("insert into hands (session_id, number, data) values (?, 41, ?)", [sid, json.dumps(before.hands[0])])
+    raw.execute("update sessions set version = version + 1 where id = ?", [sid])
+    raw.close()
+    after = store.get_session(db, sid)
+    assert after.version == before.version + 1
+    assert after.hands == before.hands[:2] + [edited] + before.hands[3:] + [before.hands[0]]
+    assert all(a is b for i, (a, b) in enumerate(zip(after.hands, before.hands)) if i != 2)
+    assert after.hands[2] is not before.hands[2] and after.hands[40] is not before.hands[0]
+    # and a change through the store keeps them too
+    saved = store.add_hand(db, sid, before.hands[1], after.version)
+    again = store.get_session(db, sid)
+    assert again.hands[:41] == after.hands and all(a is b for a, b in zip(again.hands, after.hands))
+    assert again.hands == saved.hands

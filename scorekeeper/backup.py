@@ -105,9 +105,8 @@ class EncodedHands:
 
     def text(self, session_id: str, hands: list) -> str:
         with self.lock:
-            objects, texts = self.kept.get(session_id, ((), ()))
-        texts = [texts[i] if i < len(objects) and objects[i] is hand else dumps(hand)
-                 for i, hand in enumerate(hands)]
+            objects, texts = self.kept.get(session_id, ([], []))
+        texts = store.texts_kept(hands, objects, texts, dumps)
         with self.lock:
             self.kept.pop(session_id, None)
             self.kept[session_id] = (list(hands), texts)  # the objects kept alive: ``is`` stays meaningful

@@ -13,6 +13,7 @@ import contextlib
 import datetime
 import json
 import math
+import operator
 import re
 import secrets
 import sqlite3
@@ -326,12 +327,13 @@ class _Hands:
 
     def put(self, db: Database, session_id: str, version: int, hands: list) -> None:
         """Keep ``hands`` (just committed) as version ``version``: a hand kept
-        before as the same object keeps its text; a new one's is not known yet."""
+        before as the same object keeps its text; a new one's is not known yet
+        (the next version change reads it)."""
         key = (getattr(db, "path", None), session_id)
         with self.lock:
             kept = self.lists.get(key)
-        old = {id(h): t for h, t in zip(kept[1], kept[2])} if kept is not None else {}
-        self._keep(key, version, hands, [old.get(id(h)) for h in hands])
+        old_hands, old_texts = (kept[1], kept[2]) if kept is not None else ([], [])
+        self._keep(key, version, hands, texts_kept(hands, old_hands, old_texts, lambda hand: None))
 
     def _keep(self, key, version: int, hands: list, texts: list) -> None:
         with self.lock:
@@ -342,6 +344,16 @@ class _Hands:
 
 
 _HANDS = _Hands()
+
+
+def texts_kept(hands: list, old_hands: list, old_texts: list, encode) -> list:
+    """The text of each of ``hands``: ``old_texts[i]`` where the hand is the very
+    object ``old_hands[i]``, else ``encode(hand)``. A save appends to the same
+    objects, a delete drops the last: those are settled by comparing identities in C."""
+    same = list(map(operator.is_, hands, old_hands))
+    if all(same):
+        return old_texts[:len(hands)] + [encode(hand) for hand in hands[len(old_hands):]]
+    return [old_texts[i] if i < len(same) and same[i] else encode(hand) for i, hand in enumerate(hands)]
 
 
 def _session_from_row(db: Database, row: dict) -> Session:

@@ -97,11 +97,12 @@ class EncodedHands:
     """The JSON text of the hands of the sessions snapshotted lately, with the hand
     objects each was encoded from. A change builds a new list of hands around the
     same objects (the store never changes a hand in place: see ``store._Hands``),
-    so a snapshot after a save encodes one hand, not the whole session. ``size``:
-    sessions kept (a club night of 50 tables must fit)."""
+    so a snapshot after a save encodes one hand, not the whole session. ``size``
+    sessions are kept, ``budget`` hands in all (as ``store._HANDS``: the hands
+    kept here are mostly the same objects)."""
 
-    def __init__(self, size: int = 128):
-        self.size, self.kept, self.lock = size, OrderedDict(), threading.Lock()
+    def __init__(self, size: int = 128, budget: int = 40_000):
+        self.size, self.budget, self.kept, self.lock = size, budget, OrderedDict(), threading.Lock()
 
     def text(self, session_id: str, hands: list) -> str:
         with self.lock:
@@ -110,7 +111,8 @@ class EncodedHands:
         with self.lock:
             self.kept.pop(session_id, None)
             self.kept[session_id] = (list(hands), texts)  # the objects kept alive: ``is`` stays meaningful
-            while len(self.kept) > self.size:
+            while len(self.kept) > 1 and (len(self.kept) > self.size or
+                                          sum(len(objects) for objects, _ in self.kept.values()) > self.budget):
                 self.kept.popitem(last=False)
         return "[" + ",".join(texts) + "]"
 

@@ -298,11 +298,12 @@ class _Hands:
     hands stay the same objects (so a settlement or a snapshot can tell, by
     ``is``, what it already did).
 
-    ``size``: sessions kept; a club night of 50 tables must fit (a 500-hand
-    session is ~0.75 MB decoded)."""
+    ``size`` sessions are kept, ``budget`` hands in all (a hand is ~1.5 KB
+    decoded: 40,000 hands are ~60 MB a server process): a club night of 50
+    tables of 500 hands fits."""
 
-    def __init__(self, size: int = 128):
-        self.size, self.lists, self.lock = size, {}, threading.Lock()
+    def __init__(self, size: int = 128, budget: int = 40_000):
+        self.size, self.budget, self.lists, self.lock = size, budget, {}, threading.Lock()
 
     def get(self, db: Database, session_id: str, version: int) -> list:
         key = (getattr(db, "path", None), session_id)
@@ -339,7 +340,8 @@ class _Hands:
         with self.lock:
             self.lists.pop(key, None)
             self.lists[key] = (version, hands, texts)
-            while len(self.lists) > self.size:
+            while len(self.lists) > 1 and (len(self.lists) > self.size or
+                                           sum(len(kept[1]) for kept in self.lists.values()) > self.budget):
                 self.lists.pop(next(iter(self.lists)))
 
 

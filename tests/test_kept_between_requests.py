@@ -119,3 +119,14 @@ def test_hands_changed_elsewhere_are_read_again_and_only_they(app, client):
     again = store.get_session(db, sid)
     assert again.hands[:41] == after.hands and all(a is b for a, b in zip(again.hands, after.hands))
     assert again.hands == saved.hands
+
+
+def test_the_decoded_hands_kept_are_bounded_by_sessions_and_by_hands():
+    from scorekeeper.store import _Hands
+
+    kept = _Hands(size=3, budget=100)
+    for n in range(5):
+        kept._keep(("db", f"s{n}"), 1, [{}] * 30, [None] * 30)
+    assert [key[1] for key in kept.lists] == ["s2", "s3", "s4"]  # at most 3 sessions
+    kept._keep(("db", "big"), 1, [{}] * 90, [None] * 90)
+    assert [key[1] for key in kept.lists] == ["big"]  # at most 100 hands (but always the newest)

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/app_bench.py [--part save,tap,pad,long,bytes] [--repeat 3]
                                         [--rounds 60] [--hands-entered 30] [--profile] [--write]
+                                        [--root DIR --label TEXT]
 
 Real app, real SQLite (a temp file per repetition), Flask's test client (no
 network). Every figure is set against a trivial Flask route (``"ok"``) timed in
@@ -47,7 +48,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# ``--root DIR`` measures another copy of the project (a before/after in one
+# sitting): its package is imported instead of this one's.
+UNDER_TEST = Path(sys.argv[sys.argv.index("--root") + 1]).resolve() if "--root" in sys.argv[:-1] else ROOT
+sys.path.insert(0, str(UNDER_TEST))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -545,8 +549,12 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--write", action="store_true", help="append the tables to BENCHMARKS.md")
     parser.add_argument("--label", default="", help="a word on what was measured (e.g. 'before')")
+    parser.add_argument("--root", default=None, help="measure another copy of the project (before/after)")
     args = parser.parse_args(argv)
     parts = set(args.part.split(","))
+    import scorekeeper
+
+    assert Path(scorekeeper.__file__).resolve().is_relative_to(UNDER_TEST), scorekeeper.__file__
     info, load_before = machine(), loadavg()
 
     if args.profile:

@@ -60,6 +60,7 @@ bench: $(STAMP) print-deps
 bench-load: $(STAMP)
 	$(PY) bench/load_bench.py
 	$(PY) bench/load_bench.py --hands 500
+	$(PY) bench/load_bench.py --hands 500 --players 3 --trust
 
 # Slow clients and PDF sheets beside other requests, against the real server.
 bench-trust: $(STAMP)

@@ -10,7 +10,11 @@ Load shape (all on loopback, bounded in clients and time):
   long evening's does late at night;
 - ``--viewers`` watchers (default 100, two per table), each polling
   /w/<watch id>/live?v=<version> every ``--poll-interval`` seconds, as htmx does:
-  204 when nothing changed, the live fragment when it did.
+  204 when nothing changed, the live fragment when it did;
+- ``--players N`` more phones per table (issue 13: the other players', to agree
+  each hand), polling the same way. A link per player does not exist yet, so
+  they poll the table's watch link, as a player's link would show the same
+  live table.
 
 Each phase runs ``--duration`` seconds. The baseline phase replays the same
 clients on the same schedule against GET /manifest.webmanifest (a tiny route
@@ -18,7 +22,10 @@ that touches no database). Reported: throughput, p50/p95/p99/max latency per
 kind of request, errors (any exception or unexpected status). Targets: zero
 errors, p95 < 100 ms on 2 cores.
 
-    .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--hands 500] [--no-write]
+    .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--hands 500] [--players 3]
+                                         [--root DIR --root-label TEXT] [--no-write]
+
+``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
 Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
 "## Load (issue 5)".
@@ -103,8 +110,8 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, threads: int, workers: int):
-        self.folder, self.threads, self.workers = folder, threads, workers
+    def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT):
+        self.folder, self.threads, self.workers, self.root = folder, threads, workers, root
         self.database = folder / "load.db"
         (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
                                                              backups=str(folder / "backups")))
@@ -112,7 +119,7 @@ class Server:
         self.proc = None
 
     def start(self, gunicorn: bool = False) -> None:
-        env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{ROOT}")
+        env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{self.root}")
         self.log = open(self.folder / "server.log", "ab")
         if gunicorn:   # for comparison only: the server `make run` used before issue 8
             command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
@@ -120,7 +127,7 @@ class Server:
         else:
             command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads),
                        str(self.workers)]
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=self.log,
+        self.proc = subprocess.Popen(command, cwd=self.root, env=env, stdout=self.log, stderr=self.log,
                                      start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -227,16 +234,16 @@ class Phase:
                         table.version, table.saved = version + 1, table.saved + 1
             at += interval
 
-    def viewer_client(self, table: Table, rng: random.Random, start: float, end: float) -> None:
+    def viewer_client(self, table: Table, rng: random.Random, start: float, end: float, kind: str = "poll") -> None:
         interval = self.args.poll_interval
         at = start + rng.uniform(0, interval)
         known = table.version
         while at < end:
             time.sleep(max(0.0, at - time.monotonic()))
             if self.baseline:
-                self.timed("poll", "GET", "/manifest.webmanifest")
+                self.timed(kind, "GET", "/manifest.webmanifest")
             else:
-                result = self.timed("poll", "GET", f"/w/{table.wid}/live?v={known}", ok=(200, 204))
+                result = self.timed(kind, "GET", f"/w/{table.wid}/live?v={known}", ok=(200, 204))
                 if result and result[0] == 200:
                     found = re.search(rb"/live\?v=([0-9-]+)", result[2])
                     if found:
@@ -255,6 +262,10 @@ class Phase:
             table = self.tables[i % len(self.tables)]
             threads.append(threading.Thread(target=self.viewer_client,
                                             args=(table, random.Random(rng.random()), start, end)))
+        for table in self.tables:
+            for _ in range(self.args.players):
+                threads.append(threading.Thread(target=self.viewer_client,
+                                                args=(table, random.Random(rng.random()), start, end, "player")))
         for t in threads:
             t.daemon = True
             t.start()
@@ -329,12 +340,16 @@ def report(results: dict, info: dict, args) -> str:
     app, base = results["app"], results["baseline"]
     polls = app["poll"]
     no_change = polls["statuses"].get(204, 0)
+    players = (f" and {args.players * args.tables} player phones ({args.players} a table, on the watch link)"
+               if args.players else "")
+    served = "(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else (
+        f"(waitress, {args.workers} processes × {args.threads} threads"
+        + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
     lines = [
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
         + (f" into {args.hands}-hand sessions" if args.hands else "") +
-        f", {args.viewers} watchers polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
-
-        + ("(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else f"(waitress, {args.workers} processes × {args.threads} threads)"),
+        f", {args.viewers} watchers{players} polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
+        + served,
         "",
         f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, waitress "
         f"{info['waitress']}, SQLite {info['sqlite']}, {info['os']}. Load average before/after: "
@@ -344,6 +359,8 @@ def report(results: dict, info: dict, args) -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         row("save a hand (POST → 303)", app["save"]),
         row(f"watch poll ({no_change} × 204, {polls['statuses'].get(200, 0)} × 200)", polls),
+        *([row(f"player poll ({app['player']['statuses'].get(204, 0)} × 204, "
+               f"{app['player']['statuses'].get(200, 0)} × 200)", app["player"])] if args.players else []),
         row("**app, all**", app["all"]),
         row("baseline: manifest, all", base["all"]),
         "",
@@ -360,8 +377,21 @@ def report(results: dict, info: dict, args) -> str:
     return "\n".join(lines) + "\n"
 
 
-def append_to_benchmarks(entry: str) -> None:
-    append_to_section(HEADING, SECTION_INTRO, entry)
+TRUST_HEADING = "## Trust: load with long sessions and the players' phones (issues 8 and 13)"
+TRUST_INTRO = SECTION_INTRO.replace("Each run is appended below.", """\
+Issue 8 asked for this load with 500-hand sessions (`--hands 500`: each table's
+session imported with 500 hands before the run); issue 13 adds 3 more phones a
+table (`--players 3`), the players agreeing each hand, polling as the watchers do.
+A link per player does not exist yet: they poll the table's watch link (the
+player's link is to show the same live table). `--root` serves another copy of
+the project, for a before/after in one sitting. Each run is appended below.""")
+
+
+def append_to_benchmarks(entry: str, trust: bool = False) -> None:
+    if trust:
+        append_to_section(TRUST_HEADING, TRUST_INTRO, entry)
+    else:
+        append_to_section(HEADING, SECTION_INTRO, entry)
 
 
 # ---------------------------------------------------------------- main
@@ -376,13 +406,20 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=None, help="waitress threads (default: serve's)")
     parser.add_argument("--workers", type=int, default=None, help="waitress processes (default: serve's)")
     parser.add_argument("--hands", type=int, default=0, help="hands each session starts with (imported)")
+    parser.add_argument("--players", type=int, default=0,
+                        help="player phones per table polling the watch link (issue 13)")
+    parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
+    parser.add_argument("--root-label", default=None)
     parser.add_argument("--gunicorn", action="store_true",
                         help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("--trust", action="store_true",
+                        help="append to the section of issues 8 and 13 (long sessions, players' phones)")
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300
-            and 0 <= args.hands <= 900):
-        parser.error("keep the load bounded: tables 1-200, viewers 0-400, duration 5-300 s, hands 0-900")
+            and 0 <= args.hands <= 900 and 0 <= args.players <= 6):
+        parser.error("keep the load bounded: tables 1-200, viewers 0-400, players 0-6 a table, "
+                     "duration 5-300 s, hands 0-900")
     from scorekeeper.serve import THREADS, WORKERS
 
     args.threads = args.threads or THREADS
@@ -391,7 +428,8 @@ def main(argv=None) -> int:
     info = machine()
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
-        server = Server(Path(folder), args.threads, args.workers)
+        server = Server(Path(folder), args.threads, args.workers,
+                        Path(args.root).resolve() if args.root else ROOT)
         server.start(gunicorn=args.gunicorn)
         try:
             tables = []
@@ -413,7 +451,7 @@ def main(argv=None) -> int:
                 print(f"{name}: {args.tables} tables + {args.viewers} watchers for {args.duration:g} s …", flush=True)
                 duration = phase.run()
                 by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
-                           for kind in ("save", "poll")}
+                           for kind in ("save", "poll", "player")}
                 by_kind["all"] = summarise(phase.samples, duration)
                 results[name] = by_kind
                 errors = [s.error for s in phase.samples if s.error][:5]
@@ -433,7 +471,7 @@ def main(argv=None) -> int:
     results["load_after"] = loadavg()
 
     for name in ("app", "baseline"):
-        for kind in ("save", "poll", "all"):
+        for kind in ("save", "poll", "player", "all"):
             s = results[name][kind]
             print(f"{name:>8} {kind:>4}: {s['requests']:5d} req, {s['per_second']:6.1f}/s, p50 {s['p50']:6.1f} ms, "
                   f"p95 {s['p95']:6.1f} ms, p99 {s['p99']:6.1f} ms, max {s['max']:7.1f} ms, "
@@ -443,7 +481,7 @@ def main(argv=None) -> int:
     print()
     print(entry)
     if not args.no_write:
-        append_to_benchmarks(entry)
+        append_to_benchmarks(entry, trust=args.trust)
         print(f"appended to {BENCHMARKS.relative_to(ROOT)}")
     return 0
 

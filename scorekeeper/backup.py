@@ -7,6 +7,8 @@ import json
 import os
 import re
 import tempfile
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from . import store
@@ -14,16 +16,26 @@ from . import store
 KEEP = 20
 
 
+def dumps(data) -> str:
+    """JSON as the backups are written: compact, UTF-8 text as it is."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # dumps, not dump: the C encoder
+
+
 def write_json(path: Path, data, durable: bool = False) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half.
     ``durable`` also waits for the disk (the per-save snapshots skip it: the
     database, committed with synchronous=FULL, is the record; they are a spare)."""
+    write_text(path, dumps(data), durable)
+
+
+def write_text(path: Path, text: str, durable: bool = False) -> None:
+    """``write_json`` for JSON already encoded."""
     path.parent.mkdir(parents=True, exist_ok=True)
     # the writer's pid in the name: start-up removes only the files of writers that are gone
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".tmp-{os.getpid()}-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")))  # dumps, not dump: the C encoder
+            f.write(text)
             if durable:
                 f.flush()
                 os.fsync(f.fileno())
@@ -75,10 +87,49 @@ def snapshot_session(session: store.Session, directory: str | Path, keep: int = 
     """Save ``session`` as ``<directory>/<id>/v<version>.json``; keep the last ``keep``."""
     folder = session_file(directory, session.id, session.id)
     path = folder / f"v{session.version:06d}.json"
-    write_json(path, store.snapshot(session))
+    write_text(path, snapshot_text(session))
     for old in sorted(folder.glob("v*.json"))[:-keep]:
         old.unlink(missing_ok=True)
     return path
+
+
+class EncodedHands:
+    """The JSON text of the hands of the sessions snapshotted lately, with the hand
+    objects each was encoded from. A change builds a new list of hands around the
+    same objects (the store never changes a hand in place: see ``store._Hands``),
+    so a snapshot after a save encodes one hand, not the whole session. ``size``
+    sessions are kept, ``budget`` hands in all (as ``store._HANDS``: the hands
+    kept here are mostly the same objects)."""
+
+    def __init__(self, size: int = 128, budget: int = 40_000):
+        self.size, self.budget, self.kept, self.lock = size, budget, OrderedDict(), threading.Lock()
+
+    def text(self, session_id: str, hands: list) -> str:
+        with self.lock:
+            objects, texts = self.kept.get(session_id, ([], []))
+        texts = store.texts_kept(hands, objects, texts, dumps)
+        with self.lock:
+            self.kept.pop(session_id, None)
+            self.kept[session_id] = (list(hands), texts)  # the objects kept alive: ``is`` stays meaningful
+            while len(self.kept) > 1 and (len(self.kept) > self.size or
+                                          sum(len(objects) for objects, _ in self.kept.values()) > self.budget):
+                self.kept.popitem(last=False)
+        return "[" + ",".join(texts) + "]"
+
+
+ENCODED_HANDS = EncodedHands()
+
+
+def snapshot_text(session: store.Session) -> str:
+    """``dumps(store.snapshot(session))``, the same text, with the hands' JSON
+    kept from the session's last snapshot where a hand is the same object."""
+    def obj(pairs) -> str:
+        return "{" + ",".join(f"{dumps(key)}:{text}" for key, text in pairs) + "}"
+
+    data = store.snapshot(session)
+    record = obj((key, ENCODED_HANDS.text(session.id, value) if key == "hands" else dumps(value))
+                 for key, value in data["record"].items())
+    return obj((key, record if key == "record" else dumps(value)) for key, value in data.items())
 
 
 def session_file(folder: str | Path, session_id: str, name: str) -> Path:

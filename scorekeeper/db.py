@@ -1,10 +1,13 @@
-"""The database for the app: one connection per request, created on first use
-and closed at teardown (as in Flask's tutorial), and the commands that manage
+"""The database for the app: each request gets a connection on first use and
+gives it back at teardown (as in Flask's tutorial, except that the connection is
+then kept for the next request of the same server thread: opening one and
+reading the schema costs more than most queries), and the commands that manage
 it (``flask --app scorekeeper init-db | backup | restore``). The schema, its
 migrations and every write are in ``store.py``."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import click
@@ -14,17 +17,43 @@ from flask.cli import with_appcontext
 from . import backup, store
 
 
+class Connections:
+    """One idle connection per thread, kept between that thread's requests (a
+    connection is only ever used by the thread that opened it). A request that
+    ended in an error closes its connection instead; one given back is never in
+    a transaction and always writes with ``synchronous = FULL`` again (the hand
+    in progress lowers it for its own commits)."""
+
+    def __init__(self):
+        self.idle = threading.local()
+
+    def take(self, path: str):
+        db, self.idle.db = getattr(self.idle, "db", None), None
+        if db is not None and db.path == path:
+            return db
+        if db is not None:
+            db.close()
+        return store.connect(path)
+
+    def give_back(self, db, failed: bool) -> None:
+        if failed or db.conn.in_transaction:
+            db.close()   # never hand a half-done transaction, or a connection in doubt, to the next request
+            return
+        db.conn.execute("PRAGMA synchronous = FULL")
+        self.idle.db = db
+
+
 def get_db():
-    """This request's connection (opened on first use)."""
+    """This request's connection (taken on first use)."""
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
+        g.db = current_app.extensions["scorekeeper.connections"].take(current_app.config["DATABASE"])
     return g.db
 
 
 def close_db(exception=None) -> None:
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        current_app.extensions["scorekeeper.connections"].give_back(db, failed=exception is not None)
 
 
 def init_app(app: Flask) -> None:
@@ -36,6 +65,7 @@ def init_app(app: Flask) -> None:
     # connection then never closes the last one, which in WAL mode would
     # checkpoint and delete the -wal file on every request.
     app.extensions["scorekeeper.keeper"] = store.connect_keeper(app.config["DATABASE"])
+    app.extensions["scorekeeper.connections"] = Connections()
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     app.cli.add_command(backup_command)

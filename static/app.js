@@ -102,6 +102,25 @@ document.addEventListener("input", function (event) {
   function action(elt) { return elt && elt.name && ACTION.test(elt.name) ? [elt.name, elt.value] : null; }
   function union(a, b) { return a.concat(b.filter(function (x) { return a.indexOf(x) < 0; })); }
 
+  // A section tapped again while an answer was on its way keeps what was tapped:
+  // that answer's fields for it (drawn from the earlier tap) are not swapped in;
+  // the next request, already queued, answers for the section as it is now.
+  var taps = 0, touched = {}, answering = null;
+  function touch(event) {
+    var section = event.target && event.target.closest && event.target.closest("section.step");
+    taps++;
+    if (section) touched[section.id.replace(/^step-/, "")] = taps;
+  }
+  document.addEventListener("change", touch, true);
+  document.addEventListener("input", touch, true);
+  document.addEventListener("htmx:beforeSwap", function (event) { answering = event.detail.requestConfig || null; });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target, match = target && /^fields-(.+)$/.exec(target.id || "");
+    if (match && answering && answering.taps !== undefined && (touched[match[1]] || 0) > answering.taps) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // which answers this phone changed since the server last answered
   document.addEventListener("change", function (event) {
     var f = form(), name = event.target && event.target.name;
@@ -116,7 +135,8 @@ document.addEventListener("input", function (event) {
     var kept = read(f) || {};
     event.detail.parameters["changed"] = (kept.changed || []).join(",");
     event.detail.sent = kept.changed || [];
-    event.detail.handForm = true;                 // a request of the hand form, with what it did:
+    event.detail.handForm = true;
+    event.detail.taps = taps;                     // the taps this request carries                 // a request of the hand form, with what it did:
     event.detail.tapped = action(event.detail.elt);  // the preset or the call tapped, if any
     event.detail.saving = isSave(event.detail.elt);
   });

@@ -1,7 +1,7 @@
 """Small in-process caches, keyed by session version: every change bumps the
-version, so a cached value is never stale. The app runs in one process (the
-server has threads, not worker processes: see docs/engineering.md), so the
-phones polling one table share one computation per change."""
+version, so a cached value is never stale. Each server process has its own
+(`make run` starts two, with threads: see docs/engineering.md), so the phones
+polling one table share one computation per change and process."""
 
 from __future__ import annotations
 
@@ -31,6 +31,6 @@ class Recent:
         return value
 
 
-SETTLEMENTS = Recent(64)
+SETTLEMENTS = Recent(256)  # a club night's 50 tables and their recent versions (the hands are shared)
 LATEST_SETTLEMENT: dict = {}  # session id -> its newest settlement (to settle only what changed)
 PDFS = Recent(8)

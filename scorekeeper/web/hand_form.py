@@ -88,10 +88,13 @@ class HandForm:
 
     def presets(self) -> list:
         """The book's one-tap answers still worth offering: not one whose questions
-        are all answered, nor one that would overwrite calls being followed."""
-        following = {key for key, state in self.pads.items() if state.calls}
-        return [p for p in self.book.presets(self.answers)
-                if not following.intersection(p.answers) and not all(k in self.hand for k in p.answers)]
+        are all answered, nor one that would overwrite calls being followed (asked
+        once: each section's sig and its fields need them)."""
+        if not hasattr(self, "_presets"):
+            following = {key for key, state in self.pads.items() if state.calls}
+            self._presets = [p for p in self.book.presets(self.answers)
+                             if not following.intersection(p.answers) and not all(k in self.hand for k in p.answers)]
+        return self._presets
 
     def phase_in(self, section: str):
         """The phase whose payments this section shows, if known."""
@@ -112,6 +115,25 @@ class HandForm:
     def changed(self, posted) -> set[str]:
         """The sections whose fields differ from what the posting page shows."""
         return {s.id for s in self.book.sections if posted.get(f"sig_{s.id}", "") != self.sig(s.id)}
+
+    def status_sig(self, section: str, names) -> str:
+        """A short hash of what a section's status shows (_hand_status.html: its
+        state, what is wrong or missing there, its phase's payments): the page
+        keeps it too, and a tap's answer sends a status only when it changed."""
+        if not hasattr(self, "_status_sigs"):
+            self._status_sigs = {}
+        if section not in self._status_sigs:
+            phase = self.phase_in(section)
+            keys = [q.key for q in self.questions_in(section)]
+            shown = (self.state(section), [(self.problems.get(k), self.unanswered.get(k)) for k in keys],
+                     tuple(names), phase and (phase.id, self.known[phase.id]))
+            self._status_sigs[section] = hashlib.blake2b(repr(shown).encode(), digest_size=6).hexdigest()
+        return self._status_sigs[section]
+
+    def statuses_changed(self, posted, names) -> set[str]:
+        """The sections whose status differs from what the posting page shows."""
+        return {s.id for s in self.book.sections
+                if posted.get(f"sig_status-{s.id}", "") != self.status_sig(s.id, names)}
 
     @property
     def started(self) -> bool:

@@ -81,8 +81,9 @@ def tap(key, number):
             return merged(t, stale) or conflict(t, stale)
     if request.form.get("preset") or not is_fragment_request():
         return form_page(t, form)
-    context = t.context(form, draft=draft)
+    context = t.context(form, draft=draft, whole_page=False)
     context["changed"] = form.changed(request.form)
+    context["statuses_changed"] = form.statuses_changed(request.form, t.names)
     return render_template("_hand_update.html", **context)
 
 

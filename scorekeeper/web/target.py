@@ -43,12 +43,17 @@ class Target:
     def parse(self, source):
         return parse_hand(self.book, self.session.options, source, self.names, self.hands_before, self.number)
 
-    def context(self, form, message: str = "", draft=None) -> dict:
+    def context(self, form, message: str = "", draft=None, whole_page: bool = True) -> dict:
         """What the form's templates need: for a new hand, the version of the hand
-        in progress as the server holds it now (``draft``, if just written)."""
+        in progress as the server holds it now (``draft``, if just written).
+        ``whole_page``: also what the page around the form shows (a tap's answer,
+        _hand_update.html, is pieces of the form alone)."""
         if draft is None and not self.editing:
             draft = store.get_draft(get_db(), self.session.id)
-        context = table_context(self.table, live=False)
+        if whole_page:
+            context = table_context(self.table, live=False)
+        else:
+            context = {"table": self.table, "session": self.session, "book": self.book, "names": self.names}
         context.update(form=form, values=form.values, number=self.number, editing=self.editing,
                        message=message, action=self.url(), check_action=self.url("/check"),
                        version=self.session.version, draft_version=draft.version if draft else 0,

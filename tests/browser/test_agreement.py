@@ -74,7 +74,7 @@ def test_two_players_agree_on_their_phones_and_an_edit_asks_again(page, base_url
         expect(page.locator("#live")).to_contain_text("Hand 2: do you agree?")  # both OKs needed again
         for player, name in ((ben, "Ben"), (cat, "Cat")):
             expect(player.locator("#hand-2")).to_contain_text("do you agree?", timeout=5_000)
-            expect(player.locator("#hand-2")).to_contain_text("Waiting for")
+            expect(player.locator("#hand-2")).to_contain_text("2 OKs needed: two of Ann, Ben and Cat")
     finally:
         for context in phones:
             context.close()

@@ -330,3 +330,45 @@ def test_a_preset_is_not_offered_over_calls_being_followed_or_answers_given(clie
                                      "ruff", "paid", "sets", "set")}, 2)
     page = client.get(url + "/hands/new").data.decode()
     assert "Ben (eldest) bought at 12" not in page and "Quiet hand" not in page  # all answered already
+
+
+def pieces(html: str, kind: str) -> dict[str, str]:
+    """Each ``<div id="<kind>-<section>">…</div>`` of a page or a tap's answer,
+    by section, as written (the out-of-band mark taken off)."""
+    found = {}
+    for match in re.finditer(rf'<div class="[^"]*" id="{kind}-([a-z_]+)"', html):
+        depth, at = 0, match.start()
+        for tag in re.finditer(r"<div\b|</div>", html[at:]):
+            depth += 1 if tag.group() == "<div" else -1
+            if depth == 0:
+                found[match.group(1)] = html[at:at + tag.end()].replace(' hx-swap-oob="true"', "")
+                break
+    return found
+
+
+def test_a_tap_answers_with_the_statuses_that_changed_and_the_page_ends_up_as_fresh(client):
+    """Each section's status is sent when what it shows changed (the page keeps
+    its hash, sig_status-<section>): after every tap, the page with the answer's
+    pieces swapped in shows exactly what a fresh form page shows."""
+    url = new_session(client)
+    page = client.get(url + "/hands/new").data.decode()
+    statuses, fields = pieces(page, "status"), pieces(page, "fields")
+    draft_version, sent, left_out = 0, 0, 0
+    answers = MultiDict()
+    for key, value in hand_fields(SEED_HAND).items(multi=True):
+        answers.add(key, value)
+        held = "".join(statuses.values()) + "".join(fields.values())
+        data = MultiDict(answers)
+        for name, hashed in re.findall(r'name="(sig_[a-z_-]+)" value="([0-9a-f]+)"', held):
+            data[name] = hashed
+        response = post_tap(client, url, data, draft_version)
+        assert response.status_code == 200
+        answer = response.data.decode()
+        draft_version = shown_draft(answer)[0]
+        now = pieces(answer, "status")
+        sent, left_out = sent + len(now), left_out + len(statuses) - len(now)
+        statuses.update(now)
+        fields.update(pieces(answer, "fields"))
+        fresh = client.get(url + "/hands/new").data.decode()
+        assert statuses == pieces(fresh, "status"), key
+    assert sent and left_out > sent  # most statuses are not sent again

@@ -467,6 +467,7 @@ class Summary:
     rulebook: str
     updated_at: str
     hand_count: int
+    in_progress: int | None = None  # the number of the hand being entered, if any
 
 
 def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
@@ -476,10 +477,13 @@ def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
     marks = ",".join("?" for _ in ids)
     rows = db.query(
         f"""select s.id, s.watch_id, s.title, s.played_on, s.players, s.rulebook, s.updated_at,
-                   (select count(*) from hands h where h.session_id = s.id) as hand_count
+                   (select count(*) from hands h where h.session_id = s.id) as hand_count,
+                   (select d.number from drafts d where d.session_id = s.id) as in_progress
             from sessions s where s.id in ({marks}) or s.watch_id in ({marks})
             order by s.updated_at desc""", ids + ids)
-    return [Summary(**dict(row, players=json.loads(row["players"]))) for row in rows]
+    return [Summary(**dict(row, players=json.loads(row["players"]),
+                           in_progress=row["in_progress"] if row["in_progress"] == row["hand_count"] + 1 else None))
+            for row in rows]
 
 
 def history(db: Database, session_id: str, hand_number: int | None = None, limit: int = -1) -> list[dict]:

@@ -10,7 +10,7 @@ import sqlite3
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import create_app
-from support.web import export, hand_fields, new_session, version_of
+from support.web import export, hand_fields, new_session, post_change, version_of
 
 SEED_HAND = {
     "dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
@@ -372,3 +372,17 @@ def test_a_tap_answers_with_the_statuses_that_changed_and_the_page_ends_up_as_fr
         fresh = client.get(url + "/hands/new").data.decode()
         assert statuses == pieces(fresh, "status"), key
     assert sent and left_out > sent  # most statuses are not sent again
+
+
+def test_your_sessions_says_which_hand_is_in_progress(client):
+    url = new_session(client, title="Friday")
+    assert "in progress" not in client.get("/").data.decode()
+    post_tap(client, url, partial(SEED_HAND, "dealer", "trump"), 0)
+    home = client.get("/").data.decode()
+    assert re.search(r"0 hands · <span class=\"in-progress\">hand 1 in progress</span>", home)
+    version, token = shown_draft(client.get(url + "/hands/new").data.decode())
+    fields = hand_fields(SEED_HAND)
+    fields.update({"draft": token, "draft_version": str(version)})
+    assert post_change(client, url, "/hands", fields).status_code in (200, 303)  # saved: no longer in progress
+    home = client.get("/").data.decode()
+    assert "1 hand" in home and "in progress" not in home

@@ -486,6 +486,23 @@ def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
             for row in rows]
 
 
+def same_session(db: Database, ids: list[str], record: dict) -> Session | None:
+    """Which of the given sessions (scorer's ids) already holds exactly this record
+    (its export, OKs included), if any: importing a sheet twice opens the session
+    the first import made instead of making a second copy."""
+    if not ids or not isinstance(record.get("players"), list):
+        return None
+    marks = ",".join("?" for _ in ids)
+    rows = db.query(f"select id from sessions where id in ({marks}) and players = ? and rulebook = ?"
+                    " order by updated_at desc",
+                    ids + [json.dumps([p.strip() for p in record["players"]]), record.get("rulebook")])
+    for row in rows:
+        session = get_session(db, row["id"])
+        if session.record(with_agreement=True) == record:
+            return session
+    return None
+
+
 def history(db: Database, session_id: str, hand_number: int | None = None, limit: int = -1) -> list[dict]:
     """The session's changes (or one hand's), newest first, decoded."""
     where, params = "session_id = ?", [session_id]

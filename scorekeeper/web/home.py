@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, flash, render_template, request, url_for
 
 from .. import store
 from ..db import get_db
@@ -75,7 +75,13 @@ def import_record():
     else:
         text = request.form.get("record", "").encode()
     try:  # a JSON record, or a sheet PDF carrying one
-        session = store.create_session(get_db(), load_upload(text), action="import", creator=creator())
+        record = load_upload(text)
+        already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
+        if already is not None and not request.is_json:
+            flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
+                  f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made.")
+            return redirect(f"/s/{already.id}")
+        session = store.create_session(get_db(), record, action="import", creator=creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
     except (InvalidRecord, store.Refused) as refused:

@@ -92,11 +92,27 @@ def test_pdf_import_restores_the_same_session(client, app, record):
     pdf = client.get(first + "/sheet.pdf").data
     assert pypdf.PdfReader(io.BytesIO(pdf)).attachments[ATTACHMENT] == [exported]  # exactly the export
 
-    response = upload(client, pdf)
+    club = app.test_client()  # the club's laptop, which has never seen the session
+    response = upload(club, pdf)
     assert response.status_code == 303, problems_on(response.data)
     second = response.headers["Location"]
     assert second != first
-    assert client.get(second + "/export.json").data == exported
+    assert club.get(second + "/export.json").data == exported
+    assert sessions_in(app) == 2
+
+
+def test_the_same_sheet_imported_again_opens_the_session_it_made(client, app):
+    record = dict(long_session(12), title="Friday at the Bell")
+    pdf = render_sheet_pdf(record)
+    first = upload(client, pdf).headers["Location"]
+    response = upload(client, pdf)  # the same phone, the same sheet again
+    assert response.status_code == 303 and response.headers["Location"] == first
+    page = client.get(first).data.decode()
+    assert "This sheet is already here as Friday at the Bell (12 hands): opened it, no copy made." in page
+    assert sessions_in(app) == 1
+    # a sheet that differs (one hand fewer) is a session of its own
+    shorter = dict(record, hands=record["hands"][:11])
+    assert upload(client, render_sheet_pdf(shorter)).headers["Location"] != first
     assert sessions_in(app) == 2
 
 

@@ -42,6 +42,29 @@ document.addEventListener("change", function (event) {
   });
 }, true);  // capture: before htmx (listening on the form) sends it
 
+// Counts out of a total (tricks): once two seats are chosen the third fills
+// itself in at once, as the server does (so it also does offline). The total
+// is the question's own (data-counts-total); "<field>_auto" remembers which
+// count was the form's guess, so choosing another seat refills it.
+document.addEventListener("change", function (event) {
+  var chip = event.target, match = chip.type === "radio" && chip.name.match(/^(.+)_([012])$/);
+  var auto = match && document.querySelector('input[name="' + match[1] + '_auto"][data-counts-total]');
+  if (!auto) return;
+  var total = Number(auto.dataset.countsTotal), guess = auto.value.split(":"), counts = [], open = [];
+  for (var seat = 0; seat < 3; seat++) {
+    var on = document.querySelector('input[name="' + match[1] + "_" + seat + '"]:checked');
+    var mine = on && !(String(seat) === guess[0] && on.value === guess[1] && String(seat) !== match[2]);
+    counts.push(mine ? Number(on.value) : null);
+    if (!mine) open.push(seat);
+  }
+  if (open.length !== 1) return;
+  var rest = total - counts.reduce(function (a, b) { return a + (b || 0); }, 0);
+  var fill = document.querySelector('input[name="' + match[1] + "_" + open[0] + '"][value="' + rest + '"]');
+  if (rest < 0 || !fill) return;  // too many: the server says so
+  fill.checked = true;
+  auto.value = open[0] + ":" + rest;
+}, true);  // capture: before htmx (listening on the form) sends it
+
 // A name box stops at its limit: say so instead of cutting silently.
 document.addEventListener("input", function (event) {
   var field = event.target;

@@ -204,3 +204,27 @@ def test_a_gleek_then_a_mournival_of_one_rank_is_stored_as_the_mournival(page, b
     page.reload()
     expect(ui.chip_input("set_0", "mournival:K")).to_be_checked()
     expect(ui.chip_input("set_0", "gleek:K")).not_to_be_checked()
+
+
+def test_offline_the_third_players_tricks_fill_themselves_in(page, base_url, context):
+    ui = UI(page)
+    ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    context.set_offline(True)
+
+    def tap(seat, count):
+        page.locator(f'{FORM} label.chip:has(input[name="tricks_{seat}"][value="{count}"])').click()
+
+    tap(0, 5)
+    tap(1, 4)
+    expect(ui.chip_input("tricks_2", 3)).to_be_checked()  # at once, with no server
+    tap(0, 6)  # the filled-in count follows
+    expect(ui.chip_input("tricks_2", 2)).to_be_checked()
+    expect(ui.chip_input("tricks_2", 3)).not_to_be_checked()
+    expect(page.locator("#connection")).to_be_visible()
+    context.set_offline(False)
+    expect(page.locator("#connection")).to_be_hidden(timeout=15_000)
+    page.reload()
+    for seat, count in enumerate((6, 4, 2)):
+        expect(ui.chip_input(f"tricks_{seat}", count)).to_be_checked()

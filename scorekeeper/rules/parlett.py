@@ -71,6 +71,17 @@ class Parlett(TurnedUpBook):
             return opening * 2
         return FIRST_RUFF_STAKE
 
+    def ruff_opening(self, hands_before: list) -> int:
+        """The same as counting forward with ``ruff_opening_after``, counted from the
+        end: 2 doubled once for each no-contest hand just before (every tap of the
+        hand form asks, so a long evening must not make it slower)."""
+        quiet = 0
+        for hand in reversed(hands_before):
+            if not (isinstance(hand, dict) and "ruff" in hand and hand["ruff"] is None):
+                break
+            quiet += 1
+        return FIRST_RUFF_STAKE << quiet
+
     def next_hand_note(self, hands_before: list) -> str | None:
         opening = self.ruff_opening(hands_before)
         return f"ruff opens at {opening}" if opening > FIRST_RUFF_STAKE else None

@@ -2,7 +2,9 @@
 exact amounts of the rule book."""
 
 import pytest
+from hypothesis import given, strategies as st
 
+from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import settle
 from support.strategies import make_record, parlett_hand, phases_of, problems_of
 
@@ -319,3 +321,17 @@ def test_hand_total_is_the_sum_of_its_phases():
     assert result.phases == {"tiddy": [8, -4, -4], "auction": [9, 9, -18], "ruff": [0, 0, 0],
                              "sets": [4, 4, -8], "tricks": [-1, -7, 8]}
     assert result.total == [20, 2, -22]
+
+
+# The opening stake counted from the end (what the hand form asks on every tap)
+# is the stake counted forward hand by hand, as the record's check counts it.
+BEFORE = st.lists(st.sampled_from([QUIET, CONTEST, "redeal", None, {}, {"ruff": None}, {"ruff": 0}]), max_size=40)
+
+
+@given(BEFORE)
+def test_the_opening_stake_from_the_end_is_the_stake_counted_forward(before):
+    book = BOOKS["parlett"]
+    forward = book.first_ruff_opening
+    for hand in before:
+        forward = book.ruff_opening_after(forward, hand)
+    assert book.ruff_opening(before) == forward

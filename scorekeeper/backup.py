@@ -148,7 +148,7 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
         try:
             session = store.get_session(db, session_id)
             path = session_file(out, session.id, f"{session.id}.json")
-            write_json(path, store.snapshot(session), durable=True)
+            write_json(path, store.full_snapshot(db, session), durable=True)
         except UnicodeEncodeError:
             problems.append(f"session {store.id_label(session_id)}: not backed up: it holds text "
                             "that is not valid (a lone surrogate)")

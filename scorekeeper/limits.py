@@ -10,3 +10,4 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024   # a session record file or upload: 2 MB
 MAX_HANDS = 1000                     # hands in one session
 MAX_TITLE = 120                      # characters, as the new-session form
 MAX_NOTE = 500                       # characters in a hand's note, as the hand form
+MAX_REASON = 200                     # characters in a player's dispute: "I had only two Kings"

@@ -33,7 +33,7 @@ from .rules.record import FORMAT, validate
 
 # The app's own limits, the same for the forms, an import and a restore (the
 # record format itself allows any length: ``settle`` accepts what the spec does).
-from .limits import MAX_HANDS, MAX_NOTE, MAX_TITLE  # noqa: E402
+from .limits import MAX_HANDS, MAX_NOTE, MAX_REASON, MAX_TITLE  # noqa: E402
 CREATION_WINDOW = 60  # seconds: the sessions one client address may create are counted per minute
 
 migrations = Migrations("scorekeeper")
@@ -593,11 +593,14 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     return get_session(db, session_id)
 
 
-def _insert_hands(db: Database, session_id: str, hands: list, stamp: str) -> None:
-    """A record's hands; each one's ``agreed`` seats become OKs of that hand."""
+def _insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bool = True) -> None:
+    """A record's hands; each one's ``agreed`` seats become OKs of that hand
+    (unless ``oks`` is false: a backup that carries the OKs themselves)."""
     db["hands"].insert_all(
         {"session_id": session_id, "number": i + 1, "data": json.dumps(without_agreement(h))}
         for i, h in enumerate(hands))
+    if not oks:
+        return
     db["verdicts"].insert_all(
         {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(h),
          "verdict": "ok", "reason": "", "at": stamp}
@@ -1041,8 +1044,31 @@ def snapshot(session: Session) -> dict:
             "pin_hash": session.pin_hash, "record": session.record(with_agreement=True)}
 
 
+def full_snapshot(db: Database, session: Session) -> dict:
+    """``snapshot`` and what only the database holds, for ``flask backup``: the
+    players' own links, every OK and dispute (with its reason) and the hand in
+    progress, so a restored session is the session, not only its record."""
+    data = snapshot(session)
+    links = {r["seat"]: r["token"] for r in db.query("select seat, token from seat_links where session_id = ?",
+                                                       [session.id])}
+    if len(links) == len(SEATS):
+        data["seat_links"] = [links[seat] for seat in SEATS]
+    if session.verdicts:
+        data["verdicts"] = [{"number": v.number, "seat": v.seat, "fingerprint": v.fingerprint,
+                             "verdict": v.verdict, "reason": v.reason, "at": v.at} for v in session.verdicts]
+    draft = get_draft(db, session.id)
+    if draft is not None and draft.number == len(session.hands) + 1:
+        data["in_progress"] = {"number": draft.number, "answers": draft.answers,
+                               "started_at": draft.started_at, "updated_at": draft.updated_at}
+    return data
+
+
 BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
-OPTIONAL_BACKUP_KEYS = ("pin_hash",)
+OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "verdicts", "in_progress")
+VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
+FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
+MAX_ANSWERS = 400  # fields of a hand in progress (a modern hand with its card counter posts ~120)
+MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
 # What werkzeug's generate_password_hash makes, with its cost parameters capped:
 # a restored hash is checked on every unlock, so it must not cost minutes or gigabytes.
 PIN_HASH = re.compile(r"(?:scrypt:(?P<n>[0-9]{1,7}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})"
@@ -1084,12 +1110,91 @@ def backup_problems(backup) -> list[str]:
     pin_hash = backup.get("pin_hash")
     if pin_hash is not None and not is_pin_hash(pin_hash):
         problems.append(f"pin_hash must be a PIN hash as the app makes them, or null, not {describe(pin_hash)}")
+    record_problems = []
     if "record" in backup:
         record_problems = [str(p) for p in validate(backup["record"])]
         if not record_problems:
             record_problems = [str(p) for p in limit_problems(backup["record"])]
         problems += [p if p.startswith("record:") else f"record: {p}" for p in record_problems]
+    hands = len(backup["record"]["hands"]) if "record" in backup and not record_problems else None
+    return problems + _database_part_problems(backup, hands)
+
+
+def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
+    """The parts of a backup only the database holds (``full_snapshot``), checked
+    like everything else: the players' links are ids as the app makes them, each
+    OK or dispute names a hand and a seat, the hand in progress is the next hand
+    and its answers are short text. (``hands``: the record's hands, if it is valid.)"""
+    from .rules.core import describe
+
+    problems = []
+    if "seat_links" in backup:
+        links = backup["seat_links"]
+        if (not isinstance(links, list) or len(links) != len(SEATS) or not all(map(is_token, links))
+                or len(set(links)) != len(SEATS)):
+            problems.append("seat_links must be three different ids as the app makes them, one per seat, "
+                            f"not {describe(links)}")
+        elif {backup.get("session_id"), backup.get("watch_id")} & set(links):
+            problems.append("seat_links holds the session's own link: a player's link would be the scorer's "
+                            "or the watch link")
+    if "verdicts" in backup:
+        verdicts = backup["verdicts"]
+        if not isinstance(verdicts, list) or len(verdicts) > len(SEATS) * MAX_HANDS * 4:
+            problems.append(f"verdicts must be a list of the players' OKs and disputes, not {describe(verdicts)}")
+            verdicts = []
+        for i, v in enumerate(verdicts):
+            wrong = _verdict_problem(v, hands)
+            if wrong:
+                problems.append(f"verdicts[{i}]: {wrong}")
+                if len(problems) >= 20:
+                    problems.append("verdicts: … (more problems not listed)")
+                    break
+    if "in_progress" in backup:
+        wrong = _in_progress_problem(backup["in_progress"], hands)
+        if wrong:
+            problems.append(f"in_progress: {wrong}")
     return problems
+
+
+def _verdict_problem(v, hands: int | None) -> str | None:
+    from .rules.core import describe, is_seat
+
+    if not isinstance(v, dict) or sorted(v) != sorted(VERDICT_KEYS):
+        return f"must be an object with {', '.join(VERDICT_KEYS)}, not {describe(v)}"
+    if type(v["number"]) is not int or v["number"] < 1 or (hands is not None and v["number"] > hands):
+        return f"number must be the number of one of the session's hands, not {describe(v['number'])}"
+    if not is_seat(v["seat"]):
+        return f"seat must be a seat (0, 1 or 2), not {describe(v['seat'])}"
+    if not isinstance(v["fingerprint"], str) or not FINGERPRINT.match(v["fingerprint"]):
+        return f"fingerprint must be 18 hexadecimal digits, not {describe(v['fingerprint'])}"
+    if v["verdict"] not in ("ok", "dispute"):
+        return f'verdict must be "ok" or "dispute", not {describe(v["verdict"])}'
+    if not isinstance(v["reason"], str) or len(v["reason"]) > MAX_REASON or not is_text(v["reason"]):
+        return f"reason must be text of at most {MAX_REASON} characters, not {describe(v['reason'])}"
+    if not isinstance(v["at"], str) or len(v["at"]) > MAX_STAMP or not is_text(v["at"]):
+        return f"at must be a time stamp, not {describe(v['at'])}"
+    return None
+
+
+def _in_progress_problem(draft, hands: int | None) -> str | None:
+    from .rules.core import describe
+
+    keys = ("number", "answers", "started_at", "updated_at")
+    if not isinstance(draft, dict) or sorted(draft) != sorted(keys):
+        return f"must be an object with {', '.join(keys)}, not {describe(draft)}"
+    if type(draft["number"]) is not int or (hands is not None and draft["number"] != hands + 1):
+        return f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"
+    answers = draft["answers"]
+    if not isinstance(answers, dict) or len(answers) > MAX_ANSWERS:
+        return f"answers must be the form's answers (at most {MAX_ANSWERS}), not {describe(answers)}"
+    for key, value in answers.items():
+        if len(key) > 64 or not is_text(key) or not isinstance(value, str) or len(value) > MAX_NOTE * 2 \
+                or not is_text(value):
+            return f"answers: {describe(key)} must be short text with a short text answer, not {describe(value)}"
+    for key in ("started_at", "updated_at"):
+        if not isinstance(draft[key], str) or len(draft[key]) > MAX_STAMP or not is_text(draft[key]):
+            return f"{key} must be a time stamp, not {describe(draft[key])}"
+    return None
 
 
 def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
@@ -1107,6 +1212,12 @@ def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
             problems.append(f"{label}: watch_id {wid} is also the watch link of {by_watch.get(wid) or by_id[wid]}")
         by_id.setdefault(sid, label)
         by_watch.setdefault(wid, label)
+    links = {}
+    for label, backup in backups:
+        for token in backup.get("seat_links", ()):
+            if token in links or token in by_id or token in by_watch:
+                problems.append(f"{label}: seat link {token} is also a link of {links.get(token) or label}")
+            links.setdefault(token, label)
     if problems:
         raise Refused(problems)
     with writing(db):
@@ -1131,6 +1242,14 @@ def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
     if same and (same[0]["rulebook"], json.loads(same[0]["options"]), json.loads(same[0]["players"])) != (
             record["rulebook"], record["options"], [p.strip() for p in record["players"]]):
         return [f"{label}: session_id {sid} is an existing session with other players, rule book or options"]
+    tokens = list(backup.get("seat_links", ()))
+    if tokens and not same:
+        marks = ",".join("?" for _ in tokens)
+        taken = list(db.query(f"select token from seat_links where token in ({marks}) union "
+                              f"select id from sessions where id in ({marks}) or watch_id in ({marks})",
+                              tokens * 3))
+        if taken:
+            return [f"{label}: seat link {taken[0]['token']} is already a link of another session"]
     return []
 
 
@@ -1157,9 +1276,17 @@ def _restore_one(db: Database, backup: dict) -> None:
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
         "confirm": int(bool(record.get("confirm"))),
     })
-    _insert_hands(db, sid, record["hands"], stamp)
+    _insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
+    db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))
+    db["seat_links"].insert_all({"token": token, "session_id": sid, "seat": seat}
+                                for seat, token in enumerate(backup.get("seat_links", ())))
     if record.get("confirm"):
-        seat_links(db, sid)
+        seat_links(db, sid)  # the backup's, or new ones
+    draft = backup.get("in_progress")
+    if draft:
+        db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
+                             "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
+                             "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
     _log(db, sid, None, "restore", None, None, 1)
 
 

@@ -21,15 +21,19 @@ RECENT_HANDS = 24  # hands listed on the table page; the rest behind 'Show all'
 
 
 def settlement_of(session: store.Session):
-    """``settle`` of the session, cached by (id, version). A new version settles
-    only the hands from the first one that changed (a saved hand: one hand)."""
+    """``settle`` of the session, cached by (database, id, version). A new version
+    settles only the hands from the first one that changed (a saved hand: one hand).
+    The database is in the key: a session restored into another database (or a
+    test's second app in one process) starts again at version 1."""
+    kept = (current_app.config["DATABASE"], session.id)
+
     def make():
-        settled = settle(session.record(), LATEST_SETTLEMENT.get(session.id))
+        settled = settle(session.record(), LATEST_SETTLEMENT.get(kept))
         if len(LATEST_SETTLEMENT) > 256:
             LATEST_SETTLEMENT.clear()
-        LATEST_SETTLEMENT[session.id] = settled
+        LATEST_SETTLEMENT[kept] = settled
         return settled
-    return SETTLEMENTS.get((session.id, session.version), make)
+    return SETTLEMENTS.get((*kept, session.version), make)
 
 
 def table_context(table, live: bool = True) -> dict:

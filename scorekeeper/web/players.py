@@ -10,14 +10,13 @@ from flask import Blueprint, abort, flash, request
 
 from .. import store
 from ..db import get_db
+from ..limits import MAX_REASON
 from ..rules.core import is_text
 from .access import editable, load_player_table
 from .htmx import redirect
 from .fields import seat_of
 
 bp = Blueprint("players", __name__)
-
-MAX_REASON = 200  # characters: "I had only two Kings"
 
 
 @bp.post("/p/<key>/hands/<int:number>/ok")

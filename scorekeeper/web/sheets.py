@@ -61,7 +61,7 @@ def sheet_pdf(table):
     session, chosen, clock = table.session, paper(), viewer_clock(request.cookies)
     record = session.record(with_agreement=True)  # the OKs too: the attached record keeps them
     agreed = tuple(tuple(hand.get("agreed", ())) for hand in record["hands"])
-    key = (session.id, session.version, agreed, chosen, clock.name)
+    key = (current_app.config["DATABASE"], session.id, session.version, agreed, chosen, clock.name)
     lock = os.path.join(current_app.instance_path, "pdf.lock")
     try:
         pdf = PDFS.get(key, lambda: render_pdf(key, record, chosen, current_app.config["PDF_WAITING"],

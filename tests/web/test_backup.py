@@ -73,6 +73,12 @@ from scorekeeper import create_app, store  # noqa: E402
 SID, WID = "S" * 23 + "1", "W" * 23 + "1"
 
 
+VERDICT = {"number": 1, "seat": 1, "fingerprint": "0123456789abcdef01", "verdict": "dispute",
+           "reason": "I had only two Kings", "at": "2026-12-01T21:40:00+00:00"}
+DRAFT = {"number": 4, "answers": {"dealer": "0", "trump": "hearts"}, "started_at": "2026-12-01T21:41:00+00:00",
+         "updated_at": "2026-12-01T21:42:00+00:00"}
+
+
 def good_backup(**changes) -> dict:
     backup = {"session_id": SID, "watch_id": WID, "first_dealer": 0, "version": 4,
               "record": load_example("parlett-evening.json")}
@@ -131,6 +137,35 @@ HOSTILE = [
     (dict(record=dict(load_example("parlett-evening.json"), players=["Ann", "Ben" + "\ud800", "Cat"])),
      "record: players: a name contains a character that is not valid text"),
     (dict(record=[]), "record: a session record is a JSON object, not []"),
+    # what only the database holds: the players' links, their OKs and disputes, the hand in progress
+    (dict(seat_links=["L" * 24, "M" * 24]), 'seat_links must be three different ids as the app makes them, '
+     'one per seat, not ["LLLLLLLLLLLLLLLLLLLLLLLL", "MMMMMMM…'),
+    (dict(seat_links=["L" * 24, "L" * 24, "M" * 24]), "seat_links must be three different ids as the app makes "
+     'them, one per seat, not ["LLLLLLLLLLLLLLLLLLLLLLLL", "LLLLLLL…'),
+    (dict(seat_links=["../../x", "L" * 24, "M" * 24]), "seat_links must be three different ids as the app makes "
+     'them, one per seat, not ["../../x", "LLLLLLLLLLLLLLLLLLLLLLLL…'),
+    (dict(seat_links=[SID, "L" * 24, "M" * 24]), "seat_links holds the session's own link: a player's link "
+     "would be the scorer's or the watch link"),
+    (dict(verdicts={}), "verdicts must be a list of the players' OKs and disputes, not {}"),
+    (dict(verdicts=[dict(VERDICT, number=4)]), "verdicts[0]: number must be the number of one of the "
+     "session's hands, not 4"),
+    (dict(verdicts=[dict(VERDICT, seat=3)]), "verdicts[0]: seat must be a seat (0, 1 or 2), not 3"),
+    (dict(verdicts=[dict(VERDICT, fingerprint="../x")]), 'verdicts[0]: fingerprint must be 18 hexadecimal '
+     'digits, not "../x"'),
+    (dict(verdicts=[dict(VERDICT, verdict="edit")]), 'verdicts[0]: verdict must be "ok" or "dispute", not "edit"'),
+    (dict(verdicts=[dict(VERDICT, reason="\ud800")]), 'verdicts[0]: reason must be text of at most 200 '
+     'characters, not "\\ud800"'),
+    (dict(verdicts=[VERDICT, {"number": 1}]), "verdicts[1]: must be an object with number, seat, fingerprint, "
+     'verdict, reason, at, not {"number": 1}'),
+    (dict(in_progress=dict(DRAFT, number=3)), "in_progress: number must be the next hand's (4), not 3"),
+    (dict(in_progress=dict(DRAFT, answers=[])), "in_progress: answers must be the form's answers (at most 400), "
+     "not []"),
+    (dict(in_progress=dict(DRAFT, answers={"trump": 7})), 'in_progress: answers: "trump" must be short text '
+     "with a short text answer, not 7"),
+    (dict(in_progress=dict(DRAFT, answers={"note": "x" * 5000})), 'in_progress: answers: "note" must be short '
+     'text with a short text answer, not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'),
+    (dict(in_progress={"answers": {}}), "in_progress: must be an object with number, answers, started_at, "
+     'updated_at, not {"answers": {}}'),
 ]
 
 
@@ -316,3 +351,41 @@ def test_a_snapshot_is_the_same_json_whichever_hands_were_encoded_before(app, cl
         expected = backup.dumps(store.snapshot(store.get_session(db, session_id)))
         assert newest() == expected, path
         assert json.loads(newest())["record"] == export(client, url)
+
+
+def test_backup_and_restore_keep_the_players_links_oks_disputes_and_the_hand_in_progress(app, client, tmp_path):
+    import re
+
+    from scorekeeper import create_app
+
+    url = new_session(client, confirm="on")
+    for hand in EVENING[:2]:
+        client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
+    links = re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', client.get(url).data.decode())
+    ann, ben, cat = links
+
+    def seen(link, number):
+        page = client.get(link).data.decode()
+        return re.search(r'name="seen" value="([0-9a-f]+)"', page[page.index(f'id="hand-{number}"'):]).group(1)
+
+    assert client.post(f"{ben}/hands/1/ok", data={"seen": seen(ben, 1)}).status_code == 303
+    reason = "I had only two Kings"
+    assert client.post(f"{cat}/hands/2/dispute", data={"seen": seen(cat, 2), "reason": reason}).status_code == 303
+    tap = client.post(url + "/hands/check", data={"dealer": "2", "trump": "clubs", "draft_version": "0"},
+                      headers={"HX-Request": "true"})
+    assert tap.status_code == 200
+    record = export(client, url)
+    out = tmp_path / "full"
+    assert "Backed up 1 session(s)" in app.test_cli_runner().invoke(args=["backup", "--out", str(out)]).output
+
+    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x"})
+    result = fresh.test_cli_runner().invoke(args=["restore", str(out)])
+    assert "Restored 1 session(s)" in result.output, result.output
+    phone = fresh.test_client()
+    assert export(phone, url) == record  # the OKs with it
+    table = phone.get(url).data.decode()
+    assert re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', table) == links  # the players' QR codes still work
+    assert f"Cat: “{reason}”" in phone.get(url + "/hands/2").data.decode()  # the dispute, with its reason
+    assert "Waiting for your OK, Ann" in phone.get(ann).data.decode()
+    assert "Hand 3 in progress" in table
+    assert re.search(r'name="trump" value="clubs" checked', phone.get(url + "/hands/new").data.decode())

@@ -131,6 +131,13 @@ def m005_players_agree(db: Database) -> None:
     db["verdicts"].create_index(["session_id", "number"], if_not_exists=True)
 
 
+@migrations()
+def m006_scorer_seat(db: Database) -> None:
+    """Which player keeps the score (a seat, or none): his own OK does not count,
+    the other two players' do."""
+    _add_column(db, "sessions", "scorer", int)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:
@@ -291,6 +298,7 @@ class Session:
     pin_hash: str | None = None
     confirm: bool = False
     verdicts: list = ()  # every OK and dispute (``Verdict``), oldest first
+    scorer: int | None = None  # the seat that keeps the score (his OK does not count), if one does
 
     def record(self, with_agreement: bool = False) -> dict:
         """The session as a ``gleek-session/1`` record; ``with_agreement`` adds each
@@ -413,6 +421,7 @@ def _session_from_row(db: Database, row: dict) -> Session:
         hands=hands,
         pin_hash=row.get("pin_hash"),
         confirm=bool(row.get("confirm")),
+        scorer=row.get("scorer"),
         verdicts=[Verdict(*v) for v in db.execute(
             "select id, number, seat, fingerprint, verdict, reason, at from verdicts where session_id = ? order by id",
             [row["id"]])],
@@ -561,10 +570,11 @@ def _reserve_creation(db: Database, address: str, limit: int, at: float) -> None
 
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
                    pin_hash: str | None = None, creator: tuple[str, int] | None = None,
-                   at: float | None = None) -> Session:
+                   at: float | None = None, scorer: int | None = None) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
-    ``RateLimited`` beyond that."""
+    ``RateLimited`` beyond that. ``scorer``: the seat keeping the score, where the
+    other players' OK is asked for."""
     _check_record(record)
     session_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
@@ -585,6 +595,7 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             "updated_at": stamp,
             "pin_hash": pin_hash,
             "confirm": int(bool(record.get("confirm"))),
+            "scorer": scorer if record.get("confirm") else None,
         })
         _insert_hands(db, session_id, record["hands"], stamp)
         if record.get("confirm"):
@@ -1053,6 +1064,8 @@ def full_snapshot(db: Database, session: Session) -> dict:
                                                        [session.id])}
     if len(links) == len(SEATS):
         data["seat_links"] = [links[seat] for seat in SEATS]
+    if session.scorer is not None:
+        data["scorer"] = session.scorer
     if session.verdicts:
         data["verdicts"] = [{"number": v.number, "seat": v.seat, "fingerprint": v.fingerprint,
                              "verdict": v.verdict, "reason": v.reason, "at": v.at} for v in session.verdicts]
@@ -1064,7 +1077,7 @@ def full_snapshot(db: Database, session: Session) -> dict:
 
 
 BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
-OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "verdicts", "in_progress")
+OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_progress")
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
 MAX_ANSWERS = 400  # fields of a hand in progress (a modern hand with its card counter posts ~120)
@@ -1127,7 +1140,11 @@ def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
     and its answers are short text. (``hands``: the record's hands, if it is valid.)"""
     from .rules.core import describe
 
+    from .rules.core import is_seat
+
     problems = []
+    if "scorer" in backup and not is_seat(backup["scorer"]):
+        problems.append(f"scorer must be the seat keeping the score (0, 1 or 2), not {describe(backup['scorer'])}")
     if "seat_links" in backup:
         links = backup["seat_links"]
         if (not isinstance(links, list) or len(links) != len(SEATS) or not all(map(is_token, links))
@@ -1274,7 +1291,7 @@ def _restore_one(db: Database, backup: dict) -> None:
         "stake": json.dumps(record["stake"]) if record.get("stake") else None,
         "first_dealer": backup["first_dealer"], "version": 1,
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
-        "confirm": int(bool(record.get("confirm"))),
+        "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer"),
     })
     _insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
     db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))

@@ -16,13 +16,14 @@ document.addEventListener("change", function (event) {
   if (box) box.value = "";
 }, true);
 
-// New session: the "who deals first" chips take the names as they are typed.
+// New session: the "who deals first" and "who keeps the score" chips take the names as they are typed.
 document.addEventListener("input", function (event) {
   var field = event.target;
   var match = field.name && field.name.match(/^player_([012])$/);
   if (!match) return;
-  var chip = document.querySelector('.dealer-chips input[value="' + match[1] + '"] + span');
-  if (chip) chip.textContent = field.value.trim() || "Seat " + (Number(match[1]) + 1);
+  document.querySelectorAll('.dealer-chips input[value="' + match[1] + '"] + span').forEach(function (chip) {
+    chip.textContent = field.value.trim() || "Seat " + (Number(match[1]) + 1);
+  });
 });
 
 // Links and buttons that would throw something away ask first (Cancel on a

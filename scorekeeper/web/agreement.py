@@ -9,16 +9,26 @@ from ..rules.hand import sheet_words
 NEEDED = 2  # OKs that make a hand agreed: the other two players'
 
 
-def status(agreement: store.Agreement, names) -> dict:
-    """``agreed``, ``disputed`` or ``waiting`` (for whom), and a line saying so."""
+def counted(agreement: store.Agreement, scorer: int | None) -> set:
+    """The OKs that count: every player's but the scorer's own (where one keeps the score)."""
+    return {s for s in agreement.agreed if s != scorer}
+
+
+def status(agreement: store.Agreement, names, scorer: int | None = None) -> dict:
+    """``agreed``, ``disputed`` or ``waiting`` (for whom), and a line saying so.
+    ``scorer``: the seat keeping the score, whose own OK does not count (then the
+    other two must agree); None: any two players' OKs agree the hand."""
     if agreement.disputed:
         who = "; ".join(f"{names[s]}: “{reason}”" for s, reason in sorted(agreement.disputed.items()))
         return {"state": "disputed", "text": f"disputed — {who}"}
-    if len(agreement.agreed) >= NEEDED:
-        return {"state": "agreed", "text": "agreed by " + " and ".join(names[s] for s in sorted(agreement.agreed))}
-    waiting = [names[s] for s in range(3) if s not in agreement.agreed]
-    if NEEDED - len(agreement.agreed) == 1:
+    oks = counted(agreement, scorer)
+    if len(oks) >= NEEDED:
+        return {"state": "agreed", "text": "agreed by " + " and ".join(names[s] for s in sorted(oks))}
+    waiting = [names[s] for s in range(3) if s not in agreement.agreed and s != scorer]
+    if NEEDED - len(oks) == 1:
         return {"state": "waiting", "text": "1 more OK needed: " + " or ".join(waiting)}
+    if scorer is not None:
+        return {"state": "waiting", "text": f"OKs needed from {waiting[0]} and {waiting[1]}"}
     return {"state": "waiting", "text": f"{NEEDED} OKs needed: two of {', '.join(waiting[:-1])} and {waiting[-1]}"}
 
 
@@ -27,7 +37,7 @@ def summary(session: store.Session) -> dict | None:
     if not session.confirm:
         return None
     names = tuple(session.players)
-    states = {n + 1: status(a, names) for n, a in store.agreement(session).items()}
+    states = {n + 1: status(a, names, session.scorer) for n, a in store.agreement(session).items()}
     agreed = sum(1 for s in states.values() if s["state"] == "agreed")
     others = [(n, s["text"]) for n, s in sorted(states.items()) if s["state"] != "agreed"]
     return {"line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed", "others": others}
@@ -48,7 +58,10 @@ def card(session: store.Session, settlement, number: int, agreement: store.Agree
         "sets": reasons.get("sets", []),
         "seen": store.fingerprint(hand),
         "agreed": agreement.agreed,
-        "status": status(agreement, names),
+        "scorer": session.scorer,
+        "asked": [s for s in range(3) if s not in agreement.agreed and s != session.scorer],
+        "asked_names": [names[s] for s in range(3) if s not in agreement.agreed and s != session.scorer],
+        "status": status(agreement, names, session.scorer),
     }
 
 
@@ -61,11 +74,12 @@ def for_table(table, settlement) -> dict:
         return {}
     names, last = tuple(session.players), len(session.hands)
     agreements = store.agreement(session)
-    out = {"statuses": {n + 1: status(a, names) for n, a in agreements.items()}}
+    scorer = session.scorer
+    out = {"statuses": {n + 1: status(a, names, scorer) for n, a in agreements.items()}}
     if table.can_edit and out["statuses"][last]["state"] == "waiting":
         out["card"] = card(session, settlement, last, agreements[last - 1])
-    if table.seat is not None:
+    if table.seat is not None and table.seat != scorer:
         out["mine"] = [card(session, settlement, n + 1, a) for n, a in sorted(agreements.items(), reverse=True)
                        if table.seat not in a.agreed and table.seat not in a.disputed
-                       and len(a.agreed) < NEEDED][:12]
+                       and len(counted(a, scorer)) < NEEDED][:12]
     return out

@@ -42,6 +42,7 @@ class SessionForm:
     first_dealer: int
     problems: dict
     pin: str = ""
+    scorer: int | None = None  # who keeps the score, where the other players' OK is asked for
 
 
 class Problems(dict):
@@ -70,7 +71,20 @@ def parse_new_session(form) -> SessionForm:
     if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
         problems.bad("pin", "A PIN is 4 to 8 digits (or leave it empty).")
     values.pop("pin", None)  # never echoed back into the page
-    return SessionForm(values, None if problems else record, first_dealer, dict(problems), pin)
+    scorer = read_scorer(form, record, problems)
+    return SessionForm(values, None if problems else record, first_dealer, dict(problems), pin, scorer)
+
+
+def read_scorer(form, record: dict, problems: Problems) -> int | None:
+    """Who keeps the score (a seat, or "none": any two players' OKs agree a hand);
+    asked only where each hand needs the other players' OK."""
+    raw = form.get("scorer", "none")
+    if raw == "none":
+        return None
+    seat = seat_of(raw)
+    if seat is None:
+        problems.bad("scorer", "Choose who keeps the score, or “None of us”.")
+    return seat if record.get("confirm") else None
 
 
 def read_players(form, problems: Problems) -> list[str]:

@@ -55,7 +55,7 @@ def create_session():
         pin_hash = generate_password_hash(parsed.pin)
     try:
         session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                       creator=creator())
+                                       creator=creator(), scorer=parsed.scorer)
     except store.RateLimited as limited:
         return too_many_sessions(limited)
     keep_snapshot(session)

@@ -186,3 +186,34 @@ def test_the_pdf_sheet_carries_the_oks_and_a_new_ok_prints_a_new_sheet(client):
     assert "2 of 2 hands agreed" in text
     copy = client.post("/import", json=record).headers["Location"]
     assert [h["agreed"] for h in export(client, copy)["hands"]] == [[1, 2], [0, 1]]
+
+
+def test_where_one_keeps_the_score_the_other_two_must_agree(client):
+    url = new_session(client, confirm="on", scorer="0")
+    assert client.post(url + "/hands", data=hand_fields(HANDS[0], version_of(client, url))).status_code == 303
+    page = client.get(url).data.decode()
+    assert "Each hand needs the other players' OK (Ann keeps the score)" in page
+    assert "Pass the phone: Ben and Cat each tap their own name to agree (Ann keeps the score)." in page
+    assert ">Ben: OK<" in page and ">Cat: OK<" in page and ">Ann: OK<" not in page
+    assert "OKs needed from Ben and Cat" in page
+    ann, ben, cat = player_links(client, url)
+    assert "Ann, you keep the score: the other two players agree each hand." in client.get(ann).data.decode()
+    client.post(url + "/hands/1/agree", data={"seat": "0", "seen": seen(page, 1)})  # the scorer's own OK ...
+    assert "OKs needed from Ben and Cat" in client.get(url).data.decode()  # ... does not count
+    assert agree(client, ben, 1).status_code == 303
+    page = client.get(url).data.decode()
+    assert "1 more OK needed: Cat" in page and "Pass the phone: Cat taps his own name to agree" in page
+    assert client.post(url + "/hands/1/agree", data={"seat": "2", "seen": seen(page, 1)}).status_code == 303
+    assert "✓ agreed" in client.get(url).data.decode()
+    settle = client.get(url + "/settle").data.decode()
+    assert "1 of 1 hand agreed" in settle
+
+
+def test_who_keeps_the_score_is_asked_only_with_the_ok_and_checked(client):
+    response = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
+                                              "rulebook": "parlett", "first_dealer": "0", "stake": "",
+                                              "confirm": "on", "scorer": "3"})
+    assert response.status_code == 422
+    assert "Choose who keeps the score, or “None of us”." in response.data.decode()
+    plain = new_session(client, scorer="1")  # without the OK, nobody needs to be named
+    assert "keeps the score" not in client.get(plain).data.decode()

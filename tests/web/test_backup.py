@@ -138,6 +138,7 @@ HOSTILE = [
      "record: players: a name contains a character that is not valid text"),
     (dict(record=[]), "record: a session record is a JSON object, not []"),
     # what only the database holds: the players' links, their OKs and disputes, the hand in progress
+    (dict(scorer=3), "scorer must be the seat keeping the score (0, 1 or 2), not 3"),
     (dict(seat_links=["L" * 24, "M" * 24]), 'seat_links must be three different ids as the app makes them, '
      'one per seat, not ["LLLLLLLLLLLLLLLLLLLLLLLL", "MMMMMMM…'),
     (dict(seat_links=["L" * 24, "L" * 24, "M" * 24]), "seat_links must be three different ids as the app makes "
@@ -358,7 +359,7 @@ def test_backup_and_restore_keep_the_players_links_oks_disputes_and_the_hand_in_
 
     from scorekeeper import create_app
 
-    url = new_session(client, confirm="on")
+    url = new_session(client, confirm="on", scorer="0")
     for hand in EVENING[:2]:
         client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
     links = re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', client.get(url).data.decode())
@@ -386,6 +387,7 @@ def test_backup_and_restore_keep_the_players_links_oks_disputes_and_the_hand_in_
     table = phone.get(url).data.decode()
     assert re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', table) == links  # the players' QR codes still work
     assert f"Cat: “{reason}”" in phone.get(url + "/hands/2").data.decode()  # the dispute, with its reason
-    assert "Waiting for your OK, Ann" in phone.get(ann).data.decode()
+    assert "Waiting for your OK, Ben" in phone.get(ben).data.decode()
+    assert "Ann, you keep the score" in phone.get(ann).data.decode() and "(Ann keeps the score)" in table
     assert "Hand 3 in progress" in table
     assert re.search(r'name="trump" value="clubs" checked', phone.get(url + "/hands/new").data.decode())

@@ -36,8 +36,9 @@ def take_back(path, release):
         for table in ("creations", "seat_links", "verdicts"):
             con.execute(f"DROP TABLE {table}")
         con.execute("ALTER TABLE sessions DROP COLUMN confirm")
+        con.execute("ALTER TABLE sessions DROP COLUMN scorer")
         con.execute("DELETE FROM _sqlite_migrations WHERE name IN "
-                    "('m003_session_creations', 'm005_players_agree')")
+                    "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat')")
         if release == "stop 6":
             con.execute("DROP TABLE drafts")
             con.execute("ALTER TABLE history DROP COLUMN draft")
@@ -72,6 +73,6 @@ def test_an_earlier_releases_database_opens_with_its_sessions(tmp_path, release,
     assert export(client, url)["hands"][2] == third
     con = sqlite3.connect(path)
     assert {row[0] for row in con.execute("SELECT name FROM _sqlite_migrations")} >= {
-        "m003_session_creations", "m004_hands_in_progress", "m005_players_agree"}
-    assert "confirm" in [row[1] for row in con.execute("PRAGMA table_info(sessions)")]
+        "m003_session_creations", "m004_hands_in_progress", "m005_players_agree", "m006_scorer_seat"}
+    assert {"confirm", "scorer"} <= {row[1] for row in con.execute("PRAGMA table_info(sessions)")}
     con.close()

@@ -322,7 +322,7 @@ CATEGORIES = (
     ("templates (Jinja)", ("templates/", "jinja2", "markupsafe")),
     ("compression (brotli)", ("brotli", "flask_compress", "zstd", "gzip", "zlib")),
     ("rules (check_hand, calls, phases)", ("scorekeeper/rules/",)),
-    ("store (Python side)", ("scorekeeper/store.py",)),
+    ("store (Python side)", ("scorekeeper/store/",)),
     ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/money.py",
                                                "scorekeeper/security.py", "segno")),
     ("Flask, Werkzeug, cookie session", ("flask", "werkzeug", "itsdangerous", "htmx_flask")),
@@ -370,7 +370,7 @@ def profile(bench: Bench, calls: int, fn, focus) -> list[str]:
 
 TAP_FOCUS = [("scorekeeper/web/hands.py", "tap"), ("scorekeeper/web/hands.py", "target"),
              ("scorekeeper/web/target.py", "parse"), ("scorekeeper/web/target.py", "context"),
-             ("scorekeeper/store.py", "keep_draft"), ("scorekeeper/web/hand_form.py", "changed"),
+             ("scorekeeper/store/drafts.py", "keep_draft"), ("scorekeeper/web/hand_form.py", "changed"),
              ("scorekeeper/web/hand_form.py", "read_hand"), ("scorekeeper/web/hand_form.py", "check"),
              ("scorekeeper/web/context.py", "table_context"),
              ("flask/templating.py", "render_template"), ("scorekeeper/db.py", "get_db"),
@@ -378,8 +378,8 @@ TAP_FOCUS = [("scorekeeper/web/hands.py", "tap"), ("scorekeeper/web/hands.py", "
              ("flask/app.py", "wsgi_app"), ("flask_compress/flask_compress.py", "after_request"),
              ("flask/sessions.py", "save_session"), ("flask/sessions.py", "open_session")]
 SAVE_FOCUS = [("scorekeeper/web/hands.py", "save_hand"), ("scorekeeper/web/table.py", "table_page"),
-              ("scorekeeper/store.py", "add_hand"), ("scorekeeper/store.py", "_check_hands_from"),
-              ("scorekeeper/store.py", "_write_change"), ("scorekeeper/store.py", "get_session"),
+              ("scorekeeper/store/sessions.py", "add_hand"), ("scorekeeper/store/sessions.py", "_check_hands_from"),
+              ("scorekeeper/store/sessions.py", "_write_change"), ("scorekeeper/store/sessions.py", "get_session"),
               ("scorekeeper/web/changes.py", "keep_snapshot"), ("scorekeeper/web/context.py", "table_context"),
               ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/money.py", "session_money"),
               ("scorekeeper/web/progress.py", "in_progress"), ("scorekeeper/web/changes.py", "undo_offer"),

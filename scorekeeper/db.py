@@ -3,7 +3,7 @@ gives it back at teardown (as in Flask's tutorial, except that the connection is
 then kept for the next request of the same server thread: opening one and
 reading the schema costs more than most queries), and the commands that manage
 it (``flask --app scorekeeper init-db | backup | restore``). The schema, its
-migrations and every write are in ``store.py``."""
+migrations and every write are in ``store/``."""
 
 from __future__ import annotations
 

@@ -1,0 +1,50 @@
+"""Persistence, in one place: the schema, its migrations, and every write.
+
+Every write is one short ``BEGIN IMMEDIATE`` transaction that re-validates the
+whole session record with the domain before it commits, so the database never
+holds a hand the rules refuse, and balances (always computed from the hands,
+never stored) can never disagree with them. Every change bumps the session's
+``version`` and is kept in ``history``.
+
+The package's modules, in the order they build on each other: ``common`` (errors,
+time stamps, ids), ``schema`` (migrations, connections, transactions), ``agreement``
+(the players' OKs), ``sessions`` (reading and every change), ``drafts`` (the hand
+in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN).
+Everything is used as ``store.<name>``.
+"""
+
+from __future__ import annotations
+
+from ..limits import MAX_HANDS  # noqa: F401
+from .common import (  # noqa: F401
+    StaleEdit, NotFound, RateLimited, Refused, now,
+    new_token, TOKEN, is_token, id_label, printable,
+    CREATION_WINDOW,
+)
+from .schema import (  # noqa: F401
+    migrations, connect, connect_keeper, initialise, writing,
+    reading,
+)
+from .sessions import (  # noqa: F401
+    Session, _Hands, _HANDS, texts_kept, get_session,
+    get_session_by_watch_id, live_version, session_version, Summary, sessions_by_ids,
+    same_session, history, note_problems, limit_problems, create_session,
+    add_hand, replace_hand, delete_last_hand, last_change, undo,
+    taken_back, DRAFT_ACTIONS, UNDOABLE, go_back, hands_at,
+)
+from .drafts import (  # noqa: F401
+    Draft, StaleDraft, get_draft, draft_version, keep_draft,
+    discard_draft, saved_from,
+)
+from .agreement import (  # noqa: F401
+    Verdict, Agreement, without_agreement, fingerprint, agreement,
+    StaleVerdict, give_verdict, seat_links, session_by_seat_link, session_id_of,
+)
+from .backups import (  # noqa: F401
+    all_session_ids, snapshot, full_snapshot, BACKUP_KEYS, OPTIONAL_BACKUP_KEYS,
+    VERDICT_KEYS, FINGERPRINT, MAX_ANSWERS, MAX_STAMP, PIN_HASH,
+    is_pin_hash, backup_problems, restore_all,
+)
+from .pins import (  # noqa: F401
+    PIN_TRIES, PIN_WINDOW, reserve_pin_try, forget_pin_try,
+)

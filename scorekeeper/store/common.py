@@ -1,0 +1,82 @@
+"""What every part of the store shares: its errors, time stamps and ids."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import secrets
+
+
+from ..rules import Problem
+from ..rules.core import is_text
+
+
+class StaleEdit(Exception):
+    """The edit was based on an older version of the session than the stored one."""
+
+    def __init__(self, current: int, missing: bool = False):
+        self.current, self.missing = current, missing
+        super().__init__(
+            "This change did not say which version of the session it was based on, so it was not "
+            "made; here is the session as it is now. Check it and make your change again." if missing else
+            "Someone else changed this session a moment ago; here it is as it is now. "
+            "Check it and make your change again.")
+
+
+class NotFound(Exception):
+    pass
+
+
+class RateLimited(Exception):
+    """Too many new sessions from one client address; ``retry_after`` seconds to wait."""
+
+    def __init__(self, retry_after: int, limit: int):
+        self.retry_after, self.limit = retry_after, limit
+        super().__init__(f"Too many new sessions from this address (at most {limit} a minute). "
+                         f"Try again in {retry_after} seconds.")
+
+
+class Refused(Exception):
+    """A change the rules or the limits do not allow. ``problems`` says why, as
+    ``rules.Problem``s (each keeps its hand and key); ``lines()`` as text."""
+
+    def __init__(self, problems):
+        self.problems = [p if isinstance(p, Problem) else Problem(None, "session", str(p)) for p in problems]
+        super().__init__("; ".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def new_token() -> str:
+    """An unguessable id: 144 bits of randomness, URL-safe."""
+    return secrets.token_urlsafe(18)
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{24}\Z")  # what new_token makes: 18 bytes in base64url
+
+
+def is_token(value) -> bool:
+    """An id as the app makes them (a session id or watch id)."""
+    return isinstance(value, str) and TOKEN.match(value) is not None
+
+
+def id_label(value) -> str:
+    """A session id for a message: as it is if the app made it, else quoted and escaped."""
+    from ..rules.core import describe
+
+    return value if is_token(value) else describe(value)
+
+
+def printable(value) -> str:
+    """Any value as one printable, encodable line (for problem lines)."""
+    from ..rules.core import describe
+
+    return value if isinstance(value, str) and value.isprintable() and is_text(value) else describe(value)
+
+
+CREATION_WINDOW = 60  # seconds: the sessions one client address may create are counted per minute

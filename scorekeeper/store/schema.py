@@ -1,0 +1,183 @@
+"""The schema and its migrations (each one skips what an earlier release already
+made), connections and transactions."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database, Migrations
+
+
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_sessions_hands_history(db: Database) -> None:
+    db["sessions"].create(
+        {
+            "id": str,
+            "watch_id": str,
+            "rulebook": str,
+            "options": str,
+            "players": str,
+            "title": str,
+            "played_on": str,
+            "stake": str,
+            "first_dealer": int,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"watch_id", "rulebook", "options", "players", "first_dealer", "version"},
+    )
+    db["sessions"].create_index(["watch_id"], unique=True)
+    db["hands"].create(
+        {"session_id": str, "number": int, "data": str},
+        pk=("session_id", "number"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"data"},
+    )
+    db["history"].create(
+        {
+            "id": int,
+            "session_id": str,
+            "hand_number": int,
+            "action": str,
+            "before": str,
+            "after": str,
+            "version": int,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["history"].create_index(["session_id", "hand_number"])
+
+
+@migrations()
+def m002_table_pin(db: Database) -> None:
+    db["sessions"].add_column("pin_hash", str)
+    db["pin_failures"].create({"id": int, "session_id": str, "at": float}, pk="id",
+                              foreign_keys=[("session_id", "sessions", "id")])
+    db["pin_failures"].create_index(["session_id", "at"])
+
+
+@migrations()
+def m003_session_creations(db: Database) -> None:
+    """When each client address created a session (the last minute's, for the rate limit)."""
+    db["creations"].create({"id": int, "address": str, "at": float}, pk="id", if_not_exists=True)
+    db["creations"].create_index(["address", "at"], if_not_exists=True)
+
+
+@migrations()
+def m004_hands_in_progress(db: Database) -> None:
+    """The hand on the table, stored as it is entered (at most one per session),
+    and which hand in progress each saved hand came from.
+
+    A database from the release before this one may already have both (the
+    same change was its third migration, ``m003_hands_in_progress``), so each
+    step here is skipped when it is already done."""
+    db["drafts"].create(
+        {"session_id": str, "token": str, "number": int, "answers": str, "version": int,
+         "started_at": str, "updated_at": str},
+        pk="session_id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"token", "number", "answers", "version"},
+        if_not_exists=True,
+    )
+    _add_column(db, "history", "draft", str)
+
+
+@migrations()
+def m005_players_agree(db: Database) -> None:
+    """Each hand needs the other players' OK (a session option): a link per seat,
+    and every OK or dispute, tied to the hand as it was when it was given."""
+    _add_column(db, "sessions", "confirm", int, not_null_default=0)
+    db["seat_links"].create({"token": str, "session_id": str, "seat": int}, pk="token",
+                            foreign_keys=[("session_id", "sessions", "id")], if_not_exists=True)
+    db["seat_links"].create_index(["session_id", "seat"], unique=True, if_not_exists=True)
+    db["verdicts"].create({"id": int, "session_id": str, "number": int, "seat": int, "fingerprint": str,
+                           "verdict": str, "reason": str, "at": str}, pk="id",
+                          foreign_keys=[("session_id", "sessions", "id")], if_not_exists=True)
+    db["verdicts"].create_index(["session_id", "number"], if_not_exists=True)
+
+
+@migrations()
+def m006_scorer_seat(db: Database) -> None:
+    """Which player keeps the score (a seat, or none): his own OK does not count,
+    the other two players' do."""
+    _add_column(db, "sessions", "scorer", int)
+
+
+def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
+    """A column added by a migration, unless an earlier release's migration added it."""
+    if column not in db[table].columns_dict:
+        db[table].add_column(column, kind, **options)
+
+
+def connect(path: str | Path) -> Database:
+    """One connection: foreign keys on, waits for a busy writer, explicit transactions."""
+    conn = sqlite3.connect(str(path), timeout=15, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA busy_timeout = 15000")
+    db = Database(conn)
+    db.path = str(path)  # which database a kept list of hands belongs to
+    return db
+
+
+def connect_keeper(path: str | Path) -> sqlite3.Connection:
+    """An idle connection usable from any thread, held open and never used for work."""
+    conn = sqlite3.connect(str(path), check_same_thread=False)
+    conn.execute("select 1 from sqlite_master limit 1").fetchall()
+    return conn
+
+
+def initialise(path: str | Path) -> None:
+    """Create the database if missing, switch it to WAL, apply migrations."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = connect(path)
+    try:
+        db.conn.execute("PRAGMA journal_mode = WAL")
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+@contextlib.contextmanager
+def writing(db: Database, durable: bool = True):
+    """A short write transaction taken at once (``BEGIN IMMEDIATE``), so a
+    read-then-write never fails with "database is locked" halfway.
+
+    ``durable=False`` commits without waiting for the disk (``synchronous =
+    NORMAL``: in WAL mode the commit survives the server being killed, not the
+    machine losing power). The hand in progress is written so, on every tap: it
+    is also kept on the phone, and a tap must be quick (docs/engineering.md)."""
+    if not durable:
+        db.conn.execute("PRAGMA synchronous = NORMAL")
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    else:
+        db.conn.execute("COMMIT")
+    finally:
+        if not durable:
+            db.conn.execute("PRAGMA synchronous = FULL")
+
+
+@contextlib.contextmanager
+def reading(db: Database):
+    """A read transaction: several queries see one committed state (WAL: no lock
+    that holds up writers)."""
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.conn.execute("COMMIT")

@@ -91,6 +91,7 @@ document.addEventListener("input", function (event) {
   var OFFLINE_SAVE = "No connection — your answers are kept on this phone, and the hand will be saved as soon as the connection is back.";
   var CONTROL = /^(version|draft_version|draft|preset|changed|bid|ruff_call|sig_.*)$/;
   var ACTION = /^(preset|bid|ruff_call)$/;
+  var CALLS = {bid: "bids", ruff_call: "ruff_calls"};  // a pad's tap, and the list of calls it adds to
   var retryTimer = null, inFlight = 0;  // requests of the hand form on their way
 
   function form() { return document.getElementById("hand-form"); }
@@ -116,6 +117,7 @@ document.addEventListener("input", function (event) {
     try { localStorage.setItem(storageKey(f), JSON.stringify(kept)); } catch (e) { /* full: the server copy remains */ }
     return kept;
   }
+  function keep(f, kept) { try { localStorage.setItem(storageKey(f), JSON.stringify(kept)); } catch (e) {} }
   function forget(f) { try { localStorage.removeItem(storageKey(f)); } catch (e) {} }
   function status(f, text) {
     var line = document.getElementById("connection");
@@ -163,6 +165,8 @@ document.addEventListener("input", function (event) {
     event.detail.taps = taps;                     // the taps this request carries                 // a request of the hand form, with what it did:
     event.detail.tapped = action(event.detail.elt);  // the preset or the call tapped, if any
     event.detail.saving = isSave(event.detail.elt);
+    var calls = event.detail.tapped && CALLS[event.detail.tapped[0]];
+    if (calls) event.detail.seenCalls = event.detail.parameters[calls] || "";  // the calls it was tapped after
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var f = form();
@@ -183,7 +187,16 @@ document.addEventListener("input", function (event) {
     f.classList.remove("calls-waiting");
     if (xhr.getResponseHeader("HX-Redirect")) { forget(f); return; }  // saved (or cancelled)
     var kept = read(f) || {};
-    if (xhr.status === 409) { if (!editing(f)) offerMine(f); return; }
+    if (xhr.status === 409) {
+      // Another phone moved the hand on: a call this phone tapped is kept (with the
+      // calls it followed), for "Use this phone's answers" to send again.
+      if (cfg.seenCalls !== undefined && !editing(f)) {
+        kept.refused = {action: cfg.tapped[0], value: cfg.tapped[1], calls: CALLS[cfg.tapped[0]], seen: cfg.seenCalls};
+        keep(f, kept);
+      }
+      if (!editing(f)) offerMine(f);
+      return;
+    }
     var sent = cfg.sent || kept.changed || [];
     var queue = (kept.actions || []).slice();
     if (cfg.tapped && queue.length && queue[0].join() === cfg.tapped.join()) queue.shift();
@@ -260,15 +273,24 @@ document.addEventListener("input", function (event) {
   // The answers this phone changed go onto the hand as the server has it now
   // (based on the version this phone last saw); with nothing recorded as
   // changed, this phone's whole hand, as the scorer chose.
+  // A call refused because the other phone had moved that pad on is sent with
+  // the calls it followed: this phone's calls for that pad, the other phone's
+  // answers everywhere else.
   function sendMine(f, kept) {
     var body = new URLSearchParams(kept.answers);
-    var merge = (kept.changed || []).length > 0;
+    var changed = (kept.changed || []).slice();
+    if (kept.refused) {
+      body.set(kept.refused.calls, kept.refused.seen);
+      body.set(kept.refused.action, kept.refused.value);
+      changed = union(changed, [kept.refused.calls]);
+    }
+    var merge = changed.length > 0;
     body.set("draft_version", merge ? kept.draftVersion : field(f, "draft_version"));
-    body.set("changed", (kept.changed || []).join(","));
+    body.set("changed", changed.join(","));
     body.set("version", field(f, "version"));
     fetch(f.getAttribute("hx-post"), {method: "POST", body: body, headers: {"HX-Request": "true"}, credentials: "same-origin"})
       .then(function (response) {
-        if (response.ok) { write(f, {pending: false, changed: [], actions: []}); location.reload(); }
+        if (response.ok) { write(f, {pending: false, changed: [], actions: [], refused: null}); location.reload(); }
         else status(f, "Those answers could not be sent (" + response.status + "). They are still kept on this phone.");
       })
       .catch(function () { status(f, OFFLINE); });

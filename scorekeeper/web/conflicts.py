@@ -6,6 +6,8 @@ and never losing what this phone had."""
 
 from __future__ import annotations
 
+import json
+
 from flask import flash, request
 
 from .. import store
@@ -44,7 +46,13 @@ def merged(t: Target, stale: store.StaleDraft):
         tap = request.form[action]
         if answers.get(calls, "") != request.form.get(calls, "") and not tap.startswith("["):
             return None  # an undo, a clear or a typed amount, on calls that moved meanwhile
-        answers.update({action: tap, box: request.form.get(box, "")})
+        if already_called(request.form.get(calls, ""), tap, answers.get(calls, "")):
+            taps = []  # the other phone has this very call, in its place: nothing to add
+            if not names:
+                return form_page(t, t.parse(answers), "The other phone had already recorded that call: "
+                                                      "here is the hand as it is now.")
+        else:
+            answers.update({action: tap, box: request.form.get(box, "")})
     form = t.parse(answers)
     if taps and any(state.problem for state in form.pads.values()):
         return None  # the call no longer fits the calls as they are now
@@ -53,6 +61,19 @@ def merged(t: Target, stale: store.StaleDraft):
     except store.StaleDraft:
         return None
     return form_page(t, form, "Another phone added answers to this hand meanwhile: they are in, with yours.")
+
+
+def already_called(seen: str, tap: str, now: str) -> bool:
+    """Whether the calls as they are now (``now``) already hold the call this phone
+    tapped (``tap``) right after the calls it saw (``seen``): the same call, tapped
+    on two phones."""
+    try:
+        seen_calls, call, now_calls = (json.loads(seen or "[]"), json.loads(tap), json.loads(now or "[]"))
+    except ValueError:
+        return False
+    if not (isinstance(seen_calls, list) and isinstance(now_calls, list)):
+        return False
+    return now_calls[:len(seen_calls) + 1] == seen_calls + [call]
 
 
 def conflict(t: Target, stale: store.StaleDraft):

@@ -228,3 +228,41 @@ def test_offline_the_third_players_tricks_fill_themselves_in(page, base_url, con
     page.reload()
     for seat, count in enumerate((6, 4, 2)):
         expect(ui.chip_input(f"tricks_{seat}", count)).to_be_checked()
+
+
+def test_use_this_phones_answers_after_a_clashing_call_keeps_the_other_phones_other_calls(page, base_url, browser):
+    """Phone A: Ben checks (ruff) and Cat passes (stock). Phone B, not refreshed,
+    taps Cat bids 14: refused. "Use this phone's answers" puts B's stock calls in
+    and keeps A's ruff call; the same call tapped on both phones is no conflict."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    ui.chip("turned_up", "9")
+    ui.chip("tiddy", "nobody")
+    ui.form_tap(page.locator(f"{FORM} #pad-auction").get_by_role("button", name="Bid 12", exact=True))
+    second = phone(browser)
+    try:
+        b = second.new_page()
+        b.goto(table + "/hands/new")
+        expect(b.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12")
+        ui.form_tap(page.locator(f"{FORM} #pad-ruff").get_by_role("button", name="Check", exact=True))
+        ui.form_tap(page.locator(f"{FORM} #pad-auction").get_by_role("button", name="Pass", exact=True))
+        expect(page.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12 · Cat passes")
+        b.locator(f"{FORM} #pad-auction").get_by_role("button", name="Bid 14", exact=True).click()
+        mine = b.locator("#use-mine")
+        expect(mine).to_contain_text("This phone has answers for hand 1 that are not in the hand shown.")
+        mine.get_by_role("button", name="Use this phone's answers").click()
+        expect(b.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12 · Cat 14", timeout=10_000)
+        page.reload()
+        expect(page.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12 · Cat 14")
+        expect(page.locator(f"{FORM} #pad-ruff .calls-line")).to_contain_text("Ben checks")  # A's call kept
+        # both phones tap the same call: taken once, and no conflict
+        b.reload()
+        ui.form_tap(page.locator(f"{FORM} #pad-auction").get_by_role("button", name="Pass", exact=True))
+        b.locator(f"{FORM} #pad-auction").get_by_role("button", name="Pass", exact=True).click()
+        expect(b.locator("#hand-form-body")).to_contain_text("The other phone had already recorded that call")
+        expect(b.locator("#use-mine")).to_have_count(0)
+        expect(b.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12 · Cat 14 · Ann passes")
+    finally:
+        second.close()

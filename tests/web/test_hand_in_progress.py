@@ -293,10 +293,16 @@ def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
     assert re.search(r'name="ruff_calls" value="\[\[1, &#34;check&#34;\]\]"', page)
     assert shown_draft(client.get(url + "/hands/new").data.decode())[0] == 3
 
-    # the same bid again from a phone that missed it: not taken twice
+    # the same bid again from a phone that missed it: not taken twice, and no conflict either
     again = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
                                   "bid": '[1, 12]'}, 1)
-    assert again.status_code == 409 and "Another phone changed this hand a moment ago" in again.data.decode()
+    assert again.status_code == 200
+    assert "The other phone had already recorded that call: here is the hand as it is now." in again.data.decode()
+    assert re.search(r'name="bids" value="\[\[1, 12\]\]"', again.data.decode())
+    # a different call for the same player where the other phone has one: a real conflict
+    clash = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
+                                  "bid": '[1, "pass"]'}, 1)
+    assert clash.status_code == 409 and "Another phone changed this hand a moment ago" in clash.data.decode()
     # an undo on bids that moved meanwhile: refused, the hand as it is now shown
     undo = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
                                  "bid": "undo"}, 1)

@@ -583,7 +583,7 @@ class RuleBook:
         lines = [f"{names[auction['buyer']]} bought at {auction['price']}, pays {each} to each."]
         if "bids" in auction:
             bids = calls().replay_bids(self, hand["dealer"], auction["bids"], names)
-            lines.insert(0, f"Bids: {bids.line()}.")
+            lines.insert(0, f"{bids.line()}.")  # under the phase's title ("Stock: Ann bids 12 · …")
         return lines
 
     def ruff_reasons(self, hand: dict, options: dict, names) -> list[str]:

@@ -536,8 +536,13 @@ class Ruff:
         return None
 
     def line(self) -> str:
-        """"Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches"."""
-        return " · ".join(f"{self.names[seat]} {w.says.format(n=n)}" for seat, w, n in self._history()[0])
+        """"Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches". A drop
+        by a player who is at the showdown after all (all three passed) owes nothing
+        by itself: his call reads without it."""
+        showing = set(self.showing) if self.end == SHOWDOWN else set()
+        return " · ".join(f"{self.names[seat]} "
+                          + (w.says.replace(" (owes {n})", "") if seat in showing else w.says).format(n=n)
+                          for seat, w, n in self._history()[0])
 
     def _history(self) -> tuple[list, list]:
         """What the calls line and the reasons read: each call with the stake after it
@@ -843,7 +848,7 @@ def ruff_reasons(book, hand: dict, names, opening: int | None = None) -> list[st
         opening = infer_opening(book, hand)
     state = replay_ruff(book, hand["dealer"], ruff["calls"], names, opening)
     winner = ruff["winner"]
-    lines = [f"Calls: {state.line()}."]
+    lines = [f"{state.line()}."]  # under the phase's title ("Ruff: Ann opens 2 · …")
     if state.end == UNSEEN:
         lines.append(f"{names[winner]} is left alone in and wins the ruff unseen.")
     elif ruff.get("shown") is not None:

@@ -224,7 +224,7 @@ class RuffQuestion(Question):
             return f"ruff: {self.nobody.lower()}"
         if "calls" in value and answers.dealer is not None:  # every payment explained by the calls
             lines = calls().ruff_reasons(answers.book, {**answers.hand, "ruff": value}, answers.names)
-            return "ruff: " + " ".join(lines).removeprefix("Calls: ")
+            return "ruff: " + " ".join(lines)
         paid, (one, other) = value["paid"], [s for s in SEATS if s != value["winner"]]
         return (f"ruff: {answers.who(value['winner'])} won; {answers.who(one)} paid {paid[one]}, "
                 f"{answers.who(other)} {paid[other]}")

@@ -149,8 +149,7 @@ def read_showdown(q, fields, reading, state, calls) -> None:
     tapped = fields.get(q.field)
     winner = int(tapped) if tapped in ("0", "1", "2") and int(tapped) in state.showing else None
     if winner is None:
-        who = " and ".join(answers.who(s) for s in state.showing)
-        reading.missing(q, f"Showdown: {who} show. Tap the cards of each one's best suit, or tap the winner.")
+        reading.missing(q, f"Showdown: {state.outcome()}. Tap the cards of each one's best suit, or tap the winner.")
     else:
         settle_ruff(q, reading, state, winner, calls)
 

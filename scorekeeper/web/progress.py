@@ -27,8 +27,12 @@ def in_progress(session: store.Session, draft: store.Draft | None) -> dict | Non
     speaking = []
     for q in book.questions:
         state = form.pads.get(q.key)
-        if state is not None and state.calls and not state.ended and state.turn is not None:
+        if state is None or not state.calls:
+            continue
+        if not state.ended and state.turn is not None:
             to = "to bid" if q.key == "auction" else "to speak" + (f", stake {state.stake}" if state.opened else "")
             speaking.append((titles.get(q.section, q.label), f"{state.line()} — {names[state.turn]} {to}"))
+        elif state.ended and q.key not in form.hand:  # a showdown waiting for the cards or the winner
+            speaking.append((titles.get(q.section, q.label), f"{state.line()} — showdown: {state.outcome()}"))
     return {"number": draft.number, "recorded": sheet_words(book, hand, options, names, form.known),
             "phases": phases, "speaking": speaking, "updated_at": draft.updated_at, "complete": form.complete}

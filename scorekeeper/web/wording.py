@@ -41,7 +41,7 @@ def describe_change(change: dict | None) -> str:
         return f"Hand {number} in progress {'cancelled' if action == 'discard' else 'brought back'}."
     if action in ("undo", "redo"):
         what = undone(change)
-        return f"{what[:1].upper()}{what[1:]} {'undone' if action == 'undo' else 'redone'}."
+        return f"{'Undone' if action == 'undo' else 'Redone'}: {what}."
     what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup"}.get(action, action)
     if number is None:
         return f"Session {what}."
@@ -79,7 +79,7 @@ def balance_changes(before, after, players) -> str:
 
 def what_changed(book, before, after, names) -> list[str]:
     """What an edit of a hand changed, question by question, in the table's words
-    ("tricks 4 · 3 · 5 → tricks 5 · 3 · 4")."""
+    ("Tricks: 4 · 3 · 5 → 5 · 3 · 4": the title once, not in each reading too)."""
     if not (isinstance(before, dict) and isinstance(after, dict)):
         return []
     from ..rules.hand import Answers
@@ -90,10 +90,18 @@ def what_changed(book, before, after, names) -> list[str]:
         old, new = before.get(q.key), after.get(q.key)
         if old == new:
             continue
-        said = [q.reads(value, side) if value is not None or q.key in side.hand else "—"
+        said = [untitled(q.title, q.reads(value, side)) if value is not None or q.key in side.hand else "—"
                 for value, side in ((old, was), (new, now))]
         lines.append(f"{q.title}: {said[0]} → {said[1]}")
     return lines
+
+
+def untitled(title: str, reading: str) -> str:
+    """A question's reading without its own title in front ("ruff: Ann checks …" → "Ann checks …")."""
+    for prefix in (f"{title.lower()}: ", f"{title.lower()} "):
+        if reading.lower().startswith(prefix):
+            return reading[len(prefix):]
+    return reading
 
 
 def differences(book, mine: dict, saved: dict, names) -> str:

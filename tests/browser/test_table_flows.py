@@ -223,7 +223,7 @@ def test_undo_right_after_save(page, base_url):
     expect(bar).to_contain_text("Hand 1 saved.")
     page.once("dialog", lambda dialog: dialog.accept())  # Undo says what it undoes, and asks
     bar.get_by_role("button", name=re.compile("^Undo")).click()
-    expect(page.locator(".undo-bar")).to_contain_text("The save of hand 1 undone.")
+    expect(page.locator(".undo-bar")).to_contain_text("Undone: the save of hand 1.")
     expect(page.locator(".empty")).to_contain_text("No hands yet")
     ui.expect_balances(expected("parlett", players, []))
 
@@ -252,7 +252,7 @@ def test_delete_last_hand(page, base_url):
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(".undo-bar").get_by_role("button", name=re.compile("^Undo")).click()  # changed my mind
-    expect(page.locator(".undo-bar")).to_contain_text("The delete of hand 2 undone.")
+    expect(page.locator(".undo-bar")).to_contain_text("Undone: the delete of hand 2.")
     ui.expect_hand_rows(expected("parlett", players, hands))
     ui.expect_balances(expected("parlett", players, hands))
 

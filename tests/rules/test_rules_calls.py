@@ -690,9 +690,9 @@ def test_simplified_modern_has_no_calls_to_check():
 def test_reasons_read_the_calls_out():
     hand = good_parlett()
     reasons = PARLETT.reasons(hand, {}, NAMES)
-    assert reasons["auction"] == ["Bids: Ann bids 12 · Ben 14 · Cat passes · Ann 16 · Ben passes.",
+    assert reasons["auction"] == ["Ann bids 12 · Ben 14 · Cat passes · Ann 16 · Ben passes.",
                                   "Ann bought at 16, pays 8 to each."]
-    assert reasons["ruff"] == ["Calls: Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches.",
+    assert reasons["ruff"] == ["Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches.",
                                "Showdown: Ann 40, Ben 52; Ben wins the ruff.",
                                "Ann held out to 4: pays 4.", "Cat folded at 4: pays 4."]
     assert calls_module.ruff_reasons(PARLETT, hand, NAMES, opening=2) == reasons["ruff"]
@@ -706,7 +706,7 @@ def test_reasons_find_parlett_opening_stake():
     quiet = parlett_hand(ruff=None)
     hand = good_parlett(ruff={"winner": 0, "paid": [0, 10, 10], "calls": [list(c) for c in PARLETT_CALLS]})
     assert lines("parlett", quiet, quiet, hand) == []  # S = 8
-    expected = ["Calls: Ann opens 8 · Ben raises to 10 · Cat folds (owes 10) · Ann matches.",
+    expected = ["Ann opens 8 · Ben raises to 10 · Cat folds (owes 10) · Ann matches.",
                 "Showdown: Ann and Ben show; Ann wins the ruff.",
                 "Ben held out to 10: pays 10.", "Cat folded at 10: pays 10."]
     assert calls_module.ruff_reasons(PARLETT, hand, NAMES, opening=PARLETT.ruff_opening([quiet, quiet])) == expected
@@ -716,12 +716,12 @@ def test_reasons_find_parlett_opening_stake():
 def test_reasons_of_an_unseen_win_and_of_modern():
     hand = wits_hand(ruff={"winner": 2, "paid": [2, 2, 0], "calls": [[0, "pass"], [1, "pass"], [2, "vie"]]})
     assert WITS.reasons(hand, {}, NAMES)["ruff"] == [
-        "Calls: Ann passes (owes 2) · Ben passes (owes 2) · Cat vies 4.",
+        "Ann passes (owes 2) · Ben passes (owes 2) · Cat vies 4.",
         "Cat is left alone in and wins the ruff unseen.",
         "Ann had nothing to say: pays 2.", "Ben had nothing to say: pays 2."]
     hand = modern_hand(ruff={"winner": 0, "paid": [0, 5, 2], "calls": [list(c) for c in MODERN_CALLS]})
     assert MODERN.reasons(hand, {}, NAMES)["ruff"] == [
-        "Calls: Ann vies 3 · Ben sees · Cat passes (owes 2).",
+        "Ann vies 3 · Ben sees · Cat passes (owes 2).",
         "Showdown: Ann and Ben show; Ann wins the ruff.",
         "Ben saw 3: pays 2 + 3 = 5.", "Cat passed: pays the ante, 2."]
 

@@ -4,6 +4,7 @@ database where a server restart matters."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
@@ -269,7 +270,7 @@ def test_watchers_follow_the_calls_as_they_are_spoken(client):
     post_tap(client, url, {**start, **opened, "bids": "[[1, 12], [2, 14], [0, \"pass\"]]", "bid": '[1, "pass"]'}, 4)
     shown = client.get(watch).data.decode()
     card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"'):].split("</div>")[0]).split())
-    assert "Stock: Bids: Ben bids 12 · Cat 14 · Ann passes · Ben passes. Cat bought at 14, pays 7 to each." in card
+    assert "Stock: Ben bids 12 · Cat 14 · Ann passes · Ben passes. Cat bought at 14, pays 7 to each." in card
     assert card.count("Ben bids 12") == 1, card  # not told again in the recorded line
     assert "Ruff: Ben opens 2 — Cat to speak, stake 2" in card
 
@@ -392,3 +393,18 @@ def test_your_sessions_says_which_hand_is_in_progress(client):
     assert post_change(client, url, "/hands", fields).status_code in (200, 303)  # saved: no longer in progress
     home = client.get("/").data.decode()
     assert "1 hand" in home and "in progress" not in home
+
+
+def test_a_showdown_of_all_three_names_them_in_plain_words(client):
+    """Wits 1671: all three pass, so all three show; the pad waits for cards or a winner."""
+    url = new_session(client, rulebook="wits1671")
+    start = {"dealer": "0", "trump": "hearts", "turned_up": "9", "tiddy": "nobody"}
+    page = post_tap(client, url, {**start, "ruff_calls": json.dumps([[1, "pass"], [2, "pass"]]),
+                                  "ruff_call": '[0, "pass"]'}, 0).data.decode()
+    assert "Showdown: Ben, Cat and Ann show." in page
+    assert '<p class="calls-line">Ben passes · Cat passes · Ann passes</p>' in page  # none owes by passing
+    assert "or four Aces — or tap the winner." in page or "— or tap the winner." in page
+    # the watchers see the showdown waiting, with who shows
+    watch = re.search(r'href="[^"]*(/w/[^"]+)"', client.get(url).data.decode()).group(1)
+    watched = client.get(watch).data.decode()
+    assert "Ben, Cat and Ann show" in watched, watched[watched.find("in progress"):][:800]

@@ -50,8 +50,8 @@ def test_random_records_with_calls_come_back_equal(shared_client, data):
 def test_the_hand_detail_reads_the_calls_out(client):
     url = import_record(client, load_example("parlett-calls.json"))
     page = client.get(url + "/hands/2").data.decode()
-    for line in ("Bids: Will bids 12 · Samuel passes · Elizabeth passes.",
-                 "Calls: Will checks · Samuel opens 4 · Elizabeth folds (owes 4) · Will raises to 6 · "
+    for line in ("Will bids 12 · Samuel passes · Elizabeth passes.",
+                 "Will checks · Samuel opens 4 · Elizabeth folds (owes 4) · Will raises to 6 · "
                  "Samuel raises to 8 · Will matches.",
                  "Showdown: Will 47, Samuel 52; Samuel wins the ruff.",
                  "Elizabeth folded at 4: pays 4.", "Will held out to 8: pays 8."):

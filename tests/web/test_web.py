@@ -231,8 +231,8 @@ def test_edit_a_past_hand_recomputes_everything_after_it(client):
     assert shown_balances(client, url) == expected_balances(record) != ["+43", "+3", "−46"]
     history = client.get(url + "/history").data.decode()
     assert "Changed hand 1" in history
-    assert "Tricks: tricks 4 · 3 · 5 → tricks 5 · 3 · 4" in history  # what changed, in words
-    assert "Tricks: tricks 4 · 3 · 5 → tricks 5 · 3 · 4" in client.get(url + "/hands/1").data.decode()
+    assert "Tricks: 4 · 3 · 5 → 5 · 3 · 4" in history  # what changed, in words
+    assert "Tricks: 4 · 3 · 5 → 5 · 3 · 4" in client.get(url + "/hands/1").data.decode()
 
 
 def test_edit_that_breaks_a_later_hand_is_refused(client):
@@ -284,11 +284,11 @@ def test_undoing_a_delete_and_going_back_say_so(client):
     post_change(client, url, "/hands/2/delete")
     post_change(client, url, "/undo")
     page = client.get(url).data.decode()
-    assert "The delete of hand 2 undone." in page and ">Redo: delete of hand 2</button>" in page
+    assert "Undone: the delete of hand 2." in page and ">Redo: delete of hand 2</button>" in page
     post_change(client, url, f"/history/{version_of(client, url) - 1}/back")
     post_change(client, url, "/undo")
     page = client.get(url).data.decode()
-    assert "Going back undone." in page and ">Redo: going back</button>" in page and "None" not in page
+    assert "Undone: going back." in page and ">Redo: going back</button>" in page and "None" not in page
     history = client.get(url + "/history").data.decode()
     assert "Undid going back" in history and "Undid the delete of hand 2" in history
 
@@ -308,7 +308,7 @@ def test_undo_offer_names_the_real_last_change_and_redo(client):
     assert "Hand 2 saved." in page
     post_change(client, url, "/undo")
     page = client.get(url).data.decode()
-    assert "The save of hand 2 undone." in page and ">Redo: save of hand 2</button>" in page
+    assert "Undone: the save of hand 2." in page and ">Redo: save of hand 2</button>" in page
     post_change(client, url, "/undo")
     assert export(client, url)["hands"] == EVENING[:2]
     history = client.get(url + "/history").data.decode()

@@ -147,14 +147,20 @@ document.addEventListener("input", function (event) {
     }
   });
 
-  // which answers this phone changed since the server last answered
-  document.addEventListener("change", function (event) {
+  // which answers this phone changed since the server last answered; a box
+  // being typed in (a note, an amount) is kept on this phone at each keystroke,
+  // as not sent yet, so a reload or a locked screen before it is sent loses nothing
+  function changed(event) {
     var f = form(), name = event.target && event.target.name;
-    if (f && f.contains(event.target) && name && !CONTROL.test(name)) {
-      var kept = read(f) || {changed: [], actions: []};
-      write(f, {changed: union(kept.changed || [], [name])});
-    }
-  }, true);
+    if (!(f && f.contains(event.target) && name && !CONTROL.test(name))) return;
+    if (event.type === "input" && !event.target.classList.contains("typed")) return;
+    var kept = read(f) || {changed: [], actions: []};
+    var changes = {changed: union(kept.changed || [], [name])};
+    if (event.type === "input") changes.pending = true;
+    write(f, changes);
+  }
+  document.addEventListener("change", changed, true);
+  document.addEventListener("input", changed, true);
   document.addEventListener("htmx:configRequest", function (event) {
     var f = form();
     if (!f || !f.contains(event.detail.elt)) return;

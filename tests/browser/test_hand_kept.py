@@ -266,3 +266,25 @@ def test_use_this_phones_answers_after_a_clashing_call_keeps_the_other_phones_ot
         expect(b.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12 · Cat 14 · Ann passes")
     finally:
         second.close()
+
+
+def test_a_note_being_typed_is_kept_without_leaving_the_box(page, base_url, browser):
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    note = page.locator(f'{FORM} input[name="note"]')
+    note.click()
+    note.press_sequentially("Ben spilled the ale")
+    page.reload()  # at once, the box never left
+    expect(page.locator(f'{FORM} input[name="note"]')).to_have_value("Ben spilled the ale", timeout=10_000)
+    page.locator(f'{FORM} input[name="note"]').press("End")
+    page.locator(f'{FORM} input[name="note"]').press_sequentially(" again")
+    page.wait_for_timeout(1500)  # typing stopped: sent by itself
+    second = phone(browser)
+    try:
+        other = second.new_page()
+        other.goto(table + "/hands/new")
+        expect(other.locator(f'{FORM} input[name="note"]')).to_have_value("Ben spilled the ale again")
+    finally:
+        second.close()

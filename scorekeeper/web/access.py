@@ -13,6 +13,7 @@ watch link is read-only and a player's link can never edit, by construction.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flask import abort, make_response, render_template, request, session as cookie
@@ -114,12 +115,21 @@ def unlock(session: store.Session) -> None:
     cookie["unlocked"] = [session.id] + others[:REMEMBERED]
 
 
+TABLE_PAGE = re.compile(r"(/[a-z0-9_.-]+)*\Z")  # "/hands/new", "/hands/3", "/settle": a page of one table
+
+
+def is_table_page(suffix: str) -> bool:
+    """A page under a table's own link (never another site, or another table)."""
+    return bool(TABLE_PAGE.match(suffix)) and ".." not in suffix and suffix != "/unlock"
+
+
 def editable(key: str) -> Table:
     """The scorer's link; with a table PIN, only in a browser that unlocked it."""
     table = load_table(key, True)
     if not is_unlocked(table.session):
-        if request.method == "GET":
-            abort(redirect(table.url("/unlock")))
+        if request.method == "GET":  # then back to the page asked for
+            then = request.path.removeprefix(table.url())
+            abort(redirect(table.url("/unlock") + (f"?then={then}" if is_table_page(then) and then else "")))
         abort(make_response(render_template("error.html", title="Locked",
                                             message="This table has a PIN: unlock it to make changes."), 403))
     return table

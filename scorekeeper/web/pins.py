@@ -9,7 +9,7 @@ from werkzeug.security import check_password_hash
 
 from .. import store
 from ..db import get_db
-from .access import load_table, unlock
+from .access import is_table_page, load_table, unlock
 from .htmx import redirect
 
 bp = Blueprint("pins", __name__)
@@ -19,8 +19,10 @@ bp = Blueprint("pins", __name__)
 def unlock_table(key):
     table = load_table(key, True)
     session = table.session
+    then = request.values.get("then", "")
+    then = then if is_table_page(then) else ""  # where to go once unlocked: the page asked for
     if not session.pin_hash:
-        return redirect(table.url())
+        return redirect(table.url(then))
     problem, status = "", 200
     if request.method == "POST":
         # a try is counted before it is checked: a burst of wrong PINs gets 5 checked
@@ -31,8 +33,8 @@ def unlock_table(key):
         elif check_password_hash(session.pin_hash, request.form.get("pin", "")):
             store.forget_pin_try(get_db(), attempt)
             unlock(session)
-            return redirect(table.url())
+            return redirect(table.url(then))
         else:
             problem, status = "That PIN is not right.", 403
     return render_template("unlock.html", table=table, session=session, names=tuple(session.players),
-                           problem=problem), status
+                           problem=problem, then=then), status

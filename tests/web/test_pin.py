@@ -14,7 +14,7 @@ def test_the_creator_is_unlocked_and_others_must_unlock(app, client):
     page = stranger.get(url).data.decode()
     assert "Unlock to record hands" in page and "+5" in page  # can see, not change
     response = stranger.get(url + "/hands/new")
-    assert response.status_code == 303 and response.headers["Location"].endswith("/unlock")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/unlock?then=/hands/new")
     for path in ("/hands", "/hands/check", "/hands/1", "/hands/1/check", "/hands/1/delete", "/undo"):
         assert stranger.post(url + path, data=hand_fields(HAND, 2)).status_code == 403
     assert len(export(client, url)["hands"]) == 1
@@ -48,3 +48,18 @@ def test_no_pin_means_no_lock(app, client):
     other = app.test_client()
     assert other.post(url + "/hands", data=hand_fields(HAND, 1)).status_code == 303
     assert other.get(url + "/unlock").status_code == 303
+
+
+def test_unlocking_goes_on_to_the_page_asked_for_and_never_elsewhere(app, client):
+    url = new_session(client, pin="2468")
+    stranger = app.test_client()
+    response = stranger.get(url + "/hands/new")
+    assert response.status_code == 303 and response.headers["Location"] == url + "/unlock?then=/hands/new"
+    page = stranger.get(response.headers["Location"]).data.decode()
+    assert '<input type="hidden" name="then" value="/hands/new">' in page
+    assert stranger.post(url + "/unlock", data={"pin": "1111", "then": "/hands/new"}).status_code == 403
+    response = stranger.post(url + "/unlock", data={"pin": "2468", "then": "/hands/new"})
+    assert response.status_code == 303 and response.headers["Location"] == url + "/hands/new"
+    # only a page of this table: another site, another table or a trick path goes to the table
+    for then in ("//evil.example/x", "https://evil.example", "/../../s/other", "/hands/%2e%2e", "x"):
+        assert stranger.post(url + "/unlock", data={"pin": "2468", "then": then}).headers["Location"] == url

@@ -226,6 +226,11 @@ document.addEventListener("input", function (event) {
     kept = write(f, {pending: true, actions: queue, saveTapped: cfg.saving || !!kept.saveTapped});
     // A call moves the pad on (whose turn, what they may say) only once the server
     // has it: the pads wait, so each call is tapped for the right player, in order.
+    // a preset tapped offline shows as waiting, until its answer comes
+    if (tapped && tapped[0] === "preset") {
+      var preset = f.querySelector('button[name="preset"][value="' + tapped[1] + '"]');
+      if (preset) preset.classList.add("queued");
+    }
     var calls = queue.some(function (a) { return a[0] !== "preset"; });
     f.classList.toggle("calls-waiting", calls);
     status(f, kept.saveTapped ? OFFLINE_SAVE : calls ? OFFLINE_CALL : OFFLINE);

@@ -154,6 +154,7 @@ def test_two_presets_tapped_offline_both_arrive(page, base_url, context):
     ui.button("Ben (eldest) bought at 12").click()
     connection = page.locator("#connection")
     expect(connection).to_be_visible()
+    expect(page.locator(f'{FORM} button.quick.queued')).to_have_count(2)  # both shown as waiting
     context.set_offline(False)
     expect(page.locator(f"{FORM} #status-stock .phase-result")).to_contain_text("−12", timeout=15_000)
     expect(page.locator(f"{FORM} #status-ruff")).to_have_class(re.compile(r"\bdone\b"))

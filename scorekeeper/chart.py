@@ -166,10 +166,25 @@ def legend(frame: Frame, players: list) -> list[str]:
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
         room = max(4, min(24, int((slot - 38) / 5.8)))  # characters of 10-px text that fit the slot
-        shown = name if len(name) <= room else name[:room - 1] + "…"
+        shown = fit(name, room)
         out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
     out.append("</g>")
     return out
+
+
+def fit(name: str, room: int) -> str:
+    """``name`` in at most ``room`` character widths, cut with "…": a wide character
+    (CJK, most emoji) takes two, as it is drawn."""
+    import unicodedata
+
+    widths = [2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name]
+    if sum(widths) <= room:
+        return name
+    used, end = 1, 0  # the "…"
+    while end < len(name) and used + widths[end] <= room:
+        used += widths[end]
+        end += 1
+    return name[:end] + "…"
 
 
 def _marker(kind: str, x: float, y: float) -> str:

@@ -152,6 +152,7 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         "rulebook": {"id": book.id, "name": book.name, "source": book.source},
         "options": [{"label": o.label, "value": "yes" if options[o.name] else "no"} for o in book.options],
         "players": list(names),
+        "short": labels,  # the column heads and the hand lines call the players so
         # how the hand lines call each player, where that is not the whole name
         "labels": [{"name": n, "label": l} for n, l in zip(names, labels) if n != l],
         "stake": stake,

@@ -13,6 +13,7 @@ from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
 from ..rules.record import settle
+from ..sheet import short_names
 from .agreement import for_table
 from .cache import LATEST_SETTLEMENT, SETTLEMENTS
 from .progress import in_progress
@@ -49,6 +50,7 @@ def table_context(table, live: bool = True) -> dict:
         "book": book,
         "settlement": settlement,
         "names": tuple(session.players),
+        "labels": short_names(session.players),  # the hand table's column heads ("Bartholomew…")
         "next_dealer": dealer,
         "next_eldest": eldest(dealer),
         "cash": session_money(settlement, session.stake) if live else None,  # money that adds up

@@ -391,3 +391,22 @@ def test_the_pdf_prints_every_input_of_a_hand_and_a_line_to_agree(name, words):
     for word in words:
         assert word in text, word
     assert "Agreed " + " ".join(record["players"]) in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_page_foot_is_one_line_each_side(paper, tmp_path):
+    """The foot: what the sheet is and when it was printed (left), the column key
+    (right), each on one line on either paper (with the longest book name)."""
+    import datetime
+
+    if not shutil.which("pdftotext"):
+        pytest.fail("pdftotext is missing: `make system-deps` installs poppler-utils")
+    record = load_example("wits1671-evening.json")  # the longest book name
+    path = tmp_path / "foot.pdf"
+    path.write_bytes(render_sheet_pdf(record, paper=paper,
+                                      printed=datetime.datetime(2026, 12, 1, 23, 40, tzinfo=datetime.timezone.utc)))
+    text = subprocess.run(["pdftotext", "-layout", "-f", "1", "-l", "1", str(path), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    foot = [line for line in text.splitlines() if line.strip()][-1]
+    assert f"Wits Interpreter (1671) · {len(record['hands'])} hands · printed 1 Dec 2026, 23:40 UTC" in foot, foot
+    assert foot.rstrip().endswith("Bal. = running balance"), text.splitlines()[-3:]

@@ -537,3 +537,14 @@ def test_table_lists_the_recent_hands_and_can_show_all(client):
     page = client.get(url + "?all=1").data.decode()
     assert page.count("dealt</small>") == 30
     assert "&amp;all=1" in page  # the live poll keeps showing all
+
+
+def test_the_hand_tables_columns_are_headed_by_short_names(client):
+    players = ("Bartholomew Fitzwilliam-Montgomery III Q", "Ann 🃏 de la Tour", "佐藤花子")
+    record = dict(load_example("parlett-evening.json"), players=list(players))
+    url = client.post("/import", json=record).headers["Location"]
+    page = client.get(url).data.decode()
+    head = page[page.index("<thead>"):page.index("</thead>")]
+    assert '<abbr title="Bartholomew Fitzwilliam-Montgomery III Q">Bartholomew</abbr>' in head
+    assert '<abbr title="Ann 🃏 de la Tour">Ann</abbr>' in head and "<th scope=\"col\">佐藤花子</th>" in head
+    assert "Bartholomew Fitzwilliam-Montgomery III Q" in page  # in full on the balance cards

@@ -301,8 +301,11 @@ class HonoursQuestion(Question):
 
     def reads(self, value, answers):
         short = {"A": "Tib", "K": "King", "Q": "Queen", "J": "Tom"}
-        held = ", ".join(f"{short[r]} {'discarded' if s is None else answers.who(s)}" for r, s in value.items())
-        return f"{self.title.lower()} {answers.book.honour_held_word}: {held}"
+        parts = [f"{short[r]} {'discarded' if s is None else answers.who(s)}" for r, s in value.items()]
+        up = answers.hand.get(self.needs)
+        if up in short and up not in value and answers.dealer is not None:  # it counts for the dealer
+            parts.insert(list(short).index(up), f"{short[up]} {answers.who(answers.dealer)} (turned up)")
+        return f"{self.title.lower()} {answers.book.honour_held_word}: {', '.join(parts)}"
 
 
 class PointsQuestion(Question):

@@ -410,3 +410,13 @@ def test_the_page_foot_is_one_line_each_side(paper, tmp_path):
     foot = [line for line in text.splitlines() if line.strip()][-1]
     assert f"Wits Interpreter (1671) · {len(record['hands'])} hands · printed 1 Dec 2026, 23:40 UTC" in foot, foot
     assert foot.rstrip().endswith("Bal. = running balance"), text.splitlines()[-3:]
+
+
+def test_a_turned_up_honour_is_printed_as_the_dealers():
+    from support.strategies import make_record, parlett_hand, problems_of
+
+    hand = parlett_hand(turned_up="A", honours={"K": 0, "Q": 0, "J": 1}, sets=[["gleek:K"], [], []])
+    record = make_record("parlett", [hand])
+    assert problems_of(record) == []
+    html = render_sheet_html(record)
+    assert "honours played: Tib Cat (turned up), King Ann, Queen Ann, Tom Ben" in html

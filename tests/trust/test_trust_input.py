@@ -25,7 +25,7 @@ import pytest
 from markupsafe import escape
 
 from support.data import load_example
-from support.web import hand_fields, new_session
+from support.web import hand_fields
 
 from scorekeeper import create_app, store
 from scorekeeper.rules.record import validate

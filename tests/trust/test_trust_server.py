@@ -10,7 +10,6 @@ time, and the server is stopped at the end whatever happens.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import socket
 import subprocess

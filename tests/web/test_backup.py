@@ -1,9 +1,11 @@
 """Snapshots after each save, and the backup/restore commands, on real files."""
 
 import json
-import os
-from pathlib import Path
+import sqlite3
 
+import pytest
+
+from scorekeeper import create_app
 from support.data import load_example
 from support.web import export, hand_fields, new_session, post_change, version_of
 
@@ -62,13 +64,6 @@ def test_restore_refuses_a_bad_backup(app, tmp_path):
 
 
 # ---------------------------------------------------------------- issue 8: a backup file is input like any other
-
-import copy  # noqa: E402
-import sqlite3  # noqa: E402
-
-import pytest  # noqa: E402
-
-from scorekeeper import create_app, store  # noqa: E402
 
 SID, WID = "S" * 23 + "1", "W" * 23 + "1"
 

@@ -209,6 +209,10 @@ document.addEventListener("input", function (event) {
     kept = write(f, {pending: false, actions: queue,
                      changed: (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; })});
     if (xhr.status >= 300) return;
+    // a tap taken on the hand shown after a conflict: this phone goes on from it
+    if (kept.refused) { kept.refused = null; keep(f, kept); }
+    var bar = document.getElementById("use-mine");
+    if (bar) bar.remove();
     // what was tapped while away, once htmx has settled the answer in (new buttons work then)
     if (queue.length) setTimeout(function () { var g = form(); if (g) replay(g, queue[0]); }, 120);
     else if (kept.saveTapped && !cfg.saving) setTimeout(function () { var g = form(); if (g) save(g); }, 120);

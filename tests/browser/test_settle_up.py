@@ -47,3 +47,9 @@ def test_settle_up_screen_and_sheet_agree_with_settle(page, base_url, artifacts)
     for name in expected.players:
         assert name in text
     assert "18" in text and "8½" in text and "26½" in text
+
+    # the sheet's own page on this phone points to the phone's layout of the same figures
+    page.goto(base_url + table + "/sheet")
+    expect(page.locator(".on-a-phone")).to_be_visible()
+    page.locator(".on-a-phone").get_by_role("link", name="Settle up").click()
+    page.wait_for_url(re.compile(r"/settle$"))

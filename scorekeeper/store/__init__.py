@@ -30,7 +30,7 @@ from .sessions import (  # noqa: F401
     get_session_by_watch_id, live_version, session_version, Summary, sessions_by_ids,
     same_session, history, note_problems, limit_problems, create_session,
     add_hand, replace_hand, delete_last_hand, last_change, undo,
-    taken_back, DRAFT_ACTIONS, UNDOABLE, go_back, hands_at,
+    taken_back, DRAFT_ACTIONS, UNDOABLE, undoable, go_back, hands_at,
 )
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft,

@@ -280,4 +280,4 @@ def _restore_one(db: Database, backup: dict) -> None:
         db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
                              "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
                              "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
-    _log(db, sid, None, "restore", None, None, 1)
+    _log(db, sid, None, "restored", None, None, 1)  # a new session here: like an import, not undoable

@@ -525,7 +525,7 @@ def undo(db: Database, session_id: str, based_on: int | None) -> Session:
         return _undo_draft_change(db, session_id, based_on, last)
 
     def change(session):
-        if last is None or last["action"] not in UNDOABLE:
+        if not undoable(last):
             raise Refused(["There is nothing to undo."])
         hands = taken_back(list(session.hands), last)
         return hands, last["hand_number"], "redo" if last["action"] == "undo" else "undo", last["after"], last["before"]
@@ -551,6 +551,16 @@ def taken_back(hands: list, change: dict) -> list:
 #: A discarded hand in progress, and one brought back by undoing that.
 DRAFT_ACTIONS = ("discard", "undiscard")
 UNDOABLE = ("add", "edit", "delete", "undo", "redo", "restore", "revert") + DRAFT_ACTIONS
+
+
+def undoable(change: dict | None) -> bool:
+    """Whether a history row can be taken back: a change of the hands that says
+    what they were before (a session restored from a backup as a new session
+    here, as an earlier release logged it, has nothing to go back to)."""
+    if change is None or change["action"] not in UNDOABLE:
+        return False
+    return not (change["hand_number"] is None and change["before"] is None
+                and change["action"] in ("restore", "revert", "undo", "redo"))
 
 
 def go_back(db: Database, session_id: str, version: int, based_on: int | None) -> Session:

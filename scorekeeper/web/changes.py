@@ -62,6 +62,6 @@ def undo_offer(table, unlocked: bool) -> dict | None:
     if not (table.can_edit and unlocked):
         return None
     last = store.last_change(get_db(), table.session.id)
-    if last is None or last["action"] not in store.UNDOABLE or last["version"] != table.session.version:
+    if not store.undoable(last) or last["version"] != table.session.version:
         return None
     return {"text": describe_change(last), "button": undo_words(last), "fresh": fresh}

@@ -8,6 +8,7 @@ from ..rules.core import signed_counters
 ACTIONS = {"add": "Saved hand", "edit": "Changed hand", "delete": "Deleted hand",
            "undo": "Undid a change to hand", "redo": "Redid a change to hand", "create": "Session started",
            "import": "Session imported", "restore": "Restored from a backup",
+           "restored": "Session restored from a backup",
            "revert": "Went back to an earlier version", "discard": "Cancelled hand in progress",
            "undiscard": "Brought back hand in progress", "ok": "Agreed to hand", "dispute": "Disputed hand"}
 #: A hand's own history.

@@ -38,6 +38,7 @@ def live_server(tmp_path_factory):
     """The app on 127.0.0.1:<free port>, in a daemon thread, for the whole session."""
     database = tmp_path_factory.mktemp("browser") / "scorekeeper.db"
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "POLL_SECONDS": 1,
+                      "BACKUP_DIR": str(database.parent / "backups"),  # not the project's instance/
                       "SESSIONS_PER_MINUTE": 100_000})  # every test creates sessions from 127.0.0.1
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no request log
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -36,7 +36,8 @@ def test_backup_then_restore_into_an_empty_database(app, client, tmp_path):
     assert "Backed up 1 session(s)" in result.output, result.output
 
     from scorekeeper import create_app
-    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x"})
+    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x",
+                        "BACKUP_DIR": str(tmp_path / "fresh-backups")})
     result = fresh.test_cli_runner().invoke(args=["restore", str(out)])
     assert "Restored 1 session(s)" in result.output, result.output
     assert export(fresh.test_client(), url) == record  # same link, same hands
@@ -374,7 +375,8 @@ def test_backup_and_restore_keep_the_players_links_oks_disputes_and_the_hand_in_
     out = tmp_path / "full"
     assert "Backed up 1 session(s)" in app.test_cli_runner().invoke(args=["backup", "--out", str(out)]).output
 
-    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x"})
+    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x",
+                        "BACKUP_DIR": str(tmp_path / "fresh-backups")})
     result = fresh.test_cli_runner().invoke(args=["restore", str(out)])
     assert "Restored 1 session(s)" in result.output, result.output
     phone = fresh.test_client()
@@ -386,3 +388,27 @@ def test_backup_and_restore_keep_the_players_links_oks_disputes_and_the_hand_in_
     assert "Ann, you keep the score" in phone.get(ann).data.decode() and "(Ann keeps the score)" in table
     assert "Hand 3 in progress" in table
     assert re.search(r'name="trump" value="clubs" checked', phone.get(url + "/hands/new").data.decode())
+
+
+def test_a_session_restored_new_here_offers_no_undo_and_undo_says_so(app, client, tmp_path):
+    url = new_session(client)
+    client.post(url + "/hands", data=hand_fields(EVENING[0], version_of(client, url)))
+    out = tmp_path / "full"
+    app.test_cli_runner().invoke(args=["backup", "--out", str(out)])
+    fresh = create_app({"DATABASE": str(tmp_path / "fresh.db"), "SECRET_KEY": "x", "TESTING": True,
+                        "BACKUP_DIR": str(tmp_path / "fresh-backups")})
+    assert fresh.test_cli_runner().invoke(args=["restore", str(out)]).exit_code == 0
+    phone = fresh.test_client()
+    page = phone.get(url).data.decode()
+    assert "Undo:" not in page
+    response = post_change(phone, url, "/undo")
+    assert response.status_code == 422 and "There is nothing to undo." in response.data.decode()
+    assert "Session restored from a backup" in phone.get(url + "/history").data.decode()
+    # as an earlier release logged such a restore (an undoable "restore" with nothing before it)
+    con = sqlite3.connect(tmp_path / "fresh.db")
+    with con:
+        con.execute("update history set action = 'restore' where action = 'restored'")
+    con.close()
+    assert "Undo:" not in phone.get(url).data.decode()
+    assert post_change(phone, url, "/undo").status_code == 422
+    assert export(phone, url)["hands"] == EVENING[:1]

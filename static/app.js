@@ -193,6 +193,10 @@ document.addEventListener("input", function (event) {
     f.classList.remove("calls-waiting");
     if (xhr.getResponseHeader("HX-Redirect")) { forget(f); return; }  // saved (or cancelled)
     var kept = read(f) || {};
+    var sent = cfg.sent || kept.changed || [];
+    if (xhr.getResponseHeader("HX-Retarget") === "#hand-form-body") {  // the whole form, as the server has it
+      takeServedBoxes(f, xhr.responseText, (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; }));
+    }
     if (xhr.status === 409) {
       // Another phone moved the hand on: a call this phone tapped is kept (with the
       // calls it followed), for "Use this phone's answers" to send again.
@@ -203,7 +207,6 @@ document.addEventListener("input", function (event) {
       if (!editing(f)) offerMine(f);
       return;
     }
-    var sent = cfg.sent || kept.changed || [];
     var queue = (kept.actions || []).slice();
     if (cfg.tapped && queue.length && queue[0].join() === cfg.tapped.join()) queue.shift();
     kept = write(f, {pending: false, actions: queue,
@@ -217,6 +220,17 @@ document.addEventListener("input", function (event) {
     if (queue.length) setTimeout(function () { var g = form(); if (g) replay(g, queue[0]); }, 120);
     else if (kept.saveTapped && !cfg.saving) setTimeout(function () { var g = form(); if (g) save(g); }, 120);
   });
+  // A box being typed in is kept as it is when the form is redrawn (hx-preserve);
+  // when the server answers with the whole form (another phone's answers merged
+  // in, or the hand as it is now), each such box takes the server's text unless
+  // this phone typed in it since its request went.
+  function takeServedBoxes(f, html, typedSince) {
+    var served = new DOMParser().parseFromString(html, "text/html");
+    served.querySelectorAll("input[hx-preserve][name]").forEach(function (box) {
+      var mine = f.querySelector('input[name="' + box.name + '"]');
+      if (mine && typedSince.indexOf(box.name) < 0 && mine.value !== box.value) mine.value = box.value;
+    });
+  }
   function lost(event) {
     var f = form(), cfg = event.detail.requestConfig || {};
     if (!f || !cfg.handForm || cfg.answered) return;

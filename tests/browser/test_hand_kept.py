@@ -289,3 +289,33 @@ def test_a_note_being_typed_is_kept_without_leaving_the_box(page, base_url, brow
         expect(other.locator(f'{FORM} input[name="note"]')).to_have_value("Ben spilled the ale again")
     finally:
         second.close()
+
+
+def test_a_note_changed_on_one_phone_is_not_put_back_by_the_other(page, base_url, browser):
+    """Phone B's note box (kept as typed while the form is redrawn) takes phone A's
+    new note when A's answers are merged in, so B's next tap does not send the old one."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    note = page.locator(f'{FORM} input[name="note"]')
+    note.fill("walrus ibis")
+    note.press("Tab")
+    page.wait_for_timeout(500)
+    second = phone(browser)
+    try:
+        b = second.new_page()
+        b.goto(table + "/hands/new")
+        expect(b.locator(f'{FORM} input[name="note"]')).to_have_value("walrus ibis")
+        note.fill("egret")  # A replaces the note; sent when typing stops
+        page.wait_for_timeout(1500)
+        b.locator(f'{FORM} label.chip:has(input[name="tricks_0"][value="5"])').click()  # B, a version behind
+        expect(b.locator("#hand-form-body")).to_contain_text("Another phone added answers to this hand meanwhile")
+        expect(b.locator(f'{FORM} input[name="note"]')).to_have_value("egret")
+        ui_b = UI(b)
+        ui_b.chip("tricks_1", 4)
+        page.reload()
+        expect(page.locator(f'{FORM} input[name="note"]')).to_have_value("egret")
+        expect(ui.chip_input("tricks_2", 3)).to_be_checked()  # B's taps are in too
+    finally:
+        second.close()

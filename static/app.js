@@ -296,6 +296,9 @@ document.addEventListener("input", function (event) {
     drop.addEventListener("click", function () { forget(f); bar.remove(); });
     bar.append(use, " ", drop);
     var summary = document.getElementById("hand-summary");
+    // one bar: the server's word on what happened ("Another phone changed this hand …"), then the choice
+    var said = summary && summary.querySelector(".flash.warn[role=alert]");
+    if (said) { bar.prepend(said.textContent.replace(/ This phone's answers are kept.*$/, "") + " "); said.remove(); }
     (summary || f).prepend(bar);
     bar.scrollIntoView({block: "center"});
   }

@@ -81,8 +81,7 @@ def conflict(t: Target, stale: store.StaleDraft):
     is now (this phone keeps its own answers, and can send them again)."""
     fresh = Target(load_table(t.table.key, True), stale.hands + 1, False)
     if stale.current is not None and stale.current.number == fresh.number:
-        message = ("Another phone changed this hand a moment ago: here it is as it is now. "
-                   "This phone's answers are kept; tap “Use this phone's answers” to send them instead.")
+        message = "Another phone changed this hand a moment ago: here it is as it is now."
         return form_page(fresh, fresh.parse(stale.current.answers), message, 409)
     if stale.hands >= t.number:
         message = (f"Hand {t.number} was saved on another phone a moment ago, so this is hand {fresh.number}. "

@@ -49,6 +49,9 @@ def give(table, number: int, seat: int, verdict: str, reason: str = ""):
     session = table.session
     if not session.confirm or not 1 <= number <= len(session.hands):
         abort(404)
+    if verdict == "ok" and seat == session.scorer:  # his own OK does not count: none is recorded
+        flash(f"{session.players[seat]} keeps the score: the other two players agree each hand.")
+        return redirect(table.url())
     try:
         store.give_verdict(get_db(), session.id, number, seat, request.form.get("seen", ""), verdict, reason)
     except store.StaleVerdict:

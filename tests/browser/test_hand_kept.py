@@ -253,6 +253,8 @@ def test_use_this_phones_answers_after_a_clashing_call_keeps_the_other_phones_ot
         b.locator(f"{FORM} #pad-auction").get_by_role("button", name="Bid 14", exact=True).click()
         mine = b.locator("#use-mine")
         expect(mine).to_contain_text("This phone has answers for hand 1 that are not in the hand shown.")
+        expect(mine).to_contain_text("Another phone changed this hand a moment ago")  # one bar says it all
+        expect(b.locator("#hand-summary .flash.warn")).to_have_count(1)
         mine.get_by_role("button", name="Use this phone's answers").click()
         expect(b.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12 · Cat 14", timeout=10_000)
         page.reload()

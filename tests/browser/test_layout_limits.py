@@ -36,3 +36,11 @@ def test_long_names_and_big_amounts_fit_a_phone(page, base_url, artifacts):
     expect(page.get_by_role("link", name="Next hand")).to_be_in_viewport()
     for seat in range(3):
         expect(page.locator(f'.balance .amount[data-seat="{seat}"]')).to_be_in_viewport()
+    # the hand table's column heads: each player's short name on one line, never split mid-word
+    heads = page.locator("table.hands thead th[scope=col] abbr")
+    expect(heads).to_have_count(3)
+    for i, name in enumerate(LONG_NAMES):
+        expect(heads.nth(i)).to_have_attribute("title", name)
+        box = heads.nth(i).bounding_box()
+        line = page.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20", heads.nth(i).element_handle())
+        assert box["height"] <= line * 1.5, (name, box)

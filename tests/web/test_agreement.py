@@ -199,7 +199,12 @@ def test_where_one_keeps_the_score_the_other_two_must_agree(client):
     ann, ben, cat = player_links(client, url)
     assert "Ann, you keep the score: the other two players agree each hand." in client.get(ann).data.decode()
     client.post(url + "/hands/1/agree", data={"seat": "0", "seen": seen(page, 1)})  # the scorer's own OK ...
-    assert "OKs needed from Ben and Cat" in client.get(url).data.decode()  # ... does not count
+    page = client.get(url).data.decode()
+    assert "OKs needed from Ben and Cat" in page  # ... does not count, and says so
+    assert "Ann keeps the score: the other two players agree each hand." in page
+    assert client.post(f"{ann}/hands/1/ok", data={"seen": seen(page, 1)}).status_code == 303  # nor on her link
+    assert "agreed" not in export(client, url)["hands"][0] or export(client, url)["hands"][0]["agreed"] == []
+    assert "you keep the score, so the other two agree each hand." in client.get(ann).data.decode()
     assert agree(client, ben, 1).status_code == 303
     page = client.get(url).data.decode()
     assert "1 more OK needed: Cat" in page and "Pass the phone: Cat taps his own name to agree" in page

@@ -59,6 +59,21 @@ def _whole(text):
     return int(text) if text.isdigit() and text.isascii() and len(text) <= 6 else None
 
 
+def replayed(q, fields, reading, names: tuple, replay, unreadable: str):
+    """A pad's calls as posted, the tap applied (``names``: its list, its tap, its
+    typed amount), and the book's replay of them, kept for the pad; a problem with
+    them is the question's. None (and ``unreadable`` said) if the list is not one."""
+    calls = posted_calls(fields, reading, *names, replay)
+    if calls is None:
+        reading.wrong(q, unreadable)
+        return None
+    state = replay(calls)
+    reading.pads[q.key] = state
+    if calls and state.problem:
+        reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
+    return calls, state
+
+
 def read_bids(q, fields, reading) -> bool:
     """The auction from its bids, if the table follows it bid by bid. True when the
     bids answered (or failed) the question, False to read the quick answers."""
@@ -66,17 +81,16 @@ def read_bids(q, fields, reading) -> bool:
     if answers.dealer is None:
         return False
     replay = lambda calls: procedure.replay_bids(answers.book, answers.dealer, calls, answers.names)  # noqa: E731
-    calls = posted_calls(fields, reading, "bids", "bid", "bid_amount", replay)
-    if calls is None:
-        reading.wrong(q, "The bids could not be read: tap Clear the bids and start again.")
+    followed = replayed(q, fields, reading, ("bids", "bid", "bid_amount"), replay,
+                        "The bids could not be read: tap Clear the bids and start again.")
+    if followed is None:
         return True
-    state = replay(calls)
-    reading.pads[q.key] = state
+    calls, state = followed
     if not calls:
         return False
-    if state.problem:
-        reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
-    elif not state.ended:
+    if state.problem:  # said by replayed()
+        return True
+    if not state.ended:
         reading.missing(q, f"Bidding: {answers.who(state.turn)} to speak ({procedure.options_text(state.choices, state.more)}).")
     elif state.buyer is None:
         reading.answer(q, None)  # all three passed: no bids are kept with a null auction
@@ -95,17 +109,16 @@ def read_ruff_calls(q, fields, reading) -> bool:
         return False
     opening = q.opening(answers)
     replay = lambda calls: procedure.replay_ruff(answers.book, answers.dealer, calls, answers.names, opening)  # noqa: E731
-    calls = posted_calls(fields, reading, "ruff_calls", "ruff_call", "ruff_amount", replay)
-    if calls is None:
-        reading.wrong(q, "The calls could not be read: tap Clear the calls and start again.")
+    followed = replayed(q, fields, reading, ("ruff_calls", "ruff_call", "ruff_amount"), replay,
+                        "The calls could not be read: tap Clear the calls and start again.")
+    if followed is None:
         return True
-    state = replay(calls)
-    reading.pads[q.key] = state
+    calls, state = followed
     if not calls:
         return False
-    if state.problem:
-        reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
-    elif not state.ended:
+    if state.problem:  # said by replayed()
+        return True
+    if not state.ended:
         stake = f", stake {state.stake}" if state.opened else ""
         reading.missing(q, f"Ruff: {answers.who(state.turn)} to speak{stake} "
                            f"({procedure.options_text(state.choices, state.more)}).")

@@ -245,7 +245,7 @@ class Phase:
             else:
                 result = self.timed(kind, "GET", f"/w/{table.wid}/live?v={known}", ok=(200, 204))
                 if result and result[0] == 200:
-                    found = re.search(rb"/live\?v=([0-9-]+)", result[2])
+                    found = re.search(rb"/live\?v=([0-9a-z-]+)", result[2])
                     if found:
                         known = found.group(1).decode()
             at += interval

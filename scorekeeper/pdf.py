@@ -72,7 +72,8 @@ def _get_pool() -> ProcessPoolExecutor:
     return _pool
 
 
-def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | None = None, printed=None) -> bytes:
+def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | None = None, printed=None,
+               agreed: str | None = None) -> bytes:
     """The sheet of ``record`` as PDF bytes, rendered in the renderer process.
     ``key`` names the sheet (the same key in flight is rendered once); at most
     ``waiting`` callers (in this process) wait at once, others get ``Busy``."""
@@ -82,7 +83,7 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     with _lock:
         if _waiting >= waiting:
             raise Busy()
-    parts = sheet_pdf_parts(record, paper, printed)  # the HTML, here where the rule books are
+    parts = sheet_pdf_parts(record, paper, printed, agreed)  # the HTML, here where the rule books are
     with _lock:
         if _waiting >= waiting:
             raise Busy()

@@ -125,9 +125,11 @@ def describe_hand(book, options: dict, hand: dict, names, phases: dict) -> dict:
     return {"words": sheet_words(book, hand, options, names, phases), "note": hand.get("note", "").strip()}
 
 
-def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dict:
+def sheet_context(record: dict, printed: datetime.datetime | None = None, agreed: str | None = None) -> dict:
     """Everything ``templates/sheet.html`` needs, from a valid record;
-    ``printed`` (an aware time in the viewer's zone) stamps the sheet.
+    ``printed`` (an aware time in the viewer's zone) stamps the sheet; ``agreed``
+    says where the hands stand with the players' OK, as the app knows it (its
+    disputes and who keeps the score are not in the record), else from the record.
 
     Raises ``InvalidRecord`` if the record is not valid.
     """
@@ -162,7 +164,7 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None) -> dic
         + ", Hand = the hand's total, Bal. = running balance",
         "hands": rows,
         "hand_count": len(rows),
-        "agreed": agreed_line(record),
+        "agreed": agreed if agreed is not None else agreed_line(record),
         "chart_svg": Markup(merge_markers(balance_chart_svg(names, settlement.running, width=500, height=200))),
         "settlement": settlement,
         **summary_of(book, settlement, stake),
@@ -383,10 +385,10 @@ def page_css(paper: str) -> str:
 
 
 def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None,
-                 printed: datetime.datetime | None = None) -> str:
+                 printed: datetime.datetime | None = None, agreed: str | None = None) -> str:
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
-    context = sheet_context(record, printed)
+    context = sheet_context(record, printed, agreed)
     template = environment().get_template("sheet.html")
     return template.render(sheet=context, paper=paper, ledger=ledger(context, paper),
                            stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
@@ -394,11 +396,11 @@ def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | Non
 
 
 def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None,
-                      printed: datetime.datetime | None = None) -> str:
+                      printed: datetime.datetime | None = None, agreed: str | None = None) -> str:
     """The session sheet as one standalone HTML document (stylesheet inlined);
     ``back_url`` adds a link back to the table, on screen only; ``printed`` (an
     aware time in the viewer's zone) stamps it "printed 1 Dec 2026, 23:40 GMT"."""
-    return _render_html(record, paper, inline_css=True, back_url=back_url, printed=printed)
+    return _render_html(record, paper, inline_css=True, back_url=back_url, printed=printed, agreed=agreed)
 
 
 _printer = threading.local()
@@ -433,10 +435,12 @@ def render_sheet_pdf(record: dict, paper: str = "a4", printed: datetime.datetime
     return print_pdf(*sheet_pdf_parts(record, paper, printed))
 
 
-def sheet_pdf_parts(record: dict, paper: str = "a4", printed: datetime.datetime | None = None) -> tuple:
+def sheet_pdf_parts(record: dict, paper: str = "a4", printed: datetime.datetime | None = None,
+                    agreed: str | None = None) -> tuple:
     """What ``print_pdf`` needs, made where the rule books are (the app's process):
     the HTML, the paper and the record's text to attach."""
-    return _render_html(record, paper, inline_css=False, printed=printed), paper.lower(), dump(record)
+    return (_render_html(record, paper, inline_css=False, printed=printed, agreed=agreed), paper.lower(),
+            dump(record))
 
 
 def print_pdf(html: str, paper: str, record_text: str) -> bytes:

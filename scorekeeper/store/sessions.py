@@ -182,18 +182,35 @@ def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
     return _session_from_row(db, rows[0])
 
 
+def live_key(version: int, draft: int, said: int, scorer: int | None) -> str:
+    """What a watching phone compares to know whether anything changed ("12-3-7-0"):
+    the session's version, its hand in progress's, its last OK or dispute, and who
+    keeps the score (a setting that changes the OKs needed, not the hands)."""
+    return f"{version}-{draft}-{said}-{'n' if scorer is None else scorer}"
+
+
 def live_version(db: Database, key: str, kind: str = "s") -> str:
-    """What a watching phone compares to know whether anything changed: the
-    session's version, its hand in progress's, and its last OK or dispute ("12-3-7")."""
+    """``live_key`` of a session by any of its links, in one query."""
     where = {"s": "s.id = ?", "w": "s.watch_id = ?",
              "p": "s.id = (select session_id from seat_links where token = ?)"}[kind]
-    rows = list(db.query(f"""select s.version, coalesce(d.version, 0) as draft,
+    rows = list(db.query(f"""select s.version, coalesce(d.version, 0) as draft, s.scorer,
                                     (select coalesce(max(v.id), 0) from verdicts v where v.session_id = s.id) as said
                              from sessions s left join drafts d on d.session_id = s.id
                              where {where}""", [key]))
     if not rows:
         raise NotFound(key)
-    return f"{rows[0]['version']}-{rows[0]['draft']}-{rows[0]['said']}"
+    row = rows[0]
+    return live_key(row["version"], row["draft"], row["said"], row["scorer"])
+
+
+def set_scorer(db: Database, session_id: str, scorer: int | None) -> Session:
+    """Who keeps the score, where the other players' OK is asked for (None: nobody
+    in particular, any two OKs). A setting, not a change of the hands: no new
+    version, nothing to undo; the phones see it at their next poll (``live_key``)."""
+    with writing(db):
+        db.execute("update sessions set scorer = ?, updated_at = ? where id = ? and confirm = 1",
+                   [scorer, now(), session_id])
+    return get_session(db, session_id)
 
 
 def session_version(db: Database, key: str, by_watch_id: bool = False) -> int:

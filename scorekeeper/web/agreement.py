@@ -43,6 +43,18 @@ def summary(session: store.Session) -> dict | None:
     return {"line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed", "others": others}
 
 
+def sheet_line(session: store.Session) -> str | None:
+    """The sheet's line ("At the table: 11 of 12 hands agreed; not agreed: 7 (disputed)"), as
+    the table sees it: with its disputes and who keeps the score (None without the option)."""
+    found = summary(session)
+    if found is None:
+        return None
+    names = tuple(session.players)
+    states = {n + 1: status(a, names, session.scorer)["state"] for n, a in store.agreement(session).items()}
+    others = [f"{n} (disputed)" if states[n] == "disputed" else str(n) for n, _ in found["others"]]
+    return found["line"] + ("; not agreed: " + ", ".join(others) if others else "")
+
+
 def card(session: store.Session, settlement, number: int, agreement: store.Agreement) -> dict:
     """A hand as the table agrees it: each player's total, the phase lines, the
     sets each declared by name, and the fingerprint an OK is given for."""

@@ -60,8 +60,8 @@ def table_context(table, live: bool = True) -> dict:
         "recent_hands": RECENT_HANDS,
         "in_progress": in_progress(session, draft) if live else None,
         "agreement": for_table(table, settlement) if live else {},
-        "live_version": f"{session.version}-{draft.version if draft else 0}-"
-                        f"{session.verdicts[-1].id if session.verdicts else 0}",
+        "live_version": store.live_key(session.version, draft.version if draft else 0,
+                                       session.verdicts[-1].id if session.verdicts else 0, session.scorer),
     }
 
 

@@ -45,6 +45,27 @@ def agree(key, number):
     return give(table, number, seat, "ok")
 
 
+@bp.post("/s/<key>/scorer")
+def scorer(key):
+    """Who keeps the score (or nobody in particular), changed on the table page."""
+    table = editable(key)
+    if not table.session.confirm:
+        abort(404)
+    chosen = request.form.get("scorer", "")
+    seat = None if chosen == "none" else seat_of(chosen)
+    if seat is None and chosen != "none":
+        flash("Choose who keeps the score, or “None of us”.")
+        return redirect(table.url())
+    session = store.set_scorer(get_db(), table.session.id, seat)
+    names = session.players
+    if seat is None:
+        flash("Nobody in particular keeps the score: any two players' OKs agree a hand.")
+    else:
+        others = [names[s] for s in range(3) if s != seat]
+        flash(f"{names[seat]} keeps the score: {others[0]}'s and {others[1]}'s OKs agree each hand.")
+    return redirect(table.url())
+
+
 def give(table, number: int, seat: int, verdict: str, reason: str = ""):
     session = table.session
     if not session.confirm or not 1 <= number <= len(session.hands):

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from ..localtime import viewer_clock
 from ..rules.record import dump
 from .access import on_both_links
-from .agreement import summary
+from .agreement import sheet_line, summary
 from .cache import PDFS
 from .context import table_context
 
@@ -48,7 +48,7 @@ def sheet(table):
     from ..sheet import render_sheet_html
 
     return render_sheet_html(table.session.record(with_agreement=True), paper(), back_url=table.url(),
-                             printed=viewer_clock(request.cookies).now())
+                             printed=viewer_clock(request.cookies).now(), agreed=sheet_line(table.session))
 
 
 @on_both_links(bp, "/sheet.pdf")
@@ -61,11 +61,12 @@ def sheet_pdf(table):
     session, chosen, clock = table.session, paper(), viewer_clock(request.cookies)
     record = session.record(with_agreement=True)  # the OKs too: the attached record keeps them
     agreed = tuple(tuple(hand.get("agreed", ())) for hand in record["hands"])
-    key = (current_app.config["DATABASE"], session.id, session.version, agreed, chosen, clock.name)
+    line = sheet_line(session)  # where the hands stand: the OKs, the disputes, who keeps the score
+    key = (current_app.config["DATABASE"], session.id, session.version, agreed, line, chosen, clock.name)
     lock = os.path.join(current_app.instance_path, "pdf.lock")
     try:
         pdf = PDFS.get(key, lambda: render_pdf(key, record, chosen, current_app.config["PDF_WAITING"],
-                                               lock, printed=clock.now()))
+                                               lock, printed=clock.now(), agreed=line))
     except Failed as failed:
         current_app.logger.error("The PDF renderer process failed for session %s", session.id)
         return render_template("error.html", title="Printing", back=table.url(), message=(

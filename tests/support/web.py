@@ -111,7 +111,7 @@ def export(client, url) -> dict:
 
 def version_of(client, url) -> int:
     page = client.get(url).data.decode()
-    return int(re.search(r"\?v=(\d+)-\d+-\d+\"", page).group(1))
+    return int(re.search(r"\?v=(\d+)-\d+-\d+-\w+\"", page).group(1))  # version-draft-said-scorer
 
 
 def shown_balances(client, url) -> list[str]:

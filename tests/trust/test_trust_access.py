@@ -272,7 +272,7 @@ def every_kind_of_response(app, client):
     for path in ("/hands/new", "/hands/1/edit", "/history", "/unlock"):
         yield "GET", f"/s/{sid}{path}", None
     version = 1   # just imported
-    yield "GET", f"/s/{sid}/live?v={version}-0-0", None                  # 204
+    yield "GET", f"/s/{sid}/live?v={version}-0-0-n", None                # 204: nothing new (nobody keeps the score)
     yield "POST", f"/s/{sid}/hands/check", hand_fields(hands[-1], version)
     yield "POST", f"/s/{sid}/hands", {"dealer": "0"}                       # 422
     yield "POST", f"/s/{sid}/hands", hand_fields(hands[0], 999)            # 409 (not the last hand again)

@@ -54,7 +54,7 @@ def request(host, method, path, fields=None):
 def page_state(host, url):
     status, _, page = request(host, "GET", url)
     assert status == 200, (url, status)
-    version = int(re.search(r'\?v=(\d+)-\d+-\d+"', page).group(1))
+    version = int(re.search(r'\?v=(\d+)-\d+-\d+-\w+"', page).group(1))
     hands = len(re.findall(r'<th scope="row"><a href="[^"]*/hands/\d+"', page))
     return version, hands, page
 

@@ -222,3 +222,43 @@ def test_who_keeps_the_score_is_asked_only_with_the_ok_and_checked(client):
     assert "Choose who keeps the score, or “None of us”." in response.data.decode()
     plain = new_session(client, scorer="1")  # without the OK, nobody needs to be named
     assert "keeps the score" not in client.get(plain).data.decode()
+
+
+def test_who_keeps_the_score_can_be_changed_and_every_status_follows(client, app):
+    url = confirm_session(client, HANDS[:1])
+    for seat in (0, 1):  # Ann and Ben agree: any two OKs
+        client.post(url + "/hands/1/agree", data={"seat": str(seat), "seen": seen(client.get(url).data.decode(), 1)})
+    page = client.get(url).data.decode()
+    assert "✓ agreed" in page and '<form method="post" action="' + url + '/scorer" class="scorer">' in page
+    before = re.search(r"/live\?v=([0-9a-z-]+)", page).group(1)
+    response = client.post(url + "/scorer", data={"scorer": "0"})
+    assert response.status_code == 303
+    page = client.get(url).data.decode()
+    assert "Ann keeps the score: Ben&#39;s and Cat&#39;s OKs agree each hand." in page
+    assert "(Ann keeps the score)" in page and "1 more OK needed: Cat" in page  # Ann's own OK no longer counts
+    assert re.search(r"/live\?v=([0-9a-z-]+)", page).group(1) != before  # the other phones redraw
+    sheet = client.get(url + "/sheet").data.decode()
+    assert "At the table: 0 of 1 hand agreed; not agreed: 1." in sheet
+    assert export(client, url)["hands"][0]["agreed"] == [0, 1]  # the OKs given are kept as given
+    client.post(url + "/scorer", data={"scorer": "none"})
+    page = client.get(url).data.decode()
+    assert "Nobody in particular keeps the score: any two players&#39; OKs agree a hand." in page
+    assert "✓ agreed" in page and "keeps the score)" not in page
+    assert "At the table: 1 of 1 hand agreed." in client.get(url + "/sheet").data.decode()
+    client.post(url + "/scorer", data={"scorer": "7"})
+    assert "Choose who keeps the score, or “None of us”." in client.get(url).data.decode()
+    # only the scorer's link may change it, and only where the option is on
+    watch = re.search(r'href="https?://[^"/]+(/w/[^"]+)"', client.get(url).data.decode()).group(1)
+    assert app.test_client().post(watch + "/scorer", data={"scorer": "1"}).status_code in (404, 405)
+    plain = new_session(client)
+    assert client.post(plain + "/scorer", data={"scorer": "1"}).status_code == 404
+
+
+def test_the_sheet_counts_a_disputed_hand_as_not_agreed(client):
+    url = confirm_session(client, HANDS[:1])
+    ann, ben, cat = player_links(client, url)
+    client.post(f"{cat}/hands/1/dispute", data={"seen": seen(client.get(cat).data.decode(), 1), "reason": "No"})
+    agree(client, ann, 1)
+    agree(client, ben, 1)
+    assert export(client, url)["hands"][0]["agreed"] == [0, 1]  # two OKs in the record, and a dispute
+    assert "At the table: 0 of 1 hand agreed; not agreed: 1 (disputed)." in client.get(url + "/sheet").data.decode()

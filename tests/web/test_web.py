@@ -361,9 +361,9 @@ def test_stale_edit_is_refused_with_the_fresh_state(client):
 def test_live_updates_only_when_something_changed(client):
     url = new_session(client)
     version = version_of(client, url)
-    assert client.get(f"{url}/live?v={version}-0-0").status_code == 204
+    assert client.get(f"{url}/live?v={version}-0-0-n").status_code == 204
     save(client, url, SEED_HAND)
-    response = client.get(f"{url}/live?v={version}-0-0", headers={"HX-Request": "true"})
+    response = client.get(f"{url}/live?v={version}-0-0-n", headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert "+5" in response.data.decode()
     assert "HX-Request" in response.headers["Vary"]

@@ -67,10 +67,13 @@ def give_verdict(db: Database, session_id: str, number: int, seat: int, seen: st
                                "verdict": verdict, "reason": reason, "at": now()})
 
 
-def seat_links(db: Database, session_id: str) -> list[str]:
-    """The three players' own links (made the first time they are asked for)."""
+def seat_links(db: Database, session_id: str, make: bool = True) -> list[str] | None:
+    """The three players' own links (made the first time they are asked for; with
+    ``make`` false, None unless all three exist: a backup only reads)."""
     rows = {r["seat"]: r["token"] for r in db.query("select seat, token from seat_links where session_id = ?",
                                                       [session_id])}
+    if not make:
+        return [rows[s] for s in SEATS] if len(rows) == len(SEATS) else None
     for seat in SEATS:
         if seat not in rows:
             rows[seat] = new_token()

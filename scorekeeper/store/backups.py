@@ -36,10 +36,9 @@ def full_snapshot(db: Database, session: Session) -> dict:
     players' own links, every OK and dispute (with its reason) and the hand in
     progress, so a restored session is the session, not only its record."""
     data = snapshot(session)
-    links = {r["seat"]: r["token"] for r in db.query("select seat, token from seat_links where session_id = ?",
-                                                       [session.id])}
-    if len(links) == len(SEATS):
-        data["seat_links"] = [links[seat] for seat in SEATS]
+    links = seat_links(db, session.id, make=False)
+    if links:
+        data["seat_links"] = links
     if session.scorer is not None:
         data["scorer"] = session.scorer
     if session.verdicts:

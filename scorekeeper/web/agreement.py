@@ -33,14 +33,17 @@ def status(agreement: store.Agreement, names, scorer: int | None = None) -> dict
 
 
 def summary(session: store.Session) -> dict | None:
-    """"12 of 12 hands agreed", and the hands that are not (None without the option)."""
+    """"12 of 12 hands agreed", and the hands that are not, each with its status
+    (None without the option)."""
     if not session.confirm:
         return None
     names = tuple(session.players)
     states = {n + 1: status(a, names, session.scorer) for n, a in store.agreement(session).items()}
     agreed = sum(1 for s in states.values() if s["state"] == "agreed")
     others = [(n, s["text"]) for n, s in sorted(states.items()) if s["state"] != "agreed"]
-    return {"line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed", "others": others}
+    disputed = {n for n, s in states.items() if s["state"] == "disputed"}
+    return {"line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed", "others": others,
+            "disputed": disputed}
 
 
 def sheet_line(session: store.Session) -> str | None:
@@ -49,9 +52,7 @@ def sheet_line(session: store.Session) -> str | None:
     found = summary(session)
     if found is None:
         return None
-    names = tuple(session.players)
-    states = {n + 1: status(a, names, session.scorer)["state"] for n, a in store.agreement(session).items()}
-    others = [f"{n} (disputed)" if states[n] == "disputed" else str(n) for n, _ in found["others"]]
+    others = [f"{n} (disputed)" if n in found["disputed"] else str(n) for n, _ in found["others"]]
     return found["line"] + ("; not agreed: " + ", ".join(others) if others else "")
 
 

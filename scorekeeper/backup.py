@@ -142,13 +142,34 @@ def session_file(folder: str | Path, session_id: str, name: str) -> Path:
 
 def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
     """Every session, one file each, into ``out``; a session that cannot be
-    written is reported (one line each) and the others are still backed up."""
+    written is reported (one line each) and the others are still backed up.
+
+    Each file is first checked exactly as ``restore`` will check it
+    (``store.backup_problems``, on the JSON as written): a backup never holds a
+    file that would not restore. A hand in progress with answers an older
+    release stored and a restore would not read is backed up without them, and
+    reported."""
     paths, problems = [], []
     for session_id in store.all_session_ids(db):
         try:
             session = store.get_session(db, session_id)
             path = session_file(out, session.id, f"{session.id}.json")
-            write_json(path, store.full_snapshot(db, session), durable=True)
+            data = store.full_snapshot(db, session)
+            text = dumps(data)
+            text.encode("utf-8")   # a lone surrogate: reported below
+            wrong = store.backup_problems(json.loads(text))
+            if wrong and "in_progress" in data:
+                left_out = store.readable_in_progress(data, session)
+                text = dumps(data)
+                wrong = store.backup_problems(json.loads(text))
+                if not wrong:
+                    problems.append(f"session {session.id}: hand {data['in_progress']['number']} in progress "
+                                    f"backed up without answers that could not be read ({', '.join(left_out)})")
+            if wrong:
+                problems.append(f"session {store.id_label(session_id)}: not backed up: it would not restore: "
+                                + "; ".join(wrong[:5]))
+                continue
+            write_text(path, text, durable=True)
         except UnicodeEncodeError:
             problems.append(f"session {store.id_label(session_id)}: not backed up: it holds text "
                             "that is not valid (a lone surrogate)")

@@ -90,7 +90,9 @@ def backup_command(out):
     for problem in problems:  # one bad session never stops the others being backed up
         click.echo(problem, err=True)
     if problems:
-        click.echo(f"Backed up {len(paths)} session(s) to {out}; {len(problems)} could not be backed up", err=True)
+        missing = sum(": not backed up: " in problem for problem in problems)
+        click.echo(f"Backed up {len(paths)} session(s) to {out}"
+                   + (f"; {missing} could not be backed up" if missing else "; some answers were left out"), err=True)
         raise SystemExit(1)
     print(f"Backed up {len(paths)} session(s) to {out}")
 

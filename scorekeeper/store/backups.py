@@ -8,6 +8,8 @@ import re
 
 from sqlite_utils import Database
 
+from .. import answers as shapes
+from ..rules import BOOKS
 from ..rules.core import SEATS
 from ..rules.core import is_text
 from ..rules.record import validate
@@ -56,7 +58,6 @@ BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
 OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_progress")
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
-MAX_ANSWERS = 400  # fields of a hand in progress (a modern hand with its card counter posts ~120)
 MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
 # What werkzeug's generate_password_hash makes, with its cost parameters capped:
 # a restored hash is checked on every unlock, so it must not cost minutes or gigabytes.
@@ -105,15 +106,17 @@ def backup_problems(backup) -> list[str]:
         if not record_problems:
             record_problems = [str(p) for p in limit_problems(backup["record"])]
         problems += [p if p.startswith("record:") else f"record: {p}" for p in record_problems]
-    hands = len(backup["record"]["hands"]) if "record" in backup and not record_problems else None
-    return problems + _database_part_problems(backup, hands)
+    record = backup["record"] if "record" in backup and not record_problems else None
+    return problems + _database_part_problems(backup, record)
 
 
-def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
+def _database_part_problems(backup: dict, record: dict | None) -> list[str]:
     """The parts of a backup only the database holds (``full_snapshot``), checked
     like everything else: the players' links are ids as the app makes them, each
     OK or dispute names a hand and a seat, the hand in progress is the next hand
-    and its answers are short text. (``hands``: the record's hands, if it is valid.)"""
+    and its answers are the hand form's, in their shapes (``answers``: the very
+    check a tap passes). (``record``: the backup's record, if it is valid.)"""
+    hands = len(record["hands"]) if record is not None else None
     from ..rules.core import describe
 
     from ..rules.core import is_seat
@@ -143,9 +146,7 @@ def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
                     problems.append("verdicts: … (more problems not listed)")
                     break
     if "in_progress" in backup:
-        wrong = _in_progress_problem(backup["in_progress"], hands)
-        if wrong:
-            problems.append(f"in_progress: {wrong}")
+        problems += [f"in_progress: {wrong}" for wrong in in_progress_problems(backup["in_progress"], record)]
     return problems
 
 
@@ -169,25 +170,39 @@ def _verdict_problem(v, hands: int | None) -> str | None:
     return None
 
 
-def _in_progress_problem(draft, hands: int | None) -> str | None:
+def in_progress_problems(draft, record: dict | None) -> list[str]:
+    """What is wrong with a backup's hand in progress (``record``: the backup's
+    record, if it is valid): the next hand's number, the form's answers in the
+    shapes a tap may store (``answers.problems``), its two time stamps."""
     from ..rules.core import describe
 
     keys = ("number", "answers", "started_at", "updated_at")
     if not isinstance(draft, dict) or sorted(draft) != sorted(keys):
-        return f"must be an object with {', '.join(keys)}, not {describe(draft)}"
+        return [f"must be an object with {', '.join(keys)}, not {describe(draft)}"]
+    hands = len(record["hands"]) if record is not None else None
     if type(draft["number"]) is not int or (hands is not None and draft["number"] != hands + 1):
-        return f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"
-    answers = draft["answers"]
-    if not isinstance(answers, dict) or len(answers) > MAX_ANSWERS:
-        return f"answers must be the form's answers (at most {MAX_ANSWERS}), not {describe(answers)}"
-    for key, value in answers.items():
-        if len(key) > 64 or not is_text(key) or not isinstance(value, str) or len(value) > MAX_NOTE * 2 \
-                or not is_text(value):
-            return f"answers: {describe(key)} must be short text with a short text answer, not {describe(value)}"
+        return [f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"]
+    problems = []
+    if not isinstance(draft["answers"], dict):
+        problems.append(f"answers must be the hand form's answers, not {describe(draft['answers'])}")
+    elif record is not None:
+        problems += [f"answers: {wrong}" for wrong in
+                     shapes.problems(BOOKS[record["rulebook"]], record["options"], draft["answers"])]
     for key in ("started_at", "updated_at"):
         if not isinstance(draft[key], str) or len(draft[key]) > MAX_STAMP or not is_text(draft[key]):
-            return f"{key} must be a time stamp, not {describe(draft[key])}"
-    return None
+            problems.append(f"{key} must be a time stamp, not {describe(draft[key])}")
+    return problems
+
+
+def readable_in_progress(data: dict, session: Session) -> list[str]:
+    """Leave out of a snapshot's hand in progress the answers a restore would not
+    read (stored by an older release): the question keys left out."""
+    draft = data.get("in_progress")
+    if not draft:
+        return []
+    kept, left_out = shapes.readable(BOOKS[session.rulebook], session.options, draft["answers"])
+    data["in_progress"] = dict(draft, answers=kept)
+    return left_out or sorted(set(draft["answers"]) - set(kept))
 
 
 def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
@@ -265,7 +280,7 @@ def _restore_one(db: Database, backup: dict) -> None:
         "players": json.dumps([p.strip() for p in record["players"]]),
         "title": record.get("title"), "played_on": record.get("played_on"),
         "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-        "first_dealer": backup["first_dealer"], "version": 1,
+        "first_dealer": backup["first_dealer"], "version": backup["version"],
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
         "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer"),
     })
@@ -280,4 +295,6 @@ def _restore_one(db: Database, backup: dict) -> None:
         db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
                              "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
                              "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
-    log_change(db, sid, None, "restored", None, None, 1)  # a new session here: like an import, not undoable
+    # a new session here, at the backup's version (a backup of it is then the same file):
+    # like an import, not undoable, and nothing before it to go back to
+    log_change(db, sid, None, "restored", None, None, backup["version"])

@@ -124,6 +124,9 @@ def _database_part_problems(backup: dict, record: dict | None) -> list[str]:
     problems = []
     if "scorer" in backup and not is_seat(backup["scorer"]):
         problems.append(f"scorer must be the seat keeping the score (0, 1 or 2), not {describe(backup['scorer'])}")
+    elif record is not None and "scorer" in backup and record.get("scorer", backup["scorer"]) != backup["scorer"]:
+        problems.append(f"scorer is {backup['scorer']}, but the record says {describe(record['scorer'])}: "
+                        "who keeps the score must be the same in both")
     if "seat_links" in backup:
         links = backup["seat_links"]
         if (not isinstance(links, list) or len(links) != len(SEATS) or not all(map(is_token, links))
@@ -282,7 +285,7 @@ def _restore_one(db: Database, backup: dict) -> None:
         "stake": json.dumps(record["stake"]) if record.get("stake") else None,
         "first_dealer": backup["first_dealer"], "version": backup["version"],
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
-        "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer"),
+        "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer", record.get("scorer")),
     })
     insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
     db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))

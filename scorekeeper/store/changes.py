@@ -76,8 +76,10 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
     ``RateLimited`` beyond that. ``scorer``: the seat keeping the score, where the
-    other players' OK is asked for."""
+    other players' OK is asked for (else the record's own, if it names one)."""
     _check_record(record)
+    if scorer is None:
+        scorer = record.get("scorer")
     session_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
         if creator is not None:
@@ -107,17 +109,20 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
 
 
 def insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bool = True) -> None:
-    """A record's hands; each one's ``agreed`` seats become OKs of that hand
-    (unless ``oks`` is false: a backup that carries the OKs themselves)."""
+    """A record's hands; each one's ``agreed`` seats become OKs of that hand and
+    its ``disputes`` disputes, with their reasons (unless ``oks`` is false: a
+    backup that carries the OKs and disputes themselves)."""
     db["hands"].insert_all(
         {"session_id": session_id, "number": i + 1, "data": json.dumps(without_agreement(h))}
         for i, h in enumerate(hands))
     if not oks:
         return
+    said = [(i, h, seat, "ok", "") for i, h in enumerate(hands) for seat in h.get("agreed", ())]
+    said += [(i, h, d["seat"], "dispute", d["reason"]) for i, h in enumerate(hands) for d in h.get("disputes", ())]
     db["verdicts"].insert_all(
-        {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(h),
-         "verdict": "ok", "reason": "", "at": stamp}
-        for i, h in enumerate(hands) for seat in h.get("agreed", ()))
+        {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(without_agreement(h)),
+         "verdict": verdict, "reason": reason, "at": stamp}
+        for i, h, seat, verdict, reason in sorted(said, key=lambda s: (s[0], s[2])))
 
 
 def log_change(db, session_id, hand_number, action, before, after, version, draft=None):

@@ -38,11 +38,12 @@ class Session:
 
     def record(self, with_agreement: bool = False) -> dict:
         """The session as a ``gleek-session/1`` record; ``with_agreement`` adds each
-        hand's ``agreed`` seats (the export, the backups, the PDF's attachment)."""
+        hand's ``agreed`` seats and its ``disputes`` (where any), and who keeps the
+        score (the export, the backups, the PDF's attachment)."""
         hands = self.hands
         if with_agreement and (self.confirm or self.verdicts):
-            agreed = agreement(self)
-            hands = [dict(hand, agreed=sorted(agreed[i].agreed)) for i, hand in enumerate(hands)]
+            said = agreement(self)
+            hands = [_with_agreement(hand, said[i]) for i, hand in enumerate(hands)]
         record = {
             "format": FORMAT,
             "rulebook": self.rulebook,
@@ -52,6 +53,8 @@ class Session:
         }
         if self.confirm:
             record["confirm"] = True
+            if with_agreement and self.scorer is not None:
+                record["scorer"] = self.scorer
         if self.title:
             record["title"] = self.title
         if self.played_on:
@@ -64,6 +67,13 @@ class Session:
         if not self.hands:
             return self.first_dealer
         return (self.hands[-1]["dealer"] + 1) % 3
+
+
+def _with_agreement(hand: dict, said) -> dict:
+    hand = dict(hand, agreed=sorted(said.agreed))
+    if said.disputed:
+        hand["disputes"] = [{"seat": seat, "reason": reason} for seat, reason in sorted(said.disputed.items())]
+    return hand
 
 
 class _Hands:

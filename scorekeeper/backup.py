@@ -183,11 +183,13 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
 MAX_BACKUP_BYTES = 4 * 1024 * 1024  # a 1,000-hand session with long notes is under 1 MB
 
 
-def restore_files(db, paths) -> list[str]:
+def restore_files(db, paths) -> tuple[list[str], list[str]]:
     """Restore backup files (snapshots, or folders of them: the newest per session).
     Every file is read and checked before any is restored, and then all are
     restored in one transaction or none: ``store.Refused`` lists every problem,
-    one line each, naming its file."""
+    one line each, naming its file. Returns the sessions' ids, and a line for
+    each file restored over an existing session (what it restored, what the
+    session kept)."""
     files, problems = expand(paths)
     backups = []
     for path in files:
@@ -203,7 +205,8 @@ def restore_files(db, paths) -> list[str]:
             backups.append((label, found))
     if problems:
         raise store.Refused(problems)
-    return [session.id for session in store.restore_all(db, backups)]
+    sessions, notes = store.restore_all(db, backups)
+    return [session.id for session in sessions], notes
 
 
 def read_backup(path: Path):

@@ -103,10 +103,12 @@ def backup_command(out):
 def restore_command(paths):
     """Restore sessions from backup files or folders (same links as before)."""
     try:
-        restored = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
+        restored, notes = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
     except store.Refused as refused:  # every file is checked before any is restored
         for problem in refused.lines():
             click.echo(problem, err=True)
         click.echo("Nothing was restored.", err=True)
         raise SystemExit(1)
+    for note in notes:   # over an existing session: what was restored there, what it kept
+        print(note)
     print(f"Restored {len(restored)} session(s)")

@@ -46,7 +46,7 @@ from .agreement import (  # noqa: F401
 )
 from .backups import (  # noqa: F401
     all_session_ids, snapshot, full_snapshot, BACKUP_KEYS, OPTIONAL_BACKUP_KEYS,
-    VERDICT_KEYS, FINGERPRINT, MAX_STAMP, PIN_HASH,
+    VERDICT_KEYS, FINGERPRINT, MAX_STAMP, PIN_HASH, PIN_METHOD,
     is_pin_hash, backup_problems, in_progress_problems, readable_in_progress, restore_all,
 )
 from .pins import (  # noqa: F401

@@ -13,8 +13,8 @@ from ..rules import BOOKS
 from ..rules.core import SEATS
 from ..rules.core import is_text
 from ..rules.record import validate
-from ..limits import MAX_HANDS, MAX_NOTE, MAX_REASON
-from .agreement import seat_links, without_agreement
+from ..limits import MAX_HANDS, MAX_REASON
+from .agreement import fingerprint, seat_links, without_agreement
 from .common import Refused, is_token, new_token, now
 from .drafts import get_draft
 from .schema import writing
@@ -59,20 +59,15 @@ OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_prog
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
 MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
-# What werkzeug's generate_password_hash makes, with its cost parameters capped:
-# a restored hash is checked on every unlock, so it must not cost minutes or gigabytes.
-PIN_HASH = re.compile(r"(?:scrypt:(?P<n>[0-9]{1,7}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})"
-                      r"|pbkdf2:sha256:(?P<iterations>[0-9]{1,7}))\$[A-Za-z0-9]{1,64}\$[0-9a-f]{64,128}\Z")
+#: How the app hashes a table PIN (werkzeug's generate_password_hash): a restored
+#: hash is checked on every unlock, so only the app's own cost is accepted, never
+#: one that costs minutes or gigabytes a try (nor a cheaper one).
+PIN_METHOD = "scrypt:32768:8:1"
+PIN_HASH = re.compile(re.escape(PIN_METHOD) + r"\$[A-Za-z0-9]{16}\$[0-9a-f]{128}\Z")
 
 
 def is_pin_hash(value) -> bool:
-    match = PIN_HASH.match(value) if isinstance(value, str) else None
-    if match is None:
-        return False
-    if match["iterations"] is not None:
-        return 1 <= int(match["iterations"]) <= 2_000_000
-    n, r, p = int(match["n"]), int(match["r"]), int(match["p"])
-    return 2 <= n <= 2 ** 17 and n & (n - 1) == 0 and 1 <= r <= 16 and 1 <= p <= 4
+    return isinstance(value, str) and PIN_HASH.match(value) is not None
 
 
 def backup_problems(backup) -> list[str]:
@@ -208,12 +203,15 @@ def readable_in_progress(data: dict, session: Session) -> list[str]:
     return left_out or sorted(set(draft["answers"]) - set(kept))
 
 
-def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
+def restore_all(db: Database, backups: list[tuple[str, dict]]) -> tuple[list[Session], list[str]]:
     """Put sessions back from ``(label, snapshot)`` pairs, each already free of
     ``backup_problems``: the same links, the backed-up hands and PIN. All or
-    nothing, in one transaction; ``Refused`` names each clash by its label. An
-    existing session is only replaced by a backup of itself (the same watch link,
-    players, rule book and options), as one more change that can be undone."""
+    nothing, in one transaction; ``Refused`` names each clash by its label. No
+    id of a backup may be any link of another session (the scorer's, the watch
+    link, a player's), here or in the same restore. An existing session is only
+    replaced by a backup of itself (the same watch link, players, rule book and
+    options), as one more change that can be undone; with the sessions, one line
+    per such file saying what was restored there and what the session kept."""
     problems, by_id, by_watch = [], {}, {}
     for label, backup in backups:
         sid, wid = backup["session_id"], backup["watch_id"]
@@ -227,18 +225,22 @@ def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
     for label, backup in backups:
         for token in backup.get("seat_links", ()):
             if token in links or token in by_id or token in by_watch:
-                problems.append(f"{label}: seat link {token} is also a link of {links.get(token) or label}")
+                problems.append(f"{label}: seat link {token} is also a link of "
+                                f"{links.get(token) or by_id.get(token) or by_watch.get(token)}")
             links.setdefault(token, label)
     if problems:
         raise Refused(problems)
+    notes = []
     with writing(db):
         for label, backup in backups:
             problems += _restore_clashes(db, label, backup)
         if problems:
             raise Refused(problems)
-        for _, backup in backups:
-            _restore_one(db, backup)
-    return [get_session(db, backup["session_id"]) for _, backup in backups]
+        for label, backup in backups:
+            note = _restore_one(db, backup)
+            if note:
+                notes.append(f"{label}: {note}")
+    return [get_session(db, backup["session_id"]) for _, backup in backups], notes
 
 
 def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
@@ -253,29 +255,24 @@ def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
     if same and (same[0]["rulebook"], json.loads(same[0]["options"]), json.loads(same[0]["players"])) != (
             record["rulebook"], record["options"], [p.strip() for p in record["players"]]):
         return [f"{label}: session_id {sid} is an existing session with other players, rule book or options"]
-    tokens = list(backup.get("seat_links", ()))
-    if tokens and not same:
-        marks = ",".join("?" for _ in tokens)
-        taken = list(db.query(f"select token from seat_links where token in ({marks}) union "
-                              f"select id from sessions where id in ({marks}) or watch_id in ({marks})",
-                              tokens * 3))
-        if taken:
-            return [f"{label}: seat link {taken[0]['token']} is already a link of another session"]
+    for key, token in (("session_id", sid), ("watch_id", wid)):
+        if list(db.query("select 1 from seat_links where token = ? and session_id != ?", [token, sid])):
+            return [f"{label}: {key} {token} is already a player's link of another session"]
+    for token in backup.get("seat_links", ()):
+        if list(db.query("select 1 from seat_links where token = ? and session_id != ? union all "
+                         "select 1 from sessions where (id = ? or watch_id = ?) and id != ?",
+                         [token, sid, token, token, sid])):
+            return [f"{label}: seat link {token} is already a link of another session"]
     return []
 
 
-def _restore_one(db: Database, backup: dict) -> None:
+def _restore_one(db: Database, backup: dict) -> str | None:
+    """Restore one backup; over an existing session, the line saying what was
+    restored there and what the session kept as it is."""
     record, sid = backup["record"], backup["session_id"]
     pin_hash = backup.get("pin_hash")
     if list(db.query("select 1 from sessions where id = ?", [sid])):
-        hands = [without_agreement(h) for h in record["hands"]]
-
-        def change(session):
-            return hands, None, "restore", session.hands, hands
-        session = change_within(db, sid, session_version(db, sid), change)
-        if pin_hash:
-            db.execute("update sessions set pin_hash = ? where id = ?", [pin_hash, session.id])
-        return
+        return _restore_over(db, backup)
     stamp = now()
     db["sessions"].insert({
         "id": sid, "watch_id": backup["watch_id"],
@@ -301,3 +298,55 @@ def _restore_one(db: Database, backup: dict) -> None:
     # a new session here, at the backup's version (a backup of it is then the same file):
     # like an import, not undoable, and nothing before it to go back to
     log_change(db, sid, None, "restored", None, None, backup["version"])
+
+
+def _restore_over(db: Database, backup: dict) -> str:
+    """A backup of an existing session, over it: its hands as one more change
+    (undone from the table page), its PIN, who keeps the score, the OKs and
+    disputes it holds that the session has not, its hand in progress if the
+    session has none; what the session keeps instead is said."""
+    record, sid = backup["record"], backup["session_id"]
+    before = get_session(db, sid)
+    hands = [without_agreement(h) for h in record["hands"]]
+
+    def change(session):
+        return hands, None, "restore", session.hands, hands
+    session = change_within(db, sid, session_version(db, sid), change)
+    done, kept = ["its hands (one change: Undo on the table page takes it back)"], []
+    if backup.get("pin_hash") and backup["pin_hash"] != before.pin_hash:
+        db.execute("update sessions set pin_hash = ? where id = ?", [backup["pin_hash"], sid])
+        done.append("its table PIN")
+    scorer = backup.get("scorer", record.get("scorer"))
+    if before.confirm and scorer != before.scorer:
+        db.execute("update sessions set scorer = ? where id = ?", [scorer, sid])
+        done.append("who keeps the score")
+    had = {(v.number, v.seat, v.fingerprint, v.verdict, v.reason, v.at) for v in before.verdicts}
+    if "verdicts" in backup:
+        missing = [v for v in backup["verdicts"] if tuple(v[k] for k in VERDICT_KEYS) not in had]
+    else:   # the record's own OKs and disputes
+        missing = [{"number": i + 1, "seat": seat, "fingerprint": fingerprint(h), "verdict": verdict,
+                    "reason": reason, "at": now()}
+                   for i, h in enumerate(record["hands"])
+                   for seat, verdict, reason in [(s, "ok", "") for s in h.get("agreed", ())]
+                   + [(d["seat"], "dispute", d["reason"]) for d in h.get("disputes", ())]
+                   if (i + 1, seat, fingerprint(h), verdict) not in {x[:4] for x in had}]
+    if missing:
+        db["verdicts"].insert_all({"session_id": sid, **v} for v in missing)
+        done.append(f"{len(missing)} of the players' OKs and disputes")
+    draft, current = backup.get("in_progress"), get_draft(db, sid)
+    if draft and current is None and draft["number"] == len(hands) + 1:
+        db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
+                             "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
+                             "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
+        done.append(f"hand {draft['number']} in progress")
+    elif draft:
+        kept.append(f"its own hand {current.number} in progress (the backup's hand {draft['number']} was not restored)"
+                    if current is not None else
+                    f"no hand in progress (the backup's hand {draft['number']} does not follow its hands)")
+    links = seat_links(db, sid, make=False)
+    if backup.get("seat_links") and links != backup["seat_links"]:
+        kept.append("its own players' links")
+    if any((record.get(key) or None) != (getattr(before, key) or None) for key in ("title", "played_on", "stake")):
+        kept.append("its own title, date and stake")
+    line = f"restored over the existing session {session.id}: " + ", ".join(done)
+    return line + ("; the session keeps " + "; ".join(kept) if kept else "")

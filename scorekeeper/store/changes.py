@@ -16,8 +16,8 @@ from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
 from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, new_token, now
-from .reads import (DRAFT_ACTIONS, Session, get_session, hands_at, keep_hands, last_change, session_version,
-                    taken_back)
+from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
+                    session_version, taken_back)
 from .schema import reading, writing
 
 
@@ -313,7 +313,7 @@ def go_back(db: Database, session_id: str, version: int, based_on: int | None) -
     """Put the saved hands back as they were at ``version``, as one more change
     (so it can be undone too)."""
     def change(session):
-        if not 1 <= version < session.version:
+        if not first_version(db, session.id) <= version < session.version:
             raise Refused([f"There is no earlier version {version} to go back to."])
         hands = hands_at(db, session, version)
         return hands, None, "revert", session.hands, hands

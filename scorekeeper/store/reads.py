@@ -308,13 +308,26 @@ def taken_back(hands: list, change: dict) -> list:
 #: A discarded hand in progress, and one brought back by undoing that.
 DRAFT_ACTIONS = ("discard", "undiscard")
 
+#: How a session began here: nothing before it to go back to (a restored one
+#: begins at its backup's version).
+ORIGINS = ("create", "import", "restored")
+
+
+def first_version(db: Database, session_id: str) -> int:
+    """The version the session began at here (1, or a restored backup's)."""
+    marks = ",".join("?" for _ in ORIGINS)
+    rows = list(db.query(f"select max(version) as v from history where session_id = ? and action in ({marks})",
+                         [session_id, *ORIGINS]))
+    return (rows[0]["v"] or 1) if rows else 1
+
+
 def hands_at(db: Database, session: Session, version: int) -> list:
     """The saved hands as they were at ``version`` (the changes since, taken back)."""
     hands = list(session.hands)
     for row in history(db, session.id):
         if row["version"] > session.version:
             continue  # saved by another request since ``session`` was read: not in its hands
-        if row["version"] <= version or row["action"] in ("create", "import"):
+        if row["version"] <= version or row["action"] in ORIGINS:
             break
         hands = taken_back(hands, row)
     return hands

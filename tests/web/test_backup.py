@@ -422,3 +422,77 @@ def test_a_session_restored_new_here_offers_no_undo_and_undo_says_so(app, client
     assert "Undo:" not in phone.get(url).data.decode()
     assert post_change(phone, url, "/undo").status_code == 422
     assert export(phone, url)["hands"] == EVENING[:1]
+
+
+# ---------------------------------------------------------------- issue 18, finding 10: restore details
+
+def test_restoring_over_an_existing_session_says_what_was_restored_and_what_it_kept(app, client, tmp_path):
+    from scorekeeper import store
+
+    url = new_session(client, confirm="on", scorer="1", players=("Samuel", "Elizabeth", "Will"))
+    sid = url.rsplit("/", 1)[1]
+    client.post(url + "/hands", data=hand_fields(EVENING[0], 1))
+    tap = client.post(url + "/hands/check", data={"dealer": "1", "trump": "clubs", "draft_version": "0"},
+                      headers={"HX-Request": "true"})
+    assert tap.status_code == 200
+    assert app.test_cli_runner().invoke(args=["backup", "--out", str(tmp_path / "b")]).exit_code == 0
+    db = store.connect(app.config["DATABASE"])
+    store.set_scorer(db, sid, None)                              # then, at the table: nobody keeps the score,
+    store.discard_draft(db, sid, store.draft_version(db, sid))   # hand 2 cancelled,
+    client.post(url + "/hands", data=hand_fields(EVENING[1], version_of(client, url)))   # another hand 2 saved
+    result = restore(app, tmp_path / "b")
+    assert result.exit_code == 0, result.output
+    label = tmp_path / "b" / f"{sid}.json"
+    assert result.output.splitlines() == [
+        f"{label}: restored over the existing session {sid}: its hands (one change: Undo on the table page "
+        "takes it back), who keeps the score, hand 2 in progress", "Restored 1 session(s)"]
+    session = store.get_session(db, sid)
+    assert session.scorer == 1 and len(session.hands) == 1
+    assert store.get_draft(db, sid).answers["trump"] == "clubs"
+
+    # with a hand in progress of its own, the session keeps it, and says so
+    client.post(url + "/hands/check", data={"dealer": "1", "trump": "spades",
+                                            "draft_version": str(store.draft_version(db, sid))},
+                headers={"HX-Request": "true"})
+    result = restore(app, tmp_path / "b")
+    assert result.output.splitlines()[0].endswith(
+        "; the session keeps its own hand 2 in progress (the backup's hand 2 was not restored)")
+    assert store.get_draft(db, sid).answers["trump"] == "spades"
+
+
+def test_no_id_of_a_backup_may_be_any_link_of_another_session(app, client, tmp_path):
+    import re
+
+    url = new_session(client, confirm="on")
+    page = client.get(url).data.decode()
+    seat_link = re.findall(r'<a href="https?://[^"/]+/p/([^"]+)">', page)[0]
+    watch_link = re.search(r'href="[^"]*/w/([^"?]+)"', page).group(1)
+    for changes, line in [
+        (dict(session_id=seat_link), f"session_id {seat_link} is already a player's link of another session"),
+        (dict(watch_id=seat_link), f"watch_id {seat_link} is already a player's link of another session"),
+        (dict(session_id=watch_link), f"watch_id {WID} is already the watch link of another session"),
+        (dict(seat_links=[seat_link, "L" * 24, "M" * 24]), f"seat link {seat_link} is already a link of another session"),
+        (dict(seat_links=[watch_link, "L" * 24, "M" * 24]), f"seat link {watch_link} is already a link of another session"),
+    ]:
+        path = tmp_path / "b.json"
+        path.write_text(json.dumps(good_backup(**changes)))
+        before = database_state(app)
+        assert refused_lines(restore(app, path)) == [f"{path}: {line}", "Nothing was restored."], changes
+        assert database_state(app) == before
+    assert client.get(f"/s/{seat_link}").status_code == 404      # a player's link never opens as the scorer's
+
+
+@pytest.mark.parametrize("pin_hash", [
+    "pbkdf2:sha256:2000000$abcdefghijklmnop$" + "0" * 64,       # 2,000,000 iterations a try
+    "pbkdf2:sha256:600000$abcdefghijklmnop$" + "0" * 64,
+    "scrypt:131072:8:1$abcdefghijklmnop$" + "0" * 128,
+    "scrypt:16384:8:1$abcdefghijklmnop$" + "0" * 128,
+    "scrypt:32768:16:4$abcdefghijklmnop$" + "0" * 128,
+])
+def test_only_a_pin_hash_of_the_apps_own_parameters_is_restored(app, tmp_path, pin_hash):
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(good_backup(pin_hash=pin_hash)))
+    lines = refused_lines(restore(app, path))
+    assert lines[0].startswith(f"{path}: pin_hash must be a PIN hash as the app makes them, or null, not ")
+    path.write_text(json.dumps(good_backup(pin_hash="scrypt:32768:8:1$abcdefghijklmnop$" + "0" * 128)))
+    assert restore(app, path).exit_code == 0

@@ -65,6 +65,12 @@ def test_backup_restore_backup_of_sessions_built_by_taps_gives_the_same_files(tm
     client = here.test_client()
     url, phone = evening_by_taps(client, book)
     url2, _ = evening_by_taps(client, book, confirm="on", scorer="1", pin="4821")
+    ann, ben, cat = re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', client.get(url2).get_data(as_text=True))
+    for link, number, verdict in ((ann, 1, "ok"), (cat, 2, "dispute")):   # an OK and a dispute, with its reason
+        page = client.get(link).get_data(as_text=True)
+        seen = re.search(r'name="seen" value="([0-9a-f]+)"', page[page.index(f'id="hand-{number}"'):]).group(1)
+        said = client.post(f"{link}/hands/{number}/{verdict}", data={"seen": seen, "reason": "Not my Kings"})
+        assert said.status_code == 303
     stored = json.loads(sqlite3.connect(here.config["DATABASE"]).execute(
         "select answers from drafts order by session_id").fetchone()[0])
     assert isinstance(stored["set_1"], list) and len(stored["note"]) == 500  # as the taps stored them
@@ -80,6 +86,27 @@ def test_backup_restore_backup_of_sessions_built_by_taps_gives_the_same_files(tm
     # and the restored hand in progress is the one entered, on the same link
     page = Phone(fresh.test_client(), url).page()
     assert re.search(r'name="set_1" value="gleek:J" checked', page) and "Showdown" in page
+
+
+def test_a_restored_session_goes_back_no_further_than_its_restore(tmp_path, app, client):
+    """It keeps its backup's version: an earlier version is not here to go back to (a line, not a 500)."""
+    url = new_session(client)
+    for hand in load_example("parlett-evening.json")["hands"][:2]:
+        client.post(url + "/hands", data=hand_fields(hand, version_of(client, url)))
+    backup(app, tmp_path / "b")
+    fresh = app_in(tmp_path / "fresh")
+    assert fresh.test_cli_runner().invoke(args=["restore", str(tmp_path / "b")]).exit_code == 0
+    phone = fresh.test_client()
+    version = version_of(phone, url)
+    assert version == 3
+    for back in (1, 2):
+        response = phone.post(f"{url}/history/{back}/back", data={"version": str(version)})
+        assert response.status_code == 422 and f"There is no earlier version {back} to go back to." in \
+            response.get_data(as_text=True)
+    hand = load_example("parlett-evening.json")["hands"][2]
+    assert phone.post(url + "/hands", data=hand_fields(hand, version)).status_code == 303
+    assert phone.post(f"{url}/history/3/back", data={"version": "4"}).status_code == 303
+    assert len(phone.get(url + "/export.json").json["hands"]) == 2
 
 
 def test_a_hand_in_progress_an_older_release_stored_is_backed_up_without_what_would_not_restore(tmp_path, app):

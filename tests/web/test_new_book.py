@@ -143,15 +143,13 @@ def test_towser_is_checked_like_any_key(towser_book):
 
 # ---------------------------------------------------------------- every book
 
-SAMPLES = {"parlett": "parlett-evening.json", "wits1671": "wits1671-evening.json", "modern": "modern-evening.json"}
-
-
 def sample_hands(book_id):
+    from support.books import MODELS
     from support.data import load_example
 
     if book_id == TOWSER.id:
         return [HAND]
-    return load_example(SAMPLES[book_id])["hands"]
+    return load_example(MODELS[book_id].evening)["hands"]
 
 
 @pytest.mark.parametrize("book_id", sorted(BOOKS) + [TOWSER.id])

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, flash, render_template, requ
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
-from ..upload import load_upload
+from ..upload import ReaderBusy, load_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot
@@ -74,8 +74,8 @@ def import_record():
         text = request.get_data()
     else:
         text = request.form.get("record", "").encode()
-    try:  # a JSON record, or a sheet PDF carrying one
-        record = load_upload(text)
+    try:  # a JSON record, or a sheet PDF carrying one (read in a child process, under limits)
+        record = load_upload(text, isolated=True)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
         if already is not None and not request.is_json:
             flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
@@ -84,6 +84,12 @@ def import_record():
         session = store.create_session(get_db(), record, action="import", creator=creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
+    except ReaderBusy as busy:
+        message = "Another PDF is being read right now. Try again in a few seconds."
+        headers = {"Retry-After": str(busy.retry_after)}
+        if request.is_json:
+            return {"problems": [message], "retry_after": busy.retry_after}, 503, headers
+        return render_template("error.html", title="Importing", message=message), 503, headers
     except (InvalidRecord, store.Refused) as refused:
         problems = [str(p) for p in refused.problems]
         if request.is_json:

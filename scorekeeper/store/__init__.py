@@ -28,7 +28,7 @@ from .schema import (  # noqa: F401
 from .sessions import (  # noqa: F401
     Session, _Hands, _HANDS, texts_kept, get_session,
     get_session_by_watch_id, live_key, live_version, set_scorer, session_version, Summary, sessions_by_ids,
-    same_session, history, note_problems, limit_problems, create_session,
+    same_session, history, note_problems, limit_problems, count_attempt, create_session,
     add_hand, replace_hand, delete_last_hand, last_change, undo,
     taken_back, DRAFT_ACTIONS, UNDOABLE, undoable, go_back, hands_at,
 )

@@ -31,7 +31,7 @@ def home_page(values: dict, problems: dict, status: int = 200):
 
 
 def creator() -> tuple[str, int]:
-    """Who is creating a session, for the per-address limit: (address, limit a minute)."""
+    """Who is trying to create a session, for the per-address limit: (address, tries a minute)."""
     return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
 
 
@@ -45,6 +45,10 @@ def too_many_sessions(limited: store.RateLimited):
 
 @bp.post("/sessions")
 def create_session():
+    try:   # every try counts, before any work is done on it: a refused one costs too
+        store.count_attempt(get_db(), *creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     parsed = forms.parse_new_session(request.form)
     if parsed.record is None:
         return home_page(parsed.values, parsed.problems, 422)
@@ -53,11 +57,8 @@ def create_session():
         from werkzeug.security import generate_password_hash
 
         pin_hash = generate_password_hash(parsed.pin)
-    try:
-        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                       creator=creator(), scorer=parsed.scorer)
-    except store.RateLimited as limited:
-        return too_many_sessions(limited)
+    session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
+                                   scorer=parsed.scorer)
     keep_snapshot(session)
     remember(session.id)
     if pin_hash:
@@ -67,6 +68,10 @@ def create_session():
 
 @bp.post("/import")
 def import_record():
+    try:   # every import counts, before its upload is even parsed: a refused one costs too
+        store.count_attempt(get_db(), *creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     upload = request.files.get("file")
     if upload is not None and upload.filename:
         text = upload.read()
@@ -81,9 +86,7 @@ def import_record():
             flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
                   f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made.")
             return redirect(f"/s/{already.id}")
-        session = store.create_session(get_db(), record, action="import", creator=creator())
-    except store.RateLimited as limited:
-        return too_many_sessions(limited)
+        session = store.create_session(get_db(), record, action="import")
     except ReaderBusy as busy:
         message = "Another PDF is being read right now. Try again in a few seconds."
         headers = {"Retry-After": str(busy.retry_after)}

@@ -138,8 +138,12 @@ def connect_keeper(path: str | Path) -> sqlite3.Connection:
 
 
 def initialise(path: str | Path) -> None:
-    """Create the database if missing, switch it to WAL, apply migrations."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    """Create the database if missing (0600: SQLite gives its -wal and -shm the
+    same mode), switch it to WAL, apply migrations."""
+    from ..private import private_dir, private_file
+
+    private_dir(Path(path).parent)
+    private_file(path)
     db = connect(path)
     try:
         db.conn.execute("PRAGMA journal_mode = WAL")

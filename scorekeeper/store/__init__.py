@@ -46,5 +46,5 @@ from .backups import (  # noqa: F401
     is_pin_hash, backup_problems, restore_all,
 )
 from .pins import (  # noqa: F401
-    PIN_TRIES, PIN_WINDOW, reserve_pin_try, forget_pin_try,
+    PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
 )

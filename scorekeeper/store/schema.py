@@ -113,6 +113,15 @@ def m006_scorer_seat(db: Database) -> None:
     _add_column(db, "sessions", "scorer", int)
 
 
+@migrations()
+def m007_pin_tries_by_client(db: Database) -> None:
+    """Which client address made each wrong PIN try: a client is limited on its
+    own tries, the session only by a ceiling (store/pins.py). Tries counted
+    before this have no address; they still count toward the ceiling."""
+    _add_column(db, "pin_failures", "address", str, not_null_default="")
+    db["pin_failures"].create_index(["session_id", "address", "at"], if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

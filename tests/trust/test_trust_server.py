@@ -5,6 +5,11 @@ time, and the server is stopped at the end whatever happens.
 
 - 64 half-open connections (half a request line, half a POST body) do not stop
   anyone else being served, and the server drops them after a short idle timeout.
+- Issue 18: connections that trickle a byte at a time are never idle; they are
+  capped per client address and cut at the request deadline.
+
+The hostile connections come from 127.0.0.2 (loopback too: another device, as a
+hostile phone on the same Wi-Fi is), the normal requests from 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -78,9 +83,12 @@ def served(tmp_path):
     server.stop()
 
 
+HOSTILE = "127.0.0.2"   # the hostile device's address (loopback: 127.0.0.0/8 all reaches this machine)
+
+
 def half_open(port: int, n: int) -> socket.socket:
     """A connection that sends half a request and then nothing more."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(HOSTILE, 0))
     if n % 2:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
     else:
@@ -138,6 +146,84 @@ def test_half_open_connections_do_not_stop_the_server_and_are_dropped(served):
     finally:
         for s in sockets:
             s.close()
+
+
+# ---------------------------------------------------------------- 3. a trickle of bytes is not a request
+
+TRICKLERS = 120            # from one address: more than the 2 × 12 it may hold
+TRICKLE_CONFIG = "HEADER_DEADLINE = 1.5\nREQUEST_DEADLINE = 3\nCLEANUP_INTERVAL = 0.25\n"
+TRICKLE_BUDGET = 9.0       # seconds the test trickles at most (the deadlines are 1.5 and 3 s)
+
+
+def trickler(port: int, n: int) -> tuple[socket.socket, bytes]:
+    """A connection from the hostile address and what it will send a byte at a time:
+    a request's headers (even n), or a POST's body after its headers (odd n)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(HOSTILE, 0))
+    s.setblocking(False)
+    if n % 2:
+        try:
+            s.send(b"POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\n")
+        except OSError:
+            pass
+        return s, b"player_0=A&" * 400
+    return s, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: " + b"x" * 4000
+
+
+def closed_by_server(s: socket.socket) -> bool:
+    try:
+        s.recv(65536)   # b"": closed; an answer (a 4xx) before the close: done with it too
+        return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def test_trickling_connections_are_capped_per_address_and_cut_at_the_deadline(tmp_path):
+    """Issue 18: 2,100 connections from one address, each sending a byte every 4 s,
+    were never idle, filled the connection limit and stopped every normal request.
+    Now one address holds at most 12 connections a process, and a request must be
+    received whole in time (deadlines made short here: 1.5 s for the headers, 3 s
+    for the whole request), however busy the client keeps it."""
+    served = Served(tmp_path / "instance", config=TRICKLE_CONFIG)
+    served.start()
+    connections, normal = [], []
+    try:
+        connections = [trickler(served.port, n) for n in range(TRICKLERS)]
+        opened = time.monotonic()
+        open_at, closed_at, tick = {}, {}, 0
+        while time.monotonic() - opened < TRICKLE_BUDGET and len(closed_at) < TRICKLERS:
+            for n, (s, rest) in enumerate(connections):
+                if n in closed_at:
+                    continue
+                if closed_by_server(s):
+                    closed_at[n] = time.monotonic() - opened
+                    continue
+                try:
+                    s.send(rest[tick:tick + 1])   # one byte a tick: never idle
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed_at[n] = time.monotonic() - opened
+            tick += 1
+            if tick == 3:
+                open_at["0.75 s"] = TRICKLERS - len(closed_at)
+            started = time.monotonic()                           # a phone, meanwhile
+            status = served.request("GET", "/", timeout=5)[0]
+            normal.append((status, time.monotonic() - started))
+            time.sleep(max(0.0, 0.25 - (time.monotonic() - started)))
+        held = TRICKLERS - len(closed_at)
+    finally:
+        for s, _ in connections:
+            s.close()
+        served.stop()
+    assert open_at["0.75 s"] <= 2 * 12, open_at                  # 12 per address in each of 2 processes
+    assert held == 0, f"{held} trickling connections still open after {TRICKLE_BUDGET} s"
+    assert {status for status, _ in normal} == {200}, normal
+    late = sorted(closed_at.values())[-1]
+    print(f"\ntrickle: {TRICKLERS} from one address, {open_at['0.75 s']} held after 0.75 s, the last closed "
+          f"after {late:.1f} s; {len(normal)} normal requests all 200, slowest {max(t for _, t in normal):.2f} s")
 
 
 # ---------------------------------------------------------------- PDF sheets never tie up the server

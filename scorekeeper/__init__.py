@@ -47,7 +47,7 @@ def create_app(test_config=None):
 
     from flask import Flask
 
-    from . import db, web
+    from . import db, hosting, web
     from .limits import MAX_RECORD_BYTES
 
     app = Flask(
@@ -73,6 +73,9 @@ def create_app(test_config=None):
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",
                             "application/json", "image/svg+xml", "application/manifest+json"],
         COMPRESS_MIN_SIZE=500,
+        PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/hosting.py
+        PROXY_FROM=["127.0.0.1", "::1"],  # the front's addresses: forwarded headers from anyone else are dropped
+        HSTS_SECONDS=365 * 24 * 3600,  # over https, for a host name
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -82,6 +85,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     db.init_app(app)
     web.init_app(app)
+    hosting.init_app(app)
     return app
 
 

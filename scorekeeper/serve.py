@@ -45,7 +45,8 @@ def waitress_options(app, threads: int = THREADS) -> dict:
         "cleanup_interval": CLEANUP_INTERVAL,
         "asyncore_use_poll": True,    # select() stops at 1,024 sockets; poll() does not
         "max_request_body_size": app.config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
-        "clear_untrusted_proxy_headers": True, "ident": "scorekeeper",
+        # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/hosting.py)
+        "clear_untrusted_proxy_headers": not app.config.get("PROXY_COUNT"), "ident": "scorekeeper",
     }
 
 
@@ -125,12 +126,27 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
         start_one()
 
 
+def front(app, url: str) -> None:
+    """Behind the HTTPS front at ``url`` (one proxy, on this machine, unless
+    instance/config.py says otherwise): its address is the public one."""
+    from urllib.parse import urlsplit
+
+    from . import security
+
+    app.config["PROXY_COUNT"] = app.config.get("PROXY_COUNT") or 1
+    app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
+    security.allow_hosts(app, urlsplit(url).hostname)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Serve the Gleek scorekeeper on the local network.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one)")
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=WORKERS, help=f"processes (default {WORKERS})")
     parser.add_argument("--threads", type=int, default=THREADS, help=f"app threads each (default {THREADS})")
+    parser.add_argument("--front", metavar="URL", nargs="?", const="", default=None,
+                        help="served behind an HTTPS front (at URL, else the configured PUBLIC_URL; "
+                             "`make run-https`, deploy/): believe its X-Forwarded-* headers")
     args = parser.parse_args(argv)
 
     from . import create_app, security
@@ -139,6 +155,8 @@ def main(argv=None) -> int:
 
     def make_app():
         app = create_app()
+        if args.front is not None:
+            front(app, args.front or app.config["PUBLIC_URL"])
         if address and not app.config.get("PUBLIC_URL"):
             app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
         if args.host not in ("0.0.0.0", "::", ""):
@@ -151,7 +169,10 @@ def main(argv=None) -> int:
     first.extensions["scorekeeper.keeper"].close()
     print("Gleek scorekeeper", flush=True)
     print(f"  database: {first.config['DATABASE']}", flush=True)
-    if address:
+    if args.front is not None:
+        print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
+              flush=True)
+    elif address:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
     del first

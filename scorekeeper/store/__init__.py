@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..limits import MAX_HANDS  # noqa: F401
 from .common import (  # noqa: F401
-    StaleEdit, NotFound, RateLimited, Refused, now,
+    StaleEdit, NotFound, RateLimited, StorageFull, Refused, now,
     new_token, TOKEN, is_token, id_label, printable,
     CREATION_WINDOW,
 )
@@ -32,6 +32,7 @@ from .sessions import (  # noqa: F401
     add_hand, replace_hand, delete_last_hand, last_change, undo,
     taken_back, DRAFT_ACTIONS, UNDOABLE, undoable, go_back, hands_at,
 )
+from .expiry import expire, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft,
     discard_draft, saved_from,

@@ -113,6 +113,16 @@ def m006_scorer_seat(db: Database) -> None:
     _add_column(db, "sessions", "scorer", int)
 
 
+@migrations()
+def m020_session_creator(db: Database) -> None:
+    """The client address that created a session (a hosted server caps how many
+    one address keeps; store/expiry.py), and when sessions were last touched,
+    for their expiry."""
+    _add_column(db, "sessions", "creator", str)
+    db["sessions"].create_index(["creator"], if_not_exists=True)
+    db["sessions"].create_index(["updated_at"], if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

@@ -16,7 +16,7 @@ from ..rules import BOOKS, Problem
 from ..rules.record import FORMAT, validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import Verdict, agreement, fingerprint, seat_links, without_agreement
-from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, new_token, now
+from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import reading, writing
 
 
@@ -313,9 +313,13 @@ def limit_problems(record: dict) -> list[Problem]:
     return problems
 
 
-def _reserve_creation(db: Database, address: str, limit: int, at: float) -> None:
+def _reserve_creation(db: Database, address: str, limit: int, at: float, keep_limit: int | None = None) -> None:
     """Count this creation against ``address``'s last minute, or refuse it
-    (inside the creating transaction, so a burst cannot slip past the count)."""
+    (inside the creating transaction, so a burst cannot slip past the count);
+    and against the sessions it keeps (``keep_limit``, a hosted server's cap)."""
+    if keep_limit is not None and db.execute("select count(*) from sessions where creator = ?",
+                                             [address]).fetchone()[0] >= keep_limit:
+        raise StorageFull(keep_limit)
     db.execute("delete from creations where at <= ?", [at - CREATION_WINDOW])
     rows = db.execute("select at from creations where address = ? order by at", [address]).fetchall()
     if len(rows) >= limit:
@@ -325,16 +329,17 @@ def _reserve_creation(db: Database, address: str, limit: int, at: float) -> None
 
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
                    pin_hash: str | None = None, creator: tuple[str, int] | None = None,
-                   at: float | None = None, scorer: int | None = None) -> Session:
+                   at: float | None = None, scorer: int | None = None, keep_limit: int | None = None) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
-    ``RateLimited`` beyond that. ``scorer``: the seat keeping the score, where the
+    ``RateLimited`` beyond that, and with ``StorageFull`` once that address keeps
+    ``keep_limit`` sessions. ``scorer``: the seat keeping the score, where the
     other players' OK is asked for."""
     _check_record(record)
     session_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
         if creator is not None:
-            _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
+            _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at, keep_limit)
         db["sessions"].insert({
             "id": session_id,
             "watch_id": watch_id,
@@ -351,6 +356,7 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             "pin_hash": pin_hash,
             "confirm": int(bool(record.get("confirm"))),
             "scorer": scorer if record.get("confirm") else None,
+            "creator": (creator[0] or "unknown") if creator is not None else None,
         })
         _insert_hands(db, session_id, record["hands"], stamp)
         if record.get("confirm"):

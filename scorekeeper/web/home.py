@@ -35,8 +35,19 @@ def creator() -> tuple[str, int]:
     return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
 
 
-def too_many_sessions(limited: store.RateLimited):
-    """429, saying when to try again (Retry-After too)."""
+def keep_limit() -> int | None:
+    """How many sessions one client address may keep (a hosted server's cap)."""
+    from ..hosting import setting
+
+    return setting(current_app, "SESSIONS_PER_ADDRESS")
+
+
+def too_many_sessions(limited: store.RateLimited | store.StorageFull):
+    """429, saying when to try again (Retry-After too); 507 when the address keeps its most."""
+    if isinstance(limited, store.StorageFull):
+        if request.is_json:
+            return {"problems": [str(limited)]}, 507
+        return render_template("error.html", title="Too many sessions kept", message=str(limited)), 507
     headers = {"Retry-After": str(limited.retry_after)}
     if request.is_json:
         return {"problems": [str(limited)], "retry_after": limited.retry_after}, 429, headers
@@ -55,8 +66,8 @@ def create_session():
         pin_hash = generate_password_hash(parsed.pin)
     try:
         session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                       creator=creator(), scorer=parsed.scorer)
-    except store.RateLimited as limited:
+                                       creator=creator(), scorer=parsed.scorer, keep_limit=keep_limit())
+    except (store.RateLimited, store.StorageFull) as limited:
         return too_many_sessions(limited)
     keep_snapshot(session)
     remember(session.id)
@@ -81,8 +92,8 @@ def import_record():
             flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
                   f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made.")
             return redirect(f"/s/{already.id}")
-        session = store.create_session(get_db(), record, action="import", creator=creator())
-    except store.RateLimited as limited:
+        session = store.create_session(get_db(), record, action="import", creator=creator(), keep_limit=keep_limit())
+    except (store.RateLimited, store.StorageFull) as limited:
         return too_many_sessions(limited)
     except (InvalidRecord, store.Refused) as refused:
         problems = [str(p) for p in refused.problems]

@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed-stamp
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 PORT   ?= 5000
 HTTPS_PORT ?= 8443
+AXE_VERSION := 4.14.1
+AXE_SHA256  := 29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c
+AXE    := tests/.axe/axe-$(AXE_VERSION).min.js
 # the shell lines that install the Debian packages named in $$missing (if any)
 APT_INSTALL = if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -64,8 +67,18 @@ run-https: $(STAMP) print-deps https-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)
 
-test: $(STAMP) system-deps
+test: $(STAMP) system-deps $(AXE)
 	$(PY) -m pytest
+
+# axe-core, for the accessibility tests only (never served to phones): 650 KB of
+# minified JavaScript, so fetched from the npm registry where missing instead of
+# kept in git, and checked against its known sha256.
+$(AXE):
+	@mkdir -p $(@D)
+	cd $(@D) && npm pack axe-core@$(AXE_VERSION) --silent >/dev/null && \
+	  tar -xzf axe-core-$(AXE_VERSION).tgz package/axe.min.js && mv package/axe.min.js $(@F).part && \
+	  rm -rf package axe-core-$(AXE_VERSION).tgz
+	echo "$(AXE_SHA256)  $@.part" | sha256sum -c --quiet && mv $@.part $@
 
 test-fast: $(STAMP) print-deps
 	$(PY) -m pytest -m "not browser"

@@ -56,7 +56,7 @@ def caddyfile(site_addresses: list[str], public: bool, upstream: str, storage: P
     """The Caddyfile: Caddy's own admin API off, certificates kept in ``storage``,
     every request passed to ``upstream`` (Caddy adds X-Forwarded-For/-Proto/-Host
     and keeps the Host header)."""
-    options = ["admin off", f"storage file_system {storage}"]
+    options = ["admin off", f"storage file_system {storage}", "log {\n\t\tlevel ERROR\n\t}"]
     if not public:
         # a local CA: nothing to install in this machine's trust store, no http->https redirect on :80
         options += ["auto_https disable_redirects", "skip_install_trust"]

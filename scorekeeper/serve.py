@@ -133,6 +133,8 @@ def front(app, url: str) -> None:
 
     from . import security
 
+    if not url:
+        raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
     app.config["PROXY_COUNT"] = app.config.get("PROXY_COUNT") or 1
     app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
     security.allow_hosts(app, urlsplit(url).hostname)

@@ -191,3 +191,17 @@ def test_one_address_keeps_at_most_its_share_of_sessions(tmp_path):
     assert imported.status_code == 507 and "already keeps 2 sessions" in imported.json["problems"][0]
     assert create(client, FRONT, {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.2"}).status_code == 303
     assert sqlite3.connect(tmp_path / "test.db").execute("select count(*) from sessions").fetchone()[0] == 3
+
+
+def test_the_front_gets_a_public_certificate_only_for_a_public_name(tmp_path):
+    from scorekeeper import front
+
+    assert front.sites("https://scores.example.org", 8443, "192.0.2.2") == (["scores.example.org"], True)
+    assert front.sites(None, 8443, "192.0.2.2") == (["https://localhost:8443", "https://192.0.2.2:8443"], False)
+    assert front.sites("https://gleek.local", 8443, None) == (["https://localhost:8443", "https://gleek.local:8443"],
+                                                              False)
+    assert front.sites("http://192.0.2.2:5000", 8443, None) == (["https://localhost:8443"], False)
+    lan = front.caddyfile(["https://localhost:8443"], False, "127.0.0.1:5000", tmp_path)
+    assert "\ttls internal\n" in lan and "skip_install_trust" in lan and "admin off" in lan
+    public = front.caddyfile(["scores.example.org"], True, "127.0.0.1:5000", tmp_path)
+    assert "tls internal" not in public and "scores.example.org {\n\treverse_proxy 127.0.0.1:5000\n}" in public

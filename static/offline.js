@@ -13,7 +13,19 @@
     if (note) note.hidden = false;
     return;
   }
-  navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(function () { /* still works online */ });
+  // once the page has loaded: the worker then keeps the files from the browser's cache, not fetched twice
+  function register() {
+    navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(function () { /* still works online */ });
+  }
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
+  // the first visit: this page was fetched before the worker took over, so it asks to keep it
+  if (!navigator.serviceWorker.controller) {
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      var worker = navigator.serviceWorker.controller;
+      if (worker) worker.postMessage({type: "keep", url: location.href.split("#")[0]});
+    }, {once: true});
+  }
 
   // A page shown from this phone's copy says so, until the server answers again.
   if (root.hasAttribute("data-offline-copy")) {
@@ -44,7 +56,14 @@
       } catch (e) { /* nothing kept */ }
     }
     // a page that is not the hand form is simply fetched again when the connection is back
-    if (!document.getElementById("hand-form")) window.addEventListener("online", function () { location.reload(); });
+    // (asked every 5 s too: the "online" event does not always come)
+    if (!document.getElementById("hand-form")) {
+      var back = function () {
+        fetch("/healthz", {cache: "no-store"}).then(function (r) { if (r.ok) location.reload(); }).catch(function () {});
+      };
+      window.addEventListener("online", back);
+      setInterval(back, 5000);
+    }
   }
 
   // The page as shown: what was typed and ticked written into the copy, what

@@ -146,11 +146,20 @@ self.addEventListener("fetch", function (event) {
 // The page as the phone shows it when the phone leaves it (offline.js): kept
 // in place of the copy fetched, so a cold start shows the table as last seen.
 // Only a page already kept from the network is replaced.
+// A page opened before this worker controlled it (the very first visit, a QR
+// code just scanned) is fetched again to be kept ("keep").
 self.addEventListener("message", function (event) {
   var data = event.data || {};
-  if (data.type !== "snapshot" || typeof data.url !== "string" || typeof data.html !== "string") return;
+  if (typeof data.url !== "string") return;
   var url = new URL(data.url, self.location.origin);
   if (url.origin !== self.location.origin) return;
+  if (data.type === "keep") {
+    event.waitUntil(fetch(url.href, {credentials: "same-origin"}).then(function (response) {
+      if (isPage(response)) return keepPage(url.href.split("#")[0], response);
+    }).catch(function () {}));
+    return;
+  }
+  if (data.type !== "snapshot" || typeof data.html !== "string") return;
   event.waitUntil(caches.open(PAGES).then(function (cache) {
     var key = url.href.split("#")[0];
     return cache.match(key, {ignoreVary: true}).then(function (was) {

@@ -119,7 +119,8 @@ def favicon():
 def manifest():
     icon = {"type": "image/png"}
     data = {
-        "name": "Gleek scorekeeper", "short_name": "Gleek", "start_url": "/", "display": "standalone",
+        "name": "Gleek scorekeeper", "short_name": "Gleek", "id": "/", "start_url": "/", "scope": "/",
+        "display": "standalone", "description": "Keeps the score of Gleek at the card table.",
         "background_color": "#14231c", "theme_color": "#14231c",
         "icons": [dict(icon, src=url_for("static", filename="icons/icon-192.png"), sizes="192x192"),
                   dict(icon, src=url_for("static", filename="icons/icon-512.png"), sizes="512x512")],

@@ -128,6 +128,18 @@ def test_installable_and_a_cold_start_with_no_connection_on_localhost(playwright
         assert installability_errors(page) == []
         kept = cached(page, "gleek-static-")
         assert any(" /static/app.js?v=" in k for k in kept) and any(" /static/vendor/htmx" in k for k in kept)
+        # the very first page (fetched before the worker took over) is kept too
+        for _ in range(50):
+            if any(k.endswith(" /") for k in cached(page, "gleek-pages")):
+                break
+            page.wait_for_timeout(100)
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#offline-copy")).to_be_visible()
+        expect(page.get_by_role("button", name="Start the session")).to_be_visible()
+        context.set_offline(False)   # back online: the page fetches itself again from the server
+        expect(page.locator("#offline-copy")).to_have_count(0, timeout=10_000)
+        page.wait_for_load_state()
         cold_start_offline_then_saved(page, base, context)
         # a page never opened on this phone says so, rather than the browser's error
         context.set_offline(True)

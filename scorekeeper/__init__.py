@@ -47,8 +47,10 @@ def create_app(test_config=None):
 
     from flask import Flask
 
-    from . import db, hosting, web
+    from . import db, hosting, logs, web
     from .limits import MAX_RECORD_BYTES
+
+    logs.install()   # before anything can log: no log line carries a link's id
 
     app = Flask(
         "scorekeeper",
@@ -90,12 +92,20 @@ def create_app(test_config=None):
 
 
 def _secret_key(instance) -> str:
-    """A secret key kept in instance/ (made on first start)."""
+    """A secret key kept in instance/ (made on first start, readable by its owner only)."""
+    import os
     import secrets
+
+    from .private import FILE_MODE, private_dir
 
     path = instance / "secret_key"
     if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        private_dir(instance)
+        try:   # created 0600 (never readable by others, not even for a moment), and only once
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        except FileExistsError:
+            pass   # another process made it meanwhile
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
     return path.read_text().strip()

@@ -32,7 +32,7 @@ from .reads import (  # noqa: F401
     last_change, taken_back, DRAFT_ACTIONS, hands_at,
 )
 from .changes import (  # noqa: F401
-    set_scorer, note_problems, limit_problems, create_session, insert_hands, log_change,
+    set_scorer, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
     UNDOABLE, undoable, go_back,
 )
@@ -51,5 +51,5 @@ from .backups import (  # noqa: F401
     is_pin_hash, backup_problems, restore_all,
 )
 from .pins import (  # noqa: F401
-    PIN_TRIES, PIN_WINDOW, reserve_pin_try, forget_pin_try,
+    PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
 )

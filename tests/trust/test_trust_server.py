@@ -180,3 +180,75 @@ def test_pdf_sheets_beyond_the_cap_are_refused_at_once_and_others_are_served(tmp
         thread.join(timeout=120)
     assert first == {"status": 200, "pdf": b"%PDF"}
     assert client.get(urls[1] + "/sheet.pdf").data[:4] == b"%PDF"   # and then it is printed
+
+
+# ---------------------------------------------------------------- 11. no link in the log; the files are the owner's
+
+def modes(root: Path) -> dict:
+    """Every folder and file under ``root`` (itself included) -> its permission bits."""
+    found = {root: root.stat().st_mode & 0o777}
+    for path in root.rglob("*"):
+        found[path] = path.stat().st_mode & 0o777
+    return found
+
+
+def test_no_link_in_the_log_after_a_500_and_the_files_are_the_owners(tmp_path, monkeypatch):
+    """Issue 18: every 500 logged ``Exception on /s/<scorer id>/…``, and the
+    database and backups were 0644 (the snapshot folders, named by the scorer's
+    id, 0755)."""
+    import sqlite3
+
+    from scorekeeper import create_app, store
+
+    # an instance folder as an earlier release left it: everything readable by everyone
+    instance = tmp_path / "instance"
+    served = Served(instance, config="SESSIONS_PER_MINUTE = 1000\n")
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
+    earlier = create_app()
+    assert earlier.test_client().post("/import", json=load_example("parlett-evening.json")).status_code == 303
+    earlier.extensions["scorekeeper.keeper"].close()
+    monkeypatch.undo()
+    for path in modes(instance):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    try:
+        served.start()
+        private = {path: mode for path, mode in modes(instance).items() if path.name != "serve.log"}
+        assert instance / "scorekeeper.db" in private and instance / "secret_key" in private
+        assert any(path.parent.name == "backups" and path.is_dir() for path in private)   # a snapshot folder
+        assert {path: mode for path, mode in private.items()
+                if mode != (0o700 if path.is_dir() else 0o600)} == {}, "fixed at start-up"
+
+        status, headers, _ = served.request("POST", "/sessions", [
+            ("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"), ("rulebook", "parlett"),
+            ("first_dealer", "0"), ("stake", ""), ("confirm", "on")])
+        assert status == 303
+        sid = headers["Location"].rsplit("/", 1)[1]
+        db = store.connect(instance / "scorekeeper.db")
+        watch, players = store.get_session(db, sid).watch_id, store.seat_links(db, sid)
+        db.close()
+        result = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "backup"], cwd=ROOT,
+                                env=dict(os.environ, SCOREKEEPER_INSTANCE=str(instance)), capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0 and "Backed up 2 session(s)" in result.stdout, result.stderr
+        made = {path: mode for path, mode in modes(instance).items() if path.name != "serve.log"}
+        assert instance / "backups" / sid in made                                  # its snapshots
+        assert any(path.name.startswith("full-") for path in made)                # the full backup
+        assert {path: mode for path, mode in made.items() if mode != (0o700 if path.is_dir() else 0o600)} == {}
+
+        conn = sqlite3.connect(instance / "scorekeeper.db")   # a fault the server cannot help: a 500
+        conn.execute("drop table history")
+        conn.execute("drop table verdicts")
+        conn.commit()
+        conn.close()
+        for url in (f"/s/{sid}", f"/s/{sid}/history?from={sid}", f"/w/{watch}", f"/p/{players[1]}"):
+            status, _, body = served.request("GET", url)
+            assert status == 500, url
+            assert b"Something went wrong" in body
+        time.sleep(0.3)   # the workers' stderr reaches the log
+        log = served.log.read_text()
+    finally:
+        served.stop()
+    assert log.count("Exception on /s/<id:") == 2 and log.count("Exception on /w/<id:") == 1
+    assert log.count("Exception on /p/<id:") == 1 and "no such table" in log            # the cause is kept
+    for secret in (sid, watch, *players):
+        assert secret not in log

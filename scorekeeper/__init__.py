@@ -64,6 +64,9 @@ def create_app(test_config=None):
         MAX_CONTENT_LENGTH=MAX_RECORD_BYTES,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # the cookie (this browser's tables) is written when it changes, not re-signed on every poll
+        SESSION_REFRESH_EACH_REQUEST=False,
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,   # the longest a browser keeps a cookie
         POLL_SECONDS=3,
         PUBLIC_URL=None,
         BACKUP_DIR=str(Path(app.instance_path) / "backups"),

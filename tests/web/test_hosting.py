@@ -7,6 +7,7 @@ backups, and a client address's storage cap."""
 from __future__ import annotations
 
 import datetime
+import re
 import sqlite3
 
 import pytest
@@ -205,3 +206,20 @@ def test_the_front_gets_a_public_certificate_only_for_a_public_name(tmp_path):
     assert "\ttls internal\n" in lan and "skip_install_trust" in lan and "admin off" in lan
     public = front.caddyfile(["scores.example.org"], True, "127.0.0.1:5000", tmp_path)
     assert "tls internal" not in public and "scores.example.org {\n\treverse_proxy 127.0.0.1:5000\n}" in public
+
+
+def test_a_poll_does_not_write_the_cookie_again(client):
+    """The cookie (this browser's tables) is written when it changes: a phone
+    polling every 3 s is not sent a newly signed cookie each time."""
+    url = new_session(client)
+    page = client.get(url)
+    watch = re.search(r"/w/[A-Za-z0-9_-]{24}", page.data.decode()).group(0)
+    assert "Set-Cookie" in client.get(watch).headers   # a new table for this browser: remembered
+    live = client.get(watch + "/live").data.decode()
+    key = re.search(r"/live\?v=([0-9a-z-]+)", live).group(1)
+    poll = client.get(f"{watch}/live?v={key}")
+    assert poll.status_code == 204 and "Set-Cookie" not in poll.headers
+    again = client.get(watch)
+    assert again.status_code == 200 and "Set-Cookie" not in again.headers   # already the newest: as it is
+    cookie = client.get_cookie("session")
+    assert cookie is not None and cookie.max_age is None and cookie.expires is not None

@@ -378,8 +378,8 @@ TAP_FOCUS = [("scorekeeper/web/hands.py", "tap"), ("scorekeeper/web/hands.py", "
              ("flask/app.py", "wsgi_app"), ("flask_compress/flask_compress.py", "after_request"),
              ("flask/sessions.py", "save_session"), ("flask/sessions.py", "open_session")]
 SAVE_FOCUS = [("scorekeeper/web/hands.py", "save_hand"), ("scorekeeper/web/table.py", "table_page"),
-              ("scorekeeper/store/sessions.py", "add_hand"), ("scorekeeper/store/sessions.py", "_check_hands_from"),
-              ("scorekeeper/store/sessions.py", "_write_change"), ("scorekeeper/store/sessions.py", "get_session"),
+              ("scorekeeper/store/changes.py", "add_hand"), ("scorekeeper/store/changes.py", "_check_hands_from"),
+              ("scorekeeper/store/changes.py", "_write_change"), ("scorekeeper/store/reads.py", "get_session"),
               ("scorekeeper/web/changes.py", "keep_snapshot"), ("scorekeeper/web/context.py", "table_context"),
               ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/money.py", "session_money"),
               ("scorekeeper/web/progress.py", "in_progress"), ("scorekeeper/web/changes.py", "undo_offer"),

@@ -8,8 +8,9 @@ never stored) can never disagree with them. Every change bumps the session's
 
 The package's modules, in the order they build on each other: ``common`` (errors,
 time stamps, ids), ``schema`` (migrations, connections, transactions), ``agreement``
-(the players' OKs), ``sessions`` (reading and every change), ``drafts`` (the hand
-in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN).
+(the players' OKs), ``reads`` (sessions as read: decoded, listed, their history),
+``changes`` (every change: created, saved, edited, deleted, undone), ``drafts``
+(the hand in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN).
 Everything is used as ``store.<name>``.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from ..limits import MAX_HANDS  # noqa: F401
 from .common import (  # noqa: F401
-    StaleEdit, NotFound, RateLimited, Refused, now,
+    StaleEdit, NotFound, RateLimited, StorageFull, Refused, now,
     new_token, TOKEN, is_token, id_label, printable,
     CREATION_WINDOW,
 )
@@ -25,13 +26,17 @@ from .schema import (  # noqa: F401
     migrations, connect, connect_keeper, initialise, writing,
     reading,
 )
-from .sessions import (  # noqa: F401
-    Session, _Hands, _HANDS, texts_kept, get_session,
-    get_session_by_watch_id, live_key, live_version, set_scorer, session_version, Summary, sessions_by_ids,
-    same_session, history, note_problems, limit_problems, create_session,
-    add_hand, replace_hand, delete_last_hand, last_change, undo,
-    taken_back, DRAFT_ACTIONS, UNDOABLE, undoable, go_back, hands_at,
+from .reads import (  # noqa: F401
+    Session, _Hands, _HANDS, keep_hands, texts_kept, get_session, get_session_by_watch_id, live_key,
+    live_version, session_version, Summary, sessions_by_ids, same_session, history,
+    last_change, taken_back, DRAFT_ACTIONS, hands_at,
 )
+from .changes import (  # noqa: F401
+    set_scorer, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
+    change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
+    UNDOABLE, undoable, go_back,
+)
+from .expiry import expire, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft,
     discard_draft, saved_from,
@@ -46,5 +51,5 @@ from .backups import (  # noqa: F401
     is_pin_hash, backup_problems, restore_all,
 )
 from .pins import (  # noqa: F401
-    PIN_TRIES, PIN_WINDOW, reserve_pin_try, forget_pin_try,
+    PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
 )

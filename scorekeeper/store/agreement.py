@@ -14,7 +14,7 @@ from .common import NotFound, new_token, now
 from .schema import writing
 
 if TYPE_CHECKING:
-    from .sessions import Session
+    from .reads import Session
 
 
 #: One player's OK or dispute of a hand, as the hand was when it was given.
@@ -82,7 +82,7 @@ def seat_links(db: Database, session_id: str, make: bool = True) -> list[str] | 
 
 
 def session_by_seat_link(db: Database, token: str) -> tuple[Session, int]:
-    from .sessions import get_session  # (sessions imports this module)
+    from .reads import get_session  # (reads imports this module)
 
     rows = list(db.query("select session_id, seat from seat_links where token = ?", [token]))
     if not rows:

@@ -16,7 +16,8 @@ from .agreement import seat_links, without_agreement
 from .common import Refused, is_token, new_token, now
 from .drafts import get_draft
 from .schema import writing
-from .sessions import Session, _change_within, _insert_hands, _log, get_session, limit_problems, session_version
+from .changes import change_within, insert_hands, limit_problems, log_change
+from .reads import Session, get_session, session_version
 
 
 def all_session_ids(db: Database) -> list[str]:
@@ -253,7 +254,7 @@ def _restore_one(db: Database, backup: dict) -> None:
 
         def change(session):
             return hands, None, "restore", session.hands, hands
-        session = _change_within(db, sid, session_version(db, sid), change)
+        session = change_within(db, sid, session_version(db, sid), change)
         if pin_hash:
             db.execute("update sessions set pin_hash = ? where id = ?", [pin_hash, session.id])
         return
@@ -268,7 +269,7 @@ def _restore_one(db: Database, backup: dict) -> None:
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
         "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer"),
     })
-    _insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
+    insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
     db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))
     db["seat_links"].insert_all({"token": token, "session_id": sid, "seat": seat}
                                 for seat, token in enumerate(backup.get("seat_links", ())))
@@ -279,4 +280,4 @@ def _restore_one(db: Database, backup: dict) -> None:
         db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
                              "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
                              "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
-    _log(db, sid, None, "restored", None, None, 1)  # a new session here: like an import, not undoable
+    log_change(db, sid, None, "restored", None, None, 1)  # a new session here: like an import, not undoable

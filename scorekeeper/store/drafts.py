@@ -9,7 +9,8 @@ from sqlite_utils import Database
 
 from .common import Refused, new_token, now
 from .schema import writing
-from .sessions import Session, _log, _refuse_stale, get_session, session_version
+from .changes import log_change, refuse_stale
+from .reads import Session, get_session, session_version
 
 
 @dataclass
@@ -88,14 +89,14 @@ def discard_draft(db: Database, session_id: str, based_on: int) -> Session:
             raise StaleDraft(current, _hand_count(db, session_id))
         version = _bump(db, session_id)
         db.execute("delete from drafts where session_id = ?", [session_id])
-        _log(db, session_id, current.number, "discard", _draft_json(current), None, version)
+        log_change(db, session_id, current.number, "discard", _draft_json(current), None, version)
     return get_session(db, session_id)
 
 
-def _undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict) -> Session:
+def undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict) -> Session:
     with writing(db):
         session = get_session(db, session_id)
-        _refuse_stale(session.version, based_on)
+        refuse_stale(session.version, based_on)
         if last["action"] == "discard":   # bring the hand in progress back
             if get_draft(db, session_id) is not None:
                 raise Refused(["Another hand is being entered: cancel it first, then undo."])
@@ -114,7 +115,7 @@ def _undo_draft_change(db: Database, session_id: str, based_on: int | None, last
             db.execute("delete from drafts where session_id = ?", [session_id])
             action, before, after = "discard", _draft_json(current), None
         version = _bump(db, session_id)
-        _log(db, session_id, last["hand_number"], action, before, after, version)
+        log_change(db, session_id, last["hand_number"], action, before, after, version)
     return get_session(db, session_id)
 
 

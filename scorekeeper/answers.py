@@ -18,7 +18,7 @@ import json
 from functools import lru_cache
 
 from .limits import MAX_CALLS
-from .rules.core import RANKS, SEATS, describe, is_text
+from .rules.core import SEATS, describe, is_text
 
 MAX_TYPED = 20          # characters in a box where a number is typed (a price, a count, card points)
 MAX_CALL = 40           # characters of one call in its JSON form: [2, "vie", 100000]
@@ -135,9 +135,9 @@ def _fields_of(q, book, options) -> dict:
         counts = tuple(map(str, range(q.total + 1)))
         return {**{f"{f}_{seat}": _choice(counts) for seat in SEATS},
                 f"{f}_auto": _choice(f"{seat}:{n}" for seat in SEATS for n in counts)}
-    if kind == "honours":
-        held = SEAT_VALUES + ((NOBODY, DISCARDED) if book.honours_may_be_discarded else ())
-        return {f"{f}_{rank}": _choice(held) for rank in RANKS[:4]}
+    if kind == "honours":   # each honour of the book's: who has it (or nobody, where it may be discarded)
+        return {f"{f}_{card.rank}": _choice(SEAT_VALUES + ((NOBODY, DISCARDED) if card.nobody else ()))
+                for card in q.rules.cards}
     if kind == "points":
         fields = {f"{f}_{seat}": typed for seat in SEATS}
         if q.counter:

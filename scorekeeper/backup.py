@@ -12,6 +12,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from . import store
+from .private import private_dir
 
 KEEP = 20
 
@@ -29,8 +30,8 @@ def write_json(path: Path, data, durable: bool = False) -> None:
 
 
 def write_text(path: Path, text: str, durable: bool = False) -> None:
-    """``write_json`` for JSON already encoded."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """``write_json`` for JSON already encoded (0600, in folders made 0700)."""
+    private_dir(path.parent)
     # the writer's pid in the name: start-up removes only the files of writers that are gone
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".tmp-{os.getpid()}-", suffix=".json")
     try:

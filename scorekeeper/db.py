@@ -14,7 +14,7 @@ import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
-from . import backup, store
+from . import backup, private, store
 
 
 class Connections:
@@ -60,6 +60,8 @@ def init_app(app: Flask) -> None:
     """Create and migrate the database, clear what a killed server left
     half-written, and register teardown and the commands."""
     store.initialise(app.config["DATABASE"])
+    # what an earlier release made readable by others (0644 files, 0755 folders) is put right
+    private.fix_modes(app.instance_path, app.config["DATABASE"], app.config["BACKUP_DIR"])
     backup.remove_orphans(app.config["BACKUP_DIR"])
     # One idle connection held for the app's life: closing a request's
     # connection then never closes the last one, which in WAL mode would

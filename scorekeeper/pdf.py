@@ -58,7 +58,8 @@ def _render(parts: tuple, lock_path: str | None) -> bytes:
         return print_pdf(*parts)
     import fcntl
 
-    with open(lock_path, "a") as lock:
+    fd = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(fd, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return print_pdf(*parts)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..limits import MAX_HANDS  # noqa: F401
 from .common import (  # noqa: F401
-    StaleEdit, NotFound, RateLimited, Refused, now,
+    StaleEdit, NotFound, RateLimited, StorageFull, Refused, now,
     new_token, TOKEN, is_token, id_label, printable,
     CREATION_WINDOW,
 )
@@ -32,10 +32,11 @@ from .reads import (  # noqa: F401
     last_change, taken_back, DRAFT_ACTIONS, hands_at,
 )
 from .changes import (  # noqa: F401
-    set_scorer, note_problems, limit_problems, create_session, insert_hands, log_change,
+    set_scorer, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
     UNDOABLE, undoable, go_back,
 )
+from .expiry import expire, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft,
     discard_draft, saved_from,
@@ -50,5 +51,5 @@ from .backups import (  # noqa: F401
     is_pin_hash, backup_problems, in_progress_problems, readable_in_progress, restore_all,
 )
 from .pins import (  # noqa: F401
-    PIN_TRIES, PIN_WINDOW, reserve_pin_try, forget_pin_try,
+    PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
 )

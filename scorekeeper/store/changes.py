@@ -15,7 +15,7 @@ from ..rules import BOOKS, Problem
 from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
-from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, new_token, now
+from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
 from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
                     session_version, taken_back)
 from .schema import reading, writing
@@ -70,18 +70,44 @@ def _reserve_creation(db: Database, address: str, limit: int, at: float) -> None
     db["creations"].insert({"address": address, "at": at})
 
 
+def count_attempt(db: Database, address: str, limit: int, at: float | None = None) -> None:
+    """Count one try at making a session from ``address`` (a new-session form or an
+    import, whether it is then made or refused) before any work is done on it:
+    ``RateLimited`` once ``limit`` were counted in the last minute. Refused work
+    costs the server as much as accepted work (3,004 refused 2 MB imports in 30 s
+    slowed every other request 35×), so it counts the same. Over the limit this is
+    one indexed read: no write lock, no commit."""
+    at = time.time() if at is None else at
+    address = address or "unknown"
+    rows = db.execute("select at from creations where address = ? and at > ? order by at",
+                      [address, at - CREATION_WINDOW]).fetchall()
+    if len(rows) >= limit:
+        raise RateLimited(max(1, math.ceil(rows[-limit][0] + CREATION_WINDOW - at)), limit)
+    with writing(db):
+        _reserve_creation(db, address, limit, at)
+
+
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
                    pin_hash: str | None = None, creator: tuple[str, int] | None = None,
-                   at: float | None = None, scorer: int | None = None) -> Session:
+                   at: float | None = None, scorer: int | None = None, owner: str | None = None,
+                   keep_limit: int | None = None) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
-    ``RateLimited`` beyond that. ``scorer``: the seat keeping the score, where the
-    other players' OK is asked for (else the record's own, if it names one)."""
+    ``RateLimited`` beyond that (the web counts every try first, ``count_attempt``,
+    and passes none). ``scorer``: the seat keeping the score, where the
+    other players' OK is asked for (else the record's own, if it names one).
+    ``owner``: the client address that creates it, kept with it: refused with
+    ``StorageFull`` once that address keeps ``keep_limit`` sessions (a hosted
+    server's cap)."""
     _check_record(record)
     if scorer is None:
         scorer = record.get("scorer")
     session_id, watch_id, stamp = new_token(), new_token(), now()
+    owner = owner or (creator[0] or "unknown" if creator is not None else None)
     with writing(db):
+        if keep_limit is not None and owner is not None and db.execute(
+                "select count(*) from sessions where creator = ?", [owner]).fetchone()[0] >= keep_limit:
+            raise StorageFull(keep_limit)
         if creator is not None:
             _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
         db["sessions"].insert({
@@ -100,6 +126,7 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             "pin_hash": pin_hash,
             "confirm": int(bool(record.get("confirm"))),
             "scorer": scorer if record.get("confirm") else None,
+            "creator": owner,
         })
         insert_hands(db, session_id, record["hands"], stamp)
         if record.get("confirm"):

@@ -28,12 +28,23 @@ class NotFound(Exception):
 
 
 class RateLimited(Exception):
-    """Too many new sessions from one client address; ``retry_after`` seconds to wait."""
+    """Too many new sessions (or tries at one) from one client address;
+    ``retry_after`` seconds to wait."""
 
     def __init__(self, retry_after: int, limit: int):
         self.retry_after, self.limit = retry_after, limit
-        super().__init__(f"Too many new sessions from this address (at most {limit} a minute). "
-                         f"Try again in {retry_after} seconds.")
+        super().__init__(f"Too many new sessions from this address (at most {limit} a minute, imports and "
+                         f"refused tries included). Try again in {retry_after} seconds.")
+
+
+class StorageFull(Exception):
+    """One client address already keeps the most sessions it may (a hosted server's cap)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        super().__init__(f"This address already keeps {limit} sessions here, the most one address may. "
+                         f"A session nobody has changed for a long time is removed by itself; "
+                         f"until then, go on with one of yours.")
 
 
 class Refused(Exception):

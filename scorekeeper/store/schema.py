@@ -113,6 +113,25 @@ def m006_scorer_seat(db: Database) -> None:
     _add_column(db, "sessions", "scorer", int)
 
 
+@migrations()
+def m007_pin_tries_by_client(db: Database) -> None:
+    """Which client address made each wrong PIN try: a client is limited on its
+    own tries, the session only by a ceiling (store/pins.py). Tries counted
+    before this have no address; they still count toward the ceiling."""
+    _add_column(db, "pin_failures", "address", str, not_null_default="")
+    db["pin_failures"].create_index(["session_id", "address", "at"], if_not_exists=True)
+
+
+@migrations()
+def m020_session_creator(db: Database) -> None:
+    """The client address that created a session (a hosted server caps how many
+    one address keeps; store/expiry.py), and when sessions were last touched,
+    for their expiry."""
+    _add_column(db, "sessions", "creator", str)
+    db["sessions"].create_index(["creator"], if_not_exists=True)
+    db["sessions"].create_index(["updated_at"], if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:
@@ -138,8 +157,12 @@ def connect_keeper(path: str | Path) -> sqlite3.Connection:
 
 
 def initialise(path: str | Path) -> None:
-    """Create the database if missing, switch it to WAL, apply migrations."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    """Create the database if missing (0600: SQLite gives its -wal and -shm the
+    same mode), switch it to WAL, apply migrations."""
+    from ..private import private_dir, private_file
+
+    private_dir(Path(path).parent)
+    private_file(path)
     db = connect(path)
     try:
         db.conn.execute("PRAGMA journal_mode = WAL")

@@ -8,6 +8,7 @@ from flask import current_app, render_template, request, session as cookie
 
 from .. import store
 from ..db import get_db
+from ..logs import label
 from .htmx import redirect
 from .wording import describe_change, undo_words
 
@@ -22,7 +23,7 @@ def keep_snapshot(session: store.Session) -> store.Session:
     try:
         snapshot_session(session, current_app.config["BACKUP_DIR"], current_app.config["BACKUP_KEEP"])
     except (OSError, ValueError) as error:  # pragma: no cover - a full disk, say
-        current_app.logger.warning("snapshot of %s failed: %s", session.id, error)
+        current_app.logger.warning("snapshot of session %s failed: %s", label(session.id), error)
     return session
 
 

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, flash, render_template, requ
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
-from ..upload import load_upload
+from ..upload import ReaderBusy, load_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot
@@ -31,8 +31,22 @@ def home_page(values: dict, problems: dict, status: int = 200):
 
 
 def creator() -> tuple[str, int]:
-    """Who is creating a session, for the per-address limit: (address, limit a minute)."""
+    """Who is trying to create a session, for the per-address limit: (address, tries a minute)."""
     return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
+
+
+def keep_limit() -> int | None:
+    """How many sessions one client address may keep (a hosted server's cap)."""
+    from ..hosting import setting
+
+    return setting(current_app, "SESSIONS_PER_ADDRESS")
+
+
+def storage_full(full: store.StorageFull):
+    """507: this address keeps the most sessions it may."""
+    if request.is_json:
+        return {"problems": [str(full)]}, 507
+    return render_template("error.html", title="Too many sessions kept", message=str(full)), 507
 
 
 def too_many_sessions(limited: store.RateLimited):
@@ -45,6 +59,10 @@ def too_many_sessions(limited: store.RateLimited):
 
 @bp.post("/sessions")
 def create_session():
+    try:   # every try counts, before any work is done on it: a refused one costs too
+        store.count_attempt(get_db(), *creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     parsed = forms.parse_new_session(request.form)
     if parsed.record is None:
         return home_page(parsed.values, parsed.problems, 422)
@@ -55,9 +73,9 @@ def create_session():
         pin_hash = generate_password_hash(parsed.pin, method=store.PIN_METHOD)  # the hash a restore accepts
     try:
         session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                       creator=creator(), scorer=parsed.scorer)
-    except store.RateLimited as limited:
-        return too_many_sessions(limited)
+                                       scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit())
+    except store.StorageFull as full:
+        return storage_full(full)
     keep_snapshot(session)
     remember(session.id)
     if pin_hash:
@@ -67,6 +85,10 @@ def create_session():
 
 @bp.post("/import")
 def import_record():
+    try:   # every import counts, before its upload is even parsed: a refused one costs too
+        store.count_attempt(get_db(), *creator())
+    except store.RateLimited as limited:
+        return too_many_sessions(limited)
     upload = request.files.get("file")
     if upload is not None and upload.filename:
         text = upload.read()
@@ -74,16 +96,23 @@ def import_record():
         text = request.get_data()
     else:
         text = request.form.get("record", "").encode()
-    try:  # a JSON record, or a sheet PDF carrying one
-        record = load_upload(text)
+    try:  # a JSON record, or a sheet PDF carrying one (read in a child process, under limits)
+        record = load_upload(text, isolated=True)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
         if already is not None and not request.is_json:
             flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
                   f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made.")
             return redirect(f"/s/{already.id}")
-        session = store.create_session(get_db(), record, action="import", creator=creator())
-    except store.RateLimited as limited:
-        return too_many_sessions(limited)
+        session = store.create_session(get_db(), record, action="import", owner=creator()[0],
+                                       keep_limit=keep_limit())
+    except store.StorageFull as full:
+        return storage_full(full)
+    except ReaderBusy as busy:
+        message = "Another PDF is being read right now. Try again in a few seconds."
+        headers = {"Retry-After": str(busy.retry_after)}
+        if request.is_json:
+            return {"problems": [message], "retry_after": busy.retry_after}, 503, headers
+        return render_template("error.html", title="Importing", message=message), 503, headers
     except (InvalidRecord, store.Refused) as refused:
         problems = [str(p) for p in refused.problems]
         if request.is_json:

@@ -1,4 +1,5 @@
-"""Unlocking a table that has a PIN (5 wrong tries per 15 minutes)."""
+"""Unlocking a table that has a PIN (5 wrong tries per 15 minutes from one
+device, 100 a day from all of them: store/pins.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,15 @@ from .htmx import redirect
 bp = Blueprint("pins", __name__)
 
 
+def refusal(attempt: store.PinTry) -> str:
+    minutes = max(1, attempt.wait // 60)
+    later = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 else f"{-(-minutes // 60)} hours"
+    if attempt.table_wide:
+        return (f"Too many wrong PINs for this table today, from several devices. Try again in {later}; "
+                "a phone already unlocked stays unlocked.")
+    return f"Too many wrong PINs from this device. Try again in {later}."
+
+
 @bp.route("/s/<key>/unlock", methods=["GET", "POST"])
 def unlock_table(key):
     table = load_table(key, True)
@@ -26,12 +36,11 @@ def unlock_table(key):
     problem, status = "", 200
     if request.method == "POST":
         # a try is counted before it is checked: a burst of wrong PINs gets 5 checked
-        attempt, wait = store.reserve_pin_try(get_db(), session.id, time.time())
-        if attempt is None:
-            minutes = max(1, wait // 60)
-            problem, status = f"Too many wrong PINs. Try again in {minutes} minute{'s' if minutes != 1 else ''}.", 429
+        attempt = store.reserve_pin_try(get_db(), session.id, request.remote_addr, time.time())
+        if attempt.id is None:
+            problem, status = refusal(attempt), 429
         elif check_password_hash(session.pin_hash, request.form.get("pin", "")):
-            store.forget_pin_try(get_db(), attempt)
+            store.forget_pin_try(get_db(), attempt.id)
             unlock(session)
             return redirect(table.url(then))
         else:

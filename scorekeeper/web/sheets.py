@@ -9,6 +9,7 @@ import os
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from ..localtime import viewer_clock
+from ..logs import label
 from ..rules.record import dump
 from .access import on_both_links
 from .agreement import sheet_line, summary
@@ -68,7 +69,7 @@ def sheet_pdf(table):
         pdf = PDFS.get(key, lambda: render_pdf(key, record, chosen, current_app.config["PDF_WAITING"],
                                                lock, printed=clock.now(), agreed=line))
     except Failed as failed:
-        current_app.logger.error("The PDF renderer process failed for session %s", session.id)
+        current_app.logger.error("The PDF renderer process failed for session %s", label(session.id))
         return render_template("error.html", title="Printing", back=table.url(), message=(
             "The sheet could not be printed: the printing process stopped. Try again in a few seconds; "
             "the sheet page itself (Sheet) can also be printed from the browser.")), 503, {

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import re
 import sqlite3
@@ -312,7 +313,8 @@ def test_sessions_created_per_address_per_minute_are_limited(limited):
     wait = int(response.headers["Retry-After"])
     assert 1 <= wait <= 60
     assert response.json == {"problems": [
-        f"Too many new sessions from this address (at most 3 a minute). Try again in {wait} seconds."],
+        f"Too many new sessions from this address (at most 3 a minute, imports and refused tries included). "
+        f"Try again in {wait} seconds."],
         "retry_after": wait}
     response = limited.test_client().post("/sessions", data=NEW_SESSION)   # another browser, same address
     assert response.status_code == 429 and 1 <= int(response.headers["Retry-After"]) <= 60
@@ -323,6 +325,30 @@ def test_sessions_created_per_address_per_minute_are_limited(limited):
     other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
     assert other.post("/sessions", data=NEW_SESSION).status_code == 303
     assert count(limited) == 4
+
+
+def test_refused_imports_and_forms_count_toward_the_same_limit(limited):
+    """Issue 18: 3,004 refused imports in 30 s from one address slowed everyone
+    (each was parsed and refused). Every try counts, before its upload is read."""
+    from support.hostile import many_attachments_pdf
+
+    client = limited.test_client()
+    bad = {"player_0": "Ann", "player_1": "", "player_2": "Cat", "rulebook": "parlett", "first_dealer": "0"}
+    assert client.post("/import", data={"record": "{not json"}).status_code == 422
+    assert client.post("/import", data={"file": (io.BytesIO(many_attachments_pdf()), "sheet.pdf")},
+                       content_type="multipart/form-data").status_code == 422
+    assert client.post("/sessions", data=bad).status_code == 422
+    for attempt in ({"json": EVENING}, {"data": NEW_SESSION}, {"data": {"record": "{not json"}}):
+        path = "/sessions" if attempt.get("data") is NEW_SESSION else "/import"
+        response = client.post(path, **attempt)                  # good or bad: the minute's 3 tries are used
+        assert response.status_code == 429, (path, attempt)
+        assert 1 <= int(response.headers["Retry-After"]) <= 60
+    assert count(limited) == 0
+    other = limited.test_client()                                # another address is not held up
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.8"
+    assert other.post("/import", json=EVENING).status_code == 303
+    db = store.connect(limited.config["DATABASE"])
+    assert db.execute("select count(*) from creations").fetchone()[0] == 4   # 429s are not even counted
 
 
 def test_the_creation_limit_is_a_sliding_minute(limited):

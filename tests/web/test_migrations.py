@@ -35,10 +35,17 @@ def take_back(path, release):
     with con:
         for table in ("creations", "seat_links", "verdicts"):
             con.execute(f"DROP TABLE {table}")
+        con.execute("DROP INDEX idx_pin_failures_session_id_address_at")
+        con.execute("ALTER TABLE pin_failures DROP COLUMN address")
         con.execute("ALTER TABLE sessions DROP COLUMN confirm")
         con.execute("ALTER TABLE sessions DROP COLUMN scorer")
+        con.execute("DROP INDEX idx_sessions_creator")
+        con.execute("DROP INDEX idx_sessions_updated_at")
+        con.execute("ALTER TABLE sessions DROP COLUMN creator")
+        con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm020_session_creator'")
         con.execute("DELETE FROM _sqlite_migrations WHERE name IN "
-                    "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat')")
+                    "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat', "
+                    "'m007_pin_tries_by_client')")
         if release == "stop 6":
             con.execute("DROP TABLE drafts")
             con.execute("ALTER TABLE history DROP COLUMN draft")
@@ -73,6 +80,7 @@ def test_an_earlier_releases_database_opens_with_its_sessions(tmp_path, release,
     assert export(client, url)["hands"][2] == third
     con = sqlite3.connect(path)
     assert {row[0] for row in con.execute("SELECT name FROM _sqlite_migrations")} >= {
-        "m003_session_creations", "m004_hands_in_progress", "m005_players_agree", "m006_scorer_seat"}
+        "m003_session_creations", "m004_hands_in_progress", "m005_players_agree", "m006_scorer_seat",
+        "m007_pin_tries_by_client"}
     assert {"confirm", "scorer"} <= {row[1] for row in con.execute("PRAGMA table_info(sessions)")}
     con.close()

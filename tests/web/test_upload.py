@@ -15,6 +15,7 @@ import pypdf
 import pytest
 
 from support.data import DATA, load_example
+from support.hostile import many_attachments_pdf, pdf_with_attachments
 from support.sessions import long_session, rounding_session
 from scorekeeper import store
 from scorekeeper.rules.record import dump, validate
@@ -170,6 +171,9 @@ BAD_PDFS = {
                            "record: the session record in this PDF is larger than 2 MB"),
     "attachment not JSON": (lambda: pdf_carrying(b"Ann 3, Ben 7"), "record: not valid JSON"),
     "encrypted": (encrypted_pdf, "record: this PDF is encrypted"),
+    "862 attachments of 2 MB": (many_attachments_pdf, "record: this PDF has more than 16 attachments"),
+    "two session.json": (lambda: pdf_with_attachments(2, 0, content=dump(load_example("parlett-evening.json")).encode()),
+                         "record: this PDF carries 2 session.json attachments; it is not one session's sheet"),
 }
 
 
@@ -211,3 +215,65 @@ def test_reading_a_pdf_record_does_not_import_weasyprint():
             "assert 'pypdf' not in sys.modules and 'weasyprint' not in sys.modules")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+
+
+# ---------------------------------------------------------------- the work of reading a PDF, bounded as a whole
+
+# In a fresh process, so that its peak memory (ru_maxrss) is this import's alone.
+IMPORT_PEAK = """
+import io, json, resource, sys, tempfile
+sys.path.insert(0, {tests!r})
+from support.hostile import many_attachments_pdf
+from scorekeeper import create_app
+
+folder = tempfile.mkdtemp()
+app = create_app({{"DATABASE": folder + "/t.db", "SECRET_KEY": "t", "BACKUP_DIR": folder + "/b"}})
+client = app.test_client()
+pdf = many_attachments_pdf()
+client.get("/")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+response = client.post("/import", data={{"file": (io.BytesIO(pdf), "sheet.pdf")}}, content_type="multipart/form-data")
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"size": len(pdf), "status": response.status_code, "page": response.get_data(as_text=True),
+                  "peak_kb": [before, after]}}))
+"""
+
+
+def test_a_pdf_of_many_big_attachments_costs_the_server_little_memory():
+    """Issue 18: 862 attachments named session.json, each inflating to 2 MB, in a
+    2 MB upload: 1.7 GB and 4.4 s, never given back. Now the server's process
+    grows by a few MB (the upload itself) and at most 16 entries are looked at."""
+    result = subprocess.run([sys.executable, "-c", IMPORT_PEAK.format(tests=str(ROOT / "tests"))],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    outcome = json.loads(result.stdout.splitlines()[-1])
+    before, after = outcome["peak_kb"]
+    assert after - before < 50 * 1024, f"the import took the process from {before} to {after} KB at its peak"
+    assert outcome["size"] < 2 * 1024 * 1024 and outcome["status"] == 422
+    assert problems_on(outcome["page"].encode()) == [
+        "record: this PDF has more than 16 attachments (a score sheet printed by the scorekeeper has one, "
+        "session.json); it was not read"]
+
+
+def test_reading_a_pdf_is_bounded_in_memory_and_time_by_its_process():
+    """The web import reads a PDF in a child process under an address-space and a
+    CPU limit and a deadline: past them, one line, and nothing of it in this one."""
+    from scorekeeper.rules import InvalidRecord
+    from scorekeeper.upload import read_isolated
+
+    record = long_session(200)
+    pdf = render_sheet_pdf(record)
+    assert read_isolated(pdf) == dump(record).encode()           # a real sheet, within the limits
+    big = pdf_with_attachments(1, 2 * 1024 * 1024 - 1)           # one attachment of (nearly) 2 MB
+    assert read_isolated(big) == bytes(2 * 1024 * 1024 - 1)
+    with pytest.raises(InvalidRecord) as refused:
+        read_isolated(big, memory=1024 * 1024)                    # 1 MB more than it starts with
+    assert [str(p) for p in refused.value.problems] == [
+        "record: reading this PDF takes more work than reading a score sheet does (more than 1 MB or 1 s); "
+        "it was not read"]
+    with pytest.raises(InvalidRecord) as refused:
+        read_isolated(pdf, deadline=0.0)                          # not answered in time: stopped
+    assert str(refused.value).startswith("record: reading this PDF takes more work")
+    with pytest.raises(InvalidRecord) as refused:
+        read_isolated(b"%PDF-1.7\n" + bytes(range(256)) * 40)    # its own refusals come back as they are
+    assert str(refused.value).startswith("record: this file starts like a PDF but cannot be read")

@@ -45,8 +45,10 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
     elif tap:
         call = call_of(tap)
         problem = replay(calls + [call]).problem if call is not None else None
-        if problem and not replay(calls).problem:   # a call out of turn, by a folded player, …: never kept
-            reading.refused_call = (problem[:1].upper() + problem[1:] + ".", None, None)
+        if problem:   # a call out of turn, by a folded player, after calls that no longer fit: never kept
+            earlier = replay(calls).problem
+            why = problem if not earlier else f"{earlier}; tap Undo last call first"
+            reading.refused_call = (why[:1].upper() + why[1:] + ".", None, None)
         elif call is not None:
             calls = calls + [call]
     reading.values[name] = json.dumps(calls) if calls else ""

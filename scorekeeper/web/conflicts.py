@@ -52,12 +52,14 @@ def merged(t: Target, stale: store.StaleDraft, data):
     posted, answers, clashes = raw_values(data), dict(current.answers), []
     pad_lists = {calls for calls, _ in PADS.values()}
     for name in dict.fromkeys(names):
-        if name in shapes.TAPS or name in pad_lists:
-            continue  # the pads: below, call by call
+        if name in shapes.TAPS:
+            continue
         mine, theirs = posted.get(name), current.answers.get(name)
         if store.same_answer(mine, theirs):
             continue
-        if current.field_versions.get(name, 0) > based:   # the other phone changed it too, since
+        if name in pad_lists:   # a pad's calls named as changed: this phone's, as it followed them ("Use
+            answers[name] = mine or ""   # this phone's answers" after a refused call); a call tapped: below
+        elif current.field_versions.get(name, 0) > based:   # the other phone changed it too, since
             clashes.append((name, theirs, mine))
         elif name in posted:
             answers[name] = mine

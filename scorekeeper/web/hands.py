@@ -89,7 +89,9 @@ def tap(key, number):
             return conflict(t, store.StaleDraft(store.get_draft(get_db(), t.session.id), len(t.session.hands)), data)
     form = t.parse(data)
     if not t.editing:
-        if form.refused_call:   # a call the rules refuse now, or an amount too low: said, never kept
+        if form.refused_call and store.draft_version(get_db(), t.session.id) == shown:
+            # a call the rules refuse, or an amount too low, on the hand as it is: said, never kept
+            # (a phone a version behind is answered below, with the calls as they are now)
             why, box, typed = form.refused_call
             return as_stored(t, "Not kept: " + why, 422, keep={box: typed} if box else None)
         wrong = answers.problems(t.book, t.session.options, form.values)  # what the tap made of them

@@ -6,6 +6,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 PORT   ?= 5000
+HTTPS_PORT ?= 8443
+AXE_VERSION := 4.14.1
+AXE_SHA256  := 29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c
+AXE    := tests/.axe/axe-$(AXE_VERSION).min.js
 # the shell lines that install the Debian packages named in $$missing (if any)
 APT_INSTALL = if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -13,7 +17,7 @@ APT_INSTALL = if [ -n "$$missing" ]; then \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-.PHONY: run test test-fast bench bench-load bench-trust print-deps system-deps clean
+.PHONY: run run-https test test-fast bench bench-load bench-trust print-deps system-deps https-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -36,17 +40,45 @@ print-deps:
 	fc-list -q "Noto Color Emoji" 2>/dev/null || missing="$$missing fonts-noto-color-emoji"; \
 	$(APT_INSTALL)
 
-system-deps: print-deps
+system-deps: print-deps https-deps
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	$(APT_INSTALL)
+
+# Caddy, the HTTPS front (and certutil, for the browser tests to trust its local
+# CA). Where systemd runs, Debian's package also starts a caddy service on :80
+# and :443: one installed here is stopped and disabled again (run-https and the
+# tests run their own).
+https-deps:
+	@missing=""; \
+	command -v caddy >/dev/null || missing="$$missing caddy"; \
+	command -v certutil >/dev/null || missing="$$missing libnss3-tools"; \
+	$(APT_INSTALL); \
+	case "$$missing" in *caddy*) [ -d /run/systemd/system ] && \
+	  $$( [ "$$(id -u)" = 0 ] || echo sudo ) systemctl disable --now caddy >/dev/null 2>&1 || true;; esac
 
 run: $(STAMP) print-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.serve --port $(PORT)
 
-test: $(STAMP) system-deps
+# The app behind Caddy over HTTPS (scorekeeper/front.py): https://localhost:8443 and
+# the LAN address with Caddy's own CA, or PUBLIC_URL's name with a real certificate.
+run-https: $(STAMP) print-deps https-deps
+	$(VENV)/bin/flask --app scorekeeper init-db
+	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)
+
+test: $(STAMP) system-deps $(AXE)
 	$(PY) -m pytest
+
+# axe-core, for the accessibility tests only (never served to phones): 650 KB of
+# minified JavaScript, so fetched from the npm registry where missing instead of
+# kept in git, and checked against its known sha256.
+$(AXE):
+	@mkdir -p $(@D)
+	cd $(@D) && npm pack axe-core@$(AXE_VERSION) --silent >/dev/null && \
+	  tar -xzf axe-core-$(AXE_VERSION).tgz package/axe.min.js && mv package/axe.min.js $(@F).part && \
+	  rm -rf package axe-core-$(AXE_VERSION).tgz
+	echo "$(AXE_SHA256)  $@.part" | sha256sum -c --quiet && mv $@.part $@
 
 test-fast: $(STAMP) print-deps
 	$(PY) -m pytest -m "not browser"

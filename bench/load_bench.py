@@ -23,7 +23,12 @@ kind of request, errors (any exception or unexpected status). Targets: zero
 errors, p95 < 100 ms on 2 cores.
 
     .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--hands 500] [--players 3]
-                                         [--root DIR --root-label TEXT] [--no-write]
+                                         [--root DIR --root-label TEXT] [--no-write] [--front | --keep-alive]
+
+``--front`` (issue 21) puts Caddy in front (the Caddyfile `make run-https` uses, tls
+internal, on loopback) and each client keeps one HTTPS connection, as a phone's
+browser does; ``--keep-alive`` keeps one plain connection per client, straight to
+waitress (the same clients without the front).
 
 ``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
@@ -83,7 +88,7 @@ from scorekeeper.serve import run
 
 def make_app():
     flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
-                             "SESSIONS_PER_MINUTE": 100_000}})
+                             "SESSIONS_PER_MINUTE": 100_000, "PROXY_COUNT": {proxies}}})
 
     def app(environ, start_response):
         started = time.perf_counter()
@@ -110,11 +115,11 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT):
+    def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT, proxies: int = 0):
         self.folder, self.threads, self.workers, self.root = folder, threads, workers, root
         self.database = folder / "load.db"
         (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
-                                                             backups=str(folder / "backups")))
+                                                             backups=str(folder / "backups"), proxies=proxies))
         self.port = free_port()
         self.proc = None
 
@@ -193,13 +198,80 @@ class Sample:
     app_ms: float = float("nan")
 
 
+class Front:
+    """Caddy in front of the bench's server, as `make run-https` runs it (issue 21)."""
+
+    def __init__(self, folder: Path, upstream: int):
+        from scorekeeper import front
+
+        self.port, self.storage = free_port(), folder / "caddy"
+        config = folder / "Caddyfile"
+        config.write_text(front.caddyfile([f"https://localhost:{self.port}"], False, f"127.0.0.1:{upstream}",
+                                          self.storage))
+        self.log = open(folder / "caddy.log", "ab")
+        self.proc = subprocess.Popen(["timeout", "-s", "KILL", "900"] + front.caddy_command(config), cwd=folder,
+                                     env=dict(os.environ, HOME=str(folder)), stdout=self.log, stderr=self.log,
+                                     start_new_session=True)
+        self.root = front.root_certificate(self.storage)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.root.exists():
+                try:
+                    conn = self.connection()
+                    conn.request("GET", "/manifest.webmanifest")
+                    if conn.getresponse().status == 200:
+                        conn.close()
+                        return
+                except (OSError, http.client.HTTPException):
+                    pass
+            time.sleep(0.1)
+        raise RuntimeError("Caddy did not start")
+
+    def connection(self):
+        import ssl
+
+        context = ssl.create_default_context(cafile=str(self.root))
+        return http.client.HTTPSConnection("localhost", self.port, context=context, timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.log.close()
+
+
 class Phase:
     """One timed run of all clients; every request's latency and outcome kept."""
 
-    def __init__(self, name: str, port: int, tables: list[Table], args, baseline: bool):
+    def __init__(self, name: str, port: int, tables: list[Table], args, baseline: bool, front: Front | None = None):
         self.name, self.port, self.tables, self.args, self.baseline = name, port, tables, args, baseline
+        self.front = front
+        self.kept = threading.local()   # a client's own connection (--front, --keep-alive)
         self.samples: list[Sample] = []
         self.lock = threading.Lock()
+
+    def send(self, method, path, fields=None):
+        """(status, location, body, app ms): on a fresh connection, or on the client's own one."""
+        if self.front is None and not self.args.keep_alive:
+            return request(self.port, method, path, fields, timed=True)
+        from urllib.parse import urlencode
+
+        conn = getattr(self.kept, "conn", None)
+        if conn is None:
+            conn = self.kept.conn = (self.front.connection() if self.front else
+                                     http.client.HTTPConnection("127.0.0.1", self.port, timeout=10))
+        body = urlencode(fields) if fields is not None else None
+        headers = {"Content-Type": "application/x-www-form-urlencoded"} if fields is not None else {}
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException):
+            conn.close()
+            self.kept.conn = None
+            raise
+        return (response.status, response.getheader("Location", ""), data,
+                float(response.getheader("X-App-Time", "nan")))
 
     def record(self, sample: Sample) -> None:
         with self.lock:
@@ -208,7 +280,7 @@ class Phase:
     def timed(self, kind, method, path, fields=None, ok=(200,)):
         started = time.perf_counter()
         try:
-            status, location, body, app_ms = request(self.port, method, path, fields, timed=True)
+            status, location, body, app_ms = self.send(method, path, fields)
         except (OSError, http.client.HTTPException) as error:
             self.record(Sample(kind, time.perf_counter() - started, 0, repr(error)))
             return None
@@ -344,6 +416,8 @@ def report(results: dict, info: dict, args) -> str:
                if args.players else "")
     served = "(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else (
         f"(waitress, {args.workers} processes × {args.threads} threads"
+        + ("; through Caddy over HTTPS, a kept connection per client" if args.front else
+           "; a kept connection per client" if args.keep_alive else "")
         + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
     lines = [
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
@@ -413,6 +487,9 @@ def main(argv=None) -> int:
     parser.add_argument("--gunicorn", action="store_true",
                         help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("--front", action="store_true",
+                        help="through Caddy over HTTPS (issue 21), one kept connection per client")
+    parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
     parser.add_argument("--trust", action="store_true",
                         help="append to the section of issues 8 and 13 (long sessions, players' phones)")
     args = parser.parse_args(argv)
@@ -429,8 +506,9 @@ def main(argv=None) -> int:
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
         server = Server(Path(folder), args.threads, args.workers,
-                        Path(args.root).resolve() if args.root else ROOT)
+                        Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0)
         server.start(gunicorn=args.gunicorn)
+        front = Front(Path(folder), server.port) if args.front else None
         try:
             tables = []
             for n in range(args.tables):
@@ -447,7 +525,7 @@ def main(argv=None) -> int:
                     table.wid = conn.execute("select watch_id from sessions where id = ?", [table.sid]).fetchone()[0]
 
             for name, baseline in (("app", False), ("baseline", True)):
-                phase = Phase(name, server.port, tables, args, baseline)
+                phase = Phase(name, server.port, tables, args, baseline, front)
                 print(f"{name}: {args.tables} tables + {args.viewers} watchers for {args.duration:g} s …", flush=True)
                 duration = phase.run()
                 by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
@@ -467,6 +545,8 @@ def main(argv=None) -> int:
                     and conn.execute("select version from sessions where id = ?", [t.sid]).fetchone()[0] == t.version
                     for t in tables)
         finally:
+            if front is not None:
+                front.stop()
             server.stop()
     results["load_after"] = loadavg()
 

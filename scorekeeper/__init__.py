@@ -47,7 +47,7 @@ def create_app(test_config=None):
 
     from flask import Flask
 
-    from . import db, logs, web
+    from . import db, hosting, logs, web
     from .limits import MAX_RECORD_BYTES
 
     logs.install()   # before anything can log: no log line carries a link's id
@@ -64,6 +64,9 @@ def create_app(test_config=None):
         MAX_CONTENT_LENGTH=MAX_RECORD_BYTES,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # the cookie (this browser's tables) is written when it changes, not re-signed on every poll
+        SESSION_REFRESH_EACH_REQUEST=False,
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,   # the longest a browser keeps a cookie
         POLL_SECONDS=3,
         PUBLIC_URL=None,
         BACKUP_DIR=str(Path(app.instance_path) / "backups"),
@@ -76,6 +79,9 @@ def create_app(test_config=None):
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",
                             "application/json", "image/svg+xml", "application/manifest+json"],
         COMPRESS_MIN_SIZE=500,
+        PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/hosting.py
+        PROXY_FROM=["127.0.0.1", "::1"],  # the front's addresses: forwarded headers from anyone else are dropped
+        HSTS_SECONDS=365 * 24 * 3600,  # over https, for a host name
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -85,6 +91,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     db.init_app(app)
     web.init_app(app)
+    hosting.init_app(app)
     return app
 
 

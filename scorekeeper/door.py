@@ -67,8 +67,10 @@ class Server(TcpWSGIServer):
 
     channel_class = Channel
 
-    def __init__(self, *args, per_address: int, header_deadline: float, request_deadline: float, **kw):
+    def __init__(self, *args, per_address: int, header_deadline: float, request_deadline: float,
+                 uncapped=(), **kw):
         self.per_address, self.header_deadline, self.request_deadline = per_address, header_deadline, request_deadline
+        self.uncapped = frozenset(uncapped)   # the HTTPS front's own addresses
         self.by_address: dict[str, set] = {}
         self.refused: dict[str, int] = {}   # connections closed over the cap since the last report
         self.timed_out = 0
@@ -101,7 +103,7 @@ class Server(TcpWSGIServer):
         addr = self.fix_addr(addr)
         host = addr[0]
         theirs = self.by_address.get(host, ())
-        if len(theirs) >= self.per_address:
+        if len(theirs) >= self.per_address and host not in self.uncapped:
             idle = sorted((c for c in theirs if c.idle), key=lambda c: c.last_activity)
             for channel in idle[:len(theirs) - self.per_address + 1]:
                 channel.handle_close()
@@ -130,7 +132,8 @@ class Server(TcpWSGIServer):
             self.refused, self.timed_out = {}, 0
 
 
-def make_server(app, sock, per_address: int, header_deadline: float, request_deadline: float, **options) -> Server:
+def make_server(app, sock, per_address: int, header_deadline: float, request_deadline: float, uncapped=(),
+                **options) -> Server:
     """What ``waitress.serve(app, sockets=[sock], **options)`` builds, with our
     classes: one TCP server on an already bound and listening socket."""
     adj = Adjustments(sockets=[sock], **options)
@@ -138,4 +141,5 @@ def make_server(app, sock, per_address: int, header_deadline: float, request_dea
     dispatcher.set_thread_count(adj.threads)
     return Server(app, {}, True, sock, dispatcher=dispatcher, adj=adj, bind_socket=False,
                   sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
-                  per_address=per_address, header_deadline=header_deadline, request_deadline=request_deadline)
+                  per_address=per_address, header_deadline=header_deadline, request_deadline=request_deadline,
+                  uncapped=uncapped)

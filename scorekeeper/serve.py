@@ -52,7 +52,8 @@ def waitress_options(app, threads: int = THREADS) -> dict:
         "cleanup_interval": config.get("CLEANUP_INTERVAL", CLEANUP_INTERVAL),
         "asyncore_use_poll": True,    # select() stops at 1,024 sockets; poll() does not
         "max_request_body_size": config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
-        "clear_untrusted_proxy_headers": True, "ident": "scorekeeper",
+        # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/hosting.py)
+        "clear_untrusted_proxy_headers": not config.get("PROXY_COUNT"), "ident": "scorekeeper",
     }
 
 
@@ -63,6 +64,9 @@ def door_options(app) -> dict:
         "header_deadline": config.get("HEADER_DEADLINE", HEADER_DEADLINE),
         "request_deadline": config.get("REQUEST_DEADLINE", REQUEST_DEADLINE),
         "per_address": config.get("CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS),
+        # behind a front every connection comes from the front's own address: the cap
+        # is on the clients, not on it (the front keeps its own connections few)
+        "uncapped": tuple(config.get("PROXY_FROM") or ()) if config.get("PROXY_COUNT") else (),
     }
 
 
@@ -144,12 +148,29 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
         start_one()
 
 
+def front(app, url: str) -> None:
+    """Behind the HTTPS front at ``url`` (one proxy, on this machine, unless
+    instance/config.py says otherwise): its address is the public one."""
+    from urllib.parse import urlsplit
+
+    from . import security
+
+    if not url:
+        raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
+    app.config["PROXY_COUNT"] = app.config.get("PROXY_COUNT") or 1
+    app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
+    security.allow_hosts(app, urlsplit(url).hostname)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Serve the Gleek scorekeeper on the local network.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one)")
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=WORKERS, help=f"processes (default {WORKERS})")
     parser.add_argument("--threads", type=int, default=THREADS, help=f"app threads each (default {THREADS})")
+    parser.add_argument("--front", metavar="URL", nargs="?", const="", default=None,
+                        help="served behind an HTTPS front (at URL, else the configured PUBLIC_URL; "
+                             "`make run-https`, deploy/): believe its X-Forwarded-* headers")
     args = parser.parse_args(argv)
 
     from . import create_app, security
@@ -158,6 +179,8 @@ def main(argv=None) -> int:
 
     def make_app():
         app = create_app()
+        if args.front is not None:
+            front(app, args.front or app.config["PUBLIC_URL"])
         if address and not app.config.get("PUBLIC_URL"):
             app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
         if args.host not in ("0.0.0.0", "::", ""):
@@ -170,7 +193,10 @@ def main(argv=None) -> int:
     first.extensions["scorekeeper.keeper"].close()
     print("Gleek scorekeeper", flush=True)
     print(f"  database: {first.config['DATABASE']}", flush=True)
-    if address:
+    if args.front is not None:
+        print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
+              flush=True)
+    elif address:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
     del first

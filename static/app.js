@@ -84,7 +84,7 @@ document.addEventListener("input", function (event) {
 // hand in progress, and the phone says which answers it changed since the
 // server last answered ("changed"), so a tap from a phone a version behind is
 // added to the other phone's answers rather than thrown away.
-// No service worker: a LAN address over http is not a secure context.
+// Where a service worker is allowed (https, localhost) the page itself is kept too (static/sw.js).
 (function () {
   var OFFLINE = "No connection — your answers are kept on this phone and will be sent when it's back.";
   var OFFLINE_CALL = "No connection — the call is kept on this phone and will be sent when it's back; the next call can be tapped then.";
@@ -329,20 +329,37 @@ document.addEventListener("input", function (event) {
   }
   // An edit is kept on this phone only: put the kept answers back in the form.
   function applyMine(f, kept) {
-    kept.answers.forEach(function (pair) {
-      var inputs = f.querySelectorAll('input[name="' + pair[0] + '"]');
-      inputs.forEach(function (input) {
-        if (input.type === "radio" || input.type === "checkbox") { if (input.value === pair[1]) input.checked = true; }
-        else input.value = pair[1];
+    fill(f, kept);
+    htmx.trigger(f, "change");
+  }
+  function fill(f, kept) {
+    var values = {};
+    kept.answers.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    Object.keys(values).forEach(function (name) {
+      f.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") input.checked = values[name].indexOf(input.value) >= 0;
+        else input.value = values[name][0];
       });
     });
-    htmx.trigger(f, "change");
   }
 
   function onLoad() {
     var f = form();
     if (!f) return;
     var kept = read(f);
+    // With no connection, the page is this phone's copy (static/sw.js): the
+    // hand as this phone last had it, its unsent answers waiting for the connection.
+    if (document.documentElement.hasAttribute("data-offline-copy")) {
+      if (!kept || !kept.answers || kept.number !== f.dataset.number) return;
+      fill(f, kept);
+      var based = f.querySelector('input[name="draft_version"]');
+      if (based && kept.draftVersion) based.value = kept.draftVersion;
+      if (kept.pending) {
+        status(f, kept.saveTapped ? OFFLINE_SAVE : OFFLINE);
+        if (!retryTimer) retryTimer = setInterval(retry, 4000);
+      }
+      return;
+    }
     if (!kept || !kept.pending || kept.number !== f.dataset.number) return;
     if (editing(f)) applyMine(f, kept);
     else if (kept.draftVersion === field(f, "draft_version")) sendMine(f, kept);  // nothing newer on the server

@@ -355,7 +355,7 @@ class Settlement:
 
 
 def settle_hands(book: RuleBook, options: dict, hands: list, first_number: int = 1) -> list[HandResult]:
-    phases_of, results = book.phases, []
+    phases_of, results = book.transfers, []
     for number, hand in enumerate(hands, first_number):
         phases = phases_of(hand, options)
         results.append(HandResult(number, hand["dealer"], phases, halves_sum(phases.values())))

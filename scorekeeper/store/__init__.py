@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..limits import MAX_HANDS  # noqa: F401
 from .common import (  # noqa: F401
-    StaleEdit, NotFound, RateLimited, Refused, now,
+    StaleEdit, NotFound, RateLimited, StorageFull, Refused, now,
     new_token, TOKEN, is_token, id_label, printable,
     CREATION_WINDOW,
 )
@@ -36,6 +36,7 @@ from .changes import (  # noqa: F401
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
     UNDOABLE, undoable, go_back,
 )
+from .expiry import expire, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft,
     discard_draft, saved_from,

@@ -15,7 +15,7 @@ from ..rules import BOOKS, Problem
 from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
-from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, new_token, now
+from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
 from .reads import (DRAFT_ACTIONS, Session, get_session, hands_at, keep_hands, last_change, session_version,
                     taken_back)
 from .schema import reading, writing
@@ -89,15 +89,22 @@ def count_attempt(db: Database, address: str, limit: int, at: float | None = Non
 
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
                    pin_hash: str | None = None, creator: tuple[str, int] | None = None,
-                   at: float | None = None, scorer: int | None = None) -> Session:
+                   at: float | None = None, scorer: int | None = None, owner: str | None = None,
+                   keep_limit: int | None = None) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
     ``RateLimited`` beyond that (the web counts every try first, ``count_attempt``,
     and passes none). ``scorer``: the seat keeping the score, where the
-    other players' OK is asked for."""
+    other players' OK is asked for. ``owner``: the client address that creates it,
+    kept with it: refused with ``StorageFull`` once that address keeps
+    ``keep_limit`` sessions (a hosted server's cap)."""
     _check_record(record)
     session_id, watch_id, stamp = new_token(), new_token(), now()
+    owner = owner or (creator[0] or "unknown" if creator is not None else None)
     with writing(db):
+        if keep_limit is not None and owner is not None and db.execute(
+                "select count(*) from sessions where creator = ?", [owner]).fetchone()[0] >= keep_limit:
+            raise StorageFull(keep_limit)
         if creator is not None:
             _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
         db["sessions"].insert({
@@ -116,6 +123,7 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             "pin_hash": pin_hash,
             "confirm": int(bool(record.get("confirm"))),
             "scorer": scorer if record.get("confirm") else None,
+            "creator": owner,
         })
         insert_hands(db, session_id, record["hands"], stamp)
         if record.get("confirm"):

@@ -37,6 +37,16 @@ class RateLimited(Exception):
                          f"refused tries included). Try again in {retry_after} seconds.")
 
 
+class StorageFull(Exception):
+    """One client address already keeps the most sessions it may (a hosted server's cap)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        super().__init__(f"This address already keeps {limit} sessions here, the most one address may. "
+                         f"A session nobody has changed for a long time is removed by itself; "
+                         f"until then, go on with one of yours.")
+
+
 class Refused(Exception):
     """A change the rules or the limits do not allow. ``problems`` says why, as
     ``rules.Problem``s (each keeps its hand and key); ``lines()`` as text."""

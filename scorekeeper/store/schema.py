@@ -122,6 +122,16 @@ def m007_pin_tries_by_client(db: Database) -> None:
     db["pin_failures"].create_index(["session_id", "address", "at"], if_not_exists=True)
 
 
+@migrations()
+def m020_session_creator(db: Database) -> None:
+    """The client address that created a session (a hosted server caps how many
+    one address keeps; store/expiry.py), and when sessions were last touched,
+    for their expiry."""
+    _add_column(db, "sessions", "creator", str)
+    db["sessions"].create_index(["creator"], if_not_exists=True)
+    db["sessions"].create_index(["updated_at"], if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

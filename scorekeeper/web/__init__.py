@@ -20,11 +20,11 @@ from flask_compress import Compress
 
 from .. import security
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from . import hands, home, pins, players, sheets, table
+from . import hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
 
-BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp)
+BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:
@@ -33,6 +33,8 @@ def init_app(app: Flask) -> None:
     security.init_app(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    hosting.init_app(app)
+    offline.init_app(app)
     app.jinja_env.filters["counters"] = format_counters
     app.jinja_env.filters["signed"] = signed_counters
     app.jinja_env.filters["field_value"] = field_value

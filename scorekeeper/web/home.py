@@ -35,6 +35,20 @@ def creator() -> tuple[str, int]:
     return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
 
 
+def keep_limit() -> int | None:
+    """How many sessions one client address may keep (a hosted server's cap)."""
+    from ..hosting import setting
+
+    return setting(current_app, "SESSIONS_PER_ADDRESS")
+
+
+def storage_full(full: store.StorageFull):
+    """507: this address keeps the most sessions it may."""
+    if request.is_json:
+        return {"problems": [str(full)]}, 507
+    return render_template("error.html", title="Too many sessions kept", message=str(full)), 507
+
+
 def too_many_sessions(limited: store.RateLimited):
     """429, saying when to try again (Retry-After too)."""
     headers = {"Retry-After": str(limited.retry_after)}
@@ -57,8 +71,11 @@ def create_session():
         from werkzeug.security import generate_password_hash
 
         pin_hash = generate_password_hash(parsed.pin)
-    session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                   scorer=parsed.scorer)
+    try:
+        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
+                                       scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit())
+    except store.StorageFull as full:
+        return storage_full(full)
     keep_snapshot(session)
     remember(session.id)
     if pin_hash:
@@ -86,7 +103,10 @@ def import_record():
             flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
                   f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made.")
             return redirect(f"/s/{already.id}")
-        session = store.create_session(get_db(), record, action="import")
+        session = store.create_session(get_db(), record, action="import", owner=creator()[0],
+                                       keep_limit=keep_limit())
+    except store.StorageFull as full:
+        return storage_full(full)
     except ReaderBusy as busy:
         message = "Another PDF is being read right now. Try again in a few seconds."
         headers = {"Retry-After": str(busy.retry_after)}

@@ -39,6 +39,10 @@ def take_back(path, release):
         con.execute("ALTER TABLE pin_failures DROP COLUMN address")
         con.execute("ALTER TABLE sessions DROP COLUMN confirm")
         con.execute("ALTER TABLE sessions DROP COLUMN scorer")
+        con.execute("DROP INDEX idx_sessions_creator")
+        con.execute("DROP INDEX idx_sessions_updated_at")
+        con.execute("ALTER TABLE sessions DROP COLUMN creator")
+        con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm020_session_creator'")
         con.execute("DELETE FROM _sqlite_migrations WHERE name IN "
                     "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat', "
                     "'m007_pin_tries_by_client')")

@@ -1,0 +1,97 @@
+"""Served behind an HTTPS front (Caddy, `make run-https`, docs/engineering.md
+"Hosting"): what the app trusts from it and what it sends back.
+
+- ``X-Forwarded-For/-Proto/-Host`` are believed only with ``PROXY_COUNT`` set
+  (instance/config.py: the number of proxies in front, 1 for Caddy) and only on
+  connections from ``PROXY_FROM`` (the front's own addresses, loopback by
+  default); Werkzeug's ``ProxyFix`` reads them then. From anyone else they are
+  dropped before the app sees them, and without ``PROXY_COUNT`` (`make run`)
+  they are never read at all.
+- Over https the session cookie is ``Secure`` and responses carry HSTS (for a
+  host name, never for localhost or an address: a browser would then refuse
+  `make run`'s plain http on the same name).
+- Hosted (``PROXY_COUNT`` set), sessions untouched for ``EXPIRE_AFTER_DAYS``
+  (365) expire with their backups, and one client address keeps at most
+  ``SESSIONS_PER_ADDRESS`` (200) sessions; on a LAN both default to never.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from flask import Flask, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+FORWARDED = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+             "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
+HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200}
+
+
+class FromTheFront:
+    """WSGI middleware: ProxyFix for requests from the front (as the app's
+    ``PROXY_COUNT`` and ``PROXY_FROM`` say when the request comes: `serve
+    --front` sets them after the app is made), forwarded headers dropped for
+    everyone else."""
+
+    def __init__(self, flask: Flask, app):
+        self.flask, self.app = flask, app
+        self._fixed: tuple | None = None
+
+    def fixed(self, count: int, fronts) -> tuple:
+        if self._fixed is None or self._fixed[0] != (count, tuple(fronts)):
+            addresses = frozenset(str(ipaddress.ip_address(a)) for a in fronts)
+            self._fixed = ((count, tuple(fronts)), addresses,
+                           ProxyFix(self.app, x_for=count, x_proto=count, x_host=count))
+        return self._fixed
+
+    def __call__(self, environ, start_response):
+        count = int(self.flask.config.get("PROXY_COUNT") or 0)
+        if count:
+            _, fronts, fixed = self.fixed(count, self.flask.config.get("PROXY_FROM") or ())
+            if environ.get("REMOTE_ADDR") in fronts:
+                return fixed(environ, start_response)
+        for name in FORWARDED:
+            environ.pop(name, None)
+        return self.app(environ, start_response)
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the request came over https."""
+
+    def get_cookie_secure(self, app):
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
+def is_hosted(app: Flask) -> bool:
+    return bool(app.config.get("PROXY_COUNT"))
+
+
+def setting(app: Flask, key: str):
+    """A setting whose default depends on being hosted (HOSTED_DEFAULTS), else None."""
+    if app.config.get(key) is not None:
+        return app.config[key]
+    return HOSTED_DEFAULTS[key] if is_hosted(app) else None
+
+
+def _is_name(host: str) -> bool:
+    """A host name (not localhost, not an IP address), from a Host header."""
+    name = host[1:].split("]")[0] if host.startswith("[") else host.rsplit(":", 1)[0]
+    if name == "localhost" or name.endswith(".localhost"):
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return True
+    return False
+
+
+def init_app(app: Flask) -> None:
+    app.wsgi_app = FromTheFront(app, app.wsgi_app)
+    app.session_interface = SessionCookies()
+
+    @app.after_request
+    def strict_transport(response):
+        if request.is_secure and app.config.get("HSTS_SECONDS") and _is_name(request.host):
+            response.headers.setdefault("Strict-Transport-Security", f"max-age={app.config['HSTS_SECONDS']}")
+        return response

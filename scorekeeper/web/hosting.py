@@ -1,0 +1,70 @@
+"""What a hosted server needs besides the pages: ``/healthz`` for the service
+manager, and the expiry of sessions nobody touches (scorekeeper/hosting.py
+says when; store/expiry.py does it), checked at most once an hour per server
+process, after a response has gone."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from flask import Blueprint, current_app, jsonify
+
+from .. import store
+from ..db import get_db
+from ..hosting import setting
+
+bp = Blueprint("hosting", __name__)
+EXPIRY_EVERY = 3600.0   # seconds between two checks for expired sessions, per process
+
+
+@bp.get("/healthz")
+def healthz():
+    """200 when the database answers a query, else 503 (nothing cached: it asks each time)."""
+    try:
+        get_db().execute("select count(*) from sessions").fetchone()
+    except Exception as error:   # noqa: BLE001 - any failure is the answer
+        response = jsonify(database="not answering", error=type(error).__name__)
+        response.status_code = 503
+    else:
+        response = jsonify(database="ok")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+class Expiry:
+    """Runs ``store.expire`` now and then, one run at a time per process."""
+
+    def __init__(self):
+        self.last, self.lock = 0.0, threading.Lock()
+
+    def due(self) -> bool:
+        return time.monotonic() - self.last >= EXPIRY_EVERY
+
+    def run(self, app) -> list[str]:
+        days = setting(app, "EXPIRE_AFTER_DAYS")
+        if days is None or not self.lock.acquire(blocking=False):
+            return []
+        try:
+            self.last = time.monotonic()
+            db = store.connect(app.config["DATABASE"])
+            try:
+                removed = store.expire(db, days, app.config["BACKUP_DIR"])
+            finally:
+                db.close()
+            if removed:
+                app.logger.info("removed %d session(s) untouched for %s days", len(removed), days)
+            return removed
+        finally:
+            self.lock.release()
+
+
+def init_app(app) -> None:
+    expiry = app.extensions["scorekeeper.expiry"] = Expiry()
+
+    @app.after_request
+    def now_and_then(response):
+        if expiry.due() and setting(app, "EXPIRE_AFTER_DAYS") is not None:
+            flask_app = current_app._get_current_object()
+            response.call_on_close(lambda: expiry.run(flask_app))
+        return response

@@ -1,0 +1,124 @@
+"""The real server (``python -m scorekeeper.serve --front``, as `make run-https`
+starts it) behind a real Caddy (the Caddyfile ``scorekeeper.front`` writes,
+``tls internal``), both on free loopback ports with a temp instance folder.
+
+Bounded: each process runs under ``timeout`` (it stops by itself even if the
+test run dies), and ``stop()`` kills both. Caddy's local CA is
+``root_certificate``: ``context()`` is an SSL context that trusts it, and
+``nss_home()`` a $HOME whose NSS database does, for Chromium."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from scorekeeper import front
+
+ROOT = Path(__file__).resolve().parents[2]
+LIFETIME = 900   # seconds: the most either process lives, whatever happens to the test run
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HttpsFront:
+    def __init__(self, folder: Path, config: str = "", workers: int = 2):
+        self.folder, self.workers = folder, workers
+        self.instance = folder / "instance"
+        self.instance.mkdir(parents=True, exist_ok=True)
+        (self.instance / "config.py").write_text(config)
+        self.app_port, self.port = free_port(), free_port()
+        self.url = f"https://localhost:{self.port}"
+        self.storage = folder / "caddy"
+        self.root_certificate = front.root_certificate(self.storage)
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self, timeout: float = 40.0) -> "HttpsFront":
+        env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
+        caddyfile = self.folder / "Caddyfile"
+        caddyfile.write_text(front.caddyfile([self.url], False, f"127.0.0.1:{self.app_port}", self.storage))
+        bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
+        with open(self.folder / "serve.log", "wb") as log:
+            self.procs.append(subprocess.Popen(
+                bounded + [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1",
+                           "--port", str(self.app_port), "--workers", str(self.workers), "--front", self.url],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        with open(self.folder / "caddy.log", "wb") as log:
+            self.procs.append(subprocess.Popen(bounded + front.caddy_command(caddyfile), cwd=self.folder,
+                                               env=dict(os.environ, HOME=str(self.folder)),
+                                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for proc, name in zip(self.procs, ("serve.log", "caddy.log")):
+                if proc.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"{name} exited: " + (self.folder / name).read_text()[-2000:])
+            try:
+                if self.root_certificate.exists() and self.request("GET", "/healthz", timeout=2)[0] == 200:
+                    return self
+            except (OSError, ssl.SSLError, http.client.HTTPException):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the front did not start: " + (self.folder / "caddy.log").read_text()[-2000:])
+
+    def context(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.root_certificate))
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
+                timeout: float = 10.0) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One request through the front (https, verified against its CA)."""
+        conn = http.client.HTTPSConnection("localhost", self.port, context=self.context(), timeout=timeout)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.headers, response.read()
+        finally:
+            conn.close()
+
+    def direct(self, method: str, path: str, headers: dict, source: str = "127.0.0.1",
+               body: bytes | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One plain-http request straight to the app, from the loopback address ``source``."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.app_port, timeout=10, source_address=(source, 0))
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            return response.status, response.headers, response.read()
+        finally:
+            conn.close()
+
+    def nss_home(self) -> Path:
+        """A $HOME whose NSS database trusts the front's CA (Chromium reads it)."""
+        home = self.folder / "browser-home"
+        db = home / ".pki" / "nssdb"
+        if not db.exists():
+            db.mkdir(parents=True)
+            subprocess.run(["certutil", "-d", f"sql:{db}", "-N", "--empty-password"], check=True)
+            subprocess.run(["certutil", "-d", f"sql:{db}", "-A", "-t", "C,,", "-n", "caddy-local",
+                            "-i", str(self.root_certificate)], check=True)
+        return home
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait(timeout=10)
+        self.procs = []
+
+
+def have_caddy() -> bool:
+    return shutil.which("caddy") is not None and shutil.which("certutil") is not None

@@ -1,0 +1,91 @@
+"""Issue 21: the real server behind a real Caddy (tls internal, its own local
+CA), both started here on loopback and stopped at the end (tests/support/front.py):
+an https session created and a hand saved through the front, Secure cookies,
+forwarded headers believed only from the front, the Host allow-list."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+import pytest
+
+from support.data import load_example
+from support.front import HttpsFront, have_caddy
+from support.web import hand_fields
+
+pytestmark = pytest.mark.skipif(not have_caddy(), reason="Caddy and certutil are installed by `make test`")
+
+
+@pytest.fixture(scope="module")
+def https(tmp_path_factory):
+    server = HttpsFront(tmp_path_factory.mktemp("https-front")).start()
+    yield server
+    server.stop()
+
+
+def form(fields) -> bytes:
+    return urlencode(fields).encode()
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def test_a_session_is_created_and_a_hand_saved_over_https(https):
+    status, headers, body = https.request("GET", "/")
+    assert status == 200 and b"New session" in body
+    assert "Strict-Transport-Security" not in headers   # never for localhost (make run's http would break)
+    origin = {"Origin": https.url, **FORM}
+    status, headers, _ = https.request("POST", "/sessions", form(
+        {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett", "first_dealer": "0",
+         "stake": ""}), origin)
+    assert status == 303
+    cookie = headers["Set-Cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    url = headers["Location"]
+    assert url.startswith("/s/")
+    jar = {"Cookie": cookie.split(";", 1)[0]}
+    status, _, page = https.request("GET", url, headers=jar)
+    assert status == 200
+    assert f"{https.url}/w/".encode() in page   # the table link (QR code) is the https one
+    hand = load_example("parlett-evening.json")["hands"][0]
+    status, headers, _ = https.request("POST", url + "/hands", form(list(hand_fields(hand, 1).items(multi=True))),
+                                       {**origin, **jar})
+    assert status == 303
+    status, _, exported = https.request("GET", url + "/export.json", headers=jar)
+    assert status == 200 and json.loads(exported)["hands"] == [hand]
+    # a cross-site change through the front is still refused
+    status, _, _ = https.request("POST", url + "/hands", form(list(hand_fields(hand, 2).items(multi=True))),
+                                 {**FORM, **jar, "Origin": "https://evil.example"})
+    assert status == 403
+
+
+def test_forwarded_headers_count_only_from_the_front(https):
+    forged = {"Host": "localhost", "X-Forwarded-Proto": "https", "X-Forwarded-Host": f"localhost:{https.port}",
+              **FORM}
+    fields = form({"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
+                   "first_dealer": "0", "stake": ""})
+    # from another address than the front's (127.0.0.2): plain http, whatever the headers say
+    status, headers, _ = https.direct("POST", "/sessions", forged, source="127.0.0.2", body=fields)
+    assert status == 303
+    assert "Secure" not in headers["Set-Cookie"]
+    # and its same-origin check compares with plain http: an https Origin is another site
+    status, _, _ = https.direct("POST", "/sessions", {**forged, "Origin": https.url}, source="127.0.0.2",
+                                body=fields)
+    assert status == 403
+    # from the front's own address the same headers are believed (so the line above could fail)
+    status, headers, _ = https.direct("POST", "/sessions", forged, source="127.0.0.1", body=fields)
+    assert status == 303 and "Secure" in headers["Set-Cookie"]
+    # a client cannot pass its own X-Forwarded-Host through the front
+    status, _, _ = https.request("GET", "/", headers={"X-Forwarded-Host": "evil.example",
+                                                      "X-Forwarded-Proto": "http"})
+    assert status == 200
+
+
+def test_the_host_allow_list_holds_behind_the_front(https):
+    for headers in ({"Host": "evil.example"},
+                    {"Host": "localhost", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}):
+        status, _, body = https.direct("GET", "/", headers)
+        assert status == 400 and b"does not answer to that address" in body
+    status, _, body = https.request("GET", "/healthz")
+    assert status == 200 and json.loads(body) == {"database": "ok"}

@@ -21,8 +21,8 @@ render a sheet per request, and the scorer got 503 twenty times in twenty):
 - the scorer's link has waiting places of its own, and the renderer takes the
   sheet the scorer's link waits for before any other;
 - the places are shared fairly: when they are all taken, a newcomer who asked for
-  fewer new sheets in the last minute (refused asks included) than one who waits
-  takes that one's place (who is told ``Busy``; a sheet already being rendered is
+  new sheets less lately (refused asks included, counted across the server's
+  processes: ``Demand``) than one who waits takes that one's place (who is told ``Busy``; a sheet already being rendered is
   finished and kept for its retry). A client printing its own sessions' sheets all
   evening is a scorer too, so without this it would hold the scorer's place
   nearly all the time; the real scorer asks now and then.
@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import struct
 import threading
 import time
 from collections import deque
@@ -53,8 +54,7 @@ _places = {SCORER: [], OTHERS: []}   # the Tickets of the request threads waitin
 _done: OrderedDict = OrderedDict()   # key -> PDF bytes: the last few rendered (for a bumped waiter's retry)
 _order = itertools.count()
 _renders: dict = {}     # client address -> the times it started a render (the last minute's)
-_asks: dict = {}        # client address -> the times it asked for a sheet not yet rendered
-MAX_REMEMBERED = 256    # times kept per client (enough to tell a hammering client)
+MAX_REMEMBERED = 256    # times kept per client
 
 
 class Job:
@@ -74,9 +74,9 @@ class Ticket:
         self.event = threading.Event()
         self.outcome: tuple | None = None   # ("ok", bytes) | ("error", exception) | ("bumped", None)
 
-    def standing(self, now: float) -> int:
-        """How much its client asks of the renderer: ``_demand``."""
-        return _demand(self.client, now)
+    def standing(self, now: float) -> float:
+        """How much its client asks of the renderer: ``Demand``."""
+        return _demand(self.client)
 
     def end(self, outcome: tuple) -> None:
         self.outcome = outcome
@@ -136,18 +136,93 @@ def _get_pool() -> ProcessPoolExecutor:
 
 
 def _recent(log: dict, client: str | None, now: float) -> deque:
-    """The times in ``log`` (``_renders`` or ``_asks``) of ``client``'s last minute."""
+    """The times in ``log`` (``_renders``) of ``client``'s last minute."""
     times = log.setdefault(client or "unknown", deque(maxlen=MAX_REMEMBERED))
     while times and times[0] <= now - 60:
         times.popleft()
     return times
 
 
-def _demand(client: str, now: float) -> int:
-    """How many times ``client`` asked for a sheet not rendered yet in the last
-    minute, the refused times included: the scorer asks now and then, a client
-    hammering the renderer dozens of times."""
-    return len(_recent(_asks, client, now))
+class Demand:
+    """How often each client address asked for a sheet not rendered yet, the
+    refused asks included, decaying by half every ``HALF_LIFE`` s: the scorer asks
+    now and then, a client hammering the renderer many times a second.
+
+    Shared by every server process: a table in memory mapped before the workers
+    are forked (``share_demand``, called by ``serve.run``), with a lock made then
+    too. Counted per process, a client whose requests mostly reached the other
+    process looked light in this one and could take the scorer's place. A fixed
+    table (``SLOTS`` addresses, by hash): when it is full, the lightest is forgotten."""
+
+    SLOTS, PROBE, HALF_LIFE = 1024, 16, 30.0
+    ENTRY = struct.Struct("<Qdd")   # address hash (0: free), demand, when it was last updated
+
+    def __init__(self, lock=None):
+        import mmap
+
+        self.table = mmap.mmap(-1, self.SLOTS * self.ENTRY.size)   # anonymous, shared with forked children
+        self.lock = lock if lock is not None else threading.Lock()
+
+    @staticmethod
+    def _hash(client: str) -> int:
+        import hashlib
+
+        return int.from_bytes(hashlib.blake2b(client.encode(), digest_size=8).digest(), "little") or 1
+
+    def _decayed(self, value: float, since: float, now: float) -> float:
+        return value * 0.5 ** (max(0.0, now - since) / self.HALF_LIFE)
+
+    def _find(self, key: int, now: float) -> tuple[int, float, float]:
+        """(slot, demand, updated) of ``key``: its slot, else a free or the lightest one."""
+        start = key % self.SLOTS
+        best = None
+        for i in range(self.PROBE):
+            slot = (start + i) % self.SLOTS
+            found, value, since = self.ENTRY.unpack_from(self.table, slot * self.ENTRY.size)
+            if found == key:
+                return slot, value, since
+            weight = -1.0 if found == 0 else self._decayed(value, since, now)
+            if best is None or weight < best[1]:
+                best = (slot, weight)
+        return best[0], 0.0, now
+
+    def of(self, client: str, now: float) -> float:
+        with self.lock:
+            key = self._hash(client)
+            slot, value, since = self._find(key, now)
+            found = self.ENTRY.unpack_from(self.table, slot * self.ENTRY.size)[0]
+            return self._decayed(value, since, now) if found == key else 0.0
+
+    def ask(self, client: str, now: float) -> float:
+        """One more ask by ``client``; its demand now."""
+        with self.lock:
+            key = self._hash(client)
+            slot, value, since = self._find(key, now)
+            value = self._decayed(value, since, now) + 1.0
+            self.ENTRY.pack_into(self.table, slot * self.ENTRY.size, key, value, now)
+            return value
+
+
+_shared: list = []   # the Demand table of this server (made on first use, or shared before the fork)
+
+
+def share_demand() -> None:
+    """Make the table every server process will share: call before forking them."""
+    import multiprocessing
+
+    _shared[:] = [Demand(multiprocessing.get_context("fork").Lock())]
+
+
+def _demand(client: str) -> float:
+    if not _shared:
+        _shared.append(Demand())
+    return _shared[0].of(client, time.time())   # wall time: the same in every process
+
+
+def _ask(client: str) -> float:
+    if not _shared:
+        _shared.append(Demand())
+    return _shared[0].ask(client, time.time())
 
 
 def _count_render(client: str | None, per_minute: int | None, now: float) -> None:
@@ -156,10 +231,9 @@ def _count_render(client: str | None, per_minute: int | None, now: float) -> Non
     if per_minute is not None and len(times) >= per_minute:
         raise TooMany(max(1, int(times[-per_minute] + 60 - now) + 1), per_minute)
     times.append(now)
-    for log in (_renders, _asks):
-        if len(log) > 4096:   # forget the clients with nothing in the last minute
-            for address in [a for a, t in log.items() if not t or t[-1] <= now - 60]:
-                del log[address]
+    if len(_renders) > 4096:   # forget the clients with nothing in the last minute
+        for address in [a for a, t in _renders.items() if not t or t[-1] <= now - 60]:
+            del _renders[address]
 
 
 def _take_place(ticket: Ticket, waiting: int, now: float) -> None:
@@ -217,8 +291,7 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
                 job.tickets.append(ticket)
                 _start_next()
                 break
-            _recent(_asks, client, now).append(now)
-            mine = _demand(client, now)
+            mine = _ask(client)
             if len(_places[who]) >= waiting and all(t.standing(now) <= mine for t in _places[who]):
                 raise Busy()                          # no place for it: say so before any work
             if not counted:

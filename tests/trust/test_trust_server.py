@@ -255,7 +255,11 @@ def test_pdf_sheets_beyond_the_cap_are_refused_at_once_and_others_are_served(tmp
     thread = threading.Thread(target=render_first)
     thread.start()
     try:
-        time.sleep(0.3)    # the first sheet is now waiting for the renderer (seconds for 400 hands)
+        from scorekeeper import pdf
+
+        waited = time.monotonic() + 60   # until the first sheet waits for the renderer (seconds for 400 hands)
+        while not any(pdf._places.values()) and time.monotonic() < waited:
+            time.sleep(0.05)
         response = client.get(urls[1] + "/sheet.pdf")
         assert response.status_code == 503
         assert response.headers["Retry-After"] == "10"

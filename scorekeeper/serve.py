@@ -8,7 +8,9 @@ and body, buffered) in its async loop before it hands it to one of its app
 threads, so slow or idle connections cost a socket and a buffer, never a thread;
 and it drops connections idle for ``IDLE_TIMEOUT`` seconds. (gunicorn's gthread
 workers give a thread to a connection before its request is complete: 8 idle
-connections stalled everyone.)
+connections stalled everyone.) ``scorekeeper.door`` adds what waitress lacks: a
+deadline on receiving a whole request (a byte every few seconds is not idle) and
+a cap on each client address's connections.
 
 waitress is one process, so one core for Python: ``WORKERS`` waitress processes
 share one listening socket (each accepts from it), as gunicorn's workers did,
@@ -33,20 +35,38 @@ WORKERS = 2               # waitress processes (this machine has 2 cores)
 THREADS = 4               # app threads in each: more only fight over the GIL (8 made p95 10× worse)
 CONNECTION_LIMIT = 1000   # open connections at once, per process (idle or slow ones included)
 IDLE_TIMEOUT = 10         # seconds a connection may send and receive nothing before it is closed
-CLEANUP_INTERVAL = 2      # seconds between the checks for idle connections
+CLEANUP_INTERVAL = 2      # seconds between the checks for idle connections and late requests
+HEADER_DEADLINE = 10      # seconds from a request's first byte to the end of its headers
+REQUEST_DEADLINE = 60     # seconds from its first byte to the end of its body (2 MB on a poor Wi-Fi)
+CONNECTIONS_PER_ADDRESS = 12  # open connections of one client address, per process (a browser opens 6)
 BODY_SLACK = 64 * 1024    # a form's multipart framing on top of the app's MAX_CONTENT_LENGTH
 
 
 def waitress_options(app, threads: int = THREADS) -> dict:
-    """The waitress settings `make run` uses (the load bench runs with the same)."""
+    """The waitress settings `make run` uses (the load bench runs with the same).
+    The timings can be set in instance/config.py (the tests make them short)."""
+    config = app.config
     return {
         "threads": threads,
-        "connection_limit": CONNECTION_LIMIT, "channel_timeout": IDLE_TIMEOUT,
-        "cleanup_interval": CLEANUP_INTERVAL,
+        "connection_limit": CONNECTION_LIMIT, "channel_timeout": config.get("IDLE_TIMEOUT", IDLE_TIMEOUT),
+        "cleanup_interval": config.get("CLEANUP_INTERVAL", CLEANUP_INTERVAL),
         "asyncore_use_poll": True,    # select() stops at 1,024 sockets; poll() does not
-        "max_request_body_size": app.config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
+        "max_request_body_size": config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
         # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/hosting.py)
-        "clear_untrusted_proxy_headers": not app.config.get("PROXY_COUNT"), "ident": "scorekeeper",
+        "clear_untrusted_proxy_headers": not config.get("PROXY_COUNT"), "ident": "scorekeeper",
+    }
+
+
+def door_options(app) -> dict:
+    """``scorekeeper.door``'s settings: the request deadlines, the per-address cap."""
+    config = app.config
+    return {
+        "header_deadline": config.get("HEADER_DEADLINE", HEADER_DEADLINE),
+        "request_deadline": config.get("REQUEST_DEADLINE", REQUEST_DEADLINE),
+        "per_address": config.get("CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS),
+        # behind a front every connection comes from the front's own address: the cap
+        # is on the clients, not on it (the front keeps its own connections few)
+        "uncapped": tuple(config.get("PROXY_FROM") or ()) if config.get("PROXY_COUNT") else (),
     }
 
 
@@ -70,10 +90,12 @@ def listen(host: str, port: int) -> socket.socket:
 def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     """One waitress process on the shared socket. ``make_app()`` -> (WSGI app,
     Flask app) is called here, after the fork: no SQLite connection crosses it."""
-    import waitress
+    from .door import make_server
 
     wsgi, app = make_app()
-    waitress.serve(wsgi, sockets=[sock], **waitress_options(app, threads))
+    server = make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS) -> None:

@@ -3,36 +3,40 @@
 No Flask, no SQL, no I/O here: plain data in, counter transfers out.
 """
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping
 from importlib import import_module
 
 from .book import RuleBook
 from .core import PHASES, InvalidRecord, Payment, Problem, fewest_payments
 
 
-class Books(MutableMapping):
-    """Every rule book by id, in order. A book's module is imported the first time
-    the book is asked for, so settling a session loads only its own book; iterating
-    over the books (the rules page, the new-session form) loads them all. A book may
-    also be registered as an object: ``BOOKS[book.id] = book``."""
+class Books(Mapping):
+    """Every rule book by id, in the order registered. A book is its module's ``BOOK``,
+    registered by the module's name (``register``) and imported the first time the
+    book is asked for, so settling a session loads only its own book; iterating over
+    the books (the rules page, the new-session form) loads them all."""
 
-    def __init__(self, modules: dict[str, str]):
-        self._modules = dict(modules)  # id -> module (relative to this package)
+    def __init__(self):
+        self._modules: dict[str, str] = {}  # id -> module (relative to this package, or absolute)
         self._books: dict[str, RuleBook] = {}
+
+    def register(self, book_id: str, module: str) -> None:
+        """The book ``book_id`` is ``module.BOOK`` (a module of this package: ``".parlett"``)."""
+        self._modules[book_id] = module
+        self._books.pop(book_id, None)
+
+    def unregister(self, book_id: str) -> None:
+        del self._modules[book_id]
+        self._books.pop(book_id, None)
 
     def __getitem__(self, book_id: str) -> RuleBook:
         book = self._books.get(book_id)
         if book is None:
-            book = self._books[book_id] = import_module(self._modules[book_id], __name__).BOOK
+            book = import_module(self._modules[book_id], __name__).BOOK
+            if book.id != book_id:
+                raise LookupError(f"{self._modules[book_id]} is the book {book.id!r}, not {book_id!r}")
+            self._books[book_id] = book
         return book
-
-    def __setitem__(self, book_id: str, book: RuleBook) -> None:
-        self._modules.setdefault(book_id, "")
-        self._books[book_id] = book
-
-    def __delitem__(self, book_id: str) -> None:
-        del self._modules[book_id]
-        self._books.pop(book_id, None)
 
     def __contains__(self, book_id: object) -> bool:
         return isinstance(book_id, str) and book_id in self._modules
@@ -48,7 +52,10 @@ class Books(MutableMapping):
 
 
 #: Every rule book by id, the default first. A new book is one module + one line here.
-BOOKS = Books({"parlett": ".parlett", "wits1671": ".wits1671", "modern": ".modern"})
+BOOKS = Books()
+BOOKS.register("parlett", ".parlett")
+BOOKS.register("wits1671", ".wits1671")
+BOOKS.register("modern", ".modern")
 DEFAULT_BOOK = "parlett"
 
 

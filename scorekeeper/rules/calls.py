@@ -89,7 +89,7 @@ Example (parlett; dealer Cat, so Ann is eldest; opening stake 2)::
 
 from __future__ import annotations
 
-from .core import HONOURS, RANK_NAMES, RANKS, SEATS, describe, named_tuple, seats_from_eldest
+from .core import RANK_NAMES, RANKS, SEATS, describe, named_tuple, seats_from_eldest
 
 SEAT_NAMES = ("seat 0", "seat 1", "seat 2")
 NEXT = (1, 2, 0)  # the seat to the left
@@ -98,7 +98,7 @@ NEXT_FEW = 4  # amounts offered as chips where the caller names one
 FOUR_ACES = "aces"
 CHECK, OPEN, CALL, RAISE, DROP = "check", "open", "call", "raise", "drop"  # a Word's action
 NAMED, S = "named", "S"  # Vying.opens_at / raise_by: named by the caller; the hand's opening stake
-NO_CONTEST, UNSEEN, SHOWDOWN = "no contest", "unseen", "showdown"  # how a ruff ends
+NO_CONTEST, UNSEEN, SHOWDOWN, DOUBLED = "no contest", "unseen", "showdown", "doubled"  # how a ruff ends
 # which check refused a bid (replay_bids says why afterwards, from the state as it was)
 _ORDER, _AMOUNT = object(), object()
 _ABSENT = object()
@@ -366,15 +366,19 @@ class Ruff:
     end = winner = problem = None
     showing: tuple = ()
 
+    doubled = False
+    table = True
+
     def __init__(self, book, dealer: int, names=SEAT_NAMES, opening: int = 2):
         """The vying before anybody has spoken (``replay_ruff`` plays the calls)."""
-        first = book.vying.first_stake
+        first = book.vying.first_stake * (opening if book.vying.scaled else 1)
         self._set(book, dealer, names, opening, [], NEXT[dealer], first, False, [False, False, False],
                   [None, None, None], [first, first, first], 3, 0, None, None)
 
     def _set(self, book, dealer, names, opening, calls, turn, stake, opened, out, at, committed, left, waiting,
-             log, did) -> None:
+             log, did, doubled=False, table=True) -> None:
         self.book, self.dealer, self.names, self.opening = book, dealer, names, opening
+        self.doubled, self.table = doubled, table
         self.calls, self.turn, self.stake, self.opened = calls, turn, stake, opened
         self.out, self.at, self.committed = out, at, committed  # who is out, at what stake, what each put in
         self.left, self.waiting = left, waiting  # players still in; still to answer the last opening or raise
@@ -440,9 +444,17 @@ class Ruff:
         how = rules.opens_at if w.action == OPEN else rules.raise_by
         if how == NAMED:
             return named if named > stake else None
-        if w.action == OPEN:
-            return self.opening if how == S else how
-        return stake + how
+        if w.action == OPEN and how == S:
+            return self.opening
+        how *= self.opening if rules.scaled else 1
+        return how if w.action == OPEN else stake + how
+
+    def may_double(self) -> bool:
+        """The dealer may double the ruff now (the pad only): nobody has vied, and eldest
+        and middle have passed."""
+        dealer, out = self.dealer, self.out
+        return (self.rules.double is not None and self.table and not self.opened and self.turn == dealer
+                and out[NEXT[dealer]] and out[NEXT[NEXT[dealer]]])
 
     def _refusal(self, call) -> str:
         """Why ``replay_ruff`` could not take ``call`` (the state is the one before it), in
@@ -452,6 +464,10 @@ class Ruff:
         seat, word = call[0], call[1]
         if type(seat) is not int or not 0 <= seat <= 2:
             return f"a call's seat is 0, 1 or 2, not {describe(seat)}"
+        double = self.rules.double
+        if double is not None and self.table and word == double.word and len(call) == 2 and not self.ended:
+            return (f"{self.names[seat]} cannot double the ruff: only the dealer may, once eldest and middle "
+                    f"have passed and nobody has vied")
         problem = self._word_problem(seat, word, call)
         if problem is None and seat != self.turn:
             problem = self._order_problem(seat, word)
@@ -467,7 +483,9 @@ class Ruff:
     def _finish(self) -> None:
         """How it ended (§9.2): all three spoke and nobody opened; one player left in; or a showdown."""
         order, out = FROM_ELDEST[self.dealer], self.out
-        if not self.opened:
+        if self.doubled:
+            self.end = DOUBLED
+        elif not self.opened:
             self.end = self.rules.all_quiet
             if self.end == SHOWDOWN:
                 self.showing = order
@@ -505,6 +523,8 @@ class Ruff:
     def outcome(self) -> str:
         if self.end == NO_CONTEST:
             return "all three checked: no contest"
+        if self.end == DOUBLED:
+            return f"{self.names[self.dealer]} doubled the ruff: it is played for at the next deal"
         if self.end == UNSEEN:
             return f"{self.names[self.winner]} was left alone and won unseen"
         return f"{_names_list(self.names, self.showing)} show"
@@ -524,6 +544,8 @@ class Ruff:
                             for n in range(self.stake + 1, self.stake + 1 + NEXT_FEW)]
             else:
                 choices.append(Choice([seat, w.word], w.label.format(n=self._amount(w, self.stake, None))))
+        if self.may_double():
+            choices.append(Choice([seat, self.rules.double.word], self.rules.double.label))
         return choices
 
     @property
@@ -539,7 +561,7 @@ class Ruff:
         """"Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches". A drop
         by a player who is at the showdown after all (all three passed) owes nothing
         by itself: his call reads without it."""
-        showing = set(self.showing) if self.end == SHOWDOWN else set()
+        showing = set(self.showing) if self.end == SHOWDOWN else {0, 1, 2} if self.end == DOUBLED else set()
         return " · ".join(f"{self.names[seat]} "
                           + (w.says.replace(" (owes {n})", "") if seat in showing else w.says).format(n=n)
                           for seat, w, n in self._history()[0])
@@ -549,7 +571,7 @@ class Ruff:
         (or what a drop owes), and each player's last call that put something in. A
         replay made for a check alone does not record them: replay once more, recording."""
         if self._log is None:
-            again = replay_ruff(self.book, self.dealer, self.calls, self.names, self.opening)
+            again = replay_ruff(self.book, self.dealer, self.calls, self.names, self.opening, table=self.table)
             self._log, self._did = again._log, again._did
         return self._log, self._did
 
@@ -586,6 +608,8 @@ class Ruff:
         names, winner = self.names, ruff["winner"]
         if self.end == NO_CONTEST:
             return "all three checked, so there is no contest: ruff must be null"
+        if self.end == DOUBLED:
+            return f"{names[self.dealer]} doubled the ruff, so it is played for at the next deal: ruff must be null"
         if self.end == UNSEEN and winner != self.winner:
             alone = names[self.winner]
             return f"the calls leave {alone} alone in, so {alone} wins unseen, not {names[winner]}"
@@ -616,13 +640,16 @@ class Ruff:
                          for s in self.showing)
 
 
-def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, record: bool = True) -> Ruff:
+def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, record: bool = True,
+                table: bool = True) -> Ruff:
     """The vying after ``calls`` (§9.2); see the module's docstring. One pass with the
     state in local variables (every hand of a record runs it): a call is taken if it is
     exactly one the player to speak may make now, else the replay stops and
     ``Ruff._refusal`` says why. The turn is never a player who is out, and None once
     the vying is over. ``record=False`` (a check that needs neither the calls line nor
-    the reasons) leaves out what only they read."""
+    the reasons) leaves out what only they read. ``table=False``: the calls as a record
+    holds them, without the call pad's own word (the dealer doubling the ruff, which
+    makes the hand's ruff null)."""
     if type(calls) is not list:
         state = Ruff(book, dealer, names, opening)
         example = "[0, \"vie\", 2]" if state._p.named else f"[0, \"{book.vying.before[-1].word}\"]"
@@ -631,16 +658,26 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
     rules = book.vying
     tables = _tables(rules)
     may, after = tables.calls_before, tables.calls_after  # what may be said now, by call length
-    first, ante, fold_owes_stake = rules.first_stake, rules.ante, rules.fold_owes_stake
+    scale = opening if rules.scaled else 1  # cotton1674's ruff played for double
+    first, ante, fold_owes_stake = rules.first_stake * scale, rules.ante, rules.fold_owes_stake
     out, at, committed = [False, False, False], [None, None, None], [first, first, first]
     log, did = ([], [None, None, None]) if record else (None, None)
-    opens_at = opening if rules.opens_at == S else rules.opens_at  # (unused where the caller names it)
-    raise_by = rules.raise_by
-    turn, stake, opened, left, waiting, taken = NEXT[dealer], first, False, 3, 0, 0
+    # (unused where the caller names them)
+    opens_at = opening if rules.opens_at == S else rules.opens_at if rules.opens_at == NAMED else rules.opens_at * scale
+    raise_by = rules.raise_by if rules.raise_by == NAMED else rules.raise_by * scale
+    double = rules.double.word if table and rules.double is not None else None
+    turn, stake, opened, left, waiting, taken, doubled = NEXT[dealer], first, False, 3, 0, 0, False
     for call in calls:
         if type(call) is not list or not 2 <= len(call) <= 3:
             break
         seat, word = call[0], call[1]
+        if word == double and len(call) == 2:  # the dealer doubles it, after two passes
+            if not (seat == turn == dealer and not opened and out[NEXT[dealer]] and out[NEXT[NEXT[dealer]]]):
+                break
+            if log is not None:
+                log.append((seat, rules.double, 0))
+            taken, turn, doubled = taken + 1, None, True
+            continue
         found = may[len(call)].get(word) if type(word) is str else None
         if found is None or type(seat) is not int or seat != turn:
             break
@@ -677,7 +714,7 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
         call = _ABSENT  # every call taken
     state = Ruff.__new__(Ruff)
     state._set(book, dealer, names, opening, calls[:taken], turn, stake, opened, out, at, committed, left, waiting,
-               log, did)
+               log, did, doubled, table)
     if call is not _ABSENT:
         state.problem = state._refusal(call)
     return state
@@ -688,7 +725,7 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
 def ruff_values_text(book) -> str:
     """"A 11, K Q J 10, others face value"."""
     values, groups = book.ruff_values, []
-    for rank in HONOURS:
+    for rank in RANKS[:4]:  # A K Q J, then the numerals
         if groups and values[groups[-1][-1]] == values[rank]:
             groups[-1].append(rank)
         else:
@@ -833,6 +870,10 @@ def infer_opening(book, hand: dict) -> int:
     """The opening stake S a valid hand's calls were made at, read back from its own
     ``paid`` (where the hands before it are not at hand): a parlett loser owes S plus
     2 a raise, so S is what he paid less what the calls owe at S = 0."""
+    if book.vying.scaled:  # every amount is M times what it is at M = 1
+        state = replay_ruff(book, hand["dealer"], hand["ruff"]["calls"], opening=1)
+        loser = next(s for s in SEATS if s != hand["ruff"]["winner"])
+        return hand["ruff"]["paid"][loser] // state.owes[loser]
     if book.vying.opens_at != S:
         return 2
     ruff = hand["ruff"]
@@ -849,6 +890,8 @@ def ruff_reasons(book, hand: dict, names, opening: int | None = None) -> list[st
     state = replay_ruff(book, hand["dealer"], ruff["calls"], names, opening)
     winner = ruff["winner"]
     lines = [f"{state.line()}."]  # under the phase's title ("Ruff: Ann opens 2 · …")
+    if book.vying.scaled and opening > 1:
+        lines.insert(0, f"Played for double (×{opening}): the ruff was doubled at the deal before.")
     if state.end == UNSEEN:
         lines.append(f"{names[winner]} is left alone in and wins the ruff unseen.")
     elif ruff.get("shown") is not None:

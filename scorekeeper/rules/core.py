@@ -16,7 +16,7 @@ SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 RANK_SET = frozenset(RANKS)
-HONOURS = ("A", "K", "Q", "J")
+#: The phases every book here settles (a book may add its own: cotton1674's towser).
 PHASES = ("tiddy", "auction", "ruff", "sets", "tricks")
 TRICKS_IN_A_HAND = 12
 CARDS_IN_A_HAND = 12  # dealt to each player (modern's buyer may keep 13)
@@ -26,7 +26,6 @@ RANK_NAMES = {
     "8": "Eight", "7": "Seven", "6": "Six", "5": "Five", "4": "Four",
 }
 RANK_PLURALS = {r: ("Sixes" if r == "6" else RANK_NAMES[r] + "s") for r in RANKS}
-HONOUR_NAMES = {"A": "Tib (Ace)", "K": "King", "Q": "Queen", "J": "Tom (Jack)"}
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "Kiss"}
 
 Transfer = list  # three Fractions, summing to 0
@@ -34,17 +33,19 @@ Transfer = list  # three Fractions, summing to 0
 
 # ---------------------------------------------------------------- named tuples
 
-def named_tuple(name: str, fields: str) -> type:
+def named_tuple(name: str, fields: str, defaults: dict | None = None) -> type:
     """A tuple type with named fields, as ``collections.namedtuple`` makes them (positional
-    or keyword construction, ``_fields``, a readable repr), for the few this package
-    declares. namedtuple compiles code for each type (~60 µs), which every ``settle``
-    would pay at import; this does not."""
+    or keyword construction, ``_fields``, a readable repr; ``defaults`` for the last
+    fields), for the few this package declares. namedtuple compiles code for each type
+    (~60 µs), which every ``settle`` would pay at import; this does not."""
     names = tuple(fields.split())
+    defaults = dict(defaults or {})
 
     def __new__(cls, *values, **by_name):
-        if by_name:
+        if by_name or (defaults and len(values) < len(names)):
             try:
-                values += tuple(by_name.pop(field) for field in names[len(values):])
+                values += tuple(by_name.pop(field) if field in by_name else defaults[field]
+                                for field in names[len(values):])
             except KeyError as missing:
                 raise TypeError(f"{name}() needs {missing}") from None
             if by_name:
@@ -414,13 +415,13 @@ Word = named_tuple("Word", "word action label says did")
 #: opening, ``"no contest"`` or ``"showdown"``; ``unopened`` / ``opened_as`` the state in
 #: words for a call made at the wrong moment; ``stories`` a loser's reason: dropped, dropped
 #: without ever putting anything in, held out to the end.
+#: ``scaled``: every amount is multiplied by the hand's opening value (cotton1674's M, the
+#: ruff played for double); ``double``: a ``Word`` the dealer may say on the call pad once
+#: eldest and middle have passed (the ruff is played for at the next deal: ``ruff: null``);
+#: it is never a word of a record's calls.
 Vying = named_tuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
-                            "unopened opened_as stories")
+                            "unopened opened_as stories scaled double", defaults={"scaled": False, "double": None})
 
 
 #: A moment of play on the hand form: its id, its heading and a short aside (``hand.py``).
 Section = named_tuple("Section", "id title aside")
-#: A phase as the pages show it: its id, heading, a 3-letter column head, the
-#: form section that shows its payments, and the hand keys its transfer depends
-#: on (it is shown as soon as those are in).
-Phase = named_tuple("Phase", "id title short section needs")

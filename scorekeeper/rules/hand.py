@@ -1,7 +1,7 @@
 """What a rule book asks about a hand: its sections, questions, presets and phases.
 
-A rule book *declares* its hand (``RuleBook.sections``, ``RuleBook.questions``,
-``RuleBook.presets``, ``RuleBook.phase_info``): every question the table answers,
+A rule book *declares* its hand (``RuleBook.sections``, and its phases' and cards'
+questions and presets, ``RuleBook.questions``, ``RuleBook.presets``): every question the table answers,
 the kind of answer it takes, the words the table uses, the section (the moment of
 play) it belongs to, the choices it allows given the answers so far (and why an
 answer is fixed: "the King is turned up: it counts for the dealer"), and how an
@@ -10,13 +10,14 @@ the hand detail, the sheet and the "in progress" view loop over this
 declaration, so nothing outside ``scorekeeper.rules`` knows a hand key's rule.
 
 The kinds of question (each has one form partial, ``templates/fields/<kind>.html``,
-and one parser in ``scorekeeper/web/forms.py``)::
+one reader in ``scorekeeper/web/kinds.py`` and one writer in ``scorekeeper/web/writers.py``)::
 
-    seat      one seat, or nobody where the book allows it   dealer, tiddy, tib, tom
+    seat      one seat, or nobody where the book allows it   dealer, tiddy, towser, tib, tom
     choice    one of a few named values                      trump, turned_up
     purchase  the buyer (or nobody) and the price            auction
     ruff      the winner (or no contest) and what each paid  ruff
     sets      per seat, the sets declared                    sets
+    forfeits  the buyer's false calls caught, optional       forfeits
     counts    per seat, a count out of a fixed total         tricks
     honours   per honour in play, who holds it               honours
     points    per seat, a typed number                       card_points
@@ -29,9 +30,7 @@ return plain data.
 
 from __future__ import annotations
 
-from .core import (  # noqa: F401 - Phase and Section are part of a book's declaration
-    HONOUR_NAMES,
-    Phase,
+from .core import (  # noqa: F401 - Section is part of a book's declaration
     Section,
     named_tuple,
     RANK_PLURALS,
@@ -101,12 +100,13 @@ class Question:
     kind = ""
 
     def __init__(self, key: str, section: str, title: str, ask: str, *, label: str | None = None,
-                 field: str | None = None, fixed=None, optional: bool = False):
+                 field: str | None = None, fixed=None, optional: bool = False, rules=None):
         self.key, self.section, self.title, self.ask = key, section, title, ask
         self.label = title if label is None else label
         self.field = field or key
         self.optional = optional
         self._fixed = fixed
+        self.rules = rules  # the phase that asks it (``phases.py``), where its choices are the phase's
 
     def fixed(self, answers: Answers) -> Fixed | None:
         """The answer, where the rules leave the table no choice (else None)."""
@@ -168,11 +168,11 @@ class PurchaseQuestion(Question):
         self.ask_price, self.nobody = ask_price, nobody
 
     def buyer_choices(self, answers: Answers) -> list[Choice]:
-        nobody = [Choice(None, self.nobody, "")] if answers.book.auction_may_be_empty(answers.options) else []
+        nobody = [Choice(None, self.nobody, "")] if self.rules.may_be_empty(answers.options) else []
         return nobody + answers.seat_choices()
 
     def price_choices(self, answers: Answers, buyer: int | None, count: int = 10) -> list[int]:
-        return answers.book.price_choices(buyer, answers.dealer, count)
+        return self.rules.price_choices(buyer, answers.dealer, count)
 
     def reads(self, value, answers):
         if value is None:
@@ -189,25 +189,26 @@ class RuffQuestion(Question):
     kind = "ruff"
 
     def __init__(self, key, section, title, ask, *, ask_paid: str, nobody: str = "No contest",
-                 nobody_hint: str = "", **kwargs):
+                 nobody_hint: str = "", nobody_reads: str = "", **kwargs):
         super().__init__(key, section, title, ask, **kwargs)
         self.ask_paid, self.nobody, self.nobody_hint = ask_paid, nobody, nobody_hint
+        self.nobody_reads = nobody_reads  # the sheet's words for the null answer ({dealer})
 
     def winner_label(self, answers: Answers) -> str:
         """"Winner — or nobody opened (stake 4)" where the book allows no contest."""
-        if self.nobody_hint and answers.book.ruff_may_be_empty(answers.options):
+        if self.nobody_hint and self.rules.may_be_empty(answers.options):
             return f"{self.label} — or {self.nobody_hint.format(opening=self.opening(answers))}"
         return self.label
 
     def winner_choices(self, answers: Answers) -> list[Choice]:
-        nobody = [Choice(None, self.nobody, "")] if answers.book.ruff_may_be_empty(answers.options) else []
+        nobody = [Choice(None, self.nobody, "")] if self.rules.may_be_empty(answers.options) else []
         return nobody + answers.seat_choices()
 
     def opening(self, answers: Answers) -> int:
-        return answers.book.ruff_opening(answers.hands_before)
+        return self.rules.opening(answers.hands_before)
 
     def paid_choices(self, answers: Answers, count: int = 8) -> list[int]:
-        return answers.book.ruff_stake_choices(self.opening(answers), count)
+        return self.rules.stake_choices(self.opening(answers), count)
 
     # the showdown helper: the cards of one suit, in the book's ruff values
     def ruff_ranks(self) -> tuple:
@@ -221,6 +222,8 @@ class RuffQuestion(Question):
 
     def reads(self, value, answers):
         if value is None:
+            if self.nobody_reads and answers.dealer is not None:
+                return self.nobody_reads.format(dealer=answers.who(answers.dealer))
             return f"ruff: {self.nobody.lower()}"
         if "calls" in value and answers.dealer is not None:  # every payment explained by the calls
             lines = calls().ruff_reasons(answers.book, {**answers.hand, "ruff": value}, answers.names)
@@ -244,7 +247,7 @@ class SetsQuestion(Question):
         all four of the rank are in play."""
         book = answers.book
         out = []
-        for rank in book.set_ranks:
+        for rank in self.rules.ranks:
             chips = [Choice(f"gleek:{rank}", f"3×{rank}", "")]
             if book.ranks_in_play(answers, rank) >= 4:
                 chips.append(Choice(f"mournival:{rank}", f"4×{rank}", ""))
@@ -258,6 +261,31 @@ class SetsQuestion(Question):
                 named = ", ".join(f"{kind} of {RANK_PLURALS[rank]}" for kind, rank in map(parse_set, declared))
                 parts.append(f"{answers.who(seat)} {named}")
         return "sets: " + "; ".join(parts) if parts else "no sets"
+
+
+class ForfeitsQuestion(Question):
+    """The sets the buyer called, had laid out in the stock, and was caught in (Cotton's
+    forfeit): optional, left out of a hand that has none; only the buyer is asked."""
+
+    kind = "forfeits"
+
+    def __init__(self, key, section, title, ask, **kwargs):
+        super().__init__(key, section, title, ask, optional=True, **kwargs)
+
+    def buyer(self, answers: Answers) -> int | None:
+        auction = answers.hand.get("auction")
+        return auction["buyer"] if isinstance(auction, dict) and "buyer" in auction else None
+
+    def choices(self, answers: Answers) -> list[Choice]:
+        """Each set he may have called falsely, with what it costs him: "gleek of Aces — 8 to each"."""
+        value = self.rules.value
+        return [Choice(f"{kind}:{rank}", f"{kind} of {RANK_PLURALS[rank]} — {2 * value(kind, rank)} to each", "")
+                for rank in self.rules.ranks for kind in ("gleek", "mournival")]
+
+    def reads(self, value, answers):
+        parts = [f"{answers.who(seat)} forfeits a false {kind} of {RANK_PLURALS[rank]}"
+                 for seat, called in enumerate(value) for kind, rank in map(parse_set, called)]
+        return "; ".join(parts) if parts else "no forfeits"
 
 
 class CountsQuestion(Question):
@@ -286,26 +314,26 @@ class HonoursQuestion(Question):
         self.needs, self.ask_first = needs, ask_first
 
     def lines(self, answers: Answers) -> list[HonourLine]:
-        book = answers.book
+        """One line per honour of the book's cards: who has it, or why it is fixed."""
         turned_up = answers.hand.get(self.needs)
         seats = answers.seat_choices()
-        if book.honours_may_be_discarded:
-            seats = seats + [Choice(None, "Discarded", "")]
         lines = []
-        for rank, label in HONOUR_NAMES.items():
-            if rank == turned_up:
-                lines.append(HonourLine(rank, label, [], f"{label} of trumps turned up: it counts for the dealer."))
+        for card in self.rules.cards:
+            label = card.called
+            if card.rank == turned_up:
+                lines.append(HonourLine(card.rank, label, [], f"{label} of trumps turned up: it counts for the dealer."))
             else:
-                lines.append(HonourLine(rank, f"{label} of trumps — {book.honour_held_word} by", seats, None))
+                choices = seats + [Choice(None, "Discarded", "")] if card.nobody else seats
+                lines.append(HonourLine(card.rank, f"{label} of trumps — {self.rules.verb} by", choices, None))
         return lines
 
     def reads(self, value, answers):
-        short = {"A": "Tib", "K": "King", "Q": "Queen", "J": "Tom"}
-        parts = [f"{short[r]} {'discarded' if s is None else answers.who(s)}" for r, s in value.items()]
+        short = {c.rank: c.short for c in self.rules.cards}
+        parts = [f"{short.get(r, r)} {'discarded' if s is None else answers.who(s)}" for r, s in value.items()]
         up = answers.hand.get(self.needs)
         if up in short and up not in value and answers.dealer is not None:  # it counts for the dealer
             parts.insert(list(short).index(up), f"{short[up]} {answers.who(answers.dealer)} (turned up)")
-        return f"{self.title.lower()} {answers.book.honour_held_word}: {', '.join(parts)}"
+        return f"{self.title.lower()} {self.rules.verb}: {', '.join(parts)}"
 
 
 class PointsQuestion(Question):
@@ -351,7 +379,7 @@ def known_phases(book, hand: dict, options: dict, wrong=()) -> dict:
     for phase in book.phase_info:
         if all(key in hand and key not in wrong for key in phase.needs):
             try:
-                known[phase.id] = book.phase(phase.id, hand, options)
+                known[phase.id] = phase.transfer(hand, options)
             except (KeyError, TypeError, ValueError, IndexError):
                 continue  # an answer the rule book has not judged yet
     return known
@@ -367,7 +395,7 @@ def sheet_words(book, hand: dict, options: dict, names, phases: dict) -> list[st
     paid = {p.section for p in book.phase_info if any(phases.get(p.id, ()))}
     words = []
     for q in book.questions:
-        if q.key not in hand or q.optional:
+        if q.key not in hand or q.kind == "text":  # the note has a line of its own
             continue
         fixed = q.fixed(answers)
         if fixed is None:
@@ -383,6 +411,6 @@ def suit_labels(trumps) -> dict:
 
 
 __all__ = ["Answers", "Choice", "ChoiceQuestion", "CountsQuestion", "Fixed", "HonourLine",
-           "HonoursQuestion", "NOBODY", "Phase", "PointsQuestion", "Preset", "PurchaseQuestion",
+           "ForfeitsQuestion", "HonoursQuestion", "NOBODY", "PointsQuestion", "Preset", "PurchaseQuestion",
            "Question", "RuffQuestion", "Section", "SeatQuestion", "SetChoices", "SetsQuestion",
            "TextQuestion", "eldest", "known_phases", "middle", "sheet_words", "suit_labels"]

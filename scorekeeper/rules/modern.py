@@ -3,26 +3,23 @@ card, Kiss (no trumps), numeral sets and a card-point count settled pairwise."""
 
 from __future__ import annotations
 
-from .book import RuleBook, fixed, phase_info
+from .book import RuleBook
+from .cards import CREDITS, card, names_of
 from .core import (
     Section,
+    RANK_NAMES,
     RANK_PLURALS,
     RANKS,
     SEATS,
     SUITS,
-    TRICKS_IN_A_HAND,
     Decision,
     HandCheck,
     Option,
-    PhaseRule,
-    Transfer,
     Vying,
     Word,
 )
-from .turned_up import NOTE_LIMIT
+from .phases import CROSS, PLAY, TRICKS, Auction, CardPayments, Count, Ruff, Sets, fixed, question
 
-TIB_BONUS = 15
-TOM_BONUS = 9
 LAST_TRICK_BONUS = 4
 MIN_TRICK_POINTS, MAX_TRICK_POINTS = 9, 33
 MIN_CAPTURED, MAX_CAPTURED = 192, 252
@@ -43,6 +40,127 @@ SECTIONS = (
 )
 
 
+def stake_problem(ruff, amount: int, opening: int) -> str | None:
+    if amount < 2:
+        return "but every ruff loser pays at least the ante of 2"
+    return None
+
+
+class PairwiseCount(Count):
+    """Modern's play: each player's trick score is the card points he captured, the
+    ``count`` of each card he captured (the book's cards of the tricks phase: Tib 15,
+    Tom 9) and 4 for the last trick; every pair settles the difference of their scores."""
+
+    keys = needs = ("tricks", "card_points", "tib", "tom", "last_trick")
+
+    def setup(self, book) -> None:
+        self.cards = tuple(c for c in book.cards.own_keys if c.phase == self.id)
+
+    def checks(self) -> tuple:
+        return ((TRICKS, self.check_tricks), (PLAY, self.check_play), (CROSS, self.check_aces))
+
+    def check_play(self, check: HandCheck, options: dict, state) -> None:
+        hand = check.hand
+        tricks = hand["tricks"] if check.good("tricks") else None
+        if "card_points" in hand and check.three_counts("card_points"):
+            points = hand["card_points"]
+            total = sum(points)
+            if not MIN_CAPTURED <= total <= MAX_CAPTURED:
+                side = "more" if total > MAX_CAPTURED else "less"
+                limit = MAX_CAPTURED if total > MAX_CAPTURED else MIN_CAPTURED
+                check.fail("card_points", f"card_points add up to {total}, {side} than {limit} "
+                           f"(the captured cards are worth {MIN_CAPTURED} to {MAX_CAPTURED})")
+            if tricks is not None:
+                for seat in SEATS:
+                    won, got = tricks[seat], points[seat]
+                    if won == 0 and got:
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points but won no trick")
+                    elif got > MAX_TRICK_POINTS * won:
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
+                                   f"more than {MAX_TRICK_POINTS} a trick ({MAX_TRICK_POINTS * won})")
+                    elif got < MIN_TRICK_POINTS * won:
+                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
+                                   f"less than {MIN_TRICK_POINTS} a trick ({MIN_TRICK_POINTS * won})")
+        kiss = check.good("trump") and hand["trump"] == "none"
+        captured = [(c.key, c.described, c.name, c.nobody) for c in self.cards]
+        for key, label, name, nullable in captured + [("last_trick", "the last trick", "", False)]:
+            if key not in hand:
+                continue
+            if not check.seat(key, hand[key], nullable=nullable):
+                continue
+            seat = hand[key]
+            if seat is None:
+                continue
+            if kiss and nullable:
+                check.fail(key, f"{key} must be null under Kiss: there are no trumps, so no {name}")
+            elif tricks is not None and tricks[seat] == 0:
+                check.fail(key, f"{key}: {check.who(seat)} captured {label} but won no trick")
+
+    def check_aces(self, check: HandCheck, options: dict, state) -> None:
+        """Under a trump suit the holder of all four Aces holds Tib and captures it,
+        unless he is the buyer and left it unplayed."""
+        if not check.good("sets", "trump", "tib", "auction") or check.hand["trump"] == "none":
+            return
+        hand = check.hand
+        buyer = hand["auction"]["buyer"] if hand["auction"] else None
+        for seat, declared in enumerate(hand["sets"]):
+            if "mournival:A" not in declared:
+                continue
+            if hand["tib"] == seat or (hand["tib"] is None and seat == buyer):
+                continue
+            check.fail("tib", f"tib: {check.who(seat)} declares a mournival of Aces, so holds Tib and captures it, "
+                       f"but tib is {'null' if hand['tib'] is None else check.who(hand['tib'])}")
+            return
+
+    def scores(self, hand: dict) -> list[int]:
+        scores = list(hand["card_points"])
+        for c in self.cards:
+            if hand[c.key] is not None:
+                scores[hand[c.key]] += c.count
+        if hand["last_trick"] is not None:
+            scores[hand["last_trick"]] += LAST_TRICK_BONUS
+        return scores
+
+    def transfer(self, hand: dict, options: dict | None = None) -> list:
+        scores = self.scores(hand)
+        total = sum(scores)
+        return [3 * s - total for s in scores]
+
+    def reasons(self, hand, options, names):
+        scores = self.scores(hand)
+        lines = []
+        bonuses = [(c.key, c.name, c.count) for c in self.cards] + [("last_trick", "last trick", LAST_TRICK_BONUS)]
+        for seat in SEATS:
+            parts = [f"{hand['card_points'][seat]} card points"]
+            for key, label, bonus in bonuses:
+                if hand[key] == seat:
+                    parts.append(f"{label} {bonus}")
+            lines.append(f"{names[seat]}: {' + '.join(parts)} = {scores[seat]}.")
+        lines.append("Each pair settles the difference of their scores.")
+        return lines
+
+    def fixed_captured(self, answers):
+        """Under Kiss there are no trumps, so nobody captures Tib or Tom."""
+        if answers.hand.get("trump") == "none":
+            return fixed(None, f"Kiss: no trumps, so no {names_of(self.cards)}.")
+        return None
+
+    def questions(self) -> list:
+        SeatQuestion = question("SeatQuestion")
+        out = [self.tricks_question(),
+               question("PointsQuestion")("card_points", self.section, "Card points",
+                                          "How many card points did each player capture?",
+                                          label="Card points captured", counter=CARD_VALUES)]
+        for c in self.cards:
+            credit = CREDITS[c.credited]
+            out.append(SeatQuestion(c.key, self.section, c.name, credit.ask.format(card=c.described),
+                                    label=credit.label.format(name=c.name, rank=RANK_NAMES[c.rank]),
+                                    nobody="Nobody", fixed=self.fixed_captured))
+        out.append(SeatQuestion("last_trick", self.section, "Last trick", "Who won the last trick?",
+                                label="Last trick won by", reads_as="last trick: {}"))
+        return out
+
+
 class Modern(RuleBook):
     id = "modern"
     name = "Modern revival"
@@ -50,85 +168,50 @@ class Modern(RuleBook):
     summary = "Bigger swings: Kiss (no trumps), sets of any rank, card points settled player to player."
     trumps = SUITS + ("none",)
     has_turned_up = False
-    set_ranks = RANKS
-    gleek_values = {"A": 8, "K": 4, "Q": 4, "J": 4, **{r: int(r) for r in RANKS[4:]}}
-    opening_price = 13
-    price_step = 1
-    eldest_must_buy = False
-    exact_bids = False
-    ruff_values = CARD_VALUES
-    four_aces_win = False
-    vying = Vying(  # seed 000: each antes 2, then vies until two have passed
-        before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
-                Word("pass", "drop", "Pass", "passes (owes {n})", "")),
-        after=(Word("vie", "raise", "Vie {n}", "vies {n}", "vied {n}"),
-               Word("see", "call", "See {n}", "sees", "saw {n}"),
-               Word("pass", "drop", "Pass", "passes (owes {n})", "")),
-        opens_at="named", raise_by="named", first_stake=0, ante=2, fold_owes_stake=False,
-        all_quiet="showdown", unopened="nobody has vied yet", opened_as="the stake is {n}",
-        stories=("{did}, then passed", "passed", "{did}"),
-    )
-    hand_keys = ("dealer", "trump", "tiddy", "auction", "ruff", "sets", "tricks",
-                 "card_points", "tib", "tom", "last_trick")
+    buyer_keeps = 13  # he may keep one card unplayed (docs/rules.md)
+    sections = SECTIONS
     options = (
         Option("simplified", False, "Simplified (teaching) Gleek",
                "Skip the auction and the ruff; trump is named before the deal."),
     )
-    sections = SECTIONS
-    phase_info = phase_info(("dealer", "trump", "tiddy"), ("tricks", "card_points", "tib", "tom", "last_trick"))
 
-    def declare(self) -> list:
-        from .hand import (ChoiceQuestion, CountsQuestion, PointsQuestion, PurchaseQuestion, RuffQuestion,
-                           SeatQuestion, SetsQuestion, TextQuestion, suit_labels)
-
-        return [
-            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
-            PurchaseQuestion("auction", "stock", "Stock", "Who bought the stock, and at what price?",
-                             ask_price="At what price was the stock bought?", label="Buyer",
-                             field="buyer", fixed=self.fixed_auction),
-            ChoiceQuestion("trump", "trump", "Trump", "What is trump?", label="",
-                           values=self.trumps, labels=suit_labels(self.trumps), look="suits"),
-            SeatQuestion("tiddy", "tiddy", "Tiddy", "Who was dealt Tiddy (the Four of trumps)? "
-                         "Tap Nobody if it lay in the stock.", label="Who was dealt it?", nobody="Nobody",
-                         fixed=self.fixed_tiddy),
-            RuffQuestion("ruff", "ruff", "Ruff", "Who won the ruff, and what did each loser pay?",
-                         ask_paid="What did {who} pay for the ruff?", label="Winner", field="ruff_winner",
-                         fixed=self.fixed_ruff),
-            SetsQuestion("sets", "sets", "Sets", "Any gleeks or mournivals? Tap No sets if none.",
-                         ask_some="Tap the sets each player declared (or No sets)."),
-            CountsQuestion("tricks", "play", "Tricks", "How many tricks did each player win?",
-                           total=TRICKS_IN_A_HAND),
-            PointsQuestion("card_points", "play", "Card points",
-                           "How many card points did each player capture?", label="Card points captured",
-                           counter=CARD_VALUES),
-            SeatQuestion("tib", "play", "Tib", "Who captured Tib (the Ace of trumps)?",
-                         label="Tib (Ace of trumps) captured by", nobody="Nobody", fixed=self.fixed_captured),
-            SeatQuestion("tom", "play", "Tom", "Who captured Tom (the Jack of trumps)?",
-                         label="Tom (Jack of trumps) captured by", nobody="Nobody", fixed=self.fixed_captured),
-            SeatQuestion("last_trick", "play", "Last trick", "Who won the last trick?",
-                         label="Last trick won by", reads_as="last trick: {}"),
-            TextQuestion("note", "note", "Note", label="Note (optional)", limit=NOTE_LIMIT),
-        ]
-
-    @staticmethod
-    def fixed_captured(answers):
-        """Under Kiss there are no trumps, so nobody captures Tib or Tom."""
-        if answers.hand.get("trump") == "none":
-            return fixed(None, "Kiss: no trumps, so no Tib or Tom.")
-        return None
-
-    phase_rules = (
-        PhaseRule("tiddy", "Whoever was dealt the Four of the suit that becomes trump gets 2 from each "
-                  "opponent, whether or not it is played. None under Kiss."),
-        PhaseRule("auction", "Eldest may bid 13 or pass; each later bid is at least 1 more. The buyer pays "
-                  "half the price to each opponent (13 → 6½ each) and names trump or Kiss."),
-        PhaseRule("ruff", "Ruff total: A 11, K Q J 3, numerals face value. Each antes 2 and vies; each loser "
-                  "pays the winner 2 plus whatever he put in."),
-        PhaseRule("sets", "Any rank. Gleek from each opponent: A 8, K Q J 4, a numeral its face value. "
-                  "Mournival doubles: A 16, K Q J 8, numerals twice face value."),
-        PhaseRule("tricks", "Trick score = card points captured (A 11, K Q J 3, numerals face value) + 15 "
-                  "for capturing Tib + 9 for Tom + 4 for the last trick. Every pair settles the difference "
-                  "of their scores. This is usually the biggest phase of the hand, often ±100 counters."),
+    cards = (
+        #    rank name      what it is worth                      who has it
+        card("A", "Tib",    count=15,                            credited="captured"),
+        card("J", "Tom",    count=9,                             credited="captured"),
+        card("4", "Tiddy",  held=2,                              credited="dealt"),
+    )
+    phases = (
+        CardPayments(id="tiddy", title="Tiddy", short="Tdy", rule=(
+            "Whoever was dealt the Four of the suit that becomes trump gets 2 from each "
+            "opponent, whether or not it is played. None under Kiss.")),
+        Auction(opening=13, step=1, eldest_must_buy=False, exact=False,
+                off_with=("simplified", "simplified Gleek has no auction", "Simplified Gleek: no auction."), rule=(
+                    "Eldest may bid 13 or pass; each later bid is at least 1 more. The buyer pays "
+                    "half the price to each opponent (13 → 6½ each) and names trump or Kiss.")),
+        Ruff(
+            vying=Vying(  # seed 000: each antes 2, then vies until two have passed
+                before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
+                        Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+                after=(Word("vie", "raise", "Vie {n}", "vies {n}", "vied {n}"),
+                       Word("see", "call", "See {n}", "sees", "saw {n}"),
+                       Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+                opens_at="named", raise_by="named", first_stake=0, ante=2, fold_owes_stake=False,
+                all_quiet="showdown", unopened="nobody has vied yet", opened_as="the stake is {n}",
+                stories=("{did}, then passed", "passed", "{did}"),
+            ),
+            values=CARD_VALUES, four_aces_win=False, stake_problem=stake_problem,
+            off_with=("simplified", "simplified Gleek has no ruff", "Simplified Gleek: no ruff."),
+            no_ruff="Simplified Gleek: no ruff.", rule=(
+                "Ruff total: A 11, K Q J 3, numerals face value. Each antes 2 and vies; each loser "
+                "pays the winner 2 plus whatever he put in.")),
+        Sets(ranks=RANKS, values={"A": 8, "K": 4, "Q": 4, "J": 4, **{r: int(r) for r in RANKS[4:]}}, rule=(
+            "Any rank. Gleek from each opponent: A 8, K Q J 4, a numeral its face value. "
+            "Mournival doubles: A 16, K Q J 8, numerals twice face value.")),
+        PairwiseCount(rule=(
+            "Trick score = card points captured (A 11, K Q J 3, numerals face value) + 15 "
+            "for capturing Tib + 9 for Tom + 4 for the last trick. Every pair settles the difference "
+            "of their scores. This is usually the biggest phase of the hand, often ±100 counters.")),
     )
     call_rules = (
         "Bids, from eldest round to the left (skipping whoever passed): each bids at least 1 more than the "
@@ -165,89 +248,6 @@ class Modern(RuleBook):
                  "difference, so a player receives 3 × his score − the sum of the three scores.",
                  "“settled player-to-player”"),
     )
-
-    def simplified(self, options: dict) -> bool:
-        return self.option(options, "simplified")
-
-    def auction_may_be_empty(self, options):
-        return True
-
-    def auction_must_be_empty(self, options):
-        return self.simplified(options)
-
-    def ruff_may_be_empty(self, options):
-        return self.simplified(options)
-
-    def ruff_must_be_empty(self, options):
-        return self.simplified(options)
-
-    def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
-        if amount < 2:
-            return "but every ruff loser pays at least the ante of 2"
-        return None
-
-    def tiddy_out_of_play(self, check, options: dict) -> tuple[str, str] | None:
-        if check.good("trump") and check.hand["trump"] == "none":
-            return "under Kiss (no trumps)", "Kiss: no trumps, no Tiddy."
-        return None
-
-    def max_set_cards(self, check: HandCheck, seat: int) -> int:
-        auction = check.hand.get("auction")
-        if not check.good("auction"):
-            return 13
-        return 13 if auction is not None and auction["buyer"] == seat else 12
-
-    def check_play(self, check: HandCheck, options: dict) -> None:
-        hand = check.hand
-        tricks = hand["tricks"] if check.good("tricks") else None
-        if "card_points" in hand and check.three_counts("card_points"):
-            points = hand["card_points"]
-            total = sum(points)
-            if not MIN_CAPTURED <= total <= MAX_CAPTURED:
-                side = "more" if total > MAX_CAPTURED else "less"
-                limit = MAX_CAPTURED if total > MAX_CAPTURED else MIN_CAPTURED
-                check.fail("card_points", f"card_points add up to {total}, {side} than {limit} "
-                           f"(the captured cards are worth {MIN_CAPTURED} to {MAX_CAPTURED})")
-            if tricks is not None:
-                for seat in SEATS:
-                    won, got = tricks[seat], points[seat]
-                    if won == 0 and got:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points but won no trick")
-                    elif got > MAX_TRICK_POINTS * won:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
-                                   f"more than {MAX_TRICK_POINTS} a trick ({MAX_TRICK_POINTS * won})")
-                    elif got < MIN_TRICK_POINTS * won:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
-                                   f"less than {MIN_TRICK_POINTS} a trick ({MIN_TRICK_POINTS * won})")
-        kiss = check.good("trump") and hand["trump"] == "none"
-        for key, label in (("tib", "Tib (the Ace of trumps)"), ("tom", "Tom (the Jack of trumps)"),
-                           ("last_trick", "the last trick")):
-            if key not in hand:
-                continue
-            nullable = key != "last_trick"
-            if not check.seat(key, hand[key], nullable=nullable):
-                continue
-            seat = hand[key]
-            if seat is None:
-                continue
-            if kiss and nullable:
-                check.fail(key, f"{key} must be null under Kiss: there are no trumps, so no {label.split(' (')[0]}")
-            elif tricks is not None and tricks[seat] == 0:
-                check.fail(key, f"{key}: {check.who(seat)} captured {label} but won no trick")
-
-    def check_sets_against_play(self, check: HandCheck, options: dict) -> None:
-        if not check.good("sets", "trump", "tib", "auction") or check.hand["trump"] == "none":
-            return
-        hand = check.hand
-        buyer = hand["auction"]["buyer"] if hand["auction"] else None
-        for seat, declared in enumerate(hand["sets"]):
-            if "mournival:A" not in declared:
-                continue
-            if hand["tib"] == seat or (hand["tib"] is None and seat == buyer):
-                continue
-            check.fail("tib", f"tib: {check.who(seat)} declares a mournival of Aces, so holds Tib and captures it, "
-                       f"but tib is {'null' if hand['tib'] is None else check.who(hand['tib'])}")
-            return
 
     # ------------------------------------------------------------ the card-point counter
 
@@ -288,43 +288,6 @@ class Modern(RuleBook):
                     problems.append(f"{names[seat]} has {cards} cards counted but won {tricks_hold} "
                                     f"{CARDS_A_TRICK * won}")
         return problems
-
-    # ------------------------------------------------------------ phases
-
-    def scores(self, hand: dict) -> list[int]:
-        scores = list(hand["card_points"])
-        for key, bonus in (("tib", TIB_BONUS), ("tom", TOM_BONUS), ("last_trick", LAST_TRICK_BONUS)):
-            if hand[key] is not None:
-                scores[hand[key]] += bonus
-        return scores
-
-    def tricks(self, hand: dict, options: dict | None = None) -> Transfer:
-        scores = self.scores(hand)
-        total = sum(scores)
-        return [3 * s - total for s in scores]
-
-    def tiddy_reasons(self, hand, options, names):
-        if hand["trump"] == "none":
-            return ["Kiss (no trumps): no Tiddy."]
-        if hand["tiddy"] is None:
-            return ["Nobody was dealt Tiddy (it lay in the stock)."]
-        return [f"{names[hand['tiddy']]} was dealt Tiddy (the Four of trumps): 2 from each."]
-
-    def no_ruff_reason(self) -> str:
-        return "Simplified Gleek: no ruff."
-
-    def tricks_reasons(self, hand, options, names):
-        scores = self.scores(hand)
-        lines = []
-        for seat in SEATS:
-            parts = [f"{hand['card_points'][seat]} card points"]
-            for key, label, bonus in (("tib", "Tib", TIB_BONUS), ("tom", "Tom", TOM_BONUS),
-                                      ("last_trick", "last trick", LAST_TRICK_BONUS)):
-                if hand[key] == seat:
-                    parts.append(f"{label} {bonus}")
-            lines.append(f"{names[seat]}: {' + '.join(parts)} = {scores[seat]}.")
-        lines.append("Each pair settles the difference of their scores.")
-        return lines
 
 
 BOOK = Modern()

@@ -3,44 +3,72 @@ gaps filled from Cotton's *Compleat Gamester* (1674)."""
 
 from __future__ import annotations
 
-from .core import Decision, Option, PhaseRule, Vying, Word
-from .turned_up import TurnedUpBook
+from .book import RuleBook
+from .cards import card
+from .core import Decision, Option, Vying, Word
+from .phases import Auction, CardPayments, Ruff, Sets, TurnedUpCount
+from .turned_up import RUFF_VALUES, SECTIONS
 
 
-class Wits1671(TurnedUpBook):
+def stake_problem(ruff, amount: int, opening: int) -> str | None:
+    if amount < 2 or amount % 2:
+        return "but a ruff loser pays an even amount of at least 2 (2 for nothing to say, then 4, 6, 8 …)"
+    return None
+
+
+#: The Decision "vies go 4, 6, 8": a pass before any vie ("nothing to say") owes 2.
+VYING = Vying(
+    before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
+            Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+    after=(Word("see", "call", "See {n}", "sees", "saw {n}"),
+           Word("revie", "raise", "Revie to {n}", "revies to {n}", "revied to {n}"),
+           Word("pass", "drop", "Pass", "passes (owes {n})", "")),
+    opens_at=4, raise_by=2, first_stake=2, ante=0, fold_owes_stake=False, all_quiet="showdown",
+    unopened="nobody has vied yet", opened_as="the ruff is vied at {n}",
+    stories=("{did}, then passed", "had nothing to say", "held out to {stake}"),
+)
+
+
+class Wits1671(RuleBook):
     id = "wits1671"
     name = "Wits Interpreter (1671)"
     source = "The Wits Interpreter (1671), gaps filled from Cotton's Compleat Gamester (1674) — seed 002"
     summary = "The period text: stock from 13 rising by 1, vies of 4, 6, 8, honours count for who held them."
-    opening_price = 13
-    price_step = 1
-    even_prices = False
-    tiddy_turned_up = 2
-    honours_may_be_discarded = True
-    honour_held_word = "held"
-    tiddy_label = "Who holds it after the stock exchange?"
-    tiddy_ask = ("Who holds Tiddy (the Four of trumps) after the stock exchange? "
-                 "Tap Nobody if the buyer discarded it.")
+    has_turned_up = True
+    sections = SECTIONS
     options = (
         Option("tiddy", True, "Play at Tiddy",
                "“You will play at Tiddie, or leave it out”: agreed before the first deal."),
     )
 
-    phase_rules = (
-        PhaseRule("tiddy", "If the table plays at Tiddy: Tiddy turned up pays the dealer 2 from each; "
-                  "otherwise whoever holds the Four of trumps after the stock exchange gets 2 from each. "
-                  "A discarded Four pays nobody."),
-        PhaseRule("auction", "Bids run 13, 14, 15 …, each exactly 1 more, and a pass is final, so eldest never "
-                  "buys at 14 and middle never at 15. The buyer pays half the price to each opponent (16: 8 to "
-                  "one and 8 to the other)."),
-        PhaseRule("ruff", "Best single suit (A 11, courts 10; four Aces win). A player with nothing to say "
-                  "pays 2; one who saw and refused pays the stake he last saw; the last holder-out pays "
-                  "the final stake."),
-        PhaseRule("sets", "Gleek from each opponent: A 4, K 3, Q 2, J 1; mournival doubles (A 8, K 6, Q 4, "
-                  "J 2), in the hand after the stock exchange."),
-        PhaseRule("tricks", "“Twenty two are your Cards”: 3 a trick plus the honours held — Tib 15, Tom 9, "
-                  "King 3, Queen 3 — whoever wins the trick. Each receives points − 22 (− a third of any "
-                  "discarded honour's value)."),
+    cards = (
+        #    rank name      what it is worth                      who has it
+        card("A", "Tib",    count=15,                            credited="held", key="honours"),
+        card("K", "King",   count=3,                             credited="held", key="honours"),
+        card("Q", "Queen",  count=3,                             credited="held", key="honours"),
+        card("J", "Tom",    count=9,                             credited="held", key="honours"),
+        card("4", "Tiddy",  held=2, turned_up=2,                 credited="held", option="tiddy"),
+    )
+    phases = (
+        CardPayments(id="tiddy", title="Tiddy", short="Tdy", rule=(
+            "If the table plays at Tiddy: Tiddy turned up pays the dealer 2 from each; "
+            "otherwise whoever holds the Four of trumps after the stock exchange gets 2 from each. "
+            "A discarded Four pays nobody.")),
+        Auction(opening=13, step=1, rule=(
+            "Bids run 13, 14, 15 …, each exactly 1 more, and a pass is final, so eldest never "
+            "buys at 14 and middle never at 15. The buyer pays half the price to each opponent (16: 8 to "
+            "one and 8 to the other).")),
+        Ruff(vying=VYING, values=RUFF_VALUES, four_aces_win=True, stake_problem=stake_problem, rule=(
+            "Best single suit (A 11, courts 10; four Aces win). A player with nothing to say "
+            "pays 2; one who saw and refused pays the stake he last saw; the last holder-out pays "
+            "the final stake.")),
+        Sets(ranks=("A", "K", "Q", "J"), values={"A": 4, "K": 3, "Q": 2, "J": 1}, rule=(
+            "Gleek from each opponent: A 4, K 3, Q 2, J 1; mournival doubles (A 8, K 6, Q 4, "
+            "J 2), in the hand after the stock exchange.")),
+        TurnedUpCount(rule=(
+            "“Twenty two are your Cards”: 3 a trick plus the honours held — Tib 15, Tom 9, "
+            "King 3, Queen 3 — whoever wins the trick. Each receives points − 22 (− a third of any "
+            "discarded honour's value).")),
     )
     call_rules = (
         "Bids, from eldest round to the left (skipping whoever passed): eldest must bid 13, each later bid is "
@@ -81,25 +109,6 @@ class Wits1671(TurnedUpBook):
                  "third of 66 less the discarded honours (always whole; 22 when nothing is discarded).",
                  "The text does not forbid the buyer to discard an honour."),
     )
-
-    vying = Vying(  # the Decision "vies go 4, 6, 8"
-        before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
-                Word("pass", "drop", "Pass", "passes (owes {n})", "")),
-        after=(Word("see", "call", "See {n}", "sees", "saw {n}"),
-               Word("revie", "raise", "Revie to {n}", "revies to {n}", "revied to {n}"),
-               Word("pass", "drop", "Pass", "passes (owes {n})", "")),
-        opens_at=4, raise_by=2, first_stake=2, ante=0, fold_owes_stake=False, all_quiet="showdown",
-        unopened="nobody has vied yet", opened_as="the ruff is vied at {n}",
-        stories=("{did}, then passed", "had nothing to say", "held out to {stake}"),
-    )
-
-    def tiddy_on(self, options: dict) -> bool:
-        return self.option(options, "tiddy")
-
-    def ruff_stake_problem(self, amount: int, opening: int) -> str | None:
-        if amount < 2 or amount % 2:
-            return "but a ruff loser pays an even amount of at least 2 (2 for nothing to say, then 4, 6, 8 …)"
-        return None
 
 
 BOOK = Wits1671()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from ..answers import call_of, calls_of
 from ..rules import calls as procedure
 from ..rules.core import SEATS
 
@@ -25,12 +26,8 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
     """The calls after the posted tap (the hidden list, then the tap applied), or
     None with a problem if the list is not one. The tap is consumed: it is not an
     answer to keep."""
-    text = fields.get(name)
-    try:
-        calls = json.loads(text) if text else []
-    except ValueError:
-        calls = None
-    if not isinstance(calls, list) or len(calls) > 60:
+    calls = calls_of(fields.get(name))
+    if calls is None:
         return None
     tap, typed = fields.get(action), fields.get(amount)  # read before they are consumed
     for key in (action, amount):
@@ -44,11 +41,8 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
         if state.more is not None and n is not None and n >= state.more.least:
             calls = calls + [state.more.call(n)]
     elif tap:
-        try:
-            call = json.loads(tap)
-        except ValueError:
-            call = None
-        if isinstance(call, list):
+        call = call_of(tap)
+        if call is not None:
             calls = calls + [call]
     reading.values[name] = json.dumps(calls) if calls else ""
     return calls

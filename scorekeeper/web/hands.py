@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, render_template, request
 
-from .. import store
+from .. import answers, store
 from ..db import get_db
 from ..localtime import viewer_clock
 from ..rules import BOOKS
@@ -22,7 +22,7 @@ from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, off
 from .conflicts import conflict, merged, refusal, stale_save
 from .context import settlement_of, table_context
 from .fields import whole
-from .hand_form import hand_values
+from .hand_form import hand_values, raw_values
 from .htmx import is_fragment_request, redirect
 from .target import Target, form_page
 from .wording import HAND_ACTIONS, balance_changes, with_what_changed
@@ -30,6 +30,8 @@ from .wording import HAND_ACTIONS, balance_changes, with_what_changed
 bp = Blueprint("hands", __name__)
 
 NOT_SAVED = "Not saved yet: answer what is marked below, then Save again."
+NO_DRAFT_VERSION = ("This tap did not say which version of the hand in progress it was based on, so it was "
+                    "not kept; here is the hand as it is now. Check it and tap again.")
 
 
 def target(key: str, number: int | None = None) -> Target:
@@ -72,11 +74,21 @@ def tap(key, number):
     """A tap: check the answers (and keep them, for a new hand); answer with
     what changed on the page."""
     t = target(key, number)
-    form, draft = t.parse(request.form), None
+    draft = None
     if not t.editing:
         shown = posted_draft_version()
+        if shown is None:  # like a save that does not say its version: never applied
+            return as_stored(t, NO_DRAFT_VERSION, 409)
+        wrong = answers.problems(t.book, t.session.options, raw_values(request.form), taps=True)
+        if wrong:
+            return as_stored(t, "Not kept: " + "; ".join(wrong) + ".", 422)
+    form = t.parse(request.form)
+    if not t.editing:
+        wrong = answers.problems(t.book, t.session.options, form.values)  # what the tap made of them
+        if wrong:
+            return as_stored(t, "Not kept: " + "; ".join(wrong) + ".", 422)
         try:
-            draft = store.keep_draft(get_db(), t.session.id, t.number, form.values, -1 if shown is None else shown)
+            draft = store.keep_draft(get_db(), t.session.id, t.number, form.values, shown)
         except store.StaleDraft as stale:
             return merged(t, stale) or conflict(t, stale)
     if request.form.get("preset") or not is_fragment_request():
@@ -85,6 +97,14 @@ def tap(key, number):
     context["changed"] = form.changed(request.form)
     context["statuses_changed"] = form.statuses_changed(request.form, t.names)
     return render_template("_hand_update.html", **context)
+
+
+def as_stored(t: Target, message: str, status: int):
+    """A tap not kept: the form as the hand in progress is stored now, and why."""
+    draft = store.get_draft(get_db(), t.session.id)
+    if draft is not None and draft.number == t.number:
+        return form_page(t, t.parse(draft.answers), message, status)
+    return form_page(t, t.parse({"dealer": str(t.session.next_dealer())}), message, status)
 
 
 @bp.post("/s/<key>/hands", defaults={"number": None})

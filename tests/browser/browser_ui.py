@@ -167,31 +167,52 @@ class UI:
         expect(self.page.locator(FORM)).to_be_visible()
 
     def enter_hand(self, rulebook: str, hand: dict, players) -> None:
-        """Tap in a whole hand, in the order of the form."""
-        book = BOOKS[rulebook]
-        self.chip("dealer", hand["dealer"])
-        if book.has_turned_up:
-            self.chip("trump", hand["trump"])
-            self.chip("turned_up", hand["turned_up"])
-            self._tiddy(hand)
-            self._auction(hand)
+        """Tap in a whole hand, question by question in the order of the form (the
+        book's own declaration: any book's questions, by their kind)."""
+        taps = {"seat": self._seat, "choice": self._choice, "purchase": self._purchase, "ruff": self._ruff_q,
+                "sets": self._sets_q, "forfeits": self._forfeits, "counts": self._counts, "honours": self._honours,
+                "points": self._points}
+        for q in BOOKS[rulebook].questions:
+            if q.kind in taps and (q.key in hand or q.optional):
+                taps[q.kind](q, hand)
+
+    def _asked(self, field: str) -> bool:
+        """The question is on the form (the rules did not fix its answer)."""
+        return self.page.locator(f'{FORM} input[type="radio"][name="{field}"]').count() > 0
+
+    def _seat(self, q, hand):
+        if self._asked(q.field):
+            self.chip(q.field, "nobody" if hand[q.key] is None else hand[q.key])
         else:
-            self._auction(hand)
-            self.chip("trump", hand["trump"])
-            self._tiddy(hand)
+            assert hand[q.key] is None, (q.key, "fixed by the rules, so nobody's")
+
+    def _choice(self, q, hand):
+        self.chip(q.field, hand[q.key])
+
+    def _purchase(self, q, hand):
+        self._auction(hand)
+
+    def _ruff_q(self, q, hand):
         self._ruff(hand)
+
+    def _sets_q(self, q, hand):
         self._sets(hand)
+
+    def _forfeits(self, q, hand):
+        for seat, called in enumerate(hand.get(q.key) or ()):
+            for text in called:
+                self.chip(f"{q.field}_{seat}", text)
+
+    def _counts(self, q, hand):
         self._tricks(hand)
-        if book.has_turned_up:
-            for rank, seat in hand["honours"].items():
-                self.chip(f"honour_{rank}", "discarded" if seat is None else seat)
-        else:
-            for seat in range(3):
-                self.type_in(f"card_points_{seat}", hand["card_points"][seat])
-            if hand["trump"] != "none":
-                for key in ("tib", "tom"):
-                    self.chip(key, "nobody" if hand[key] is None else hand[key])
-            self.chip("last_trick", hand["last_trick"])
+
+    def _honours(self, q, hand):
+        for rank, seat in hand[q.key].items():
+            self.chip(f"{q.field}_{rank}", "discarded" if seat is None else seat)
+
+    def _points(self, q, hand):
+        for seat in range(3):
+            self.type_in(f"{q.field}_{seat}", hand[q.key][seat])
 
     def _tiddy(self, hand):
         if self.page.locator(f'{FORM} input[name="tiddy"]').count():

@@ -17,6 +17,9 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from support.books import MODELS
+from support.strategies import BOOK_IDS
+
 from .browser_ui import UI, assert_fits, expected
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -35,8 +38,6 @@ def quiet_hand(dealer: int) -> dict:
 
 
 PARLETT = example("parlett-evening.json")
-WITS = example("wits1671-evening.json")
-MODERN = example("modern-evening.json")
 
 # A third hand for each of the two-hand examples (dealer by rotation).
 WITS_THIRD = {"dealer": 0, "trump": "spades", "turned_up": "9", "tiddy": 1,
@@ -63,11 +64,29 @@ def _edit_last_trick(to):
     return edit
 
 
-CASES = {
-    "parlett": (PARLETT["players"], PARLETT["hands"], _edit_price(20)),
-    "wits1671": (WITS["players"], WITS["hands"] + [WITS_THIRD], _edit_price(15)),
-    "modern": (MODERN["players"], MODERN["hands"] + [MODERN_THIRD], _edit_last_trick(0)),
-}
+#: For each book (every book the app has): its worked evening, a hand more where the
+#: evening is short, and one change to make to hand 1 (its price, unless said here).
+MORE_HANDS = {"wits1671": [WITS_THIRD], "modern": [MODERN_THIRD]}
+EDITS = {"parlett": _edit_price(20), "wits1671": _edit_price(15), "modern": _edit_last_trick(0)}
+
+
+def _edit_tricks(ui, hand):
+    """One trick more for eldest, one less for the dealer (whose count fills itself in)."""
+    first, dealer = (hand["dealer"] + 1) % 3, hand["dealer"]
+    assert hand["tricks"][dealer] > (1 if hand["honours"].get("A") == dealer else 0)
+    ui.chip(f"tricks_{first}", hand["tricks"][first] + 1)
+    if not ui.js:
+        ui.chip(f"tricks_{dealer}", hand["tricks"][dealer] - 1)
+    hand["tricks"][first] += 1
+    hand["tricks"][dealer] -= 1
+
+
+def evening(book: str) -> tuple:
+    record = example(MODELS[book].evening)
+    return (record["players"], record["hands"] + MORE_HANDS.get(book, []), EDITS.get(book, _edit_tricks))
+
+
+CASES = {book: evening(book) for book in BOOK_IDS}
 
 
 @pytest.fixture

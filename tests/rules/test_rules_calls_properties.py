@@ -5,7 +5,8 @@ rule book, checked against the tests' own re-statement of §9 (tests/strategies.
 - random legal call lists, drawn from the call pad's own choices, always end, and soon;
 - the engine and the re-statement agree on every legal list: whose turn, the legal
   calls, how it ends, who shows, and each liability — which satisfy each book's
-  §3–§5 constraints (parlett S + 2k, wits1671 even ≥ 2, modern whole ≥ 2);
+  §3–§5 and §10 constraints (parlett S + 2k, wits1671 even ≥ 2, modern whole ≥ 2, cotton1674
+  M × (1 or even ≥ 4));
 - records whose hands carry their calls validate and settle exactly as without them;
 - any single change to a legal list or to its result is reported at its hand and key,
   in one line, exactly when the re-statement finds it wrong;
@@ -25,6 +26,7 @@ from scorekeeper.rules import BOOKS
 from scorekeeper.rules import calls as calls_module
 from scorekeeper.rules.calls import replay_bids, replay_ruff
 from scorekeeper.rules.record import settle, validate
+from support.books import MODELS
 from support.strategies import (
     BOOK_IDS,
     TableAuction,
@@ -41,11 +43,9 @@ from support.strategies import (
 PER_BOOK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEWER = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ("Ann", "Ben", "Cat")
-openings = st.sampled_from((2, 4, 8, 16, 32))
-
-
 def book_opening(book: str, draw) -> int:
-    return draw(openings) if book == "parlett" else 2
+    """A hand's opening stake S (parlett) or multiplier M (cotton1674) worth testing."""
+    return draw(st.sampled_from(MODELS[book].openings))
 
 
 # ================================================================ legal lists end
@@ -88,20 +88,11 @@ def test_bids_drawn_from_the_call_pad_always_end(book, data):
         state = replay_bids(BOOKS[book], dealer, calls, NAMES)
         assert state.problem is None
         assert len(calls) <= 3 + sum(type(c[1]) is int for c in calls)
-    if book != "modern":
+    if MODELS[book].eldest_opens:
         assert state.buyer is not None  # eldest must open: always a buyer
 
 
 # ================================================================ the engine agrees with the re-statement
-
-def stake_ok(book: str, amount: int, opening: int) -> bool:
-    """docs/rules.md: what a ruff loser can pay."""
-    if book == "parlett":
-        return amount >= opening and (amount - opening) % 2 == 0
-    if book == "wits1671":
-        return amount >= 2 and amount % 2 == 0
-    return amount >= 2
-
 
 @pytest.mark.parametrize("book", BOOK_IDS)
 @PER_BOOK
@@ -110,7 +101,7 @@ def test_the_engine_replays_legal_ruff_calls_as_the_table_does(book, data):
     dealer, opening = data.draw(seats), book_opening(book, data.draw)
     calls, table = data.draw(legal_ruff_calls(book, dealer, opening))
     for cut in range(len(calls)):  # every state on the way
-        partial = TableRuff(book, dealer, opening)
+        partial = TableRuff(book, dealer, opening, pad=True)  # the pad also offers the dealer's double
         for call in calls[:cut]:
             assert partial.play(call)
         state = replay_ruff(BOOKS[book], dealer, calls[:cut], NAMES, opening)
@@ -118,7 +109,7 @@ def test_the_engine_replays_legal_ruff_calls_as_the_table_does(book, data):
         assert state.owes == [partial.owes(s) for s in range(3)]
         assert state.out == [s in partial.owed for s in range(3)]
         offered = [c.call for c in state.choices]
-        if book == "modern":  # the pad offers a few vies; any larger one is legal too
+        if MODELS[book].named:  # the pad offers a few vies; any larger one is legal too
             assert state.more.least == partial.stake + 1
             assert [c for c in offered if c[1] != "vie"] == [c for c in partial.legal() if c[1] != "vie"]
         else:
@@ -134,7 +125,7 @@ def test_the_engine_replays_legal_ruff_calls_as_the_table_does(book, data):
             assert paid[winner] == 0
             for seat in {0, 1, 2} - {winner}:
                 assert paid[seat] == owes[seat]
-                assert stake_ok(book, paid[seat], opening), (paid, calls)
+                assert MODELS[book].stake_ok(paid[seat], opening), (paid, calls)
                 assert BOOKS[book].ruff_stake_problem(paid[seat], opening) is None
             assert len(state.reasons(winner)) == 2
 
@@ -160,7 +151,7 @@ def candidate_bids(table: TableAuction) -> list:
 
 
 def candidate_ruff_calls(table: TableRuff) -> list:
-    words = ("check", "open", "fold", "match", "raise", "vie", "pass", "see", "revie", "Vie", 4)
+    words = ("check", "open", "fold", "match", "raise", "vie", "pass", "see", "revie", "double", "Vie", 4)
     stake = table.stake
     calls = [[seat, word] for seat in (0, 1, 2, True) for word in words]
     calls += [[table.turn, word, n] for word in ("vie", "see", "pass", "open")
@@ -186,7 +177,7 @@ def test_every_call_in_every_state_is_taken_exactly_when_the_table_takes_it(book
             assert (engine.problem is None) == copy.deepcopy(table).play(candidate), (bids[:cut], candidate)
     calls, _ = data.draw(legal_ruff_calls(book, dealer, opening))
     for cut in range(len(calls) + 1):
-        table = TableRuff(book, dealer, opening)
+        table = TableRuff(book, dealer, opening, pad=True)  # as the call pad takes them
         for call in calls[:cut]:
             table.play(call)
         for candidate in candidate_ruff_calls(table):
@@ -216,19 +207,10 @@ def test_records_with_calls_validate_and_settle_as_without_them(book, data):
             assert reasons[phase] == plain_reasons[phase]
 
 
-def parlett_opening(hands, index) -> int:
-    stake = 2
-    for hand in reversed(hands[:index]):
-        if hand["ruff"] is not None:
-            break
-        stake *= 2
-    return stake
-
-
 def mutate_list(draw, calls: list, book: str, key: str) -> None:
     """One change to a list of calls, in place."""
     words = (["pass", 12, 13, 14, 15, 16, 20] if key == "auction"
-             else ["check", "open", "fold", "match", "raise", "vie", "pass", "see", "revie"])
+             else sorted({w for m in MODELS.values() for w in m.words}))
     choice = draw(st.sampled_from(("delete", "duplicate", "swap", "seat", "word", "truncate", "append", "amount")))
     i = draw(st.integers(0, len(calls) - 1))
     if choice == "delete":
@@ -242,7 +224,7 @@ def mutate_list(draw, calls: list, book: str, key: str) -> None:
         calls[i] = [draw(st.sampled_from([s for s in (0, 1, 2) if s != calls[i][0]] + [True, 3])), *calls[i][1:]]
     elif choice == "word":
         calls[i] = [calls[i][0], draw(st.sampled_from(words))]
-        if book == "modern" and key == "ruff" and calls[i][1] == "vie":
+        if MODELS[book].named and key == "ruff" and calls[i][1] == "vie":
             calls[i].append(draw(st.integers(0, 8)))
     elif choice == "truncate":
         calls.pop()
@@ -296,7 +278,7 @@ def test_a_single_change_is_reported_at_its_hand_and_key(book, what, data):
         mutate_result(data.draw, hand, key)
     else:
         mutate_list(data.draw, hand[key]["bids" if key == "auction" else "calls"], book, key)
-    opening = parlett_opening(hands, index) if book == "parlett" else 2
+    opening = MODELS[book].opening_of(hands, index)
     problems = validate(record)
     assert all(p.hand == index + 1 for p in problems), problems
     if calls_agree(book, hand, opening):
@@ -355,7 +337,7 @@ def reachable_prices(book: str, dealer: int, up_to: int) -> set:
     return found
 
 
-@pytest.mark.parametrize("book", ("parlett", "wits1671"))
+@pytest.mark.parametrize("book", [b for b in BOOK_IDS if MODELS[b].eldest_opens and MODELS[b].exact])
 @pytest.mark.parametrize("dealer", (0, 1, 2))
 def test_the_prices_refused_are_exactly_those_no_bidding_reaches(book, dealer):
     engine = BOOKS[book]

@@ -1,8 +1,8 @@
 """Properties of the rules engine over random valid records of every rule book
-(tests/strategies.py), and over random corruptions of them.
+(tests/support/strategies.py), and over random corruptions of them.
 
 The valid-record properties check the engine against a small independent
-re-statement of docs/rules.md (``expected_phases``), plus the invariants of §6:
+re-statement of docs/rules.md (``support.books``: each book, and ``expected_phases``), plus the invariants of §6:
 zero-sum phases and hands, balances that are the sums of the hands, at most two
 payments that settle them, a lossless dump/load, and JSON amounts that are whole
 or halves. The corruption properties check that a record with one field made
@@ -29,7 +29,8 @@ from hypothesis import strategies as st
 from scorekeeper.__main__ import main
 from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import dump, load, settle, validate
-from support.strategies import BOOK_IDS, HONOURS, RANKS, SUITS, eldest, records
+from support.books import HONOUR_POINTS, HONOURS, MODELS, RANKS, SUITS, eldest, expected_phases
+from support.strategies import BOOK_IDS, records
 
 # Modest, so the whole file runs in well under half a minute on 2 cores: a test
 # parametrized by rule book runs 100 examples per book, one parametrized by
@@ -39,70 +40,7 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 FEWER = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PER_CORRUPTION = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# docs/rules.md's numbers, written out again rather than taken from the engine.
-HONOUR_POINTS = {"A": 15, "K": 3, "Q": 3, "J": 9}
-OLD_GLEEKS = {"A": 4, "K": 3, "Q": 2, "J": 1}
-MODERN_GLEEKS = {"A": 8, "K": 4, "Q": 4, "J": 4, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4}
-HAND_KEYS = {
-    "parlett": ("dealer", "trump", "turned_up", "tiddy", "auction", "ruff", "sets", "tricks", "honours"),
-    "wits1671": ("dealer", "trump", "turned_up", "tiddy", "auction", "ruff", "sets", "tricks", "honours"),
-    "modern": ("dealer", "trump", "tiddy", "auction", "ruff", "sets", "tricks", "card_points", "tib", "tom",
-               "last_trick"),
-}
 TOP_KEYS = ("format", "rulebook", "options", "players", "hands")
-
-
-def each(scorer: int, amount) -> list:
-    """``amount`` from each opponent to ``scorer``."""
-    return [2 * Fraction(amount) if s == scorer else -Fraction(amount) for s in range(3)]
-
-
-ZERO = [0, 0, 0]
-
-
-def expected_phases(book: str, options: dict, hand: dict) -> dict:
-    """docs/rules.md, phase by phase, for a valid hand."""
-    turned = book != "modern"
-    tiddy_on = options.get("tiddy", True)
-    if turned and hand["turned_up"] == "4":
-        tiddy = each(hand["dealer"], 4 if book == "parlett" else 2) if tiddy_on else ZERO
-    elif hand["tiddy"] is not None:
-        tiddy = each(hand["tiddy"], 2)
-    else:
-        tiddy = ZERO
-    auction = ZERO if hand["auction"] is None else each(hand["auction"]["buyer"],
-                                                        -Fraction(hand["auction"]["price"], 2))
-    if hand["ruff"] is None:
-        ruff = ZERO
-    else:
-        ruff = [-p for p in hand["ruff"]["paid"]]
-        ruff[hand["ruff"]["winner"]] = sum(hand["ruff"]["paid"])
-    sets = [Fraction(0)] * 3
-    for seat, declared in enumerate(hand["sets"]):
-        for text in declared:
-            kind, rank = text.split(":")
-            value = (MODERN_GLEEKS if book == "modern" else OLD_GLEEKS)[rank] * (2 if kind == "mournival" else 1)
-            sets = [a + b for a, b in zip(sets, each(seat, value))]
-    if turned:
-        points = [3 * t for t in hand["tricks"]]
-        total = 66
-        for rank in HONOURS:
-            holder = hand["dealer"] if rank == hand["turned_up"] else hand["honours"][rank]
-            if holder is None:
-                total -= HONOUR_POINTS[rank]
-            else:
-                points[holder] += HONOUR_POINTS[rank]
-        assert sum(points) == total and total % 3 == 0
-        if book == "parlett":
-            assert total == 66
-        tricks = [p - Fraction(total, 3) for p in points]
-    else:
-        scores = list(hand["card_points"])
-        for key, bonus in (("tib", 15), ("tom", 9), ("last_trick", 4)):
-            if hand[key] is not None:
-                scores[hand[key]] += bonus
-        tricks = [3 * s - sum(scores) for s in scores]
-    return {"tiddy": tiddy, "auction": auction, "ruff": ruff, "sets": sets, "tricks": tricks}
 
 
 # ================================================================ valid records
@@ -125,11 +63,11 @@ def test_random_valid_records_validate_and_settle_by_the_book(book, data):
             assert sum(amounts) == 0
             assert all(type(a) in (int, Fraction) and (2 * a).denominator == 1 for a in amounts)
         assert got.total == [sum(p[s] for p in got.phases.values()) for s in range(3)]
-        if book != "modern":
+        if MODELS[book].count == "par":
             # 12 tricks of 3 cards and 30 for the honours: 66, less any discarded honour
             discarded = sum(HONOUR_POINTS[r] for r, s in hand["honours"].items() if s is None)
             assert sum(BOOKS[book].points(hand)) == 66 - discarded == 3 * BOOKS[book].par(hand)
-            if book == "parlett":
+            if not MODELS[book].honours_nullable:
                 assert discarded == 0 and BOOKS[book].par(hand) == 22
         balance = [b + t for b, t in zip(balance, got.total)]
     assert result.balances == balance
@@ -253,12 +191,13 @@ def c_rulebook(draw, record, book):
 
 
 def c_options(draw, record, book):
-    name = {"parlett": None, "wits1671": "tiddy", "modern": "simplified"}[book]
+    names = sorted(MODELS[book].option_names)
     choice = draw(st.integers(0, 2))
-    if choice == 0 or name is None:
-        record["options"] = {**record["options"], pick(draw, ("colour", "Tiddy", "towser", "simplified" if book != "modern" else "tiddy")): True}
+    if choice == 0 or not names:
+        others = [n for n in ("colour", "Tiddy", "towser", "simplified", "tiddy") if n not in names]
+        record["options"] = {**record["options"], pick(draw, others): True}
     elif choice == 1:
-        record["options"] = {name: pick(draw, (0, 1, "true", "false", None, [], 1.0))}
+        record["options"] = {pick(draw, names): pick(draw, (0, 1, "true", "false", None, [], 1.0))}
     else:
         record["options"] = pick(draw, ([], "tiddy", None, 0, True))
 
@@ -326,14 +265,14 @@ def c_not_a_hand(draw, record, book):
 
 def c_drop_hand_key(draw, record, book):
     index, hand = hand_of(draw, record)
-    del hand[pick(draw, HAND_KEYS[book])]
+    del hand[pick(draw, MODELS[book].keys)]
     return index + 1
 
 
 def c_unknown_hand_key(draw, record, book):
     index, hand = hand_of(draw, record)
-    known = set(HAND_KEYS[book]) | {"note"}
-    others = {k for keys in HAND_KEYS.values() for k in keys} - known
+    known = set(MODELS[book].keys) | set(MODELS[book].optional_keys) | {"note"}
+    others = {k for m in MODELS.values() for k in m.keys + m.optional_keys} - known
     key = draw(st.one_of(st.sampled_from(sorted(others | {"colour", "Note", "notes", "hand"})),
                          st.text(st.characters(whitelist_categories=("Ll", "Nd")), min_size=1, max_size=8)
                          .filter(lambda k: k not in known)))
@@ -343,21 +282,20 @@ def c_unknown_hand_key(draw, record, book):
 
 def c_seat(draw, record, book):
     index, hand = hand_of(draw, record)
-    keys = ["dealer", "tiddy"] + (["tib", "tom", "last_trick"] if book == "modern" else [])
-    hand[pick(draw, keys)] = pick(draw, SEAT_LIKE_WRONG)
+    hand[pick(draw, MODELS[book].seat_keys)] = pick(draw, SEAT_LIKE_WRONG)
     return index + 1
 
 
 def c_trump(draw, record, book):
     index, hand = hand_of(draw, record)
-    wrong = ["stars", "Hearts", "", None, 1, ["hearts"], "no trumps"] + (["none"] if book != "modern" else [])
+    wrong = ["stars", "Hearts", "", None, 1, ["hearts"], "no trumps"] + (["none"] if "none" not in MODELS[book].trumps else [])
     hand["trump"] = pick(draw, wrong)
     return index + 1
 
 
 def c_turned_up(draw, record, book):
     index, hand = hand_of(draw, record)
-    if book == "modern":
+    if not MODELS[book].turned_up:
         hand["turned_up"] = pick(draw, RANKS)  # not a key of a modern hand
     else:
         hand["turned_up"] = pick(draw, ("3", "1", "a", "k", "", "10 ", 4, 10, None, ["A"]))
@@ -387,15 +325,18 @@ def c_tricks(draw, record, book):
 def c_auction(draw, record, book, rules=False):
     """Types and shape of the auction; with ``rules``, its price rules instead."""
     index, hand = hand_of(draw, record)
-    opening = 12 if book == "parlett" else 13
-    simplified = record["options"].get("simplified", False)
+    m = MODELS[book]
+    opening = m.opening
+    simplified = m.off(record["options"], "auction")
     auction = copy.deepcopy(hand["auction"]) or {"buyer": 0, "price": 20}
     if rules:
         choices = ["below"]
-        if book == "parlett":
+        if m.even:
             choices.append("odd")
-        if book != "modern":
-            choices += ["null", "not eldest", "unreachable"]
+        if m.eldest_opens:
+            choices += ["null", "not eldest"]
+        if m.eldest_opens and m.exact:
+            choices.append("unreachable")
         if simplified:
             choices.append("simplified")
     else:
@@ -420,12 +361,11 @@ def c_auction(draw, record, book, rules=False):
     elif choice == "null":
         auction = None
     elif choice == "not eldest":
-        # eldest may buy at the opening bid; anybody else paid at least 14
-        price = pick(draw, range(opening, 14, 2 if book == "parlett" else 1))
-        auction = {"buyer": pick(draw, [s for s in range(3) if s != eldest(hand["dealer"])]), "price": price}
+        # eldest may buy at the opening bid; anybody else paid at least one step more
+        auction = {"buyer": pick(draw, [s for s in range(3) if s != eldest(hand["dealer"])]), "price": opening}
     elif choice == "unreachable":
         # no bidding reaches these: eldest one step above the opening, middle two
-        step = 2 if book == "parlett" else 1
+        step = m.step
         position = pick(draw, (0, 1))
         auction = {"buyer": (hand["dealer"] + 1 + position) % 3, "price": opening + (position + 1) * step}
     # "simplified": any auction at all is wrong, which the dict already is
@@ -437,53 +377,38 @@ def c_auction_price(draw, record, book):
     return c_auction(draw, record, book, rules=True)
 
 
-def parlett_opening(hands, index) -> int:
-    """S for hands[index]: 2, doubled for each explicit ``ruff: null`` just before."""
-    stake = 2
-    for hand in reversed(hands[:index]):
-        if hand.get("ruff", 0) is not None:
-            break
-        stake *= 2
-    return stake
-
-
 def c_ruff(draw, record, book, rules=False):
     """Types and shape of the ruff; with ``rules``, what a loser may pay instead."""
-    if rules and book == "parlett":
+    m = MODELS[book]
+    if rules and m.doubles:
         hands = record["hands"]
         if len(hands) >= 2 and draw(st.booleans()):
-            # quiet hands (always valid) just before the last: S doubles for each
+            # null ruffs (always valid here) just before the last: S (or M) doubles for each
             for quiet in hands[len(hands) - 1 - draw(st.integers(1, len(hands) - 1)):-1]:
                 quiet["ruff"] = None
-        # the hand with the highest opening stake S, the one most worth testing
-        stakes = [parlett_opening(hands, i) for i in range(len(hands))]
+        # the hand with the highest opening stake, the one most worth testing
+        stakes = [m.opening_of(hands, i) for i in range(len(hands))]
         index = max(range(len(stakes)), key=lambda i: stakes[i])
         hand = record["hands"][index]
     else:
         index, hand = hand_of(draw, record)
-    simplified = record["options"].get("simplified", False)
+    simplified = m.off(record["options"], "ruff")
+    opening = m.opening_of(record["hands"], index)
     ruff = copy.deepcopy(hand["ruff"]) or {"winner": 0, "paid": [0, 2, 2]}
     winner = ruff["winner"]
     loser = pick(draw, [s for s in range(3) if s != winner])
     if rules:
-        choices = ["low"]
-        if book == "wits1671" or (book == "modern" and not simplified):
+        choices = ["amount"]
+        if m.ruff_null is None and not simplified:
             choices.append("null")
-        if book == "wits1671":
-            choices.append("odd")
-        if book == "parlett":
-            choices += ["below S", "S + odd"]
     else:
         choices = ["float", "winner pays", "winner", "short", "extra", "shape"]
     choice = pick(draw, choices)
-    if choice in ("below S", "S + odd"):
-        stake = parlett_opening(record["hands"], index)
-        if choice == "below S":
-            ruff["paid"][loser] = pick(draw, sorted({stake - 2, stake - 1} | {draw(st.integers(0, stake - 1))}))
-        else:
-            ruff["paid"][loser] = stake + 2 * draw(st.integers(0, 5)) + 1
-    elif choice == "low":
-        ruff["paid"][loser] = pick(draw, (1, 0, -2, -1))  # below 2: wrong in every book
+    if choice == "amount":  # an amount no loser of this book pays at this hand's stake
+        paid = ruff["paid"][loser]
+        wrong = [a for a in (paid + 1, paid - 1, paid + 3, opening - 1, opening + 1, 3 * opening, 1, 0, -1, -2)
+                 if not m.stake_ok(a, opening)]
+        ruff["paid"][loser] = pick(draw, wrong)
     elif choice == "float":
         ruff["paid"][loser] = float(ruff["paid"][loser])
     elif choice == "winner pays":
@@ -498,8 +423,6 @@ def c_ruff(draw, record, book, rules=False):
         ruff = pick(draw, (ruff["paid"], winner, "Ben", True))
     elif choice == "null":
         ruff = None
-    elif choice == "odd":
-        ruff["paid"][loser] += 1
     if simplified and ruff is None:
         ruff = {"winner": 0, "paid": [0, 2, 2]}
     hand["ruff"] = ruff
@@ -512,14 +435,14 @@ def c_ruff_stake(draw, record, book):
 
 def c_sets(draw, record, book):
     index, hand = hand_of(draw, record)
-    ranks = RANKS if book == "modern" else HONOURS
+    ranks = MODELS[book].set_ranks
     seat = draw(st.integers(0, 2))
     choice = draw(st.integers(0, 5))
     if choice == 0:
         hand["sets"] = pick(draw, ("gleek:A", [[], []], [[], [], [], []], {}, None, [[], [], "gleek:K"]))
     elif choice == 1:
         bad = ["gleek:3", "Gleek:A", "gleek:a", "gleek:A\n", "three:K", "gleek", 5, None, ["gleek:A"]]
-        if book != "modern":
+        if "10" not in ranks:
             bad += ["gleek:10", "mournival:4"]
         hand["sets"][seat].append(pick(draw, bad))
     elif choice in (2, 3):
@@ -533,7 +456,7 @@ def c_sets(draw, record, book):
     elif choice == 4:
         # five sets: at least 15 cards, more than any seat holds
         pool = [r for r in ranks if all(not t.endswith(":" + r) for s in hand["sets"] for t in s)]
-        if book == "modern" and len(pool) >= 5:
+        if len(ranks) > 4 and len(pool) >= 5:
             hand["sets"][seat] += ["gleek:" + r for r in pool[:5]]
         else:
             hand["sets"] = [["gleek:A", "gleek:A"], [], []]
@@ -545,13 +468,13 @@ def c_sets(draw, record, book):
 
 def c_honours(draw, record, book):
     index, hand = hand_of(draw, record)
-    if book == "modern":
+    if not MODELS[book].turned_up:
         hand["honours"] = {"A": 0}
         return index + 1
     honours = hand["honours"]
     zero = other_seat_with(hand["tricks"], want_zero=True)
     choices = ["drop", "extra", "value", "shape"]
-    if book == "parlett":
+    if not MODELS[book].honours_nullable:
         choices.append("null")
     if zero and "A" in honours:
         choices.append("tib without a trick")
@@ -573,20 +496,27 @@ def c_honours(draw, record, book):
 
 
 def c_tiddy_must_be_null(draw, record, book):
+    """Tiddy (or another card paid for by itself) given a holder where nobody may
+    have it: turned up, its option off, or no trumps (Kiss)."""
     index, hand = hand_of(draw, record)
-    if book == "modern":
+    m = MODELS[book]
+    card = pick(draw, m.side_cards)
+    if not m.turned_up:
         hand["trump"] = "none"
-    elif record["options"].get("tiddy", True) is False and draw(st.booleans()):
-        pass  # Tiddy is off: no holder at all
+    elif card.option and record["options"].get(card.option, True) is False and draw(st.booleans()):
+        pass  # off: no holder at all
     else:
-        hand["turned_up"] = "4"
-    hand["tiddy"] = draw(st.integers(0, 2))
+        hand["turned_up"] = card.rank
+        for other in m.side_cards:  # another card of that rank is no longer anybody's
+            if other is not card:
+                hand[other.key] = None if other.rank == card.rank else hand[other.key]
+    hand[card.key] = draw(st.integers(0, 2))
     return index + 1
 
 
 def c_card_points(draw, record, book):
     index, hand = hand_of(draw, record)
-    if book != "modern":
+    if MODELS[book].count != "pairwise":
         hand["card_points"] = [80, 70, 60]
         return index + 1
     points = hand["card_points"]
@@ -609,7 +539,7 @@ def c_card_points(draw, record, book):
 
 def c_captures(draw, record, book):
     index, hand = hand_of(draw, record)
-    if book != "modern":
+    if MODELS[book].count != "pairwise":
         hand[pick(draw, ("tib", "tom", "last_trick"))] = 0
         return index + 1
     zero = other_seat_with(hand["tricks"], want_zero=True)
@@ -627,14 +557,14 @@ def c_aces_without_tib(draw, record, book):
     trumps): honours give it to another seat (or A is turned up: 3 in play), or,
     in modern, tib is another seat or null though that seat is not the buyer."""
     index, hand = hand_of(draw, record)
-    if book == "modern":
+    if not MODELS[book].turned_up:
         if hand["trump"] == "none":
             hand["trump"] = pick(draw, SUITS)
         buyer = hand["auction"]["buyer"] if hand["auction"] else None
         seat = pick(draw, [s for s in range(3) if s != buyer])
         hand["tib"] = pick(draw, [None] + [s for s in range(3) if s != seat])
     else:
-        if book == "wits1671" and "A" in hand["honours"] and draw(st.booleans()):
+        if MODELS[book].honours_nullable and "A" in hand["honours"] and draw(st.booleans()):
             hand["honours"]["A"] = None  # Tib discarded: nobody can hold all four Aces
         holder = hand["honours"].get("A")
         seat = pick(draw, [s for s in range(3) if s != holder])
@@ -691,7 +621,6 @@ def test_a_corrupted_field_is_always_refused(corruption, data):
 
 # ---------------------------------------------------------------- a value of the wrong JSON type
 
-NULLABLE = {"tiddy", "auction", "ruff", "tib", "tom"}
 
 
 def json_class(value) -> str:
@@ -714,9 +643,9 @@ def paths(value, prefix=()):
             yield from paths(inner, prefix + (i,))
 
 
-def may_be_null(path) -> bool:
+def may_be_null(book, path) -> bool:
     """Where null is a valid value: nullable hand keys and (wits1671) honours."""
-    return bool(path) and (path[-1] in NULLABLE or (len(path) >= 2 and path[-2] == "honours"))
+    return bool(path) and (path[-1] in MODELS[book].nullable_keys or (len(path) >= 2 and path[-2] == "honours"))
 
 
 @pytest.mark.parametrize("book", BOOK_IDS)
@@ -728,7 +657,7 @@ def test_a_value_of_another_json_type_is_always_refused(book, data):
     # and never for null where null is allowed.
     candidates = [(p, v) for p, v in paths(record) if v is not None]
     path, value = data.draw(st.sampled_from(candidates), label="path")
-    kinds = sorted(k for k in REPLACEMENTS if k != json_class(value) and not (k == "null" and may_be_null(path)))
+    kinds = sorted(k for k in REPLACEMENTS if k != json_class(value) and not (k == "null" and may_be_null(book, path)))
     replacement = copy.deepcopy(REPLACEMENTS[data.draw(st.sampled_from(kinds), label="kind")])
     if not path:
         record = replacement

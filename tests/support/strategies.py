@@ -3,8 +3,10 @@ hand-written tests, and hypothesis strategies that generate random VALID hands
 and records of each rule book (every check of docs/record.md respected).
 
 Nothing here imports the engine's own generators or constants for the rules it
-tests: the numbers come from docs/rules.md, so a wrong constant in the engine
-shows up as a failing test rather than being copied into the expectation.
+tests: the numbers come from docs/rules.md (each book stated again in
+``support/books.py``), so a wrong constant in the engine shows up as a failing test
+rather than being copied into the expectation. The list of books is the app's own
+(``BOOK_IDS``, from ``scorekeeper.rules.BOOKS``): every suite covers every book.
 """
 
 from __future__ import annotations
@@ -14,19 +16,16 @@ import string
 
 from hypothesis import strategies as st
 
+from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import settle, validate
+from support.books import HONOURS, MODELS, RANKS, SUITS, eldest, expected_phases  # noqa: F401
 
-SUITS = ("clubs", "diamonds", "hearts", "spades")
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
-HONOURS = ("A", "K", "Q", "J")
-BOOK_IDS = ("parlett", "wits1671", "modern")
+#: Every rule book the app has, in its order.
+BOOK_IDS = tuple(BOOKS)
 PLAYERS = ["Ann", "Ben", "Cat"]
 
 
 # ================================================================ builders
-
-def eldest(dealer: int) -> int:
-    return (dealer + 1) % 3
 
 
 def parlett_hand(**changes) -> dict:
@@ -73,6 +72,7 @@ def modern_hand(**changes) -> dict:
     return hand
 
 
+#: A valid hand of each book, for hand-written tests (changes applied).
 HAND_BUILDERS = {"parlett": parlett_hand, "wits1671": wits_hand, "modern": modern_hand}
 
 
@@ -145,68 +145,86 @@ def ruff_paid(winner: int, amount) -> st.SearchStrategy:
                                                  for s in range(3)]})
 
 
-def reachable_price(price: int, buyer: int, dealer: int, opening_bid: int, step: int) -> int:
-    """``price``, or one step more where no bidding reaches it (docs/rules.md, §4):
-    eldest never buys one step above the opening, middle never two steps above."""
-    position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle, 2 dealer
-    if position < 2 and price == opening_bid + (position + 1) * step:
-        return price + step
-    return price
-
-
 def notes() -> st.SearchStrategy:
     return st.one_of(st.none(), st.text(max_size=30))
 
 
+def ruff_amounts(book: str, opening: int) -> st.SearchStrategy:
+    """What one ruff loser may pay in ``book`` at the hand's opening stake (docs/rules.md)."""
+    m = MODELS[book]
+    if m.opens == "S":  # parlett: S + 2k
+        return st.integers(0, 10).map(lambda k: opening + 2 * k)
+    if m.scaled:
+        return st.sampled_from((1, 4, 6, 8, 10, 12, 16)).map(lambda units: units * opening)
+    if m.ante:
+        return st.integers(m.ante, 30)
+    return st.integers(1, 10).map(lambda k: 2 * k)
+
+
 @st.composite
-def turned_up_hands(draw, book: str, opening: int = 2, tiddy_on: bool = True, calls: bool = False) -> dict:
-    """A valid parlett / wits1671 hand; ``opening`` is parlett's ruff stake S. With
-    ``calls``, the auction and the ruff are drawn call by call (§9) and carry them."""
+def turned_up_hands(draw, book: str, opening: int = 2, options: dict | None = None, calls: bool = False) -> dict:
+    """A valid hand of a book with a turned-up card; ``opening`` is the hand's ruff
+    stake S (parlett) or multiplier M (cotton1674). With ``calls``, the auction and the
+    ruff are drawn call by call (§9) and carry them."""
+    m, options = MODELS[book], options or {}
     dealer = draw(seats)
     turned_up = draw(st.sampled_from(RANKS))
     tricks = draw(tricks_won())
     buyer = draw(seats)
-    if book == "parlett":
-        lowest = 12 if buyer == eldest(dealer) else 14
-        price = lowest + 2 * draw(st.integers(0, 20))
-        price = reachable_price(price, buyer, dealer, opening_bid=12, step=2)
-        ruff = draw(st.one_of(st.none(), seats.flatmap(
-            lambda w: ruff_paid(w, st.integers(0, 10).map(lambda k: opening + 2 * k)))))
-    else:
-        lowest = 13 if buyer == eldest(dealer) else 14
-        price = lowest + draw(st.integers(0, 40))
-        price = reachable_price(price, buyer, dealer, opening_bid=13, step=1)
-        ruff = draw(seats.flatmap(lambda w: ruff_paid(w, st.integers(1, 10).map(lambda k: 2 * k))))
+    price = m.lowest_price(buyer, dealer) + m.step * draw(st.integers(0, 20 if m.even else 40))
+    price = m.reachable(price, buyer, dealer)
+    paid = seats.flatmap(lambda w: ruff_paid(w, ruff_amounts(book, opening)))
+    ruff = draw(st.one_of(st.none(), paid) if m.ruff_null else paid)
     honours = {}
     for rank in HONOURS:
         if rank == turned_up:
             continue
         # Tib always wins its trick, so its holder won at least one.
         holders = [s for s in (0, 1, 2) if tricks[s] > 0] if rank == "A" else [0, 1, 2]
-        if book == "wits1671":
+        if m.honours_nullable:
             holders = holders + [None]  # discarded by the buyer
         honours[rank] = draw(st.sampled_from(holders))
-    if turned_up == "4" or not tiddy_on:
-        tiddy = None
-    else:
-        tiddy = draw(maybe_seat)
+    hand = {"dealer": dealer, "trump": draw(st.sampled_from(SUITS)), "turned_up": turned_up}
+    for card in m.side_cards:  # nobody's when turned up or when its option is off
+        off = card.option is not None and options.get(card.option, True) is False
+        hand[card.key] = None if turned_up == card.rank or off else draw(maybe_seat)
     sets = draw(declared_sets(
         HONOURS,
         in_play=lambda rank: 3 if rank == turned_up else 4,
         may_mournival=lambda rank, seat: honours.get(rank) == seat,
         max_cards=lambda seat: 12,
     ))
-    hand = {"dealer": dealer, "trump": draw(st.sampled_from(SUITS)), "turned_up": turned_up,
-            "tiddy": tiddy, "auction": {"buyer": buyer, "price": price}, "ruff": ruff,
-            "sets": sets, "tricks": tricks, "honours": honours}
+    hand.update({"auction": {"buyer": buyer, "price": price}, "ruff": ruff,
+                 "sets": sets, "tricks": tricks, "honours": honours})
+    if m.forfeits and draw(st.integers(0, 2)) == 0:
+        hand["forfeits"] = draw(forfeited(m, sets, buyer))
     if calls:
         bids, (buyer, price) = draw(legal_bids(book, dealer))
         hand["auction"] = {"buyer": buyer, "price": price, "bids": bids}
-        hand["ruff"] = draw(ruff_from_calls(book, hand, opening))
+        if m.forfeits and "forfeits" in hand:
+            hand["forfeits"] = draw(forfeited(m, sets, buyer))
+        if m.ruff_null == "doubled" and draw(st.integers(0, 4)) == 0:
+            hand["ruff"] = None  # the dealer doubled it: no calls are kept
+        else:
+            hand["ruff"] = draw(ruff_from_calls(book, hand, opening))
     note = draw(notes())
     if note is not None:
         hand["note"] = note
     return hand
+
+
+@st.composite
+def forfeited(draw, m, sets, buyer: int) -> list:
+    """Cotton's forfeits: only the buyer's list, at most one set per rank, none of a rank
+    he declares (§10); they are not counted against the cards in play."""
+    declared = {t.split(":")[1] for t in sets[buyer]}
+    called = []
+    for rank in m.set_ranks:
+        if rank not in declared and draw(st.integers(0, 3)) == 0:
+            called.append(f"{draw(st.sampled_from(('gleek', 'mournival')))}:{rank}")
+    forfeits = [[], [], []]
+    forfeits[buyer] = called
+    return forfeits
 
 
 @st.composite
@@ -286,11 +304,6 @@ decimals = st.tuples(st.integers(0, 999), st.one_of(st.none(), st.text("01234567
 stakes = st.builds(lambda per, cur: {"per_counter": per, "currency": cur}, decimals,
                    st.one_of(st.just("d"), st.text(string.ascii_uppercase, min_size=3, max_size=3)))
 
-BOOK_OPTIONS = {
-    "parlett": st.just({}),
-    "wits1671": st.sampled_from(({}, {"tiddy": True}, {"tiddy": False})),
-    "modern": st.sampled_from(({}, {"simplified": False}, {"simplified": True})),
-}
 
 
 @st.composite
@@ -299,17 +312,18 @@ def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 
     """A random valid ``gleek-session/1`` record. ``calls``: every hand carries its
     bids and ruff calls (True), none does (False, the default), or each hand may (None)."""
     book = book or draw(st.sampled_from(BOOK_IDS))
-    options = dict(draw(BOOK_OPTIONS[book]))
+    m = MODELS[book]
+    options = dict(draw(st.sampled_from(m.options)))
     count = draw(st.integers(min_hands, max_hands))
     hands = []
-    opening = 2  # parlett's S: 2, doubled by each explicit ruff: null just before
+    opening = m.first_opening  # parlett's S, cotton1674's M: doubled by each explicit ruff: null just before
     for _ in range(count):
         with_calls = draw(st.booleans()) if calls is None else calls
-        if book == "modern":
-            hand = draw(modern_hands(simplified=options.get("simplified", False), calls=with_calls))
+        if m.count == "pairwise":
+            hand = draw(modern_hands(simplified=m.off(options, "ruff"), calls=with_calls))
         else:
-            hand = draw(turned_up_hands(book, opening, tiddy_on=options.get("tiddy", True), calls=with_calls))
-        opening = opening * 2 if hand["ruff"] is None else 2
+            hand = draw(turned_up_hands(book, opening, options, calls=with_calls))
+        opening = m.next_opening(opening, hand)
         hands.append(hand)
     record = {"format": "gleek-session/1", "rulebook": book, "options": options,
               "players": draw(player_names), "hands": hands}
@@ -328,12 +342,6 @@ def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 
 # it replays bids and ruff calls as a table would, says what they give (or that they
 # are not a finished, legal list), and drives the generators of legal calls below.
 
-BIDDING = {"parlett": (12, 2, True), "wits1671": (13, 1, True), "modern": (13, 1, False)}  # opening, step, exact
-FIRST_STAKE = {"parlett": 0, "wits1671": 2, "modern": 0}
-ANTE = {"parlett": 0, "wits1671": 0, "modern": 2}
-RUFF_RANGE = {"parlett": (15, 90), "wits1671": (15, 90), "modern": (9, 69)}
-
-
 def from_eldest(dealer: int) -> tuple:
     return ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
 
@@ -346,15 +354,14 @@ class TableAuction:
     """§9.1 as a table plays it."""
 
     def __init__(self, book: str, dealer: int):
-        self.book, self.turn = book, eldest(dealer)
+        self.book, self.turn, self.m = book, eldest(dealer), MODELS[book]
         self.out, self.high, self.bidder, self.result, self.over = set(), None, None, None, False
 
     def least(self) -> int:
-        opening, step, _ = BIDDING[self.book]
-        return opening if self.high is None else self.high + step
+        return self.m.opening if self.high is None else self.high + self.m.step
 
     def may_pass(self) -> bool:
-        return self.high is not None or self.book == "modern"
+        return self.high is not None or not self.m.eldest_opens
 
     def play(self, call) -> bool:
         """Take the call; False if it is not legal now."""
@@ -363,7 +370,7 @@ class TableAuction:
         seat, bid = call
         if not is_seat_value(seat) or seat != self.turn:
             return False
-        exact = BIDDING[self.book][2]
+        exact = self.m.exact
         if bid == "pass" and type(bid) is str:
             if not self.may_pass():
                 return False
@@ -390,29 +397,35 @@ def table_bids(book: str, dealer: int, bids):
 
 
 class TableRuff:
-    """§9.2 as a table plays it."""
+    """§9.2 as a table plays it (and, with ``pad``, the call pad's double, §10)."""
 
-    def __init__(self, book: str, dealer: int, opening: int):
+    def __init__(self, book: str, dealer: int, opening: int, pad: bool = False):
         self.book, self.dealer, self.opening, self.turn = book, dealer, opening, eldest(dealer)
-        self.stake = FIRST_STAKE[book]
+        self.m, self.pad = MODELS[book], pad
+        self.scale = opening if self.m.scaled else 1  # cotton1674's ruff played for double
+        self.stake = self.m.first_stake * self.scale
         self.opened, self.spoken, self.over = False, 0, False
         self.owed: dict = {}  # seat -> what he owes, fixed when he went out
-        self.put_in = [self.stake] * 3  # the stake he last vied or saw (wits1671, modern)
+        self.put_in = [self.stake] * 3  # the stake he last vied or saw (all but parlett)
         self.to_answer: set = set()
         self.end = self.winner = None
         self.showing: tuple = ()
 
     def legal(self) -> list:
         """The calls the player to speak may make (modern: the next three vies only)."""
-        s, book = self.turn, self.book
-        if book == "parlett":
-            words = ("fold", "match", "raise") if self.opened else ("check", "open")
-        elif book == "wits1671":
-            words = ("see", "revie", "pass") if self.opened else ("vie", "pass")
-        else:
+        s, m = self.turn, self.m
+        if m.named:
             vies = [[s, "vie", self.stake + k] for k in (1, 2, 3)]
             return vies + ([[s, "see"], [s, "pass"]] if self.opened else [[s, "pass"]])
-        return [[s, w] for w in words]
+        calls = [[s, w] for w in (m.after if self.opened else m.before)]
+        if self.may_double():
+            calls.append([s, "double"])
+        return calls
+
+    def may_double(self) -> bool:
+        """Eldest and middle passed, nobody vied: the dealer may double it (the pad only)."""
+        return (self.pad and self.m.double and not self.opened and self.turn == self.dealer
+                and {eldest(self.dealer), (self.dealer + 2) % 3} <= set(self.owed))
 
     def aggressive(self, call) -> bool:
         return call[1] in ("open", "raise", "vie", "revie")
@@ -423,19 +436,22 @@ class TableRuff:
             return False
         if type(call[1]) is not str or call[0] != self.turn or call[0] in self.owed:
             return False
-        if self.book == "modern" and call[1] == "vie":
+        if self.m.named and call[1] == "vie":
             if len(call) != 3 or type(call[2]) is not int or call[2] <= self.stake:
                 return False
         elif call not in self.legal() or len(call) != 2:
             return False
+        if call[1] == "double":
+            self.over, self.end = True, "doubled"
+            return True
         self._apply(call)
         self._end(call[0])
         return True
 
     def _apply(self, call) -> None:
-        seat, word, book = call[0], call[1], self.book
+        seat, word, m = call[0], call[1], self.m
         if word in ("fold", "pass"):
-            self.owed[seat] = ANTE[book] + (self.stake if book == "parlett" else self.put_in[seat])
+            self.owed[seat] = m.ante + (self.stake if m.fold_owes_stake else self.put_in[seat])
             self.to_answer.discard(seat)
         elif word in ("match", "see"):
             self.put_in[seat] = self.stake
@@ -443,12 +459,12 @@ class TableRuff:
         elif word != "check":
             if word == "open":
                 self.stake = self.opening
-            elif word == "vie" and book == "wits1671":
-                self.stake = 4
-            elif word == "vie":
+            elif word == "vie" and m.named:
                 self.stake = call[2]
+            elif word == "vie":
+                self.stake = m.opens * self.scale
             else:  # raise, revie
-                self.stake += 2
+                self.stake += m.raise_by * self.scale
             self.opened = True
             self.put_in[seat] = self.stake
             self.to_answer = {s for s in (0, 1, 2) if s != seat and s not in self.owed}
@@ -458,10 +474,8 @@ class TableRuff:
         still_in = [s for s in from_eldest(self.dealer) if s not in self.owed]
         if not self.opened and self.spoken == 3:
             self.over = True
-            self.end = "no contest" if self.book == "parlett" else "showdown"
-            self.showing = from_eldest(self.dealer)
-            if self.book == "parlett":
-                self.showing = ()
+            self.end = self.m.all_quiet
+            self.showing = from_eldest(self.dealer) if self.end == "showdown" else ()
         elif self.opened and len(still_in) == 1:
             self.over, self.end, self.winner = True, "unseen", still_in[0]
         elif self.opened and not self.to_answer:
@@ -472,7 +486,7 @@ class TableRuff:
     def owes(self, seat: int) -> int:
         if seat in self.owed:
             return self.owed[seat]
-        return ANTE[self.book] + self.stake
+        return self.m.ante + self.stake
 
 
 def table_ruff(book: str, dealer: int, opening: int, calls):
@@ -494,18 +508,19 @@ def shown_ok(book: str, hand: dict, table: TableRuff, shown) -> bool:
     """§9.3 for a showdown's ``shown``."""
     if type(shown) is not list or len(shown) != 3 or table.end != "showdown":
         return False
-    low, high = RUFF_RANGE[book]
+    m = MODELS[book]
+    low, high = m.ruff_range
     aces = []
     for seat in (0, 1, 2):
         value = shown[seat]
         if seat not in table.showing:
             if value is not None:
                 return False
-        elif value == "aces" and type(value) is str and book != "modern" and hand.get("turned_up") != "A":
+        elif value == "aces" and type(value) is str and m.four_aces and hand.get("turned_up") != "A":
             aces.append(seat)
         elif not (type(value) is int and low <= value <= high):
             return False
-        if book != "modern" and seat in table.showing and "mournival:A" in hand["sets"][seat] and value != "aces":
+        if m.four_aces and seat in table.showing and "mournival:A" in hand["sets"][seat] and value != "aces":
             return False
     return len(aces) <= 1
 
@@ -539,7 +554,7 @@ def legal_bids(draw, book: str, dealer: int) -> tuple:
     """(bids, (buyer, price) or None): a random finished legal auction."""
     table, bids = TableAuction(book, dealer), []
     while not table.over:
-        exact = BIDDING[book][2]
+        exact = MODELS[book].exact
         if table.may_pass() and (len(bids) >= 12 or draw(st.integers(0, 2)) == 0):
             call = [table.turn, "pass"]
         else:
@@ -586,10 +601,11 @@ def ruff_from_calls(draw, book: str, hand: dict, opening: int):
 
 @st.composite
 def shown_for(draw, book: str, hand: dict, table: TableRuff) -> list:
-    low, high = RUFF_RANGE[book]
+    m = MODELS[book]
+    low, high = m.ruff_range
     shown = [None, None, None]
-    aces_allowed = book != "modern" and hand.get("turned_up") != "A"
-    declared = [s for s in table.showing if book != "modern" and "mournival:A" in hand["sets"][s]]
+    aces_allowed = m.four_aces and hand.get("turned_up") != "A"
+    declared = [s for s in table.showing if m.four_aces and "mournival:A" in hand["sets"][s]]
     for seat in table.showing:
         if seat in declared:
             shown[seat] = "aces"

@@ -12,13 +12,15 @@ PLAYERS = ("Ann", "Ben", "Cat")
 
 
 def http_request(host: str, port: int | None, method: str, path: str, fields=None,
-                 timeout: float = 10.0) -> tuple[int, dict, bytes]:
+                 timeout: float = 10.0, source: str | None = None) -> tuple[int, dict, bytes]:
     """One real HTTP request on a fresh connection (form-encoded ``fields`` if given):
-    status, headers and body bytes. Loopback servers only."""
+    status, headers and body bytes. Loopback servers only. ``source``: the address
+    to send from (127.0.0.2 and up are loopback too: another "device")."""
     import http.client
     from urllib.parse import urlencode
 
-    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    conn = http.client.HTTPConnection(host, port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     try:
         body, headers = None, {}
         if fields is not None:

@@ -1,7 +1,8 @@
-"""A new rule book really is one module: Cotton's Towser, defined here and only
-here, is registered and driven through every page of the app and the command
-line. Whoever holds Towser (the Five of trumps) receives 5 from each opponent
-(Cotton 1674; docs/rules.md lists it as "not implemented")."""
+"""A new rule book really is one module: a book defined here and only here, with a
+phase of its own (an object, not a method named after it), is registered the way the
+real books are (``BOOKS.register``, by its module) and driven through every page of
+the app and the command line. Whoever holds Towser (the Five of trumps) receives 5
+from each opponent; the real cotton1674 has Towser as a row of its card table."""
 
 from __future__ import annotations
 
@@ -15,45 +16,51 @@ import pytest
 
 from scorekeeper.__main__ import main
 from scorekeeper.rules import BOOKS
-from scorekeeper.rules.core import PhaseRule, from_each, nothing
-from scorekeeper.rules.hand import Phase, SeatQuestion, Section
+from scorekeeper.rules.core import Section, from_each, nothing
+from scorekeeper.rules.hand import SeatQuestion
 from scorekeeper.rules.parlett import Parlett
+from scorekeeper.rules.phases import CARDS, Phase
 from support.web import export, hand_fields, new_session, version_of
 
 
-class Towser(Parlett):
-    """Parlett, plus Towser: one more hand key and one more payment of its own."""
+class TowserPhase(Phase):
+    """One more hand key and one more payment of its own."""
 
-    id = "towser"
-    name = "Parlett with Cotton's Towser"
-    summary = "Parlett, and whoever holds the Five of trumps (Towser) gets 5 from each."
-    hand_keys = Parlett.hand_keys + ("towser",)
-    sections = Parlett.sections[:-2] + (Section("towser", "Towser", "the Five of trumps"),) + Parlett.sections[-2:]
-    phase_info = Parlett.phase_info + (Phase("towser", "Towser", "Tow", "towser", ("towser",)),)
-    phase_rules = Parlett.phase_rules + (
-        PhaseRule("towser", "Whoever holds Towser (the Five of trumps) gets 5 from each opponent."),)
+    id, title, short, section = "towser", "Towser", "Tow", "towser"
+    keys = needs = ("towser",)
+    rule = "Whoever holds Towser (the Five of trumps) gets 5 from each opponent."
 
-    def declare(self) -> list:
-        questions = super().declare()
-        towser = SeatQuestion("towser", "towser", "Towser", "Who holds Towser (the Five of trumps)? "
-                              "Tap Nobody if no one.", label="Who holds it?", nobody="Nobody")
-        return questions[:-1] + [towser, questions[-1]]  # the note stays last
+    def checks(self):
+        return ((CARDS, self.check),)
 
-    def check_play(self, check, options) -> None:
-        super().check_play(check, options)
+    def check(self, check, options, state) -> None:
         if "towser" in check.hand:
             check.seat("towser", check.hand["towser"], nullable=True)
 
-    def towser(self, hand, options=None):
+    def transfer(self, hand, options=None):
         return nothing() if hand["towser"] is None else from_each(hand["towser"], 5)
 
-    def towser_reasons(self, hand, options, names) -> list[str]:
+    def reasons(self, hand, options, names) -> list[str]:
         if hand["towser"] is None:
             return ["Nobody holds Towser."]
         return [f"{names[hand['towser']]} holds Towser (the Five of trumps): 5 from each."]
 
+    def questions(self) -> list:
+        return [SeatQuestion("towser", "towser", "Towser", "Who holds Towser (the Five of trumps)? "
+                             "Tap Nobody if no one.", label="Who holds it?", nobody="Nobody")]
 
-TOWSER = Towser()
+
+class Towser(Parlett):
+    """Parlett, plus the phase above."""
+
+    id = "towser"
+    name = "Parlett with Cotton's Towser"
+    summary = "Parlett, and whoever holds the Five of trumps (Towser) gets 5 from each."
+    sections = Parlett.sections[:-2] + (Section("towser", "Towser", "the Five of trumps"),) + Parlett.sections[-2:]
+    phases = Parlett.phases + (TowserPhase(),)
+
+
+BOOK = TOWSER = Towser()
 PLAYERS = ("Ann", "Ben", "Cat")
 HAND = {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
         "auction": {"buyer": 1, "price": 12}, "ruff": {"winner": 2, "paid": [2, 2, 0]},
@@ -65,9 +72,9 @@ TOWSER_PHASE = [-5, -5, 10]
 
 @pytest.fixture
 def towser_book():
-    BOOKS[TOWSER.id] = TOWSER
-    yield TOWSER
-    del BOOKS[TOWSER.id]
+    BOOKS.register(TOWSER.id, __name__)  # as rules/__init__.py registers every book
+    yield BOOKS[TOWSER.id]
+    BOOKS.unregister(TOWSER.id)
 
 
 def fields_with_towser(hand, version=None):
@@ -136,15 +143,13 @@ def test_towser_is_checked_like_any_key(towser_book):
 
 # ---------------------------------------------------------------- every book
 
-SAMPLES = {"parlett": "parlett-evening.json", "wits1671": "wits1671-evening.json", "modern": "modern-evening.json"}
-
-
 def sample_hands(book_id):
+    from support.books import MODELS
     from support.data import load_example
 
     if book_id == TOWSER.id:
         return [HAND]
-    return load_example(SAMPLES[book_id])["hands"]
+    return load_example(MODELS[book_id].evening)["hands"]
 
 
 @pytest.mark.parametrize("book_id", sorted(BOOKS) + [TOWSER.id])

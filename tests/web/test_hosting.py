@@ -136,8 +136,8 @@ def test_untouched_sessions_expire_with_their_backups_when_hosted(hosted, tmp_pa
     ids = [u.rsplit("/", 1)[1] for u in urls]
     hand = load_example("parlett-evening.json")["hands"][0]
     assert post_change(client, urls[0], "/hands", hand_fields(hand)).status_code == 303
-    assert tap(client, urls[0], {"version": "2", "turned_up": "7S"}).status_code == 200   # a hand in progress
-    assert tap(client, urls[2], {"version": "1", "turned_up": "7S"}).status_code == 200
+    assert tap(client, urls[0], {"version": "2", "trump": "hearts"}).status_code == 200   # a hand in progress
+    assert tap(client, urls[2], {"version": "1", "trump": "hearts"}).status_code == 200
     backups = tmp_path / "backups"
     assert all((backups / i).is_dir() for i in ids)
     db_path = tmp_path / "test.db"

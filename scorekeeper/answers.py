@@ -25,7 +25,7 @@ MAX_CALL = 40           # characters of one call in its JSON form: [2, "vie", 10
 MAX_CALLS_TEXT = MAX_CALLS * (MAX_CALL + 2)
 NOBODY, DISCARDED, FOUR_ACES = "nobody", "discarded", "aces"
 #: Fields posted once per chip chosen (sets declared, a showdown's cards): a list each.
-REPEATED = frozenset(f"{name}_{seat}" for name in ("set", "shown") for seat in SEATS)
+REPEATED = frozenset(f"{name}_{seat}" for name in ("set", "shown", "forfeits") for seat in SEATS)
 #: A pad's tap (and its typed amount): read once, never kept as an answer.
 TAPS = ("bid", "bid_amount", "ruff_call", "ruff_amount")
 PAD_ACTIONS = ("undo", "clear", "more")
@@ -145,9 +145,12 @@ def _fields_of(q, book, options) -> dict:
                                              ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2)))
             fields.update({f"count_{seat}_{rank}": typed for seat in SEATS for rank in q.counter})
         return fields
+    if kind == "forfeits":  # per seat, the sets the buyer called falsely (chips, repeated)
+        sets = [f"{k}:{rank}" for rank in book.set_ranks for k in ("gleek", "mournival")]
+        return {f"{f}_{seat}": _chips(sets, len(sets)) for seat in SEATS}
     if kind == "text":
         return {f: _typed(q.limit)}
-    raise ValueError(f"no shapes for a question of kind {kind!r}")
+    return {f: typed}   # a kind without a form of its own yet: one short answer
 
 
 @lru_cache(maxsize=64)

@@ -38,7 +38,7 @@ from .changes import (  # noqa: F401
 )
 from .expiry import expire, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
-    Draft, StaleDraft, get_draft, draft_version, keep_draft,
+    Draft, StaleDraft, get_draft, draft_version, keep_draft, same_answer,
     discard_draft, saved_from,
 )
 from .agreement import (  # noqa: F401

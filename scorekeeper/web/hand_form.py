@@ -20,7 +20,7 @@ from .kinds import READERS
 from .writers import fields_of
 
 #: Form fields that are not answers to a question.
-CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed")
+CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use")
 #: Fields posted once per chip chosen (sets declared, a showdown's cards).
 REPEATED = shapes.REPEATED
 #: What the form says of an answer it could not read (posted, or stored by an older release).
@@ -53,6 +53,7 @@ class HandForm:
         self.hand, self.unanswered = reading.hand, reading.unanswered
         self.problems, self.fixed = reading.problems, reading.fixed
         self.pads, self.shown = reading.pads, reading.shown
+        self.refused_call = reading.refused_call
         self.known = known_phases(book, self.hand, options, wrong=self.problems)
 
     @property

@@ -129,3 +129,52 @@ def test_a_tap_that_does_not_say_its_version_is_refused_like_a_save(app, client,
     assert response.status_code == 409
     assert "did not say which version of the hand in progress it was based on" in response.get_data(as_text=True)
     assert draft_row(app, url) == stored
+
+
+def test_undo_takes_back_a_call_an_older_release_kept_though_the_rules_refused_it(app, client):
+    """Issue 20, item 5: calls stored with a refused one (Ben passes out of turn)
+    still let the pad go on: Undo takes it back, then the next call is taken."""
+    url = new_session(client)
+    conn = sqlite3.connect(app.config["DATABASE"])
+    with conn:
+        conn.execute("insert into drafts (session_id, token, number, answers, version, started_at, updated_at) "
+                     "values (?, ?, 1, ?, 2, 'x', 'x')",
+                     [url.rsplit("/", 1)[1], "D" * 24,
+                      json.dumps({"dealer": "0", "trump": "hearts", "turned_up": "9",
+                                  "bids": json.dumps([[1, 12], [1, "pass"]])})])
+    conn.close()
+    page = client.get(url + "/hands/new").get_data(as_text=True)
+    assert "Undo last call" in page
+    data = {"dealer": "0", "trump": "hearts", "turned_up": "9", "bids": json.dumps([[1, 12], [1, "pass"]]),
+            "draft_version": "2", "number": "1"}
+    refused = client.post(url + "/hands/check", data={**data, "bid": '[2, "pass"]'}, headers=HX)
+    assert refused.status_code == 422 and "Not kept: " in refused.get_data(as_text=True)
+    undone = client.post(url + "/hands/check", data={**data, "bid": "undo"}, headers=HX)
+    assert undone.status_code == 200
+    assert json.loads(json.loads(draft_row(app, url)[0])["bids"]) == [[1, 12]]
+    taken = client.post(url + "/hands/check", data={**data, "bids": "[[1, 12]]", "bid": '[2, "pass"]',
+                                                   "draft_version": "3"}, headers=HX)
+    assert taken.status_code == 200
+    assert json.loads(json.loads(draft_row(app, url)[0])["bids"]) == [[1, 12], [2, "pass"]]
+
+
+def test_each_answer_of_a_hand_in_progress_remembers_the_version_that_changed_it(app):
+    """Issue 18, finding 4: the store keeps, per answer, the version that last
+    changed it (what a tap a version behind is merged by)."""
+    from scorekeeper import store
+    from support.web import PLAYERS
+
+    db = store.connect(app.config["DATABASE"])
+    session = store.create_session(db, {"format": "gleek-session/1", "rulebook": "parlett", "options": {},
+                                        "players": list(PLAYERS), "hands": []})
+    store.keep_draft(db, session.id, 1, {"dealer": "0", "trump": "hearts"}, 0)
+    store.keep_draft(db, session.id, 1, {"dealer": "0", "trump": "hearts", "turned_up": "9"}, 1)
+    draft = store.keep_draft(db, session.id, 1, {"dealer": "0", "trump": "spades", "turned_up": "9", "note": ""}, 2)
+    assert draft.field_versions == {"dealer": 1, "trump": 3, "turned_up": 2}
+    assert store.get_draft(db, session.id).field_versions == draft.field_versions
+    try:
+        store.keep_draft(db, session.id, 1, {"trump": "clubs"}, 2)
+    except store.StaleDraft as stale:
+        assert stale.current.version == 3 and stale.current.field_versions["trump"] == 3
+    else:
+        raise AssertionError("a tap a version behind was written")

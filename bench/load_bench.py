@@ -2,7 +2,8 @@
 ``scorekeeper.serve``'s settings) under a club night's worth of phones, against a
 trivial route measured in the same run.
 
-Load shape (all on loopback, bounded in clients and time):
+Load shape (all on loopback, bounded in clients and time; each client from its own
+loopback address, 127.0.1.x, as each phone is its own device):
 
 - ``--tables`` tables (default 50), each saving a hand every ``--save-interval``
   seconds (POST /s/<id>/hands with the version it last saw, as the hand form does);
@@ -171,8 +172,8 @@ def import_session(port: int, n: int, hands: int) -> tuple[int, str]:
         conn.close()
 
 
-def request(port, method, path, fields=None, timeout=10.0, timed=False):
-    status, headers, body = http_request("127.0.0.1", port, method, path, fields, timeout)
+def request(port, method, path, fields=None, timeout=10.0, timed=False, source=None):
+    status, headers, body = http_request("127.0.0.1", port, method, path, fields, timeout, source)
     if timed:
         return status, headers.get("Location", ""), body, float(headers.get("X-App-Time", "nan"))
     return status, headers.get("Location", ""), body
@@ -250,16 +251,28 @@ class Phase:
         self.samples: list[Sample] = []
         self.lock = threading.Lock()
 
+    def source(self) -> str:
+        """This client's own loopback address (127.0.1.x): each phone is its own
+        device, as at the table, so the server's per-address connection cap
+        (issue 18) applies to each, not to all 150 together."""
+        source = getattr(self.kept, "source", None)
+        if source is None:
+            with self.lock:
+                n = self.sources = getattr(self, "sources", 0) + 1
+            source = self.kept.source = f"127.0.{1 + n // 250}.{1 + n % 250}"
+        return source
+
     def send(self, method, path, fields=None):
         """(status, location, body, app ms): on a fresh connection, or on the client's own one."""
         if self.front is None and not self.args.keep_alive:
-            return request(self.port, method, path, fields, timed=True)
+            return request(self.port, method, path, fields, timed=True, source=self.source())
         from urllib.parse import urlencode
 
         conn = getattr(self.kept, "conn", None)
         if conn is None:
             conn = self.kept.conn = (self.front.connection() if self.front else
-                                     http.client.HTTPConnection("127.0.0.1", self.port, timeout=10))
+                                     http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
+                                                                source_address=(self.source(), 0)))
         body = urlencode(fields) if fields is not None else None
         headers = {"Content-Type": "application/x-www-form-urlencoded"} if fields is not None else {}
         try:

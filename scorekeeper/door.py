@@ -16,6 +16,13 @@ out. So here:
   phone needs a handful: a browser opens six to a server). A new one beyond that
   first closes that address's idle keep-alive connections, oldest first (a browser
   opens another when it needs one); if none is idle, the new one is closed at once.
+- an address the app has just told to wait (too many tries at a new session:
+  ``hold_off``) gets its next uploads to ``/import`` or ``/sessions`` refused once
+  their headers are in, before waitress reads and spools their body (4 clients
+  posting refused 0.76 MB imports as fast as they could still made waitress read 37
+  MB a second); the refusal (a 429, then the connection closed) is held until the
+  next clean-up pass, so such a client gets a few a second. Small posts (a form)
+  still reach the app, which answers them with its own page.
 
 Checked against waitress 3.0.2's source (``waitress/server.py``, ``channel.py``):
 ``HTTPChannel.received`` creates ``self.request`` (a parser) for each request and
@@ -34,6 +41,27 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 log = logging.getLogger("scorekeeper.door")
+HELD_OFF_PATHS = frozenset({"/import", "/sessions"})
+HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door
+_held_off: dict[str, float] = {}   # client address -> time.monotonic() until which it waits
+
+
+def hold_off(address: str | None, seconds: float) -> None:
+    """The app refused ``address`` a new session for ``seconds``: its uploads
+    meanwhile are refused at the door (in this process). Behind an HTTPS front the
+    app's address is the client's and the door's is the front's, so nothing matches."""
+    if address:
+        now = time.monotonic()
+        if len(_held_off) > 4096:
+            for stale in [a for a, until in _held_off.items() if until <= now]:
+                del _held_off[stale]
+        _held_off[address] = now + seconds
+
+
+def _held_off_for(address: str) -> float:
+    """Seconds ``address`` must still wait (0: it need not)."""
+    until = _held_off.get(address)
+    return max(0.0, until - time.monotonic()) if until else 0.0
 
 
 class Channel(HTTPChannel):
@@ -45,15 +73,54 @@ class Channel(HTTPChannel):
         super().__init__(server, sock, addr, adj, map)
         server.opened(self)
 
+    checked = None   # the request whose headers were looked at (hold_off)
+    held_answer = None   # seconds to say in a held refusal, while it is held (refuse_at_once)
+
     def received(self, data):
         receiving = self.request
         result = super().received(data)
-        if self.request is not None and self.request is not receiving:   # a new request has begun
+        request = self.request
+        if request is not None and request is not receiving:   # a new request has begun
             self.request_started = time.time()
+        if request is not None and request.headers_finished and request is not self.checked:
+            self.checked = request
+            wait = _held_off_for(self.addr[0])
+            if (wait and request.command == "POST" and request.path in HELD_OFF_PATHS
+                    and request.content_length > HELD_OFF_BODY):
+                self.refuse_at_once(wait)
         return result
+
+    def refuse_at_once(self, wait: float) -> None:
+        """Answer 429 and close, without reading the body — not at once but at the
+        server's next clean-up pass (up to ``cleanup_interval`` s): meanwhile the
+        connection is held, reading nothing, and counts toward the address's
+        connections, so a client that keeps posting gets a few refusals a second,
+        not hundreds. (In the asyncore thread, with no task running: waitress
+        reads no request while one runs.)"""
+        self.request = None
+        self.held_answer = max(1, int(wait + 0.999))
+        self.server.holding.add(self)
+
+    def readable(self):
+        return self.held_answer is None and super().readable()
+
+    def answer_held(self) -> None:
+        """The held refusal (``refuse_at_once``), sent; closed once it is."""
+        seconds, self.held_answer = self.held_answer, None
+        text = (f"Too many new sessions from this address. Try again in {seconds} seconds.\n").encode()
+        answer = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                  b"Retry-After: %d\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                  % (seconds, len(text), text))
+        with self.outbuf_lock:
+            self.outbufs[-1].append(answer)
+            self.current_outbuf_count += len(answer)
+            self.total_outbufs_len += len(answer)
+        self.close_when_flushed = True
+        self.server.refused_uploads += 1
 
     def del_channel(self, map=None):
         self.server.closed(self)
+        self.server.holding.discard(self)
         super().del_channel(map)
 
     @property
@@ -72,8 +139,9 @@ class Server(TcpWSGIServer):
         self.per_address, self.header_deadline, self.request_deadline = per_address, header_deadline, request_deadline
         self.uncapped = frozenset(uncapped)   # the HTTPS front's own addresses
         self.by_address: dict[str, set] = {}
+        self.holding: set = set()   # channels holding a refusal (Channel.refuse_at_once)
         self.refused: dict[str, int] = {}   # connections closed over the cap since the last report
-        self.timed_out = 0
+        self.timed_out = self.refused_uploads = 0
         self.next_report = 0.0
         super().__init__(*args, **kw)
 
@@ -116,6 +184,9 @@ class Server(TcpWSGIServer):
 
     def maintenance(self, now):
         super().maintenance(now)   # the idle timeout
+        for channel in list(self.holding):
+            self.holding.discard(channel)
+            channel.answer_held()
         for channel in list(self.active_channels.values()):
             request = channel.request
             if request is None or channel.will_close:
@@ -124,12 +195,13 @@ class Server(TcpWSGIServer):
             if now - channel.request_started > limit:
                 channel.will_close = True   # closed by the loop's next pass, as idle ones are
                 self.timed_out += 1
-        if (self.refused or self.timed_out) and now >= self.next_report:
+        if (self.refused or self.timed_out or self.refused_uploads) and now >= self.next_report:
             self.next_report = now + 60   # at most a line a minute, however hard they push
             refused = ", ".join(f"{n} of {host}" for host, n in sorted(self.refused.items(), key=lambda x: -x[1])[:5])
-            log.warning("closed %d connection(s) past the request deadline and %s over %d per address",
-                        self.timed_out, refused or "none", self.per_address)
-            self.refused, self.timed_out = {}, 0
+            log.warning("closed %d connection(s) past the request deadline and %s over %d per address; "
+                        "refused %d upload(s) at the door", self.timed_out, refused or "none", self.per_address,
+                        self.refused_uploads)
+            self.refused, self.timed_out, self.refused_uploads = {}, 0, 0
 
 
 def make_server(app, sock, per_address: int, header_deadline: float, request_deadline: float, uncapped=(),

@@ -50,7 +50,11 @@ def storage_full(full: store.StorageFull):
 
 
 def too_many_sessions(limited: store.RateLimited):
-    """429, saying when to try again (Retry-After too)."""
+    """429, saying when to try again (Retry-After too); the server's door refuses
+    this address's uploads meanwhile before their body is read (door.py)."""
+    from ..door import hold_off
+
+    hold_off(request.remote_addr, limited.retry_after)
     headers = {"Retry-After": str(limited.retry_after)}
     if request.is_json:
         return {"problems": [str(limited)], "retry_after": limited.retry_after}, 429, headers

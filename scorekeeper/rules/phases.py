@@ -128,6 +128,14 @@ class Phase:
         """One-tap answers of this phase's own (``hand.Preset``)."""
         return []
 
+    def halves(self) -> str | None:
+        """Where this phase pays a half counter, in words (None: its amounts are whole)."""
+        return None
+
+    def record_keys(self) -> dict[str, str]:
+        """What each of its hand keys holds in a record (docs/record.md)."""
+        return {}
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}>"
 
@@ -250,6 +258,25 @@ class CardPayments(Phase):
             out.append(SeatQuestion(card.key, self.section, card.name, credit.ask.format(card=card.described),
                                     label=label, nobody="Nobody", fixed=lambda answers, c=card: self.fixed(c, answers)))
         return out
+
+    def record_keys(self) -> dict[str, str]:
+        keys = {}
+        for card in self.cards:
+            credit, nulls = CREDITS[card.credited], [CREDITS[card.credited].null]
+            if self._turned:
+                nulls.append("it is turned up")
+            if self._kiss:
+                nulls.append("no trumps (Kiss)")
+            if card.option:
+                nulls.append(f"the {card.option} option is off")
+            keys[card.key] = (f"the seat that {credit.record.format(card=card.described)}, or null: "
+                              f"{', '.join(nulls[:-1]) + ' or ' + nulls[-1] if len(nulls) > 1 else nulls[0]}")
+        return keys
+
+    def halves(self) -> str | None:
+        halved = [c for c in self.cards if any(v is not None and getattr(v, "denominator", 1) != 1
+                                              for v in (c.held, c.turned_up))]
+        return "; ".join(f"{c.name} held, {format_counters(c.held)} from each" for c in halved) or None
 
     def quiet(self, answers) -> tuple[dict, list[str]]:
         free = [c for c in self.cards if self.fixed(c, answers) is None]
@@ -437,6 +464,17 @@ class Auction(Phase):
             bids = calls().replay_bids(self.book, hand["dealer"], auction["bids"], names)
             lines.insert(0, f"{bids.line()}.")  # under the phase's title ("Stock: Ann bids 12 · …")
         return lines
+
+    def record_keys(self) -> dict[str, str]:
+        null = "; null: nobody bought (all three passed)" if not self.eldest_must_buy else ""
+        off = f"; null with the {self.off_with[0]} option" if self.off_with else ""
+        return {"auction": f'{{"buyer": seat, "price": n}}{null}{off}; may hold `bids`, the bidding call by call'}
+
+    def halves(self) -> str | None:
+        if self.even or self.odd_unit:
+            return None
+        odd = self.opening if self.opening % 2 else self.opening + self.step
+        return f"an odd price split in two ({odd} → {format_counters(half(odd))} to each)"
 
     # ------------------------------------------------------------ the form
 
@@ -630,6 +668,13 @@ class Ruff(Phase):
             nobody=self.nobody, nobody_hint=self.nobody_hint, nobody_reads=self.nobody_reads,
             fixed=self.fixed, rules=self)]
 
+    def record_keys(self) -> dict[str, str]:
+        null = {"no contest": "; null: no contest (nobody opened)",
+                "doubled": "; null: the dealer doubled it (played for at the next deal)"}.get(self.null, "")
+        off = f"; null with the {self.off_with[0]} option" if self.off_with else ""
+        return {"ruff": f'{{"winner": seat, "paid": [a, b, c]}}: what each seat paid the winner (his own 0)'
+                        f"{null}{off}; may hold `calls` and `shown`, the vying call by call"}
+
     def quiet(self, answers) -> tuple[dict, list[str]]:
         if self.null == "no contest" and not self.must_be_empty(answers.options):
             return {"ruff": None}, ["no ruff contest"]
@@ -798,6 +843,14 @@ class Sets(Phase):
                 label="Called a set he had laid out — caught", rules=self))
         return out
 
+    def record_keys(self) -> dict[str, str]:
+        ranks = " ".join(self.ranks)
+        keys = {"sets": f'three lists, one per seat, of the sets declared: "gleek:R" / "mournival:R", R one of {ranks}'}
+        if self.forfeits:
+            keys["forfeits"] = ("optional: three lists of sets, one per seat: those the buyer called, had laid out "
+                                "and was caught in (only the buyer's may hold any)")
+        return keys
+
     def quiet(self, answers) -> tuple[dict, list[str]]:
         return {"sets": [[], [], []]}, ["no sets"]
 
@@ -952,6 +1005,12 @@ class TurnedUpCount(Count):
         if thrown:
             lines.append(f"Discarded, counting for nobody: {', '.join(thrown)}.")
         return lines
+
+    def record_keys(self) -> dict[str, str]:
+        null = ", or null if the buyer discarded it" if self.any_nobody else ""
+        return {"tricks": "tricks won per seat, adding up to 12",
+                "honours": f"an object with a key for each of {self.ranks} not turned up: the seat that "
+                           f"{self.verb} it{null}"}
 
     # ------------------------------------------------------------ the form
 

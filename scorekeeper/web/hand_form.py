@@ -20,8 +20,8 @@ from .writers import fields_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed")
-#: Fields posted once per chip chosen (sets declared, a showdown's cards).
-REPEATED = ("set_", "shown_")
+#: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).
+REPEATED = ("set_", "shown_", "forfeits_")
 
 
 def raw_values(source) -> dict:
@@ -157,6 +157,8 @@ def shape_of(q, form) -> tuple:
                 tuple(q.paid_choices(answers)), pad_shape(q, form))
     if q.kind == "sets":
         return (chosen, tuple(q.seat_choices(answers)))
+    if q.kind == "forfeits":  # the buyer's chips
+        return (q.buyer(answers), tuple(q.choices(answers)))
     if q.kind == "counts":
         return (values.get(f"{q.field}_auto", ""),)
     if q.kind == "honours":

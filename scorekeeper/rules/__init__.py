@@ -56,6 +56,7 @@ BOOKS = Books()
 BOOKS.register("parlett", ".parlett")
 BOOKS.register("wits1671", ".wits1671")
 BOOKS.register("modern", ".modern")
+BOOKS.register("cotton1674", ".cotton1674")
 DEFAULT_BOOK = "parlett"
 #: What a source has that no book here does (the rules page and docs/rules.md say so).
 NOT_IMPLEMENTED = (

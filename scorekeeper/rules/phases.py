@@ -34,12 +34,11 @@ from .core import (
     SEATS,
     SETS,
     TRICKS_IN_A_HAND,
-    add,
     describe,
     eldest,
     format_counters,
     fraction,
-    from_each,
+    from_halves,
     half,
     parse_set,
     set_cards,
@@ -142,6 +141,19 @@ class Phase:
 
 # ================================================================ special cards
 
+_EXACT: dict = {}  # a transfer in half counters -> its exact amounts (CardPayments.transfer)
+
+
+def _in_halves(amount) -> int | None:
+    """An amount of a card's row in half counters (it must be whole or a half)."""
+    if amount is None:
+        return None
+    halves = 2 * amount
+    if getattr(halves, "denominator", 1) != 1:
+        raise ValueError(f"a card is worth whole or half counters, not {amount}")
+    return int(halves)
+
+
 class CardPayments(Phase):
     """Side payments for the book's cards of this phase (``cards.py``): each card turned
     up pays the dealer its ``turned_up`` from each opponent; otherwise whoever has it
@@ -159,6 +171,9 @@ class CardPayments(Phase):
         self.needs = ("dealer", "trump") + (("turned_up",) if book.has_turned_up else ()) + self.keys
         self._kiss = "none" in book.trumps
         self._turned = book.has_turned_up
+        defaults = book.default_options()
+        self._rows = tuple((c.key, c.rank, c.option, defaults.get(c.option), _in_halves(c.held), _in_halves(c.turned_up))
+                           for c in self.cards)
 
     def _off(self, card, options) -> bool:
         return card.option is not None and not self.book.option(options, card.option)
@@ -184,33 +199,50 @@ class CardPayments(Phase):
         hand = check.hand
         for card in self.cards:
             key = card.key
-            if key not in hand or not check.seat(key, hand[key], nullable=card.nobody):
+            if key not in hand:
                 continue
-            if hand[key] is not None:
-                why = self.out_of_play(card, check, options)
-                if why:
-                    check.fail(key, f"{key} must be null {why[0]}")
+            seat = hand[key]
+            if seat is None and card.nobody:
+                continue
+            if not (type(seat) is int and 0 <= seat <= 2):
+                check.seat(key, seat, nullable=card.nobody)  # says why
+                continue
+            why = self.out_of_play(card, check, options)
+            if why:
+                check.fail(key, f"{key} must be null {why[0]}")
 
     def checks(self) -> tuple:
         return ((CARDS, self.check),)
 
-    def _pays(self, card, hand: dict, options: dict):
-        if self._off(card, options):
-            return None
-        if self._turned and hand["turned_up"] == card.rank:
-            return None if card.turned_up is None else from_each(hand["dealer"], card.turned_up)
-        seat = hand[card.key]
-        if seat is None or card.held is None:
-            return None
-        return from_each(seat, card.held)
-
     def transfer(self, hand: dict, options: dict) -> list:
-        total = None
-        for card in self.cards:
-            paid = self._pays(card, hand, options)
-            if paid is not None:
-                total = paid if total is None else add(total, paid)
-        return total or [0, 0, 0]
+        """Counted in half counters (Towser's 2½ is 5 halves), so that no ``Fraction`` is
+        made for a hand: each different transfer is made exact once and kept."""
+        a = b = c = 0
+        turned = hand["turned_up"] if self._turned else None
+        options = options or {}
+        for key, rank, option, default, held, up in self._rows:
+            if option is not None and not options.get(option, default):
+                continue  # off: nothing paid, held or turned up
+            if turned == rank:
+                if up is None:
+                    continue
+                seat, v = hand["dealer"], up
+            else:
+                seat = hand[key]
+                if seat is None or held is None:
+                    continue
+                v = held
+            a, b, c = a - v, b - v, c - v  # from each of the two others …
+            if seat == 0:
+                a += 3 * v  # … to the one who has it
+            elif seat == 1:
+                b += 3 * v
+            else:
+                c += 3 * v
+        found = _EXACT.get((a, b, c))
+        if found is None:
+            found = _EXACT[a, b, c] = (from_halves(a), from_halves(b), from_halves(c))
+        return list(found)
 
     def reasons(self, hand: dict, options: dict, names) -> list[str]:
         lines, off, kiss, nobody = [], [], [], []

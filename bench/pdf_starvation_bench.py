@@ -8,16 +8,28 @@ no database) every 100 ms: first with nothing else going on, then while
 Reported: the trivial request's p50/p95/max in both phases (and the ratio), and
 what each PDF request got (status, seconds).
 
+``--hostile tz|own`` (issue 18) measures instead the scorer's own sheet while four
+hostile clients (each from its own loopback address) ask for sheets, ``--pause`` s
+apart (0.4 s: about the issue's 10 requests a second from the four):
+``tz``, the attack of the issue, watchers of the scorer's table sending a new ``tz``
+cookie with every request; ``own``, clients printing sheets of sessions of their own
+(8 each, a new render each time they are not cached). The scorer (another address)
+asks for his sheet every 3 s for ``--seconds`` s (in ``own`` every 15 s, after
+recording a change each time, so each of his sheets must be rendered). Reported: how many of his asks got
+the sheet, and how long each took; what the hostile clients got. Target: the scorer
+gets his sheet within 10 s every time.
+
 ``--root DIR`` runs the server from another copy of the project (for a before/after:
 ``git archive <commit> | tar -x -C DIR``), whose instance/ folder is then used.
 Loopback only; every request has a timeout and the run stops by itself.
 
-    .venv/bin/python bench/pdf_starvation_bench.py [--pdfs 9] [--root DIR] [--no-write]
+    .venv/bin/python bench/pdf_starvation_bench.py [--pdfs 9] [--hostile tz|own] [--root DIR] [--no-write]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import signal
@@ -47,6 +59,146 @@ for the sessions' PDF sheets at the same moment. Target: the trivial request's p
 during the PDFs within a few times its p95 alone (it was 19 s before). `--root`
 runs an older copy of the project (before/after). Each run is appended below.
 """
+
+
+HOSTILE_HEADING = "## The scorer's sheet beside hostile clients (issue 18)"
+HOSTILE_INTRO = """\
+`.venv/bin/python bench/pdf_starvation_bench.py --hostile tz|own [--root DIR]`: the real
+server as `make run` starts it, on loopback with a temp instance; the scorer's table
+has `--hands` hands; four hostile clients, each from its own loopback address, ask for
+PDF sheets, each with `--pause` s between its requests (0.4 s: about the issue's 10
+requests a second from the four; 0: as fast as they can): `tz`, watchers of the scorer's table with a new `tz` cookie
+every request (the attack of the issue); `own`, clients printing sheets of 8 sessions
+of their own each. The scorer (his own address) asks for his sheet every 3 s (in
+`own` every 15 s, after recording a change, so each of his sheets is a new render). Target: he
+gets it within 10 s every time. `--root` serves main's code before issue 18.
+"""
+TZ_NAMES = ("Europe/London", "Asia/Tokyo", "America/Sao_Paulo", "Pacific/Auckland", "Africa/Lagos",
+            "Australia/Adelaide", "America/New_York", "Asia/Kolkata", "Europe/Lisbon", "Etc/GMT+5")
+
+
+def fetch(port: int, method: str, path: str, source: str, cookie: str | None = None, body: bytes | None = None,
+          content_type: str | None = None, timeout: float = 120.0) -> tuple:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        headers = {"Cookie": cookie} if cookie else {}
+        if content_type:
+            headers["Content-Type"] = content_type
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def hostile_run(args) -> dict:
+    """The scorer's sheet while four hostile clients ask for theirs (see the module)."""
+    from urllib.parse import urlencode
+
+    root = Path(args.root).resolve() if args.root else ROOT
+    with tempfile.TemporaryDirectory(prefix="gleek-pdf-") as folder:
+        server = Server(root, Path(folder))
+        server.start()
+        scorer_at = "127.0.0.2"
+        try:
+            record = dict(long_session(args.hands), title="The scorer's table")
+            status, headers, _ = fetch(server.port, "POST", "/import", scorer_at, body=json.dumps(record).encode(),
+                                       content_type="application/json")
+            assert status == 303, status
+            sid = headers["Location"].rsplit("/", 1)[1]
+            page = fetch(server.port, "GET", f"/s/{sid}", scorer_at)[2].decode()
+            import re
+
+            watch = re.search(r"/w/([A-Za-z0-9_-]{24})", page).group(1)
+            for _ in range(8):   # each server process starts its renderer (seconds, once): not measured
+                assert fetch(server.port, "GET", f"/s/{sid}/sheet.pdf", scorer_at)[0] == 200
+                time.sleep(0.2)
+            stop, lock = threading.Event(), threading.Lock()
+            hostile: dict = {}
+
+            def client(n: int) -> None:
+                at = f"127.0.0.{10 + n}"
+                if args.hostile == "own":
+                    mine = []
+                    for i in range(8):
+                        theirs = dict(long_session(args.hands), title=f"Theirs {n}.{i}")
+                        code, found, _ = fetch(server.port, "POST", "/import", at, body=json.dumps(theirs).encode(),
+                                               content_type="application/json")
+                        if code == 303:
+                            mine.append("/s/" + found["Location"].rsplit("/", 1)[1])
+                for k in itertools.count():
+                    if stop.is_set():
+                        return
+                    try:
+                        if args.hostile == "tz":
+                            code = fetch(server.port, "GET", f"/w/{watch}/sheet.pdf", at,
+                                         cookie=f"tz={TZ_NAMES[(n * 3 + k) % len(TZ_NAMES)]}")[0]
+                        else:
+                            code = fetch(server.port, "GET", mine[k % len(mine)] + "/sheet.pdf", at)[0]
+                    except OSError as error:
+                        code = type(error).__name__
+                    with lock:
+                        hostile[code] = hostile.get(code, 0) + 1
+                    time.sleep(args.pause)
+
+            threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(4)]
+            for thread in threads:
+                thread.start()
+            time.sleep(10.0 if args.hostile == "own" else 3.0)   # they are at it (own: after their imports)
+            asks, version, hands = [], 1, args.hands
+            end = time.monotonic() + args.seconds
+            while time.monotonic() < end:
+                began = time.monotonic()
+                if args.hostile == "own":   # a change: each of his sheets is a new render
+                    code = fetch(server.port, "POST", f"/s/{sid}/hands/{hands}/delete", scorer_at,
+                                 body=urlencode({"version": version}).encode(),
+                                 content_type="application/x-www-form-urlencoded")[0]
+                    if code == 303:
+                        version, hands = version + 1, hands - 1
+                started = time.monotonic()
+                try:
+                    code, _, body = fetch(server.port, "GET", f"/s/{sid}/sheet.pdf", scorer_at)
+                    ok = code == 200 and body[:4] == b"%PDF"
+                except OSError as error:
+                    code, ok = type(error).__name__, False
+                asks.append((code, ok, time.monotonic() - started))
+                time.sleep(max(0.0, (3.0 if args.hostile == "tz" else 15.0) - (time.monotonic() - began)))
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=150)
+        finally:
+            server.stop()
+    return {"asks": asks, "hostile": hostile, "root": str(root)}
+
+
+def hostile_report(result: dict, info: dict, args) -> str:
+    asks = result["asks"]
+    got = [a for a in asks if a[1]]
+    waits = sorted(a[2] for a in got)
+    codes = {}
+    for code, _, _ in asks:
+        codes[code] = codes.get(code, 0) + 1
+    label = "this branch" if result["root"] == str(ROOT) else f"`--root` {args.root_label or result['root']}"
+    within = sum(1 for a in got if a[2] <= 10)
+    lines = [
+        f"### {info['date']}: the scorer's sheet ({args.hands} hands) beside four hostile clients, "
+        f"`{args.hostile}`, a request each every {args.pause:g} s ({label})",
+        "",
+        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end (the machine is shared).",
+        "",
+        "| the scorer's asks | got his sheet | within 10 s | answers | his wait p50 / max s |",
+        "| ---: | ---: | ---: | --- | ---: |",
+        f"| {len(asks)} | {len(got)} | {within} | {', '.join(f'{n} × {c}' for c, n in sorted(codes.items(), key=str))} | "
+        + (f"{percentile(waits, 50):.1f} / {max(waits):.1f} |" if waits else "– |"),
+        "",
+        "Hostile clients' answers: " + ", ".join(f"{n} × {c}" for c, n in sorted(result["hostile"].items(), key=str))
+        + f". Result: {'met' if asks and within == len(asks) else 'NOT met'} (target: every ask answered with "
+          "his sheet within 10 s).",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def free_port() -> int:
@@ -212,10 +364,22 @@ def main(argv=None) -> int:
     parser.add_argument("--pdfs", type=int, default=9)
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None, help="how the report names that copy")
+    parser.add_argument("--hostile", choices=("tz", "own"), default=None,
+                        help="the scorer's sheet beside four hostile clients (issue 18) instead")
+    parser.add_argument("--hands", type=int, default=200, help="hands of each session (--hostile)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long the scorer asks (--hostile)")
+    parser.add_argument("--pause", type=float, default=0.4,
+                        help="s between a hostile client's requests (0.4: the issue's ~10 a second from four)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args(argv)
-    if not 1 <= args.pdfs <= 32:
-        parser.error("keep it bounded: 1-32 PDFs")
+    if not 1 <= args.pdfs <= 32 or not 10 <= args.hands <= 1000 or not 10 <= args.seconds <= 300:
+        parser.error("keep it bounded: 1-32 PDFs, 10-1000 hands, 10-300 s")
+    if args.hostile:
+        entry = hostile_report(hostile_run(args), machine(), args)
+        print(entry)
+        if not args.no_write:
+            append_to_section(HOSTILE_HEADING, HOSTILE_INTRO, entry)
+        return 0
     result = run(args)
     entry = report(result, machine(), args)
     print(entry)

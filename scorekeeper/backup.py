@@ -143,13 +143,34 @@ def session_file(folder: str | Path, session_id: str, name: str) -> Path:
 
 def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
     """Every session, one file each, into ``out``; a session that cannot be
-    written is reported (one line each) and the others are still backed up."""
+    written is reported (one line each) and the others are still backed up.
+
+    Each file is first checked exactly as ``restore`` will check it
+    (``store.backup_problems``, on the JSON as written): a backup never holds a
+    file that would not restore. A hand in progress with answers an older
+    release stored and a restore would not read is backed up without them, and
+    reported."""
     paths, problems = [], []
     for session_id in store.all_session_ids(db):
         try:
             session = store.get_session(db, session_id)
             path = session_file(out, session.id, f"{session.id}.json")
-            write_json(path, store.full_snapshot(db, session), durable=True)
+            data = store.full_snapshot(db, session)
+            text = dumps(data)
+            text.encode("utf-8")   # a lone surrogate: reported below
+            wrong = store.backup_problems(json.loads(text))
+            if wrong and "in_progress" in data:
+                left_out = store.readable_in_progress(data, session)
+                text = dumps(data)
+                wrong = store.backup_problems(json.loads(text))
+                if not wrong:
+                    problems.append(f"session {session.id}: hand {data['in_progress']['number']} in progress "
+                                    f"backed up without answers that could not be read ({', '.join(left_out)})")
+            if wrong:
+                problems.append(f"session {store.id_label(session_id)}: not backed up: it would not restore: "
+                                + "; ".join(wrong[:5]))
+                continue
+            write_text(path, text, durable=True)
         except UnicodeEncodeError:
             problems.append(f"session {store.id_label(session_id)}: not backed up: it holds text "
                             "that is not valid (a lone surrogate)")
@@ -163,11 +184,13 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
 MAX_BACKUP_BYTES = 4 * 1024 * 1024  # a 1,000-hand session with long notes is under 1 MB
 
 
-def restore_files(db, paths) -> list[str]:
+def restore_files(db, paths) -> tuple[list[str], list[str]]:
     """Restore backup files (snapshots, or folders of them: the newest per session).
     Every file is read and checked before any is restored, and then all are
     restored in one transaction or none: ``store.Refused`` lists every problem,
-    one line each, naming its file."""
+    one line each, naming its file. Returns the sessions' ids, and a line for
+    each file restored over an existing session (what it restored, what the
+    session kept)."""
     files, problems = expand(paths)
     backups = []
     for path in files:
@@ -183,7 +206,8 @@ def restore_files(db, paths) -> list[str]:
             backups.append((label, found))
     if problems:
         raise store.Refused(problems)
-    return [session.id for session in store.restore_all(db, backups)]
+    sessions, notes = store.restore_all(db, backups)
+    return [session.id for session in sessions], notes
 
 
 def read_backup(path: Path):

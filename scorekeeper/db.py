@@ -92,7 +92,9 @@ def backup_command(out):
     for problem in problems:  # one bad session never stops the others being backed up
         click.echo(problem, err=True)
     if problems:
-        click.echo(f"Backed up {len(paths)} session(s) to {out}; {len(problems)} could not be backed up", err=True)
+        missing = sum(": not backed up: " in problem for problem in problems)
+        click.echo(f"Backed up {len(paths)} session(s) to {out}"
+                   + (f"; {missing} could not be backed up" if missing else "; some answers were left out"), err=True)
         raise SystemExit(1)
     print(f"Backed up {len(paths)} session(s) to {out}")
 
@@ -103,10 +105,12 @@ def backup_command(out):
 def restore_command(paths):
     """Restore sessions from backup files or folders (same links as before)."""
     try:
-        restored = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
+        restored, notes = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
     except store.Refused as refused:  # every file is checked before any is restored
         for problem in refused.lines():
             click.echo(problem, err=True)
         click.echo("Nothing was restored.", err=True)
         raise SystemExit(1)
+    for note in notes:   # over an existing session: what was restored there, what it kept
+        print(note)
     print(f"Restored {len(restored)} session(s)")

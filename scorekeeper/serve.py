@@ -101,6 +101,9 @@ def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
 def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS) -> None:
     """Serve ``make_app()`` on host:port with ``workers`` waitress processes."""
     raise_open_file_limit()
+    from . import pdf
+
+    pdf.share_demand()   # every worker counts the PDF asks in one table (made before they are forked)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
     sock = listen(host, port)
     if workers <= 1:

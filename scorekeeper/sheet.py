@@ -212,13 +212,20 @@ def summary_of(book, settlement, stake) -> dict:
 
 
 def agreed_line(record: dict) -> str | None:
-    """"12 of 12 hands agreed" where each hand needs the other players' OK (two of them)."""
+    """"12 of 12 hands agreed" where each hand needs the other players' OK (two of
+    them, not counting the scorer's own, and nobody disputing it), as the table
+    says it: "11 of 12 hands agreed; not agreed: 7 (disputed)"."""
     if not record.get("confirm"):
         return None
-    hands = record["hands"]
-    not_yet = [i + 1 for i, h in enumerate(hands) if len(h.get("agreed", ())) < 2]
+    hands, scorer = record["hands"], record.get("scorer")
+    not_yet = []
+    for number, hand in enumerate(hands, 1):
+        if hand.get("disputes"):
+            not_yet.append(f"{number} (disputed)")
+        elif len(set(hand.get("agreed", ())) - {scorer}) < 2:
+            not_yet.append(str(number))
     agreed = f"{len(hands) - len(not_yet)} of {len(hands)} hand{'s' if len(hands) != 1 else ''} agreed"
-    return agreed + ("; not agreed: " + ", ".join(map(str, not_yet)) if not_yet else "")
+    return agreed + ("; not agreed: " + ", ".join(not_yet) if not_yet else "")
 
 
 # ---------------------------------------------------------------- the chart

@@ -204,7 +204,10 @@ document.addEventListener("input", function (event) {
         kept.refused = {action: cfg.tapped[0], value: cfg.tapped[1], calls: CALLS[cfg.tapped[0]], seen: cfg.seenCalls};
         keep(f, kept);
       }
-      if (!editing(f)) offerMine(f);
+      // The server's own conflict box (#conflict, templates/_conflict.html) says what
+      // happened and offers what can be done, this phone's answers in its buttons.
+      if (document.getElementById("conflict")) write(f, {pending: false, changed: [], actions: []});
+      else if (!editing(f)) offerMine(f);
       return;
     }
     var queue = (kept.actions || []).slice();
@@ -323,9 +326,24 @@ document.addEventListener("input", function (event) {
     fetch(f.getAttribute("hx-post"), {method: "POST", body: body, headers: {"HX-Request": "true"}, credentials: "same-origin"})
       .then(function (response) {
         if (response.ok) { write(f, {pending: false, changed: [], actions: [], refused: null}); location.reload(); }
+        else if (response.status === 409 || response.status === 422) response.text().then(function (html) { served(f, html); });
         else status(f, "Those answers could not be sent (" + response.status + "). They are still kept on this phone.");
       })
       .catch(function () { status(f, OFFLINE); });
+  }
+  // The server's answer to answers sent again: the hand as it is now, with what
+  // happened (a conflict box with this phone's answers in its buttons, or why
+  // they were not kept), in place of the form shown.
+  function served(f, html) {
+    var body = document.getElementById("hand-form-body");
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("hand-form-body");
+    var bar = document.getElementById("use-mine");
+    if (bar) bar.remove();
+    if (!body || !fresh) return;
+    body.replaceWith(fresh);
+    htmx.process(fresh);
+    if (document.getElementById("conflict")) write(f, {pending: false, changed: [], actions: [], refused: null});
+    fresh.scrollIntoView({block: "start"});
   }
   // An edit is kept on this phone only: put the kept answers back in the form.
   function applyMine(f, kept) {

@@ -37,12 +37,46 @@ from .core import (
 from .phases import Auction, Count, Ruff, Sets
 
 
+MAX_REASON = 200  # characters of a dispute's reason (§6)
+
+
 def check_agreed(check: HandCheck, agreed) -> None:
     """``agreed``: the distinct seats that agreed to the hand (settle ignores it)."""
     if not (isinstance(agreed, list) and all(is_seat(s) for s in agreed)):
         check.fail("agreed", f"agreed must be a list of the seats that agreed (0, 1, 2), not {describe(agreed)}")
     elif len(set(agreed)) != len(agreed):
         check.fail("agreed", f"agreed names a seat twice: {describe(agreed)}")
+
+
+def check_disputes(check: HandCheck, disputes, agreed) -> None:
+    """``disputes``: ``{"seat": s, "reason": "…"}`` for each player who disputes
+    the hand, distinct seats, none of them also in ``agreed`` (settle ignores it)."""
+    shape = 'a list of {"seat": s, "reason": "…"}, one per player who disputes the hand'
+    if not isinstance(disputes, list):
+        check.fail("disputes", f"disputes must be {shape}, not {describe(disputes)}")
+        return
+    seats = []
+    for dispute in disputes:
+        if not (isinstance(dispute, dict) and sorted(dispute) == ["reason", "seat"] and is_seat(dispute["seat"])):
+            check.fail("disputes", f"disputes must be {shape}, not {describe(dispute)} in it")
+            return
+        reason = dispute["reason"]
+        if not isinstance(reason, str):
+            check.fail("disputes", f"disputes: a reason must be text, not {describe(reason)}")
+            return
+        if not is_text(reason):
+            check.fail("disputes", "disputes: a reason contains a character that is not valid text")
+            return
+        if len(reason) > MAX_REASON:
+            check.fail("disputes", f"disputes: a reason is at most {MAX_REASON} characters (this one has {len(reason)})")
+            return
+        seats.append(dispute["seat"])
+    if len(set(seats)) != len(seats):
+        check.fail("disputes", f"disputes names a seat twice: {describe(seats)}")
+    elif check.good("agreed") and isinstance(agreed, list) and set(seats) & set(agreed):
+        both = sorted(set(seats) & set(agreed))
+        check.fail("disputes", f"disputes: seat {' and '.join(map(str, both))} also agreed to the hand "
+                               "(a player agrees or disputes, not both)")
 
 
 NOTE_LIMIT = 500  # characters; no note at a card table needs more
@@ -67,7 +101,7 @@ class RuleBook:
     decisions: tuple = ()  # core.Decision
     #: The auction and the ruff call by call, in plain words (the rules page; ``calls.py``).
     call_rules: tuple[str, ...] = ()
-    optional_hand_keys: tuple[str, ...] = ("note", "agreed")
+    optional_hand_keys: tuple[str, ...] = ("note", "agreed", "disputes")
 
     def __init__(self):
         self.cards = Cards(type(self).cards)
@@ -235,6 +269,8 @@ class RuleBook:
             check.fail("note", "note contains a character that is not valid text")
         if "agreed" in hand:
             check_agreed(check, hand["agreed"])
+        if "disputes" in hand:
+            check_disputes(check, hand["disputes"], hand.get("agreed", []))
         if "dealer" in hand:
             check.seat("dealer", hand["dealer"])
         if "trump" in hand and not (isinstance(hand["trump"], str) and hand["trump"] in self._trump_set):

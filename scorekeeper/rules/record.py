@@ -30,7 +30,7 @@ from .core import (
 
 FORMAT = "gleek-session/1"
 REQUIRED_KEYS = ("format", "rulebook", "options", "players", "hands")
-OPTIONAL_KEYS = ("title", "played_on", "stake", "confirm")
+OPTIONAL_KEYS = ("title", "played_on", "stake", "confirm", "scorer")
 MAX_NAME = 40
 MAX_STAKE_DIGITS = 30  # a counter's money value: no real table needs more digits
 DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?\Z")  # \Z: "$" would let a trailing newline through
@@ -165,6 +165,14 @@ def validate(record) -> list[Problem]:
         problems += check_played_on(record["played_on"])
     if "confirm" in record and type(record["confirm"]) is not bool:
         problems.append(_problem("confirm", f"confirm must be true or false, not {describe(record['confirm'])}"))
+    if "scorer" in record:
+        scorer = record["scorer"]
+        if not (scorer is None or (type(scorer) is int and 0 <= scorer <= 2)):
+            problems.append(_problem("scorer", f"scorer must be the seat that keeps the score (0, 1 or 2), or null, "
+                                               f"not {describe(scorer)}"))
+        elif record.get("confirm") is not True:
+            problems.append(_problem("scorer", "scorer is given only with confirm: true (who keeps the score "
+                                               "matters only where each hand needs the other players' OK)"))
     if "stake" in record:
         problems += check_stake(record["stake"])
     hands = record.get("hands")

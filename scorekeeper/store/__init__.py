@@ -38,7 +38,7 @@ from .changes import (  # noqa: F401
 )
 from .expiry import expire, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
-    Draft, StaleDraft, get_draft, draft_version, keep_draft,
+    Draft, StaleDraft, get_draft, draft_version, keep_draft, same_answer,
     discard_draft, saved_from,
 )
 from .agreement import (  # noqa: F401
@@ -47,8 +47,8 @@ from .agreement import (  # noqa: F401
 )
 from .backups import (  # noqa: F401
     all_session_ids, snapshot, full_snapshot, BACKUP_KEYS, OPTIONAL_BACKUP_KEYS,
-    VERDICT_KEYS, FINGERPRINT, MAX_ANSWERS, MAX_STAMP, PIN_HASH,
-    is_pin_hash, backup_problems, restore_all,
+    VERDICT_KEYS, FINGERPRINT, MAX_STAMP, PIN_HASH, PIN_METHOD,
+    is_pin_hash, backup_problems, in_progress_problems, readable_in_progress, restore_all,
 )
 from .pins import (  # noqa: F401
     PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,

@@ -23,8 +23,14 @@ Verdict = namedtuple("Verdict", "id number seat fingerprint verdict reason at")
 Agreement = namedtuple("Agreement", "agreed disputed")
 
 
+#: What a record's hand says of the players' OKs (the database keeps them as verdicts).
+AGREEMENT_KEYS = ("agreed", "disputes")
+
+
 def without_agreement(hand: dict) -> dict:
-    return {k: v for k, v in hand.items() if k != "agreed"} if "agreed" in hand else hand
+    if "agreed" in hand or "disputes" in hand:
+        return {k: v for k, v in hand.items() if k not in AGREEMENT_KEYS}
+    return hand
 
 
 def fingerprint(hand: dict) -> str:

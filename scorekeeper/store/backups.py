@@ -8,11 +8,13 @@ import re
 
 from sqlite_utils import Database
 
+from .. import answers as shapes
+from ..rules import BOOKS
 from ..rules.core import SEATS
 from ..rules.core import is_text
 from ..rules.record import validate
-from ..limits import MAX_HANDS, MAX_NOTE, MAX_REASON
-from .agreement import seat_links, without_agreement
+from ..limits import MAX_HANDS, MAX_REASON
+from .agreement import fingerprint, seat_links, without_agreement
 from .common import Refused, is_token, new_token, now
 from .drafts import get_draft
 from .schema import writing
@@ -56,22 +58,16 @@ BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
 OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_progress")
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
-MAX_ANSWERS = 400  # fields of a hand in progress (a modern hand with its card counter posts ~120)
 MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
-# What werkzeug's generate_password_hash makes, with its cost parameters capped:
-# a restored hash is checked on every unlock, so it must not cost minutes or gigabytes.
-PIN_HASH = re.compile(r"(?:scrypt:(?P<n>[0-9]{1,7}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})"
-                      r"|pbkdf2:sha256:(?P<iterations>[0-9]{1,7}))\$[A-Za-z0-9]{1,64}\$[0-9a-f]{64,128}\Z")
+#: How the app hashes a table PIN (werkzeug's generate_password_hash): a restored
+#: hash is checked on every unlock, so only the app's own cost is accepted, never
+#: one that costs minutes or gigabytes a try (nor a cheaper one).
+PIN_METHOD = "scrypt:32768:8:1"
+PIN_HASH = re.compile(re.escape(PIN_METHOD) + r"\$[A-Za-z0-9]{16}\$[0-9a-f]{128}\Z")
 
 
 def is_pin_hash(value) -> bool:
-    match = PIN_HASH.match(value) if isinstance(value, str) else None
-    if match is None:
-        return False
-    if match["iterations"] is not None:
-        return 1 <= int(match["iterations"]) <= 2_000_000
-    n, r, p = int(match["n"]), int(match["r"]), int(match["p"])
-    return 2 <= n <= 2 ** 17 and n & (n - 1) == 0 and 1 <= r <= 16 and 1 <= p <= 4
+    return isinstance(value, str) and PIN_HASH.match(value) is not None
 
 
 def backup_problems(backup) -> list[str]:
@@ -105,15 +101,17 @@ def backup_problems(backup) -> list[str]:
         if not record_problems:
             record_problems = [str(p) for p in limit_problems(backup["record"])]
         problems += [p if p.startswith("record:") else f"record: {p}" for p in record_problems]
-    hands = len(backup["record"]["hands"]) if "record" in backup and not record_problems else None
-    return problems + _database_part_problems(backup, hands)
+    record = backup["record"] if "record" in backup and not record_problems else None
+    return problems + _database_part_problems(backup, record)
 
 
-def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
+def _database_part_problems(backup: dict, record: dict | None) -> list[str]:
     """The parts of a backup only the database holds (``full_snapshot``), checked
     like everything else: the players' links are ids as the app makes them, each
     OK or dispute names a hand and a seat, the hand in progress is the next hand
-    and its answers are short text. (``hands``: the record's hands, if it is valid.)"""
+    and its answers are the hand form's, in their shapes (``answers``: the very
+    check a tap passes). (``record``: the backup's record, if it is valid.)"""
+    hands = len(record["hands"]) if record is not None else None
     from ..rules.core import describe
 
     from ..rules.core import is_seat
@@ -121,6 +119,9 @@ def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
     problems = []
     if "scorer" in backup and not is_seat(backup["scorer"]):
         problems.append(f"scorer must be the seat keeping the score (0, 1 or 2), not {describe(backup['scorer'])}")
+    elif record is not None and "scorer" in backup and record.get("scorer", backup["scorer"]) != backup["scorer"]:
+        problems.append(f"scorer is {backup['scorer']}, but the record says {describe(record['scorer'])}: "
+                        "who keeps the score must be the same in both")
     if "seat_links" in backup:
         links = backup["seat_links"]
         if (not isinstance(links, list) or len(links) != len(SEATS) or not all(map(is_token, links))
@@ -143,9 +144,7 @@ def _database_part_problems(backup: dict, hands: int | None) -> list[str]:
                     problems.append("verdicts: … (more problems not listed)")
                     break
     if "in_progress" in backup:
-        wrong = _in_progress_problem(backup["in_progress"], hands)
-        if wrong:
-            problems.append(f"in_progress: {wrong}")
+        problems += [f"in_progress: {wrong}" for wrong in in_progress_problems(backup["in_progress"], record)]
     return problems
 
 
@@ -169,33 +168,50 @@ def _verdict_problem(v, hands: int | None) -> str | None:
     return None
 
 
-def _in_progress_problem(draft, hands: int | None) -> str | None:
+def in_progress_problems(draft, record: dict | None) -> list[str]:
+    """What is wrong with a backup's hand in progress (``record``: the backup's
+    record, if it is valid): the next hand's number, the form's answers in the
+    shapes a tap may store (``answers.problems``), its two time stamps."""
     from ..rules.core import describe
 
     keys = ("number", "answers", "started_at", "updated_at")
     if not isinstance(draft, dict) or sorted(draft) != sorted(keys):
-        return f"must be an object with {', '.join(keys)}, not {describe(draft)}"
+        return [f"must be an object with {', '.join(keys)}, not {describe(draft)}"]
+    hands = len(record["hands"]) if record is not None else None
     if type(draft["number"]) is not int or (hands is not None and draft["number"] != hands + 1):
-        return f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"
-    answers = draft["answers"]
-    if not isinstance(answers, dict) or len(answers) > MAX_ANSWERS:
-        return f"answers must be the form's answers (at most {MAX_ANSWERS}), not {describe(answers)}"
-    for key, value in answers.items():
-        if len(key) > 64 or not is_text(key) or not isinstance(value, str) or len(value) > MAX_NOTE * 2 \
-                or not is_text(value):
-            return f"answers: {describe(key)} must be short text with a short text answer, not {describe(value)}"
+        return [f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"]
+    problems = []
+    if not isinstance(draft["answers"], dict):
+        problems.append(f"answers must be the hand form's answers, not {describe(draft['answers'])}")
+    elif record is not None:
+        problems += [f"answers: {wrong}" for wrong in
+                     shapes.problems(BOOKS[record["rulebook"]], record["options"], draft["answers"])]
     for key in ("started_at", "updated_at"):
         if not isinstance(draft[key], str) or len(draft[key]) > MAX_STAMP or not is_text(draft[key]):
-            return f"{key} must be a time stamp, not {describe(draft[key])}"
-    return None
+            problems.append(f"{key} must be a time stamp, not {describe(draft[key])}")
+    return problems
 
 
-def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
+def readable_in_progress(data: dict, session: Session) -> list[str]:
+    """Leave out of a snapshot's hand in progress the answers a restore would not
+    read (stored by an older release): the question keys left out."""
+    draft = data.get("in_progress")
+    if not draft:
+        return []
+    kept, left_out = shapes.readable(BOOKS[session.rulebook], session.options, draft["answers"])
+    data["in_progress"] = dict(draft, answers=kept)
+    return left_out or sorted(set(draft["answers"]) - set(kept))
+
+
+def restore_all(db: Database, backups: list[tuple[str, dict]]) -> tuple[list[Session], list[str]]:
     """Put sessions back from ``(label, snapshot)`` pairs, each already free of
     ``backup_problems``: the same links, the backed-up hands and PIN. All or
-    nothing, in one transaction; ``Refused`` names each clash by its label. An
-    existing session is only replaced by a backup of itself (the same watch link,
-    players, rule book and options), as one more change that can be undone."""
+    nothing, in one transaction; ``Refused`` names each clash by its label. No
+    id of a backup may be any link of another session (the scorer's, the watch
+    link, a player's), here or in the same restore. An existing session is only
+    replaced by a backup of itself (the same watch link, players, rule book and
+    options), as one more change that can be undone; with the sessions, one line
+    per such file saying what was restored there and what the session kept."""
     problems, by_id, by_watch = [], {}, {}
     for label, backup in backups:
         sid, wid = backup["session_id"], backup["watch_id"]
@@ -209,18 +225,22 @@ def restore_all(db: Database, backups: list[tuple[str, dict]]) -> list[Session]:
     for label, backup in backups:
         for token in backup.get("seat_links", ()):
             if token in links or token in by_id or token in by_watch:
-                problems.append(f"{label}: seat link {token} is also a link of {links.get(token) or label}")
+                problems.append(f"{label}: seat link {token} is also a link of "
+                                f"{links.get(token) or by_id.get(token) or by_watch.get(token)}")
             links.setdefault(token, label)
     if problems:
         raise Refused(problems)
+    notes = []
     with writing(db):
         for label, backup in backups:
             problems += _restore_clashes(db, label, backup)
         if problems:
             raise Refused(problems)
-        for _, backup in backups:
-            _restore_one(db, backup)
-    return [get_session(db, backup["session_id"]) for _, backup in backups]
+        for label, backup in backups:
+            note = _restore_one(db, backup)
+            if note:
+                notes.append(f"{label}: {note}")
+    return [get_session(db, backup["session_id"]) for _, backup in backups], notes
 
 
 def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
@@ -235,29 +255,24 @@ def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
     if same and (same[0]["rulebook"], json.loads(same[0]["options"]), json.loads(same[0]["players"])) != (
             record["rulebook"], record["options"], [p.strip() for p in record["players"]]):
         return [f"{label}: session_id {sid} is an existing session with other players, rule book or options"]
-    tokens = list(backup.get("seat_links", ()))
-    if tokens and not same:
-        marks = ",".join("?" for _ in tokens)
-        taken = list(db.query(f"select token from seat_links where token in ({marks}) union "
-                              f"select id from sessions where id in ({marks}) or watch_id in ({marks})",
-                              tokens * 3))
-        if taken:
-            return [f"{label}: seat link {taken[0]['token']} is already a link of another session"]
+    for key, token in (("session_id", sid), ("watch_id", wid)):
+        if list(db.query("select 1 from seat_links where token = ? and session_id != ?", [token, sid])):
+            return [f"{label}: {key} {token} is already a player's link of another session"]
+    for token in backup.get("seat_links", ()):
+        if list(db.query("select 1 from seat_links where token = ? and session_id != ? union all "
+                         "select 1 from sessions where (id = ? or watch_id = ?) and id != ?",
+                         [token, sid, token, token, sid])):
+            return [f"{label}: seat link {token} is already a link of another session"]
     return []
 
 
-def _restore_one(db: Database, backup: dict) -> None:
+def _restore_one(db: Database, backup: dict) -> str | None:
+    """Restore one backup; over an existing session, the line saying what was
+    restored there and what the session kept as it is."""
     record, sid = backup["record"], backup["session_id"]
     pin_hash = backup.get("pin_hash")
     if list(db.query("select 1 from sessions where id = ?", [sid])):
-        hands = [without_agreement(h) for h in record["hands"]]
-
-        def change(session):
-            return hands, None, "restore", session.hands, hands
-        session = change_within(db, sid, session_version(db, sid), change)
-        if pin_hash:
-            db.execute("update sessions set pin_hash = ? where id = ?", [pin_hash, session.id])
-        return
+        return _restore_over(db, backup)
     stamp = now()
     db["sessions"].insert({
         "id": sid, "watch_id": backup["watch_id"],
@@ -265,9 +280,9 @@ def _restore_one(db: Database, backup: dict) -> None:
         "players": json.dumps([p.strip() for p in record["players"]]),
         "title": record.get("title"), "played_on": record.get("played_on"),
         "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-        "first_dealer": backup["first_dealer"], "version": 1,
+        "first_dealer": backup["first_dealer"], "version": backup["version"],
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
-        "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer"),
+        "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer", record.get("scorer")),
     })
     insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
     db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))
@@ -280,4 +295,58 @@ def _restore_one(db: Database, backup: dict) -> None:
         db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
                              "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
                              "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
-    log_change(db, sid, None, "restored", None, None, 1)  # a new session here: like an import, not undoable
+    # a new session here, at the backup's version (a backup of it is then the same file):
+    # like an import, not undoable, and nothing before it to go back to
+    log_change(db, sid, None, "restored", None, None, backup["version"])
+
+
+def _restore_over(db: Database, backup: dict) -> str:
+    """A backup of an existing session, over it: its hands as one more change
+    (undone from the table page), its PIN, who keeps the score, the OKs and
+    disputes it holds that the session has not, its hand in progress if the
+    session has none; what the session keeps instead is said."""
+    record, sid = backup["record"], backup["session_id"]
+    before = get_session(db, sid)
+    hands = [without_agreement(h) for h in record["hands"]]
+
+    def change(session):
+        return hands, None, "restore", session.hands, hands
+    session = change_within(db, sid, session_version(db, sid), change)
+    done, kept = ["its hands (one change: Undo on the table page takes it back)"], []
+    if backup.get("pin_hash") and backup["pin_hash"] != before.pin_hash:
+        db.execute("update sessions set pin_hash = ? where id = ?", [backup["pin_hash"], sid])
+        done.append("its table PIN")
+    scorer = backup.get("scorer", record.get("scorer"))
+    if before.confirm and scorer != before.scorer:
+        db.execute("update sessions set scorer = ? where id = ?", [scorer, sid])
+        done.append("who keeps the score")
+    had = {(v.number, v.seat, v.fingerprint, v.verdict, v.reason, v.at) for v in before.verdicts}
+    if "verdicts" in backup:
+        missing = [v for v in backup["verdicts"] if tuple(v[k] for k in VERDICT_KEYS) not in had]
+    else:   # the record's own OKs and disputes
+        missing = [{"number": i + 1, "seat": seat, "fingerprint": fingerprint(h), "verdict": verdict,
+                    "reason": reason, "at": now()}
+                   for i, h in enumerate(record["hands"])
+                   for seat, verdict, reason in [(s, "ok", "") for s in h.get("agreed", ())]
+                   + [(d["seat"], "dispute", d["reason"]) for d in h.get("disputes", ())]
+                   if (i + 1, seat, fingerprint(h), verdict) not in {x[:4] for x in had}]
+    if missing:
+        db["verdicts"].insert_all({"session_id": sid, **v} for v in missing)
+        done.append(f"{len(missing)} of the players' OKs and disputes")
+    draft, current = backup.get("in_progress"), get_draft(db, sid)
+    if draft and current is None and draft["number"] == len(hands) + 1:
+        db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
+                             "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
+                             "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
+        done.append(f"hand {draft['number']} in progress")
+    elif draft:
+        kept.append(f"its own hand {current.number} in progress (the backup's hand {draft['number']} was not restored)"
+                    if current is not None else
+                    f"no hand in progress (the backup's hand {draft['number']} does not follow its hands)")
+    links = seat_links(db, sid, make=False)
+    if backup.get("seat_links") and links != backup["seat_links"]:
+        kept.append("its own players' links")
+    if any((record.get(key) or None) != (getattr(before, key) or None) for key in ("title", "played_on", "stake")):
+        kept.append("its own title, date and stake")
+    line = f"restored over the existing session {session.id}: " + ", ".join(done)
+    return line + ("; the session keeps " + "; ".join(kept) if kept else "")

@@ -16,8 +16,8 @@ from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
 from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
-from .reads import (DRAFT_ACTIONS, Session, get_session, hands_at, keep_hands, last_change, session_version,
-                    taken_back)
+from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
+                    session_version, taken_back)
 from .schema import reading, writing
 
 
@@ -95,10 +95,13 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     ``creator`` = (client address, sessions it may create a minute): refused with
     ``RateLimited`` beyond that (the web counts every try first, ``count_attempt``,
     and passes none). ``scorer``: the seat keeping the score, where the
-    other players' OK is asked for. ``owner``: the client address that creates it,
-    kept with it: refused with ``StorageFull`` once that address keeps
-    ``keep_limit`` sessions (a hosted server's cap)."""
+    other players' OK is asked for (else the record's own, if it names one).
+    ``owner``: the client address that creates it, kept with it: refused with
+    ``StorageFull`` once that address keeps ``keep_limit`` sessions (a hosted
+    server's cap)."""
     _check_record(record)
+    if scorer is None:
+        scorer = record.get("scorer")
     session_id, watch_id, stamp = new_token(), new_token(), now()
     owner = owner or (creator[0] or "unknown" if creator is not None else None)
     with writing(db):
@@ -133,17 +136,20 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
 
 
 def insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bool = True) -> None:
-    """A record's hands; each one's ``agreed`` seats become OKs of that hand
-    (unless ``oks`` is false: a backup that carries the OKs themselves)."""
+    """A record's hands; each one's ``agreed`` seats become OKs of that hand and
+    its ``disputes`` disputes, with their reasons (unless ``oks`` is false: a
+    backup that carries the OKs and disputes themselves)."""
     db["hands"].insert_all(
         {"session_id": session_id, "number": i + 1, "data": json.dumps(without_agreement(h))}
         for i, h in enumerate(hands))
     if not oks:
         return
+    said = [(i, h, seat, "ok", "") for i, h in enumerate(hands) for seat in h.get("agreed", ())]
+    said += [(i, h, d["seat"], "dispute", d["reason"]) for i, h in enumerate(hands) for d in h.get("disputes", ())]
     db["verdicts"].insert_all(
-        {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(h),
-         "verdict": "ok", "reason": "", "at": stamp}
-        for i, h in enumerate(hands) for seat in h.get("agreed", ()))
+        {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(without_agreement(h)),
+         "verdict": verdict, "reason": reason, "at": stamp}
+        for i, h, seat, verdict, reason in sorted(said, key=lambda s: (s[0], s[2])))
 
 
 def log_change(db, session_id, hand_number, action, before, after, version, draft=None):
@@ -334,7 +340,7 @@ def go_back(db: Database, session_id: str, version: int, based_on: int | None) -
     """Put the saved hands back as they were at ``version``, as one more change
     (so it can be undone too)."""
     def change(session):
-        if not 1 <= version < session.version:
+        if not first_version(db, session.id) <= version < session.version:
             raise Refused([f"There is no earlier version {version} to go back to."])
         hands = hands_at(db, session, version)
         return hands, None, "revert", session.hands, hands

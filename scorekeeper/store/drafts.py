@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
@@ -23,6 +23,17 @@ class Draft:
     version: int
     started_at: str
     updated_at: str
+    #: the version that last changed each answer (a field not named: before any of these)
+    field_versions: dict = field(default_factory=dict)
+
+
+def same_answer(a, b) -> bool:
+    """Two answers of one field alike (nothing chosen: "" or [], or not posted)."""
+    return (a or "") == (b or "")
+
+
+def changed_fields(before: dict, after: dict) -> list[str]:
+    return [name for name in set(before) | set(after) if not same_answer(before.get(name), after.get(name))]
 
 
 class StaleDraft(Exception):
@@ -39,7 +50,7 @@ def get_draft(db: Database, session_id: str) -> Draft | None:
         return None
     row = rows[0]
     return Draft(row["token"], row["number"], json.loads(row["answers"]), row["version"],
-                 row["started_at"], row["updated_at"])
+                 row["started_at"], row["updated_at"], json.loads(row.get("field_versions") or "{}"))
 
 
 def draft_version(db: Database, session_id: str) -> int:
@@ -55,27 +66,38 @@ def keep_draft(db: Database, session_id: str, number: int, answers: dict, based_
     """Store the answers so far of hand ``number`` (the next hand), if the stored
     hand in progress is still version ``based_on`` (0: none yet); else ``StaleDraft``.
 
-    The usual tap is one conditional UPDATE (its own transaction, not waiting for
-    the disk: see ``writing``); the first tap of a hand inserts the row."""
+    Each answer remembers the version that last changed it (``field_versions``),
+    so a tap from a phone a version behind can be merged field by field.
+
+    The usual tap reads the row and writes it back with one conditional UPDATE
+    (its own transaction, not waiting for the disk: see ``writing``; the
+    condition on the version makes the pair safe without a lock); the first tap
+    of a hand inserts the row."""
     text, stamp = json.dumps(answers, ensure_ascii=False), now()
     db.conn.execute("PRAGMA synchronous = NORMAL")
     try:
         if based_on > 0:
-            cursor = db.conn.execute(
-                "update drafts set answers = ?, version = version + 1, updated_at = ? "
-                "where session_id = ? and version = ? and number = ?",
-                [text, stamp, session_id, based_on, number])
-            if cursor.rowcount == 1:
-                token, started = next(db.conn.execute(
-                    "select token, started_at from drafts where session_id = ?", [session_id]))
-                return Draft(token, number, answers, based_on + 1, started, stamp)
+            row = db.conn.execute("select answers, field_versions, token, started_at from drafts "
+                                  "where session_id = ? and version = ? and number = ?",
+                                  [session_id, based_on, number]).fetchone()
+            if row is not None:
+                versions = json.loads(row[1] or "{}")
+                versions.update(dict.fromkeys(changed_fields(json.loads(row[0]), answers), based_on + 1))
+                cursor = db.conn.execute(
+                    "update drafts set answers = ?, field_versions = ?, version = version + 1, updated_at = ? "
+                    "where session_id = ? and version = ? and number = ?",
+                    [text, json.dumps(versions), stamp, session_id, based_on, number])
+                if cursor.rowcount == 1:
+                    return Draft(row[2], number, answers, based_on + 1, row[3], stamp, versions)
         with writing(db, durable=False):
             current, hands = get_draft(db, session_id), _hand_count(db, session_id)
             if current is not None or based_on != 0 or number != hands + 1:
                 raise StaleDraft(current, hands)
-            draft = Draft(new_token(), number, answers, 1, stamp, stamp)
+            versions = dict.fromkeys(changed_fields({}, answers), 1)
+            draft = Draft(new_token(), number, answers, 1, stamp, stamp, versions)
             db["drafts"].insert({"session_id": session_id, "token": draft.token, "number": number,
-                                 "answers": text, "version": 1, "started_at": stamp, "updated_at": stamp})
+                                 "answers": text, "version": 1, "started_at": stamp, "updated_at": stamp,
+                                 "field_versions": json.dumps(versions)})
             return draft
     finally:
         db.conn.execute("PRAGMA synchronous = FULL")

@@ -38,11 +38,12 @@ class Session:
 
     def record(self, with_agreement: bool = False) -> dict:
         """The session as a ``gleek-session/1`` record; ``with_agreement`` adds each
-        hand's ``agreed`` seats (the export, the backups, the PDF's attachment)."""
+        hand's ``agreed`` seats and its ``disputes`` (where any), and who keeps the
+        score (the export, the backups, the PDF's attachment)."""
         hands = self.hands
         if with_agreement and (self.confirm or self.verdicts):
-            agreed = agreement(self)
-            hands = [dict(hand, agreed=sorted(agreed[i].agreed)) for i, hand in enumerate(hands)]
+            said = agreement(self)
+            hands = [_with_agreement(hand, said[i]) for i, hand in enumerate(hands)]
         record = {
             "format": FORMAT,
             "rulebook": self.rulebook,
@@ -52,6 +53,8 @@ class Session:
         }
         if self.confirm:
             record["confirm"] = True
+            if with_agreement and self.scorer is not None:
+                record["scorer"] = self.scorer
         if self.title:
             record["title"] = self.title
         if self.played_on:
@@ -64,6 +67,13 @@ class Session:
         if not self.hands:
             return self.first_dealer
         return (self.hands[-1]["dealer"] + 1) % 3
+
+
+def _with_agreement(hand: dict, said) -> dict:
+    hand = dict(hand, agreed=sorted(said.agreed))
+    if said.disputed:
+        hand["disputes"] = [{"seat": seat, "reason": reason} for seat, reason in sorted(said.disputed.items())]
+    return hand
 
 
 class _Hands:
@@ -298,13 +308,26 @@ def taken_back(hands: list, change: dict) -> list:
 #: A discarded hand in progress, and one brought back by undoing that.
 DRAFT_ACTIONS = ("discard", "undiscard")
 
+#: How a session began here: nothing before it to go back to (a restored one
+#: begins at its backup's version).
+ORIGINS = ("create", "import", "restored")
+
+
+def first_version(db: Database, session_id: str) -> int:
+    """The version the session began at here (1, or a restored backup's)."""
+    marks = ",".join("?" for _ in ORIGINS)
+    rows = list(db.query(f"select max(version) as v from history where session_id = ? and action in ({marks})",
+                         [session_id, *ORIGINS]))
+    return (rows[0]["v"] or 1) if rows else 1
+
+
 def hands_at(db: Database, session: Session, version: int) -> list:
     """The saved hands as they were at ``version`` (the changes since, taken back)."""
     hands = list(session.hands)
     for row in history(db, session.id):
         if row["version"] > session.version:
             continue  # saved by another request since ``session`` was read: not in its hands
-        if row["version"] <= version or row["action"] in ("create", "import"):
+        if row["version"] <= version or row["action"] in ORIGINS:
             break
         hands = taken_back(hands, row)
     return hands

@@ -132,6 +132,14 @@ def m020_session_creator(db: Database) -> None:
     db["sessions"].create_index(["updated_at"], if_not_exists=True)
 
 
+@migrations()
+def m008_draft_field_versions(db: Database) -> None:
+    """Which version of the hand in progress last changed each of its answers:
+    a tap from a phone a version behind takes only the answers nobody changed
+    since that version, and an answer both phones changed is a conflict."""
+    _add_column(db, "drafts", "field_versions", str)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

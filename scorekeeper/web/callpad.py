@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from ..answers import call_of, calls_of
 from ..rules import calls as procedure
 from ..rules.core import SEATS
 
@@ -25,12 +26,8 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
     """The calls after the posted tap (the hidden list, then the tap applied), or
     None with a problem if the list is not one. The tap is consumed: it is not an
     answer to keep."""
-    text = fields.get(name)
-    try:
-        calls = json.loads(text) if text else []
-    except ValueError:
-        calls = None
-    if not isinstance(calls, list) or len(calls) > 60:
+    calls = calls_of(fields.get(name))
+    if calls is None:
         return None
     tap, typed = fields.get(action), fields.get(amount)  # read before they are consumed
     for key in (action, amount):
@@ -43,15 +40,31 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
         state, n = replay(calls), _whole(typed)
         if state.more is not None and n is not None and n >= state.more.least:
             calls = calls + [state.more.call(n)]
+        else:   # said, and the box kept as typed: never silently ignored
+            reading.refused_call = (typed_refused(state, n, reading.answers.names), amount, typed)
     elif tap:
-        try:
-            call = json.loads(tap)
-        except ValueError:
-            call = None
-        if isinstance(call, list):
+        call = call_of(tap)
+        problem = replay(calls + [call]).problem if call is not None else None
+        if problem:   # a call out of turn, by a folded player, after calls that no longer fit: never kept
+            earlier = replay(calls).problem
+            why = problem if not earlier else f"{earlier}; tap Undo last call first"
+            reading.refused_call = (why[:1].upper() + why[1:] + ".", None, None)
+        elif call is not None:
             calls = calls + [call]
     reading.values[name] = json.dumps(calls) if calls else ""
     return calls
+
+
+def typed_refused(state, n, names) -> str:
+    """Why a typed amount is not a call now ("Ben cannot bid 13: the least is 14.")."""
+    more = state.more
+    if more is None:
+        return "No amount can be called now: tap one of the calls offered."
+    who = names[more.seat]
+    if n is None:
+        return f"Type a whole number of at least {more.least} for {who}, then tap {more.label_for(more.least).split()[0]}."
+    said = more.label_for(n)
+    return f"{who} cannot {said[:1].lower() + said[1:]}: the least is {more.least}."
 
 
 def _whole(text):

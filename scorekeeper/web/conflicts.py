@@ -9,11 +9,15 @@ from __future__ import annotations
 import json
 
 from flask import flash, request
+from werkzeug.datastructures import MultiDict
 
+from .. import answers as shapes
 from .. import store
 from ..db import get_db
+from ..rules.core import RANK_PLURALS, parse_set
 from .access import load_table
 from .changes import based_on
+from .fields import whole
 from .hand_form import hand_values, raw_values
 from .htmx import redirect
 from .target import Target, form_page
@@ -22,45 +26,137 @@ from .wording import differences
 PADS = {"bid": ("bids", "bid_amount"), "ruff_call": ("ruff_calls", "ruff_amount")}  # a pad's tap: its list, its box
 
 
-def merged(t: Target, stale: store.StaleDraft):
-    """A tap from a phone a version behind, on questions the other phone did not
-    touch in between, is added to the hand as it is now (the phone says which
-    answers it changed: ``changed``). A call on a pad goes on the end of that
-    pad's calls as they are now, if it is still one the player may make (it names
-    its player, so the same call tapped on both phones is not taken twice); an
-    undo or a clear only if the other phone did not move that pad. A preset is
-    not merged: it acts on answers that may have moved."""
-    current, names = stale.current, [n for n in request.form.get("changed", "").split(",") if n]
-    taps = [action for action in PADS if request.form.get(action)]
-    if current is None or current.number != t.number or request.form.get("preset") or len(taps) > 1 \
-            or not (names or taps):
+CLASHED = ("Another phone changed the same answers a moment ago: the hand shows the other phone's, "
+           "and this phone's are beside them below. The rest of this phone's answers are in.")
+
+
+def merged(t: Target, stale: store.StaleDraft, data):
+    """A tap from a phone a version behind (``data``: what it posted) is added to
+    the hand as it is now, answer by answer: each answer it changed (the phone
+    says which: ``changed``) that the other phone did not change since that
+    version goes in; one both phones changed is a conflict, shown with both
+    answers (``conflict`` box: nothing is lost, and "Use this phone's" puts
+    this phone's back with one tap). A call on a pad goes on the end of that
+    pad's calls as they are now, if it is still one the player may make (it
+    names its player, so the same call tapped on both phones is not taken
+    twice); an undo or a clear only if the other phone did not move that pad. A
+    preset is not merged: it acts on answers that may have moved. A tap for
+    another hand than the one in progress (``number``) is never merged."""
+    current, names = stale.current, [n for n in data.get("changed", "").split(",") if n]
+    taps = [action for action in PADS if data.get(action)]
+    number = whole(data.get("number"))
+    if current is None or current.number != t.number or (number is not None and number != t.number) \
+            or data.get("preset") or len(taps) > 1 or not (names or taps):
         return None
-    posted, answers = raw_values(request.form), dict(current.answers)
-    for name in names:
-        if name in posted:
-            answers[name] = posted[name]
+    based = whole(data.get("draft_version")) or 0
+    posted, answers, clashes = raw_values(data), dict(current.answers), []
+    pad_lists = {calls for calls, _ in PADS.values()}
+    for name in dict.fromkeys(names):
+        if name in shapes.TAPS:
+            continue
+        mine, theirs = posted.get(name), current.answers.get(name)
+        if store.same_answer(mine, theirs):
+            continue
+        if name in pad_lists:   # a pad's calls named as changed: this phone's, as it followed them ("Use
+            answers[name] = mine or ""   # this phone's answers" after a refused call); a call tapped: below
+        elif current.field_versions.get(name, 0) > based:   # the other phone changed it too, since
+            clashes.append((name, theirs, mine))
+        elif name in posted:
+            answers[name] = mine
         else:
             answers.pop(name, None)  # a chip taken off
     if taps:
         action, (calls, box) = taps[0], PADS[taps[0]]
-        tap = request.form[action]
-        if answers.get(calls, "") != request.form.get(calls, "") and not tap.startswith("["):
+        tap = data[action]
+        if answers.get(calls, "") != data.get(calls, "") and not tap.startswith("["):
             return None  # an undo, a clear or a typed amount, on calls that moved meanwhile
-        if already_called(request.form.get(calls, ""), tap, answers.get(calls, "")):
+        if already_called(data.get(calls, ""), tap, answers.get(calls, "")):
             taps = []  # the other phone has this very call, in its place: nothing to add
             if not names:
                 return form_page(t, t.parse(answers), "The other phone had already recorded that call: "
                                                       "here is the hand as it is now.")
         else:
-            answers.update({action: tap, box: request.form.get(box, "")})
+            answers.update({action: tap, box: data.get(box, "")})
     form = t.parse(answers)
-    if taps and any(state.problem for state in form.pads.values()):
+    if taps and (form.refused_call or any(state.problem for state in form.pads.values())):
         return None  # the call no longer fits the calls as they are now
     try:
         store.keep_draft(get_db(), t.session.id, t.number, form.values, current.version)
     except store.StaleDraft:
         return None
+    if clashes:
+        return form_page(t, form, CLASHED, 409, conflict=clash_box(t, clashes))
     return form_page(t, form, "Another phone added answers to this hand meanwhile: they are in, with yours.")
+
+
+def clash_box(t: Target, clashes: list) -> dict:
+    """The conflict box (templates/_conflict.html): each answer both phones
+    changed, the other phone's (shown in the form) and this phone's, and the
+    answers a "Use this phone's" button puts back (a tap like any other, on the
+    hand as it is now: it always works)."""
+    lines = [{"field": name, "title": field_title(t, name), "theirs": answer_words(t, name, theirs),
+              "mine": answer_words(t, name, mine), "use": json.dumps({name: mine if mine is not None else ""})}
+             for name, theirs, mine in clashes]
+    everything = json.dumps({name: mine if mine is not None else "" for name, _, mine in clashes})
+    return {"kind": "answers", "lines": lines, "use_all": everything if len(lines) > 1 else None}
+
+
+def question_of(t: Target, name: str):
+    shape = shapes.shapes(t.book, t.session.options).get(name)
+    return next((q for q in t.book.questions if shape and q.key == shape[1]), None)
+
+
+def field_title(t: Target, name: str) -> str:
+    """A field in the table's words: "Trump", "Tricks, Ben", "Sets, Cat"."""
+    q = question_of(t, name)
+    title = q.title if q is not None else name
+    seat = name.rsplit("_", 1)[-1] if "_" in name else ""
+    if seat in ("0", "1", "2") and name != getattr(q, "field", None):
+        return f"{title}, {t.names[int(seat)]}"
+    return title
+
+
+def answer_words(t: Target, name: str, value) -> str:
+    """An answer as the table says it: a player's name for a seat, a chip's label."""
+    if value in (None, "", []):
+        return "no answer"
+    q = question_of(t, name)
+    seats = q is not None and (q.kind in ("seat", "honours") or (q.kind in ("purchase", "ruff") and name == q.field))
+
+    def one(v: str) -> str:
+        if q is not None and q.kind == "choice":
+            return next((c.label for c in q.choices(None) if c.value == v), v)
+        if seats and v in ("0", "1", "2"):
+            return t.names[int(v)]
+        if parse_set(v):
+            kind, rank = parse_set(v)
+            return f"{kind} of {RANK_PLURALS[rank]}"
+        return v
+    return ", ".join(map(one, value)) if isinstance(value, list) else one(value)
+
+
+def with_use(data):
+    """The posted form with a conflict's "Use this phone's" answers put in
+    (``use``: a JSON object, field → answer), as if this phone had tapped them
+    on the hand shown; the names go in ``changed`` too. Anything else posted
+    in ``use`` is not an answer: the form as posted."""
+    text = data.get("use")
+    if not text:
+        return data
+    try:
+        chosen = json.loads(text) if len(text) <= 20_000 else None
+    except (ValueError, RecursionError):
+        chosen = None
+    if not (isinstance(chosen, dict) and all(isinstance(v, (str, list)) for v in chosen.values())):
+        return MultiDict([(k, v) for k, v in data.items(multi=True) if k != "use"])
+    out = MultiDict([(k, v) for k, v in data.items(multi=True) if k != "use" and k not in chosen and k != "changed"])
+    for name, value in chosen.items():
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, str):
+                out.add(name, item)
+    changed = [n for n in data.get("changed", "").split(",") if n]
+    out["changed"] = ",".join(dict.fromkeys(changed + list(chosen)))
+    return out
 
 
 def already_called(seen: str, tap: str, now: str) -> bool:
@@ -76,19 +172,35 @@ def already_called(seen: str, tap: str, now: str) -> bool:
     return now_calls[:len(seen_calls) + 1] == seen_calls + [call]
 
 
-def conflict(t: Target, stale: store.StaleDraft):
-    """Another phone changed, saved or cancelled the hand in progress: show it as it
-    is now (this phone keeps its own answers, and can send them again)."""
+def conflict(t: Target, stale: store.StaleDraft, data=None):
+    """Another phone changed, saved or cancelled the hand in progress: show it as
+    it is now, say what happened, and offer only what can be done: for a hand
+    saved elsewhere, open it, or start the next hand with this phone's answers;
+    for one cancelled, start it again with them (``conflict`` box; this phone
+    keeps its own answers meanwhile)."""
+    data = request.form if data is None else data
     fresh = Target(load_table(t.table.key, True), stale.hands + 1, False)
-    if stale.current is not None and stale.current.number == fresh.number:
+    number = whole(data.get("number")) or t.number   # the hand this phone was on
+    current = stale.current if stale.current is not None and stale.current.number == fresh.number else None
+    if current is not None and number == fresh.number:
         message = "Another phone changed this hand a moment ago: here it is as it is now."
-        return form_page(fresh, fresh.parse(stale.current.answers), message, 409)
-    if stale.hands >= t.number:
-        message = (f"Hand {t.number} was saved on another phone a moment ago, so this is hand {fresh.number}. "
-                   "This phone's answers are kept if you want them here.")
+        return form_page(fresh, fresh.parse(current.answers), message, 409)
+    form = fresh.parse(current.answers if current is not None else {"dealer": str(fresh.session.next_dealer())})
+    mine, _ = shapes.readable(fresh.book, fresh.session.options,
+                              {k: v for k, v in raw_values(data).items() if k not in shapes.TAPS and v not in ("", [])})
+    if number <= stale.hands:
+        mine.pop("dealer", None)   # the next hand has its own dealer
+        message = f"Hand {number} was saved on another phone a moment ago."
+        box = {"kind": "saved", "hand": number, "open": fresh.table.url(f"/hands/{number}"),
+               "use": json.dumps(mine) if mine else None,
+               "use_label": f"Start hand {fresh.number} with this phone's answers"
+               if current is None else f"Put this phone's answers into hand {fresh.number}"}
     else:
-        message = f"Hand {t.number} was cancelled on another phone. This phone's answers are kept if you want them."
-    return form_page(fresh, fresh.parse({"dealer": str(fresh.session.next_dealer())}), message, 409)
+        message = f"Hand {number} was cancelled on another phone a moment ago."
+        box = {"kind": "cancelled", "hand": number, "table": fresh.table.url(),
+               "use": json.dumps(mine) if mine else None,
+               "use_label": f"Start hand {fresh.number} again with this phone's answers"}
+    return form_page(fresh, form, message, 409, conflict=box)
 
 
 def stale_save(t: Target, form, stale, token: str | None):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
+from .. import answers as shapes
 from ..rules.core import add
 from ..rules.hand import known_phases
 from .callpad import pad_shape
@@ -19,9 +20,11 @@ from .kinds import READERS
 from .writers import fields_of
 
 #: Form fields that are not answers to a question.
-CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed")
+CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use")
 #: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).
-REPEATED = ("set_", "shown_", "forfeits_")
+REPEATED = shapes.REPEATED
+#: What the form says of an answer it could not read (posted, or stored by an older release).
+UNREADABLE = "An answer here could not be read, so it was left out: answer it again."
 
 
 def raw_values(source) -> dict:
@@ -30,7 +33,7 @@ def raw_values(source) -> dict:
         values = {}
         for key in source.keys():
             items = source.getlist(key)
-            values[key] = items if key.startswith(REPEATED) else (items[0] if items else "")
+            values[key] = items if key in REPEATED else (items[0] if items else "")
     else:
         values = dict(source)
     for key in CONTROL_FIELDS:
@@ -50,6 +53,7 @@ class HandForm:
         self.hand, self.unanswered = reading.hand, reading.unanswered
         self.problems, self.fixed = reading.problems, reading.fixed
         self.pads, self.shown = reading.pads, reading.shown
+        self.refused_call = reading.refused_call
         self.known = known_phases(book, self.hand, options, wrong=self.problems)
 
     @property
@@ -187,12 +191,18 @@ def parse_hand(book, options: dict, source, names, hands_before: list, number: i
     """Parse a posted hand form (a MultiDict, or a dict of values)."""
     options = book.resolved_options(options)
     preset = source.get("preset", "") if source is not None else ""
-    values = raw_values(source)
+    values, unreadable = shapes.readable(book, options, raw_values(source))
     reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
     chosen = next((p for p in book.presets(reading.answers) if p.id == preset), None)
     if chosen is not None:
         values.update(fields_of(book, preset_answers(book, chosen, reading), reading.answers))
         reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
+    for key in shapes.TAPS:   # a pad's tap is read once, never kept as an answer
+        values.pop(key, None)
+    for key in unreadable:
+        reading.hand.pop(key, None)
+        if key not in reading.problems:
+            reading.wrong(key, UNREADABLE)
     check(book, options, reading, hands_before, names, number)
     return HandForm(book, options, reading, number)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, render_template, request
 
-from .. import store
+from .. import answers, store
 from ..db import get_db
 from ..localtime import viewer_clock
 from ..rules import BOOKS
@@ -19,10 +19,10 @@ from ..rules.hand import sheet_words
 from .access import editable, on_both_links
 from .agreement import card
 from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo
-from .conflicts import conflict, merged, refusal, stale_save
+from .conflicts import conflict, merged, refusal, stale_save, with_use
 from .context import settlement_of, table_context
 from .fields import whole
-from .hand_form import hand_values
+from .hand_form import hand_values, raw_values
 from .htmx import is_fragment_request, redirect
 from .target import Target, form_page
 from .wording import HAND_ACTIONS, balance_changes, with_what_changed
@@ -30,6 +30,8 @@ from .wording import HAND_ACTIONS, balance_changes, with_what_changed
 bp = Blueprint("hands", __name__)
 
 NOT_SAVED = "Not saved yet: answer what is marked below, then Save again."
+NO_DRAFT_VERSION = ("This tap did not say which version of the hand in progress it was based on, so it was "
+                    "not kept; here is the hand as it is now. Check it and tap again.")
 
 
 def target(key: str, number: int | None = None) -> Target:
@@ -70,21 +72,53 @@ def edit_hand(key, number):
 @bp.post("/s/<key>/hands/<int:number>/check")
 def tap(key, number):
     """A tap: check the answers (and keep them, for a new hand); answer with
-    what changed on the page."""
+    what changed on the page. A tap of a conflict's "Use this phone's" button
+    (``use``) is this phone's answers put into the hand shown."""
     t = target(key, number)
-    form, draft = t.parse(request.form), None
+    data = with_use(request.form)
+    draft = None
     if not t.editing:
-        shown = posted_draft_version()
+        shown = whole(data.get("draft_version"))
+        if shown is None:  # like a save that does not say its version: never applied
+            return as_stored(t, NO_DRAFT_VERSION, 409)
+        wrong = answers.problems(t.book, t.session.options, raw_values(data), taps=True)
+        if wrong:
+            return as_stored(t, "Not kept: " + "; ".join(wrong) + ".", 422)
+        on = whole(data.get("number"))
+        if on is not None and on != t.number:   # this phone was on a hand saved or cancelled since
+            return conflict(t, store.StaleDraft(store.get_draft(get_db(), t.session.id), len(t.session.hands)), data)
+    form = t.parse(data)
+    if not t.editing:
+        if form.refused_call and store.draft_version(get_db(), t.session.id) == shown:
+            # a call the rules refuse, or an amount too low, on the hand as it is: said, never kept
+            # (a phone a version behind is answered below, with the calls as they are now)
+            why, box, typed = form.refused_call
+            return as_stored(t, "Not kept: " + why, 422, keep={box: typed} if box else None)
+        wrong = answers.problems(t.book, t.session.options, form.values)  # what the tap made of them
+        if wrong:
+            return as_stored(t, "Not kept: " + "; ".join(wrong) + ".", 422)
         try:
-            draft = store.keep_draft(get_db(), t.session.id, t.number, form.values, -1 if shown is None else shown)
+            draft = store.keep_draft(get_db(), t.session.id, t.number, form.values, shown)
         except store.StaleDraft as stale:
-            return merged(t, stale) or conflict(t, stale)
-    if request.form.get("preset") or not is_fragment_request():
+            return merged(t, stale, data) or conflict(t, stale, data)
+    if data.get("preset") or request.form.get("use") or not is_fragment_request():
         return form_page(t, form)
     context = t.context(form, draft=draft, whole_page=False)
-    context["changed"] = form.changed(request.form)
-    context["statuses_changed"] = form.statuses_changed(request.form, t.names)
+    context["changed"] = form.changed(data)
+    context["statuses_changed"] = form.statuses_changed(data, t.names)
     return render_template("_hand_update.html", **context)
+
+
+def as_stored(t: Target, message: str, status: int, keep: dict | None = None):
+    """A tap not kept: the form as the hand in progress is stored now, and why
+    (``keep``: boxes shown as this phone typed them, a refused amount)."""
+    draft = store.get_draft(get_db(), t.session.id)
+    if draft is not None and draft.number == t.number:
+        form = t.parse(draft.answers)
+    else:
+        form = t.parse({"dealer": str(t.session.next_dealer())})
+    form.values.update(keep or {})
+    return form_page(t, form, message, status)
 
 
 @bp.post("/s/<key>/hands", defaults={"number": None})

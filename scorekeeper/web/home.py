@@ -70,7 +70,7 @@ def create_session():
     if parsed.pin:
         from werkzeug.security import generate_password_hash
 
-        pin_hash = generate_password_hash(parsed.pin)
+        pin_hash = generate_password_hash(parsed.pin, method=store.PIN_METHOD)  # the hash a restore accepts
     try:
         session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
                                        scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit())

@@ -71,7 +71,8 @@ def service_worker():
     head = f"const VERSION = {json.dumps(version)};\nconst ASSETS = {json.dumps(urls)};\n"
     response = Response(head + source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    response.add_etag()   # the browser's update check on each visit: 304 while nothing changed
+    return response.make_conditional(request)
 
 
 def init_app(app) -> None:

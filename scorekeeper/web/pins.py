@@ -17,7 +17,7 @@ bp = Blueprint("pins", __name__)
 
 
 def refusal(attempt: store.PinTry) -> str:
-    minutes = max(1, attempt.wait // 60)
+    minutes = max(1, -(-attempt.wait // 60))   # rounded up: never less than the real wait
     later = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 else f"{-(-minutes // 60)} hours"
     if attempt.table_wide:
         return (f"Too many wrong PINs for this table today, from several devices. Try again in {later}; "

@@ -54,20 +54,29 @@ def sheet(table):
 
 @on_both_links(bp, "/sheet.pdf")
 def sheet_pdf(table):
-    """Rendering a long sheet takes a while: the last few are kept, by session version
-    and the players' OKs (and the viewer's time zone, which its "printed" stamp is in). Sheets are
-    rendered in a separate process, a few at a time (pdf.py): beyond that, a 503."""
-    from ..pdf import Busy, Failed, render_pdf
+    """Rendering a long sheet takes a while: the last few are kept, by session version,
+    the players' OKs and the paper — nothing a client sends (its time zone was part of
+    the key, so a watcher changing it forced a render per request: the PDF is stamped
+    in the table's zone, ``sheet_zone``). Sheets are rendered in a separate process, a
+    few at a time, the scorer's first, a few a minute per client (pdf.py): beyond that,
+    a 503 or a 429."""
+    from ..pdf import Busy, Failed, TooMany, render_pdf
 
-    session, chosen, clock = table.session, paper(), viewer_clock(request.cookies)
+    config = current_app.config
+    session, chosen = table.session, paper()
     record = session.record(with_agreement=True)  # the OKs too: the attached record keeps them
     agreed = tuple(tuple(hand.get("agreed", ())) for hand in record["hands"])
     line = sheet_line(session)  # where the hands stand: the OKs, the disputes, who keeps the score
-    key = (current_app.config["DATABASE"], session.id, session.version, agreed, line, chosen, clock.name)
+    key = (config["DATABASE"], session.id, session.version, agreed, line, chosen)
     lock = os.path.join(current_app.instance_path, "pdf.lock")
     try:
-        pdf = PDFS.get(key, lambda: render_pdf(key, record, chosen, current_app.config["PDF_WAITING"],
-                                               lock, printed=clock.now(), agreed=line))
+        pdf = PDFS.get(key, lambda: render_pdf(
+            key, record, chosen, config["PDF_WAITING"], lock, printed=sheet_zone_now(), agreed=line,
+            scorer=table.can_edit, client=request.remote_addr or "unknown", per_minute=config["PDF_RENDERS_PER_MINUTE"]))
+    except TooMany as limited:
+        return render_template("error.html", title="Printing", back=table.url(), message=(
+            f"This device asked for {limited.limit} new sheets in the last minute, the most it may. "
+            f"Try again in {limited.retry_after} seconds.")), 429, {"Retry-After": str(limited.retry_after)}
     except Failed as failed:
         current_app.logger.error("The PDF renderer process failed for session %s", label(session.id))
         return render_template("error.html", title="Printing", back=table.url(), message=(
@@ -81,6 +90,19 @@ def sheet_pdf(table):
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response
+
+
+def sheet_zone_now():
+    """Now in the zone a PDF sheet is stamped in: ``SHEET_ZONE`` (an IANA name, in
+    instance/config.py) if set, else the zone of the machine serving it — the
+    laptop at the table, whose evening it was. One zone per server, so one
+    rendering per sheet, whoever asks for it (the sheet's page and History stay in
+    each viewer's own zone)."""
+    from ..localtime import clock_named, machine_now
+
+    name = current_app.config.get("SHEET_ZONE")
+    clock = clock_named(name) if name else None
+    return clock.now() if clock is not None and clock.known else machine_now()
 
 
 @on_both_links(bp, "/export.json")

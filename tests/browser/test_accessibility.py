@@ -207,7 +207,7 @@ def test_a_whole_hand_with_the_keyboard_alone(page, base_url):
     choose(page, "trump", "hearts")
     # announced with its question: the group is named, the chip is the radio's name
     trump = page.get_by_role("radiogroup", name="Turned-up card: suit (trump)")
-    expect(trump.get_by_role("radio", name="♥ Hearts")).to_be_checked()
+    expect(trump.get_by_role("radio", name="Hearts", exact=True)).to_be_checked()   # "Hearts, selected"
     assert page.evaluate("document.activeElement.value") == "hearts"   # the focus stayed on the chip
     # and it is drawn: the chip of the focused radio has the focus ring
     ring = page.evaluate("getComputedStyle(document.activeElement.nextElementSibling).outlineStyle")

@@ -48,6 +48,7 @@ assert all(h["ruff"] is not None for h in HANDS)
 MIN_KILLS = 20
 MAX_KILLS = 25
 TIME_BUDGET = 60.0  # seconds for the kill loop
+CEILING = 300.0     # seconds at most, to reach MIN_KILLS on a machine busy with other work
 
 
 def free_port() -> int:
@@ -247,7 +248,10 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
     kills = committed_in_flight = lost_in_flight = 0
     started = time.monotonic()
     server.start()
-    while kills < MAX_KILLS and time.monotonic() - started < TIME_BUDGET:
+    # at least MIN_KILLS however slow a loaded machine restarts the server (up to a
+    # ceiling), then more while the time budget lasts
+    while kills < MAX_KILLS and (time.monotonic() - started < TIME_BUDGET
+                                 or (kills < MIN_KILLS and time.monotonic() - started < CEILING)):
         stop = threading.Event()
         worker = threading.Thread(target=client.run, args=(stop,), daemon=True)
         worker.start()

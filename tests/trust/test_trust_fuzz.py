@@ -740,3 +740,48 @@ def test_every_record_value_and_key_with_the_new_corpus(site, example):
                         assert problem.isprintable() and problem.encode("utf-8")
                 else:
                     site.pages(response.headers["Location"].rsplit("/", 1)[1], full=False)
+
+
+# ---------------------------------------------------------------- issue 18: a tap cannot break the table
+
+DEEP_LIST = "[" * 1000 + "]" * 1000
+DEEP_OBJECT = '{"a":' * 1000 + "1" + "}" * 1000
+#: What a hostile phone can tap into any field: an unknown chip, a call nested too deep,
+#: a malformed call, text past a limit, and the earlier corpus's worst.
+TAP_CORPUS = ["x", DEEP_LIST, DEEP_OBJECT, '[1, "bid", 13, 14]', "[" + ", ".join(["[1, 13]"] * 61) + "]",
+              "n" * 501, "\ud800"]
+TAP_FIELDS = [f for f in HAND_FIELDS if f not in ("preset", "version", "card_points_0", "card_points_1",
+                                                  "card_points_2", "tib", "tom", "last_trick")] + [
+    "bids", "bid", "bid_amount", "ruff_calls", "ruff_call", "ruff_amount", "shown_0", "shown_total_0", "junk"]
+MODERN_TAP_FIELDS = ["card_points_0", "tib", "last_trick", "count_0_A", "card_points_counted"]
+
+
+def stored_draft(site: Site, sid: str):
+    return site.db.execute("select answers, version from drafts where session_id = ?", [sid]).fetchone()
+
+
+@pytest.mark.parametrize("example, fields", [("parlett-evening.json", TAP_FIELDS),
+                                             ("modern-evening.json", MODERN_TAP_FIELDS)])
+def test_every_tap_field_with_the_tap_corpus_is_refused_or_stored_and_every_page_still_renders(site, example, fields):
+    """Each value in each field of a tap: refused with a line and nothing stored
+    (422), or stored as an answer of the book's own shapes, and the session's
+    pages all still answer 200."""
+    sid = site.import_example(example)
+    base = MultiDict({"dealer": "0", "trump": "hearts"})
+    for field in fields:
+        for value in TAP_CORPUS:
+            before = stored_draft(site, sid)
+            form = MultiDict(base)
+            form[field] = value
+            form["draft_version"] = str(before[1] if before else 0)
+            response = site.call("POST", f"/s/{sid}/hands/check", data=form, headers={"HX-Request": "true"})
+            assert response.status_code in (200, 422), (field, value[:20], response.status_code)
+            if response.status_code == 422:
+                assert stored_draft(site, sid) == before, (field, value[:20])
+                assert "Not kept: " in response.get_data(as_text=True)
+            else:
+                answers = json.loads(stored_draft(site, sid)[0])
+                assert len(json.dumps(answers)) < 2000, (field, value[:20])
+        assert site.call("GET", f"/s/{sid}").status_code == 200, field   # the table page, with the hand in progress
+    site.pages(sid)
+    assert site.errors == []

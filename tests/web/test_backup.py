@@ -155,12 +155,21 @@ HOSTILE = [
     (dict(verdicts=[VERDICT, {"number": 1}]), "verdicts[1]: must be an object with number, seat, fingerprint, "
      'verdict, reason, at, not {"number": 1}'),
     (dict(in_progress=dict(DRAFT, number=3)), "in_progress: number must be the next hand's (4), not 3"),
-    (dict(in_progress=dict(DRAFT, answers=[])), "in_progress: answers must be the form's answers (at most 400), "
-     "not []"),
-    (dict(in_progress=dict(DRAFT, answers={"trump": 7})), 'in_progress: answers: "trump" must be short text '
-     "with a short text answer, not 7"),
-    (dict(in_progress=dict(DRAFT, answers={"note": "x" * 5000})), 'in_progress: answers: "note" must be short '
-     'text with a short text answer, not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'),
+    (dict(in_progress=dict(DRAFT, answers=[])), "in_progress: answers must be the hand form's answers, not []"),
+    (dict(in_progress=dict(DRAFT, answers={"trump": 7})), "in_progress: answers: trump: 7 is not one of its choices"),
+    (dict(in_progress=dict(DRAFT, answers={"note": "x" * 5000})),
+     "in_progress: answers: note: at most 500 characters (this one has 5000)"),
+    # issue 18: only the hand form's own fields, in their shapes (what a tap may store)
+    (dict(in_progress=dict(DRAFT, answers={"set_0": "gleek:K"})),
+     'in_progress: answers: set_0: "gleek:K" is not a list of its chips'),
+    (dict(in_progress=dict(DRAFT, answers={"set_0": ["x"]})),
+     'in_progress: answers: set_0: ["x"] is not a list of its chips'),
+    (dict(in_progress=dict(DRAFT, answers={"bids": "[" * 1000 + "]" * 1000})),
+     'in_progress: answers: bids: not a list of at most 60 calls ("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[…)'),
+    (dict(in_progress=dict(DRAFT, answers={"bid": "[1, 13]"})),
+     "in_progress: answers: bid: a call tapped is not kept as an answer"),
+    (dict(in_progress=dict(DRAFT, answers={"card_points_0": "1"})),
+     'in_progress: answers: "card_points_0": not a field of this rule book\'s hand form'),
     (dict(in_progress={"answers": {}}), "in_progress: must be an object with number, answers, started_at, "
      'updated_at, not {"answers": {}}'),
 ]
@@ -294,10 +303,11 @@ def test_backup_and_restore_keep_the_table_pin(app, client, tmp_path):
     assert restore(fresh, out).exit_code == 0
     stranger = fresh.test_client()
     assert "Unlock to record hands" in stranger.get(url).get_data(as_text=True)
-    assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], 1)).status_code == 403
+    version = saved["version"]   # a restored session keeps its version: its backup is then the same file
+    assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], version)).status_code == 403
     assert stranger.post(url + "/unlock", data={"pin": "0000"}).status_code == 403
     assert stranger.post(url + "/unlock", data={"pin": "4821"}).status_code == 303
-    assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], 1)).status_code == 303
+    assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], version)).status_code == 303
 
 
 # ---------------------------------------------------------------- issue 8: orphans of a crash are cleaned at start-up
@@ -412,3 +422,77 @@ def test_a_session_restored_new_here_offers_no_undo_and_undo_says_so(app, client
     assert "Undo:" not in phone.get(url).data.decode()
     assert post_change(phone, url, "/undo").status_code == 422
     assert export(phone, url)["hands"] == EVENING[:1]
+
+
+# ---------------------------------------------------------------- issue 18, finding 10: restore details
+
+def test_restoring_over_an_existing_session_says_what_was_restored_and_what_it_kept(app, client, tmp_path):
+    from scorekeeper import store
+
+    url = new_session(client, confirm="on", scorer="1", players=("Samuel", "Elizabeth", "Will"))
+    sid = url.rsplit("/", 1)[1]
+    client.post(url + "/hands", data=hand_fields(EVENING[0], 1))
+    tap = client.post(url + "/hands/check", data={"dealer": "1", "trump": "clubs", "draft_version": "0"},
+                      headers={"HX-Request": "true"})
+    assert tap.status_code == 200
+    assert app.test_cli_runner().invoke(args=["backup", "--out", str(tmp_path / "b")]).exit_code == 0
+    db = store.connect(app.config["DATABASE"])
+    store.set_scorer(db, sid, None)                              # then, at the table: nobody keeps the score,
+    store.discard_draft(db, sid, store.draft_version(db, sid))   # hand 2 cancelled,
+    client.post(url + "/hands", data=hand_fields(EVENING[1], version_of(client, url)))   # another hand 2 saved
+    result = restore(app, tmp_path / "b")
+    assert result.exit_code == 0, result.output
+    label = tmp_path / "b" / f"{sid}.json"
+    assert result.output.splitlines() == [
+        f"{label}: restored over the existing session {sid}: its hands (one change: Undo on the table page "
+        "takes it back), who keeps the score, hand 2 in progress", "Restored 1 session(s)"]
+    session = store.get_session(db, sid)
+    assert session.scorer == 1 and len(session.hands) == 1
+    assert store.get_draft(db, sid).answers["trump"] == "clubs"
+
+    # with a hand in progress of its own, the session keeps it, and says so
+    client.post(url + "/hands/check", data={"dealer": "1", "trump": "spades",
+                                            "draft_version": str(store.draft_version(db, sid))},
+                headers={"HX-Request": "true"})
+    result = restore(app, tmp_path / "b")
+    assert result.output.splitlines()[0].endswith(
+        "; the session keeps its own hand 2 in progress (the backup's hand 2 was not restored)")
+    assert store.get_draft(db, sid).answers["trump"] == "spades"
+
+
+def test_no_id_of_a_backup_may_be_any_link_of_another_session(app, client, tmp_path):
+    import re
+
+    url = new_session(client, confirm="on")
+    page = client.get(url).data.decode()
+    seat_link = re.findall(r'<a href="https?://[^"/]+/p/([^"]+)">', page)[0]
+    watch_link = re.search(r'href="[^"]*/w/([^"?]+)"', page).group(1)
+    for changes, line in [
+        (dict(session_id=seat_link), f"session_id {seat_link} is already a player's link of another session"),
+        (dict(watch_id=seat_link), f"watch_id {seat_link} is already a player's link of another session"),
+        (dict(session_id=watch_link), f"watch_id {WID} is already the watch link of another session"),
+        (dict(seat_links=[seat_link, "L" * 24, "M" * 24]), f"seat link {seat_link} is already a link of another session"),
+        (dict(seat_links=[watch_link, "L" * 24, "M" * 24]), f"seat link {watch_link} is already a link of another session"),
+    ]:
+        path = tmp_path / "b.json"
+        path.write_text(json.dumps(good_backup(**changes)))
+        before = database_state(app)
+        assert refused_lines(restore(app, path)) == [f"{path}: {line}", "Nothing was restored."], changes
+        assert database_state(app) == before
+    assert client.get(f"/s/{seat_link}").status_code == 404      # a player's link never opens as the scorer's
+
+
+@pytest.mark.parametrize("pin_hash", [
+    "pbkdf2:sha256:2000000$abcdefghijklmnop$" + "0" * 64,       # 2,000,000 iterations a try
+    "pbkdf2:sha256:600000$abcdefghijklmnop$" + "0" * 64,
+    "scrypt:131072:8:1$abcdefghijklmnop$" + "0" * 128,
+    "scrypt:16384:8:1$abcdefghijklmnop$" + "0" * 128,
+    "scrypt:32768:16:4$abcdefghijklmnop$" + "0" * 128,
+])
+def test_only_a_pin_hash_of_the_apps_own_parameters_is_restored(app, tmp_path, pin_hash):
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(good_backup(pin_hash=pin_hash)))
+    lines = refused_lines(restore(app, path))
+    assert lines[0].startswith(f"{path}: pin_hash must be a PIN hash as the app makes them, or null, not ")
+    path.write_text(json.dumps(good_backup(pin_hash="scrypt:32768:8:1$abcdefghijklmnop$" + "0" * 128)))
+    assert restore(app, path).exit_code == 0

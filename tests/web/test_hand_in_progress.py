@@ -315,7 +315,7 @@ def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
 def test_a_typed_bid_is_taken(client):
     """Modern: a jump bid (13 → 20), beyond the chips, typed in the pad's box."""
     url = new_session(client, rulebook="modern")
-    start = {"dealer": "0", "trump": "hearts", "turned_up": "9", "tiddy": "nobody"}
+    start = {"dealer": "0", "trump": "hearts", "tiddy": "nobody"}   # (modern turns no card up)
     response = post_tap(client, url, {**start, "bids": "", "bid": "more", "bid_amount": "20"}, 0)
     assert response.status_code == 200
     page = client.get(url + "/hands/new").data.decode()

@@ -136,8 +136,8 @@ def test_untouched_sessions_expire_with_their_backups_when_hosted(hosted, tmp_pa
     ids = [u.rsplit("/", 1)[1] for u in urls]
     hand = load_example("parlett-evening.json")["hands"][0]
     assert post_change(client, urls[0], "/hands", hand_fields(hand)).status_code == 303
-    assert tap(client, urls[0], {"version": "2", "turned_up": "7S"}).status_code == 200   # a hand in progress
-    assert tap(client, urls[2], {"version": "1", "turned_up": "7S"}).status_code == 200
+    assert tap(client, urls[0], {"version": "2", "trump": "hearts"}).status_code == 200   # a hand in progress
+    assert tap(client, urls[2], {"version": "1", "trump": "hearts"}).status_code == 200
     backups = tmp_path / "backups"
     assert all((backups / i).is_dir() for i in ids)
     db_path = tmp_path / "test.db"
@@ -223,3 +223,22 @@ def test_a_poll_does_not_write_the_cookie_again(client):
     assert again.status_code == 200 and "Set-Cookie" not in again.headers   # already the newest: as it is
     cookie = client.get_cookie("session")
     assert cookie is not None and cookie.max_age is None and cookie.expires is not None
+
+
+def test_the_worker_names_every_static_file_by_its_version(client):
+    import json as json_module
+
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    assert worker.headers["Cache-Control"] == "no-cache"
+    head = worker.data.decode().split("\n", 2)
+    assert head[0].startswith('const VERSION = "')
+    assets = json_module.loads(head[1].removeprefix("const ASSETS = ").rstrip(";"))
+    app_js = [a for a in assets if a.startswith("/static/app.js?v=")]
+    assert len(app_js) == 1 and "/static/sw.js" not in " ".join(assets)
+    page = client.get("/").data.decode()
+    assert app_js[0] in page   # the page asks for the very file the worker keeps
+    assert client.get("/sw.js", headers={"If-None-Match": worker.headers["ETag"]}).status_code == 304
+    kept = client.get(app_js[0])
+    assert kept.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "immutable" not in client.get("/static/app.js?v=stale").headers["Cache-Control"]

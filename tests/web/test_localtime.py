@@ -1,5 +1,6 @@
-"""Times in the viewer's own zone: History and the sheet's "printed …" stamp, from
-the ``tz`` cookie static/app.js sets; UTC, labelled so, when it is not known."""
+"""Times in the viewer's own zone: History and the sheet page's "printed …" stamp,
+from the ``tz`` cookie static/app.js sets; UTC, labelled so, when it is not known.
+The PDF sheet is stamped in the table's zone (one rendering for every viewer)."""
 
 import datetime
 import io
@@ -94,9 +95,13 @@ def test_a_hands_history_in_the_viewers_zone(client):
     assert f'<time datetime="{stored.group(1)}">{clock_named("America/Sao_Paulo").format(at)}</time>' in page
 
 
-def test_pdf_stamp_in_the_viewers_zone_and_cached_per_zone(client):
+def test_pdf_stamp_in_the_tables_zone_whatever_the_viewers(app, client):
+    """The PDF is stamped in the table's zone (SHEET_ZONE, else the serving
+    machine's), never the viewer's: its zone was part of the cache key, so a
+    watcher changing the cookie forced a render per request (issue 18)."""
+    app.config["SHEET_ZONE"] = "Pacific/Auckland"
     url = imported(client)
-    client.set_cookie("tz", "Pacific/Auckland")
+    client.set_cookie("tz", "Europe/Lisbon")
     before = datetime.datetime.now(ZoneInfo("Pacific/Auckland")).replace(second=0, microsecond=0)
     auckland = client.get(url + "/sheet.pdf").data
     text = pypdf.PdfReader(io.BytesIO(auckland)).pages[0].extract_text()
@@ -104,10 +109,14 @@ def test_pdf_stamp_in_the_viewers_zone_and_cached_per_zone(client):
     assert stamp, text
     shown = datetime.datetime.strptime(stamp.group(1), "%d %b %Y, %H:%M").replace(tzinfo=ZoneInfo("Pacific/Auckland"))
     assert before <= shown <= before + datetime.timedelta(minutes=2)
-    assert client.get(url + "/sheet.pdf").data == auckland  # the same version and zone: cached
+    for zone in ("Asia/Tokyo", "America/Sao_Paulo", "Mars/Olympus_Mons", "Europe/Lisbon"):
+        client.set_cookie("tz", zone)
+        assert client.get(url + "/sheet.pdf").data == auckland        # the one rendering, for everyone
+    client.delete_cookie("tz")
+    assert client.get(url + "/sheet.pdf").data == auckland
+    # the sheet's page is cheap and stays in the viewer's own zone
     client.set_cookie("tz", "Europe/Lisbon")
-    lisbon = pypdf.PdfReader(io.BytesIO(client.get(url + "/sheet.pdf").data)).pages[0].extract_text()
-    assert re.search(r"printed \d+ \w+ \d+, \d\d:\d\d (WET|WEST)", lisbon)
+    assert re.search(r"printed \d+ \w+ \d+, \d\d:\d\d (WET|WEST)", client.get(url + "/sheet").get_data(as_text=True))
 
 
 def test_cli_sheet_is_stamped_in_the_machines_zone(tmp_path):

@@ -45,12 +45,13 @@ def take_back(path, release):
         con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm020_session_creator'")
         con.execute("DELETE FROM _sqlite_migrations WHERE name IN "
                     "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat', "
-                    "'m007_pin_tries_by_client')")
+                    "'m007_pin_tries_by_client', 'm008_draft_field_versions')")
         if release == "stop 6":
             con.execute("DROP TABLE drafts")
             con.execute("ALTER TABLE history DROP COLUMN draft")
             con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm004_hands_in_progress'")
         else:
+            con.execute("ALTER TABLE drafts DROP COLUMN field_versions")
             con.execute("UPDATE _sqlite_migrations SET name = 'm003_hands_in_progress' "
                         "WHERE name = 'm004_hands_in_progress'")
     names = [row[0] for row in con.execute("SELECT name FROM _sqlite_migrations ORDER BY rowid")]
@@ -81,6 +82,6 @@ def test_an_earlier_releases_database_opens_with_its_sessions(tmp_path, release,
     con = sqlite3.connect(path)
     assert {row[0] for row in con.execute("SELECT name FROM _sqlite_migrations")} >= {
         "m003_session_creations", "m004_hands_in_progress", "m005_players_agree", "m006_scorer_seat",
-        "m007_pin_tries_by_client"}
+        "m007_pin_tries_by_client", "m008_draft_field_versions"}
     assert {"confirm", "scorer"} <= {row[1] for row in con.execute("PRAGMA table_info(sessions)")}
     con.close()

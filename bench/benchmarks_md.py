@@ -31,6 +31,27 @@ def append_to_section(heading: str, intro: str, entry: str) -> None:
     os.replace(temporary, BENCHMARKS)
 
 
+RESULTS = ROOT / "bench" / "results.json"
+
+
+def record_result(target: str, goal: str, figure: str, baseline: str, met: bool, bench: str) -> None:
+    """Keep ``target``'s current figure in bench/results.json (the table that opens
+    BENCHMARKS.md is written from it by ``python -m scorekeeper docs``)."""
+    import json
+
+    rows = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else []
+    row = {"target": target, "goal": goal, "figure": figure, "baseline": baseline, "met": met,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "bench": bench}
+    for i, old in enumerate(rows):
+        if old["target"] == target:
+            rows[i] = row
+            break
+    else:
+        rows.append(row)
+    RESULTS.write_text("[\n" + ",\n".join("  " + json.dumps(r, ensure_ascii=False) for r in rows) + "\n]\n",
+                       encoding="utf-8")
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():

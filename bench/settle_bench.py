@@ -40,7 +40,7 @@ if str(ROOT / "bench") not in sys.path:
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 HONOURS = ("A", "K", "Q", "J")
-BOOK_IDS = ("parlett", "wits1671", "modern")
+BOOK_IDS = ("parlett", "wits1671", "modern", "cotton1674")
 
 
 # ---------------------------------------------------------------- a valid session
@@ -69,33 +69,49 @@ def _sets(r: random.Random, ranks, in_play, may_mournival, most) -> list[list[st
 
 
 def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy_on: bool) -> dict:
+    """A valid hand of a book with a turned-up card; ``opening`` is parlett's stake S or
+    cotton1674's multiplier M (docs/rules.md §3, §4, §10)."""
+    cotton = book == "cotton1674"
     dealer = number % 3
     eldest = (dealer + 1) % 3
     turned_up = r.choice(RANKS)
     tricks = _tricks(r)
     buyer = r.randrange(3)
     step = 2 if book == "parlett" else 1
-    opening_bid = 12 if book == "parlett" else 13
-    price = (opening_bid if buyer == eldest else 14) + step * r.randint(0, 4 if book == "parlett" else 6)
+    opening_bid = 13 if book == "wits1671" else 12
+    price = (opening_bid if buyer == eldest else opening_bid + step) + step * r.randint(0, 4 if book == "parlett" else 6)
     position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle: prices no bidding reaches (§3, §4)
     if position < 2 and price == opening_bid + (position + 1) * step:
         price += step
-    if book == "parlett" and r.random() < 0.25:
-        ruff = None
+    if book in ("parlett", "cotton1674") and r.random() < 0.25:
+        ruff = None  # no contest (parlett), the dealer doubled it (cotton1674)
     else:
         winner = r.randrange(3)
-        least = opening if book == "parlett" else 2
-        ruff = {"winner": winner, "paid": [0 if s == winner else least + 2 * r.randint(0, 3) for s in range(3)]}
+        if cotton:  # M × (1, or an even amount of at least 4)
+            paid = [0 if s == winner else opening * r.choice((1, 4, 6, 8)) for s in range(3)]
+        else:
+            least = opening if book == "parlett" else 2
+            paid = [0 if s == winner else least + 2 * r.randint(0, 3) for s in range(3)]
+        ruff = {"winner": winner, "paid": paid}
     honours = {}
     for rank in HONOURS:
         if rank != turned_up:
-            honours[rank] = None if (book == "wits1671" and r.random() < 0.1) else r.randrange(3)
+            honours[rank] = None if (book != "parlett" and r.random() < 0.1) else r.randrange(3)
     tiddy = None if (turned_up == "4" or not tiddy_on) else r.choice((0, 1, 2, None))
     sets = _sets(r, HONOURS, lambda rank: 3 if rank == turned_up else 4,
                  lambda rank, seat: honours.get(rank) == seat, lambda seat: 12)
-    return {"dealer": dealer, "trump": r.choice(SUITS), "turned_up": turned_up, "tiddy": tiddy,
-            "auction": {"buyer": buyer, "price": price}, "ruff": ruff, "sets": sets,
-            "tricks": tricks, "honours": honours}
+    hand = {"dealer": dealer, "trump": r.choice(SUITS), "turned_up": turned_up, "tiddy": tiddy}
+    if cotton:
+        hand["towser"] = None if turned_up == "5" else r.choice((0, 1, 2, None))
+        hand["tumbler"] = None if turned_up == "6" else r.choice((0, 1, 2, None))
+    hand.update({"auction": {"buyer": buyer, "price": price}, "ruff": ruff, "sets": sets,
+                 "tricks": tricks, "honours": honours})
+    if cotton and r.random() < 0.1:  # the buyer caught calling a set he had laid out
+        declared = {t.split(":")[1] for t in sets[buyer]}
+        free = [rank for rank in HONOURS if rank not in declared]
+        if free:
+            hand["forfeits"] = [[f"gleek:{r.choice(free)}"] if s == buyer else [] for s in range(3)]
+    return hand
 
 
 def _card_points(r: random.Random, tricks: list[int]) -> list[int]:
@@ -143,15 +159,17 @@ def modern_hand(r: random.Random, number: int, simplified: bool) -> dict:
 def session(book: str, hands: int, seed: int) -> dict:
     """A valid ``gleek-session/1`` record of ``hands`` hands, the same for the same seed."""
     r = random.Random(f"{book}:{seed}")
-    options = {"parlett": {}, "wits1671": {"tiddy": True}, "modern": {"simplified": False}}[book]
+    options = {"parlett": {}, "wits1671": {"tiddy": True}, "modern": {"simplified": False},
+               "cotton1674": {"tiddy": True, "towser": True}}[book]
     played = []
-    opening = 2  # parlett: doubles after each explicit ruff: null
+    first = 1 if book == "cotton1674" else 2
+    opening = first  # parlett's S, cotton1674's M: doubles after each explicit ruff: null
     for number in range(hands):
         if book == "modern":
             hand = modern_hand(r, number, simplified=False)
         else:
             hand = turned_up_hand(r, book, number, opening, tiddy_on=True)
-        opening = opening * 2 if hand.get("ruff", 0) is None else 2
+        opening = opening * 2 if hand.get("ruff", 0) is None else first
         played.append(hand)
     return {"format": "gleek-session/1", "rulebook": book, "options": options,
             "players": ["Samuel", "Elizabeth", "Will"], "title": f"{hands} hands of {book}",
@@ -253,7 +271,7 @@ def ruff_from(r: random.Random, book, hand: dict, state) -> dict | None:
     best ruff shown (half the time) or the table's choice; ``None`` for no contest."""
     from scorekeeper.rules.calls import ruff_range, showdown_winner
 
-    if state.end == "no contest":
+    if state.end in ("no contest", "doubled"):
         return None
     ruff = {"calls": state.calls}
     if state.end == "unseen":
@@ -288,6 +306,7 @@ def with_calls(record: dict, seed: int) -> dict:
         hand["ruff"] = ruff_from(r, book, hand, vying)
         if book.check_hand(len(hands) + 1, hand, record["options"], hands, ("a", "b", "c")):
             hand["sets"] = [[], [], []]
+            hand.pop("forfeits", None)  # (they were the earlier buyer's)
         hands.append(hand)
     return dict(record, hands=hands)
 
@@ -371,19 +390,26 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1671)
-    parser.add_argument("--part", action="append", choices=("import", "calls", "stages"),
-                        help="only this part (repeatable); default: all three")
+    parser.add_argument("--part", action="append", choices=("import", "calls", "books", "stages"),
+                        help="only this part (repeatable); default: all of them")
     parser.add_argument("--write", metavar="NOTE",
                         help="also append the results to BENCHMARKS.md, headed with NOTE")
     args = parser.parse_args(argv)
-    parts = args.part or ["import", "calls", "stages"]
+    parts = args.part or ["import", "calls", "books", "stages"]
     if not args.write:
         return report(args, parts)
     buffer = io.StringIO()
     with contextlib.redirect_stdout(Tee(sys.stdout, buffer)):
         status = report(args, parts)
     write_run(args.write, parts, buffer.getvalue())
+    from benchmarks_md import record_result
+
+    for row in RESULTS:
+        record_result(*row)
     return status
+
+
+RESULTS: list = []  # (target, goal, figure, baseline, met, bench) of the run, for bench/results.json
 
 
 class Tee:
@@ -403,6 +429,13 @@ class Tee:
 
 HEADINGS = {
     "import": ("## settle (issue 2)", "(see the runs below)\n"),
+    "books": ("## settle of the fourth book (issue 17)", """\
+`.venv/bin/python bench/settle_bench.py --part books --part import`: a 1,000-hand
+cotton1674 session (Towser and Tumbler, the odd penny, doubled ruffs, forfeits) against
+the wits1671 session of the same generator, as whole `python -m scorekeeper settle`
+processes in the same run, interleaved; and each against a bare `import scorekeeper`.
+Target: cotton1674 at most 1.1× wits1671.
+"""),
     "calls": ("## settle with calls (issue 11)", """\
 `.venv/bin/python bench/settle_bench.py --part calls`: each rule book's 1,000-hand
 session of the section above, every hand played call by call (docs/rules.md ("Call by call"):
@@ -421,7 +454,7 @@ def write_run(note: str, parts: list, text: str) -> None:
     from benchmarks_md import machine as common_machine
 
     info = common_machine()
-    key = "calls" if parts == ["calls"] else "import"
+    key = "calls" if parts == ["calls"] else "books" if "books" in parts and "calls" not in parts else "import"
     heading, intro = HEADINGS[key]
     body = "\n".join(line for line in text.splitlines() if not line.startswith("machine:"))
     entry = (f"### Run of {info['date']} ({note})\n\nMachine: {info['nproc']} cores ({info['cpu']}), "
@@ -437,6 +470,7 @@ def report(args, parts: list) -> int:
           f"load average {info['load']:.2f} at the start")
     print(f"{args.hands} hands per session, median of {args.runs} runs each\n")
     verdicts = []
+    RESULTS.clear()
     with tempfile.TemporaryDirectory() as tmp:
         files = write_sessions(Path(tmp), args.hands, args.seed)
         settle = {key: [python, "-m", "scorekeeper", "settle", str(path)] for key, path in files.items()}
@@ -448,6 +482,13 @@ def report(args, parts: list) -> int:
                                     f"`settle` {args.hands} hands"), rows)
                 verdicts.append(f"{mode}: settle / import worst {worst:.2f}x (target < 2x): "
                                 f"{'ok' if worst < 2 else 'OVER'}")
+                if mode.startswith("bytecode cached"):
+                    each = ", ".join(f"{book} {b[0] / a[0]:.2f}×" for book, a, b in rows)
+                    imports = [a[0] * 1000 for _, a, _ in rows]
+                    RESULTS.append((f"settle of {args.hands:,} hands against a bare `import scorekeeper` (issue 2)",
+                                    "< 2×", f"worst {worst:.2f}× ({each})",
+                                    f"import {min(imports):.1f}–{max(imports):.1f} ms", worst < 2,
+                                    "bench/settle_bench.py --part import"))
             if "calls" in parts:
                 rows = [(book, *compare(settle[book, "stripped"], settle[book, "calls"], env, args.runs))
                         for book in BOOK_IDS]
@@ -455,6 +496,25 @@ def report(args, parts: list) -> int:
                                     ("`settle` without calls", "`settle` with calls"), rows)
                 verdicts.append(f"{mode}: with calls / without worst {worst:.2f}x (target <= 1.2x): "
                                 f"{'ok' if worst <= 1.2 else 'OVER'}")
+                if mode.startswith("bytecode cached"):
+                    plain = [a[0] * 1000 for _, a, _ in rows]
+                    RESULTS.append(("settle with every hand's calls against the same session without (issue 11)",
+                                    "≤ 1.2×", f"worst {worst:.2f}×",
+                                    f"the session without calls, {min(plain):.0f}–{max(plain):.0f} ms",
+                                    worst <= 1.2, "bench/settle_bench.py --part calls"))
+            if "books" in parts:  # issue 17: the fourth book costs no more than the third
+                rows = [("cotton1674 / wits1671", *compare(settle["wits1671", "plain"], settle["cotton1674", "plain"],
+                                                             env, args.runs))]
+                worst = ratio_table(f"{mode}: settle of cotton1674 against settle of wits1671",
+                                    (f"`settle` {args.hands} wits1671 hands", f"`settle` {args.hands} cotton1674 hands"),
+                                    rows)
+                verdicts.append(f"{mode}: cotton1674 / wits1671 {worst:.2f}x (target <= 1.1x): "
+                                f"{'ok' if worst <= 1.1 else 'OVER'}")
+                if mode.startswith("bytecode cached"):
+                    (_, a, b), = rows
+                    RESULTS.append((f"settle of {args.hands:,} cotton1674 hands against {args.hands:,} wits1671 "
+                                    "hands (issue 17)", "≤ 1.1×", f"{worst:.2f}× ({b[0] * 1000:.1f} ms)",
+                                    f"wits1671 {a[0] * 1000:.1f} ms", worst <= 1.1, "bench/settle_bench.py --part books"))
         if "stages" in parts:
             stages_table(files, ("plain", "stripped", "calls") if "calls" in parts else ("plain",), args.runs)
     print("\n".join(verdicts))

@@ -132,7 +132,20 @@ def build_parser():
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
     doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
     doc_cmd.set_defaults(run=cmd_rules_doc)
+    docs_cmd = commands.add_parser("docs", help="write the documents made from the code (docs/rules.md, parts of "
+                                                "docs/record.md, README.md, BENCHMARKS.md)")
+    docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
+    docs_cmd.set_defaults(run=cmd_docs)
     return parser
+
+
+def cmd_docs(args) -> int:
+    from . import docgen
+
+    stale = docgen.out_of_date() if args.check else docgen.write()
+    for path in stale:
+        print(f"{'out of date' if args.check else 'written'}: {path.relative_to(docgen.ROOT)}")
+    return 1 if args.check and stale else 0
 
 
 def cmd_rules_doc(args) -> int:

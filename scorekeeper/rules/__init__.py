@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from importlib import import_module
 
 from .book import RuleBook
-from .core import PHASES, InvalidRecord, Payment, Problem, fewest_payments
+from .core import InvalidRecord, Payment, Problem, fewest_payments
 
 
 class Books(Mapping):
@@ -56,12 +56,18 @@ BOOKS = Books()
 BOOKS.register("parlett", ".parlett")
 BOOKS.register("wits1671", ".wits1671")
 BOOKS.register("modern", ".modern")
+BOOKS.register("cotton1674", ".cotton1674")
 DEFAULT_BOOK = "parlett"
+#: What a source has that no book here does (the rules page and docs/rules.md say so).
+NOT_IMPLEMENTED = (
+    "The odd unit of the price “given to the box” (Cotton's other choice): money leaving the table would "
+    "break the zero sum between the players, so cotton1674 gives it to eldest.",
+)
 
 
 def book(book_id: str) -> RuleBook:
     return BOOKS[book_id]
 
 
-__all__ = ["BOOKS", "DEFAULT_BOOK", "PHASES", "Books", "InvalidRecord", "Payment", "Problem", "RuleBook",
+__all__ = ["BOOKS", "DEFAULT_BOOK", "NOT_IMPLEMENTED", "Books", "InvalidRecord", "Payment", "Problem", "RuleBook",
            "book", "fewest_payments"]

@@ -148,6 +148,20 @@ class RuleBook:
         """Anything the table should know before the next deal (the table page says it)."""
         return None
 
+    def record_keys(self) -> dict[str, str]:
+        """What each hand key of this book holds in a record, in order (docs/record.md)."""
+        trumps = " ".join(f"`{t}`" for t in self.trumps)
+        keys = {"dealer": "the seat that dealt", "trump": f"the trump suit: {trumps}"}
+        if self.has_turned_up:
+            keys["turned_up"] = "the rank of the turned-up card (the dealer's)"
+        for phase in self.phases:
+            keys.update(phase.record_keys())
+        return keys
+
+    def halves(self) -> list[str]:
+        """Where this book pays a half counter (the finest amount there is), phase by phase."""
+        return [text for text in (p.halves() for p in self.phases) if text]
+
     # ------------------------------------------------------------ the hand's questions
 
     def declare(self) -> list:

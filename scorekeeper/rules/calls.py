@@ -136,7 +136,7 @@ def options_text(choices: list, more: Amounts | None) -> str:
             if text not in texts:
                 texts.append(text)
         else:
-            texts.append(choice.label.lower())
+            texts.append(choice.label.split(" (")[0].lower())  # "double it", without its aside
     if len(texts) > 1 and any(" or " in t for t in texts):
         return ", ".join(texts[:-1]) + ", or " + texts[-1]
     return _or_list(texts)
@@ -672,7 +672,7 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
             break
         seat, word = call[0], call[1]
         if word == double and len(call) == 2:  # the dealer doubles it, after two passes
-            if not (seat == turn == dealer and not opened and out[NEXT[dealer]] and out[NEXT[NEXT[dealer]]]):
+            if not (type(seat) is int and seat == turn == dealer and not opened and out[NEXT[dealer]] and out[NEXT[NEXT[dealer]]]):
                 break
             if log is not None:
                 log.append((seat, rules.double, 0))

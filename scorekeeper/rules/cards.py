@@ -75,17 +75,21 @@ def card(rank: str, name: str, *, credited: str, short: str | None = None, held=
 
 #: What a card's ``credited`` means, in the words of the questions and the lines:
 #: ``verb`` (the honours line: "Tib — played by"), the question for a card of its own
-#: key and its label, what the lines say of whoever has it, and of nobody.
-Credit = named_tuple("Credit", "verb ask label has nobody")
+#: key and its label, what the lines say of whoever has it, and of nobody, and how
+#: the record's key says who has it (docs/record.md), and why it may be nobody's.
+Credit = named_tuple("Credit", "verb ask label has nobody record null")
 CREDITS = {
     "played": Credit("played", "Who holds {card} in the play? Tap Nobody if no one.",
-                     "Who holds it in the play?", "holds", "Nobody is paid for {names}."),
+                     "Who holds it in the play?", "holds", "Nobody is paid for {names}.",
+                     "holds {card} in the play", "the buyer discarded it"),
     "held": Credit("held", "Who holds {card} after the stock exchange? Tap Nobody if the buyer discarded it.",
-                   "Who holds it after the stock exchange?", "holds", "Nobody is paid for {names}."),
+                   "Who holds it after the stock exchange?", "holds", "Nobody is paid for {names}.",
+                   "holds {card} after the stock exchange", "the buyer discarded it"),
     "dealt": Credit("dealt", "Who was dealt {card}? Tap Nobody if it lay in the stock.", "Who was dealt it?",
-                    "was dealt", "Nobody was dealt {names} (it lay in the stock)."),
+                    "was dealt", "Nobody was dealt {names} (it lay in the stock).", "was dealt {card}",
+                    "it lay in the stock"),
     "captured": Credit("captured", "Who captured {card}?", "{name} ({rank} of trumps) captured by", "captured",
-                       "Nobody captured {names}."),
+                       "Nobody captured {names}.", "captured {card}", "nobody captured it"),
 }
 
 

@@ -16,8 +16,6 @@ SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 RANK_SET = frozenset(RANKS)
-#: The phases every book here settles (a book may add its own: cotton1674's towser).
-PHASES = ("tiddy", "auction", "ruff", "sets", "tricks")
 TRICKS_IN_A_HAND = 12
 CARDS_IN_A_HAND = 12  # dealt to each player (modern's buyer may keep 13)
 

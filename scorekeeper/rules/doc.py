@@ -6,7 +6,7 @@ up to date)."""
 
 from __future__ import annotations
 
-from . import BOOKS, DEFAULT_BOOK
+from . import BOOKS, DEFAULT_BOOK, NOT_IMPLEMENTED
 
 HEAD = """# The rules the scorekeeper uses
 
@@ -15,8 +15,9 @@ HEAD = """# The rules the scorekeeper uses
 
 All amounts are **counters**. Every phase of every hand is zero-sum: what one
 player wins, the others pay. "From each" means each of the other two pays that
-amount. An amount may be a half counter (an odd auction price split in two),
-never finer; the arithmetic is exact (whole numbers, and fractions for halves).
+amount. An amount may be a half counter where a book says so (each book below
+says where), never finer; the arithmetic is exact (whole numbers, and fractions
+for halves).
 Seats are 0, 1, 2 clockwise; *eldest* sits at the dealer's left, then
 *middle*, and the dealer speaks last. Where a source leaves something open or
 contradicts itself, the book says what the scorekeeper decided (a
@@ -34,8 +35,9 @@ def book_markdown(book) -> list[str]:
         lines += [f"**Option — {option.label}** (`{option.name}`, default {'on' if option.default else 'off'}): "
                   f"{option.help}", ""]
     lines += ["### Phases, in the order they are settled", ""]
-    titles = {p.id: p.title for p in book.phase_info}
-    lines += [f"- **{titles.get(rule.phase, rule.phase)}** (`{rule.phase}`): {rule.text}" for rule in book.phase_rules]
+    lines += [f"- **{phase.title}** (`{phase.id}`): {phase.rule}" for phase in book.phase_info]
+    halves = book.halves()
+    lines += ["", f"*Half counters:* {'; '.join(halves) if halves else 'none, every amount is whole'}."]
     if book.call_rules:
         lines += ["", "### Call by call", "",
                   "A table may follow the bidding and the vying as they are spoken (the call pad); the record then",
@@ -62,4 +64,5 @@ def rules_markdown() -> str:
     lines = [HEAD]
     for book in BOOKS.values():
         lines += book_markdown(book)
+    lines += ["## Not implemented", ""] + [f"- {text}" for text in NOT_IMPLEMENTED]
     return "\n".join(lines).rstrip() + "\n"

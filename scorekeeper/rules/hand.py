@@ -207,6 +207,11 @@ class RuffQuestion(Question):
     def opening(self, answers: Answers) -> int:
         return self.rules.opening(answers.hands_before)
 
+    def played_for(self, answers: Answers) -> str | None:
+        """What this hand's ruff is played for, where it is not the usual ("Ruff played for double (×2)")."""
+        return self.rules.next_hand_note(answers.hands_before) if self.rules.doubles and self.rules.null == "doubled" \
+            else None
+
     def paid_choices(self, answers: Answers, count: int = 8) -> list[int]:
         return self.rules.stake_choices(self.opening(answers), count)
 

@@ -139,6 +139,14 @@ class PairwiseCount(Count):
         lines.append("Each pair settles the difference of their scores.")
         return lines
 
+    def record_keys(self) -> dict[str, str]:
+        keys = {"tricks": "tricks won per seat, adding up to 12",
+                "card_points": "card points captured per seat"}
+        for c in self.cards:
+            keys[c.key] = f"the seat that captured {c.described}, or null (Kiss, or never played)"
+        keys["last_trick"] = "the seat that won the 12th trick"
+        return keys
+
     def fixed_captured(self, answers):
         """Under Kiss there are no trumps, so nobody captures Tib or Tom."""
         if answers.hand.get("trump") == "none":

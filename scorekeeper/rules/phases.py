@@ -34,12 +34,11 @@ from .core import (
     SEATS,
     SETS,
     TRICKS_IN_A_HAND,
-    add,
     describe,
     eldest,
     format_counters,
     fraction,
-    from_each,
+    from_halves,
     half,
     parse_set,
     set_cards,
@@ -128,11 +127,32 @@ class Phase:
         """One-tap answers of this phase's own (``hand.Preset``)."""
         return []
 
+    def halves(self) -> str | None:
+        """Where this phase pays a half counter, in words (None: its amounts are whole)."""
+        return None
+
+    def record_keys(self) -> dict[str, str]:
+        """What each of its hand keys holds in a record (docs/record.md)."""
+        return {}
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}>"
 
 
 # ================================================================ special cards
+
+_EXACT: dict = {}  # a transfer in half counters -> its exact amounts (CardPayments.transfer)
+
+
+def _in_halves(amount) -> int | None:
+    """An amount of a card's row in half counters (it must be whole or a half)."""
+    if amount is None:
+        return None
+    halves = 2 * amount
+    if getattr(halves, "denominator", 1) != 1:
+        raise ValueError(f"a card is worth whole or half counters, not {amount}")
+    return int(halves)
+
 
 class CardPayments(Phase):
     """Side payments for the book's cards of this phase (``cards.py``): each card turned
@@ -151,6 +171,9 @@ class CardPayments(Phase):
         self.needs = ("dealer", "trump") + (("turned_up",) if book.has_turned_up else ()) + self.keys
         self._kiss = "none" in book.trumps
         self._turned = book.has_turned_up
+        defaults = book.default_options()
+        self._rows = tuple((c.key, c.rank, c.option, defaults.get(c.option), _in_halves(c.held), _in_halves(c.turned_up))
+                           for c in self.cards)
 
     def _off(self, card, options) -> bool:
         return card.option is not None and not self.book.option(options, card.option)
@@ -176,33 +199,50 @@ class CardPayments(Phase):
         hand = check.hand
         for card in self.cards:
             key = card.key
-            if key not in hand or not check.seat(key, hand[key], nullable=card.nobody):
+            if key not in hand:
                 continue
-            if hand[key] is not None:
-                why = self.out_of_play(card, check, options)
-                if why:
-                    check.fail(key, f"{key} must be null {why[0]}")
+            seat = hand[key]
+            if seat is None and card.nobody:
+                continue
+            if not (type(seat) is int and 0 <= seat <= 2):
+                check.seat(key, seat, nullable=card.nobody)  # says why
+                continue
+            why = self.out_of_play(card, check, options)
+            if why:
+                check.fail(key, f"{key} must be null {why[0]}")
 
     def checks(self) -> tuple:
         return ((CARDS, self.check),)
 
-    def _pays(self, card, hand: dict, options: dict):
-        if self._off(card, options):
-            return None
-        if self._turned and hand["turned_up"] == card.rank:
-            return None if card.turned_up is None else from_each(hand["dealer"], card.turned_up)
-        seat = hand[card.key]
-        if seat is None or card.held is None:
-            return None
-        return from_each(seat, card.held)
-
     def transfer(self, hand: dict, options: dict) -> list:
-        total = None
-        for card in self.cards:
-            paid = self._pays(card, hand, options)
-            if paid is not None:
-                total = paid if total is None else add(total, paid)
-        return total or [0, 0, 0]
+        """Counted in half counters (Towser's 2½ is 5 halves), so that no ``Fraction`` is
+        made for a hand: each different transfer is made exact once and kept."""
+        a = b = c = 0
+        turned = hand["turned_up"] if self._turned else None
+        options = options or {}
+        for key, rank, option, default, held, up in self._rows:
+            if option is not None and not options.get(option, default):
+                continue  # off: nothing paid, held or turned up
+            if turned == rank:
+                if up is None:
+                    continue
+                seat, v = hand["dealer"], up
+            else:
+                seat = hand[key]
+                if seat is None or held is None:
+                    continue
+                v = held
+            a, b, c = a - v, b - v, c - v  # from each of the two others …
+            if seat == 0:
+                a += 3 * v  # … to the one who has it
+            elif seat == 1:
+                b += 3 * v
+            else:
+                c += 3 * v
+        found = _EXACT.get((a, b, c))
+        if found is None:
+            found = _EXACT[a, b, c] = (from_halves(a), from_halves(b), from_halves(c))
+        return list(found)
 
     def reasons(self, hand: dict, options: dict, names) -> list[str]:
         lines, off, kiss, nobody = [], [], [], []
@@ -250,6 +290,25 @@ class CardPayments(Phase):
             out.append(SeatQuestion(card.key, self.section, card.name, credit.ask.format(card=card.described),
                                     label=label, nobody="Nobody", fixed=lambda answers, c=card: self.fixed(c, answers)))
         return out
+
+    def record_keys(self) -> dict[str, str]:
+        keys = {}
+        for card in self.cards:
+            credit, nulls = CREDITS[card.credited], [CREDITS[card.credited].null]
+            if self._turned:
+                nulls.append("it is turned up")
+            if self._kiss:
+                nulls.append("no trumps (Kiss)")
+            if card.option:
+                nulls.append(f"the {card.option} option is off")
+            keys[card.key] = (f"the seat that {credit.record.format(card=card.described)}, or null: "
+                              f"{', '.join(nulls[:-1]) + ' or ' + nulls[-1] if len(nulls) > 1 else nulls[0]}")
+        return keys
+
+    def halves(self) -> str | None:
+        halved = [c for c in self.cards if any(v is not None and getattr(v, "denominator", 1) != 1
+                                              for v in (c.held, c.turned_up))]
+        return "; ".join(f"{c.name} held, {format_counters(c.held)} from each" for c in halved) or None
 
     def quiet(self, answers) -> tuple[dict, list[str]]:
         free = [c for c in self.cards if self.fixed(c, answers) is None]
@@ -437,6 +496,17 @@ class Auction(Phase):
             bids = calls().replay_bids(self.book, hand["dealer"], auction["bids"], names)
             lines.insert(0, f"{bids.line()}.")  # under the phase's title ("Stock: Ann bids 12 · …")
         return lines
+
+    def record_keys(self) -> dict[str, str]:
+        null = "; null: nobody bought (all three passed)" if not self.eldest_must_buy else ""
+        off = f"; null with the {self.off_with[0]} option" if self.off_with else ""
+        return {"auction": f'{{"buyer": seat, "price": n}}{null}{off}; may hold `bids`, the bidding call by call'}
+
+    def halves(self) -> str | None:
+        if self.even or self.odd_unit:
+            return None
+        odd = self.opening if self.opening % 2 else self.opening + self.step
+        return f"an odd price split in two ({odd} → {format_counters(half(odd))} to each)"
 
     # ------------------------------------------------------------ the form
 
@@ -630,6 +700,13 @@ class Ruff(Phase):
             nobody=self.nobody, nobody_hint=self.nobody_hint, nobody_reads=self.nobody_reads,
             fixed=self.fixed, rules=self)]
 
+    def record_keys(self) -> dict[str, str]:
+        null = {"no contest": "; null: no contest (nobody opened)",
+                "doubled": "; null: the dealer doubled it (played for at the next deal)"}.get(self.null, "")
+        off = f"; null with the {self.off_with[0]} option" if self.off_with else ""
+        return {"ruff": f'{{"winner": seat, "paid": [a, b, c]}}: what each seat paid the winner (his own 0)'
+                        f"{null}{off}; may hold `calls` and `shown`, the vying call by call"}
+
     def quiet(self, answers) -> tuple[dict, list[str]]:
         if self.null == "no contest" and not self.must_be_empty(answers.options):
             return {"ruff": None}, ["no ruff contest"]
@@ -798,6 +875,14 @@ class Sets(Phase):
                 label="Called a set he had laid out — caught", rules=self))
         return out
 
+    def record_keys(self) -> dict[str, str]:
+        ranks = " ".join(self.ranks)
+        keys = {"sets": f'three lists, one per seat, of the sets declared: "gleek:R" / "mournival:R", R one of {ranks}'}
+        if self.forfeits:
+            keys["forfeits"] = ("optional: three lists of sets, one per seat: those the buyer called, had laid out "
+                                "and was caught in (only the buyer's may hold any)")
+        return keys
+
     def quiet(self, answers) -> tuple[dict, list[str]]:
         return {"sets": [[], [], []]}, ["no sets"]
 
@@ -952,6 +1037,12 @@ class TurnedUpCount(Count):
         if thrown:
             lines.append(f"Discarded, counting for nobody: {', '.join(thrown)}.")
         return lines
+
+    def record_keys(self) -> dict[str, str]:
+        null = ", or null if the buyer discarded it" if self.any_nobody else ""
+        return {"tricks": "tricks won per seat, adding up to 12",
+                "honours": f"an object with a key for each of {self.ranks} not turned up: the seat that "
+                           f"{self.verb} it{null}"}
 
     # ------------------------------------------------------------ the form
 

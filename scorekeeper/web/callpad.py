@@ -135,8 +135,8 @@ def read_ruff_calls(q, fields, reading) -> bool:
         stake = f", stake {state.stake}" if state.opened else ""
         reading.missing(q, f"Ruff: {answers.who(state.turn)} to speak{stake} "
                            f"({procedure.options_text(state.choices, state.more)}).")
-    elif state.end == procedure.NO_CONTEST:
-        reading.answer(q, None)  # nobody opened: no calls are kept with a null ruff
+    elif state.end in (procedure.NO_CONTEST, procedure.DOUBLED):
+        reading.answer(q, None)  # nobody opened, or the dealer doubled it: no calls are kept with a null ruff
         reading.values[q.field] = "nobody"
     elif state.end == procedure.UNSEEN:
         settle_ruff(q, reading, state, state.winner, calls)

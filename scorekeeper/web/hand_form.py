@@ -21,7 +21,7 @@ from .writers import fields_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use")
-#: Fields posted once per chip chosen (sets declared, a showdown's cards).
+#: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).
 REPEATED = shapes.REPEATED
 #: What the form says of an answer it could not read (posted, or stored by an older release).
 UNREADABLE = "An answer here could not be read, so it was left out: answer it again."
@@ -161,6 +161,8 @@ def shape_of(q, form) -> tuple:
                 tuple(q.paid_choices(answers)), pad_shape(q, form))
     if q.kind == "sets":
         return (chosen, tuple(q.seat_choices(answers)))
+    if q.kind == "forfeits":  # the buyer's chips
+        return (q.buyer(answers), tuple(q.choices(answers)))
     if q.kind == "counts":
         return (values.get(f"{q.field}_auto", ""),)
     if q.kind == "honours":

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, flash, render_template, requ
 
 from .. import store
 from ..db import get_db
-from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
+from ..rules import BOOKS, DEFAULT_BOOK, NOT_IMPLEMENTED, InvalidRecord
 from ..upload import ReaderBusy, load_upload
 from . import forms
 from .access import remember, remembered, unlock
@@ -129,7 +129,7 @@ def import_record():
 
 @bp.get("/rules")
 def rules():
-    return render_template("rules.html", books=BOOKS.values())
+    return render_template("rules.html", books=BOOKS.values(), not_implemented=NOT_IMPLEMENTED)
 
 
 @bp.get("/favicon.ico")

@@ -13,6 +13,7 @@ Field names (what a form posts) per kind, with ``f`` the question's ``field``:
     ruff      f (winner) = seat | "nobody";  paid_<seat> = n, or "other" + paid_<seat>_other;
               ruff_calls, shown_<seat> (the call pad and the showdown)
     sets      sets = "none" | "some";  set_<seat> = "gleek:K", … (repeated)
+    forfeits  f_<seat> = "gleek:A", … (repeated; none posted: the key is left out)
     counts    <key>_<seat> = n;  <key>_auto = "<seat>:<n>" (the count the form filled in)
     honours   f_<rank> = seat | "discarded"
     points    <key>_<seat> = n (typed);  count_<seat>_<rank> = n (the card counter)
@@ -121,6 +122,14 @@ def read_sets(q, fields: Fields, reading: Reading) -> None:
             reading.missing(q, q.ask_some)
     else:
         reading.missing(q)
+
+
+def read_forfeits(q, fields: Fields, reading: Reading) -> None:
+    """An optional answer: the sets each seat forfeits (the form shows the buyer's
+    chips only; the rule book says it if another seat's are posted)."""
+    called = [one_set_per_rank(fields.getlist(f"{q.field}_{seat}")) for seat in SEATS]
+    if any(called):
+        reading.answer(q, called)
 
 
 def one_set_per_rank(declared: list[str]) -> list[str]:
@@ -245,5 +254,5 @@ def read_text(q, fields: Fields, reading: Reading) -> None:
 
 
 READERS = {"seat": read_seat, "choice": read_choice, "purchase": read_purchase, "ruff": read_ruff,
-           "sets": read_sets, "counts": read_counts, "honours": read_honours, "points": read_points,
-           "text": read_text}
+           "sets": read_sets, "forfeits": read_forfeits, "counts": read_counts, "honours": read_honours,
+           "points": read_points, "text": read_text}

@@ -44,6 +44,10 @@ def sets_fields(q, value, answers) -> dict:
     return fields
 
 
+def forfeits_fields(q, value, answers) -> dict:
+    return {f"{q.field}_{seat}": list(value[seat]) for seat in SEATS}
+
+
 def counts_fields(q, value, answers) -> dict:
     fields = {f"{q.field}_{seat}": str(value[seat]) for seat in SEATS}
     dealer = answers.dealer if answers.dealer is not None else 2
@@ -65,8 +69,8 @@ def text_fields(q, value, answers) -> dict:
 
 
 WRITERS = {"seat": seat_fields, "choice": choice_fields, "purchase": purchase_fields, "ruff": ruff_fields,
-           "sets": sets_fields, "counts": counts_fields, "honours": honours_fields, "points": points_fields,
-           "text": text_fields}
+           "sets": sets_fields, "forfeits": forfeits_fields, "counts": counts_fields, "honours": honours_fields,
+           "points": points_fields, "text": text_fields}
 
 
 def fields_of(book, hand: dict, answers) -> dict:

@@ -160,3 +160,60 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
     assert hand["ruff"] == {"winner": 2, "paid": [2, 4, 0], "calls": [[1, "vie", 2], [2, "see"], [0, "pass"]],
                             "shown": [None, 17, 27]}
     assert hand["card_points"] == [79, 75, 86]
+
+
+def test_cotton1674_the_dealer_doubles_the_ruff_and_the_next_is_played_for_double(page, base_url):
+    """Cotton's ruff: eldest and middle pass, the dealer taps "Double it" (nobody pays,
+    no calls are kept); the next hand's pad and the table say "Ruff played for double
+    (×2)" and the vies go 8, 12; a forfeit is marked in the sets section."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "cotton1674")
+    ui.next_hand()  # Ann deals: Ben is eldest, then Cat
+    ui.chip("trump", "hearts")
+    ui.chip("turned_up", "5")  # Towser turned up: not asked
+    expect(page.locator(f'{FORM} input[type="radio"][name="towser"]')).to_have_count(0)
+    expect(page.locator(f"{FORM} #step-towser")).to_contain_text("Towser turned up: the dealer is paid 5 from each.")
+    ui.chip("tiddy", "nobody")
+    ui.chip("tumbler", 1)
+    ui.preset("Ben (eldest) bought at 12")
+    call(ui, "ruff", "Pass")
+    call(ui, "ruff", "Pass")
+    call(ui, "ruff", "Double it (played for at the next deal)")
+    expect(page.locator(f"{FORM} #pad-ruff")).to_contain_text("Ann doubled the ruff: it is played for at the next deal.")
+    ui.chip("sets", "none")  # nobody declared a set, but
+    ui.chip("forfeits_1", "gleek:A")  # Ben, the buyer, called a gleek of Aces he had laid out
+    expect(page.locator(f"{FORM} #status-sets .phase-result")).to_contain_text("−16")
+    ui.chip("tricks_0", 4)
+    ui.chip("tricks_1", 4)
+    for rank, seat in (("A", 0), ("K", 1), ("Q", 2), ("J", 0)):
+        ui.chip(f"honour_{rank}", seat)
+    ui.ready()
+    ui.save()
+    record = expect_balances_of_settle(ui, table)
+    first = record["hands"][0]
+    assert first["ruff"] is None and first["forfeits"] == [[], ["gleek:A"], []] and first["towser"] is None
+    expect(page.locator(".deal-line")).to_contain_text("Ruff played for double (×2)")
+
+    ui.next_hand()  # Ben deals: Cat is eldest
+    expect(page.locator(f"{FORM} #step-ruff")).to_contain_text("Ruff played for double (×2)")
+    ui.chip("trump", "clubs")
+    ui.chip("turned_up", "9")
+    for key in ("tiddy", "towser", "tumbler"):
+        ui.chip(key, "nobody")
+    ui.preset("Cat (eldest) bought at 12")
+    call(ui, "ruff", "Vie 8")
+    call(ui, "ruff", "See 8")
+    call(ui, "ruff", "Revie to 12")
+    call(ui, "ruff", "Pass")
+    call(ui, "ruff", "Pass")
+    expect(pad_line(page, "ruff")).to_have_text("Cat vies 8 · Ann sees · Ben revies to 12 · Cat passes (owes 8) · "
+                                                "Ann passes (owes 8)")
+    ui.chip("sets", "none")
+    ui.chip("tricks_0", 4)
+    ui.chip("tricks_1", 4)
+    for rank, seat in (("A", 0), ("K", 1), ("Q", 2), ("J", 0)):
+        ui.chip(f"honour_{rank}", seat)
+    ui.ready()
+    ui.save()
+    record = expect_balances_of_settle(ui, table)
+    assert record["hands"][1]["ruff"]["paid"] == [8, 0, 8]

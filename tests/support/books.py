@@ -257,3 +257,17 @@ stated(Book(
     ruff_range=(9, 69), four_aces=False, trumps=SUITS + ("none",), count="pairwise",
     switch_off={"simplified": ("auction", "ruff")},
 ))
+stated(Book(
+    id="cotton1674", evening="cotton1674-evening.json",
+    options=({}, {"tiddy": False}, {"towser": False}, {"tiddy": False, "towser": False}, {"tiddy": True, "towser": True}),
+    turned_up=True, keys=("dealer", "trump", "turned_up", "tiddy", "towser", "tumbler", "auction", "ruff", "sets",
+                          "tricks", "honours"),
+    phases=("tiddy", "towser", "auction", "ruff", "sets", "tricks"),
+    side_cards=(SideCard("tiddy", "4", Fraction(2), 4, "tiddy", "tiddy"),  # §10: Tiddy turned up 4 from each
+                SideCard("towser", "5", Fraction(5, 2), 5, "towser", "towser"),  # held 2½, turned up 5
+                SideCard("tumbler", "6", Fraction(3), 6, "towser", "towser")),  # held 3, turned up 6
+    set_ranks=HONOURS, gleeks=OLD_GLEEKS, opening=12, step=1, odd_unit=True,
+    before=WITS_WORDS[0], after=WITS_WORDS[1], first_stake=1, opens=4, raise_by=2, scaled=True,
+    first_opening=1, doubles=True, ruff_null="doubled", double=True, honours_nullable=True,
+    forfeits=True, optional_keys=("forfeits",), openings=(1, 2, 4, 8),
+))

@@ -72,8 +72,16 @@ def modern_hand(**changes) -> dict:
     return hand
 
 
+def cotton_hand(**changes) -> dict:
+    """A valid cotton1674 hand: eldest buys at 12, all three pass the ruff (1 from each),
+    nobody holds Towser or Tumbler."""
+    hand = parlett_hand(ruff={"winner": 1, "paid": [1, 0, 1]}, towser=None, tumbler=None)
+    hand.update(copy.deepcopy(changes))
+    return hand
+
+
 #: A valid hand of each book, for hand-written tests (changes applied).
-HAND_BUILDERS = {"parlett": parlett_hand, "wits1671": wits_hand, "modern": modern_hand}
+HAND_BUILDERS = {"parlett": parlett_hand, "wits1671": wits_hand, "modern": modern_hand, "cotton1674": cotton_hand}
 
 
 def make_record(book: str, hands: list, options: dict | None = None, **top) -> dict:

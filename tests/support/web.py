@@ -58,9 +58,11 @@ def hand_fields(hand: dict, version: int | None = None):
         if "calls" in ruff:  # followed call by call, and the showdown's totals
             fields.append(("ruff_calls", json.dumps(ruff["calls"])))
             fields += [(f"shown_total_{s}", str(t)) for s, t in enumerate(ruff.get("shown") or ()) if t is not None]
+    fields += [(key, seat(hand[key])) for key in ("towser", "tumbler") if key in hand]  # cotton1674
     fields.append(("sets", "some" if any(hand["sets"]) else "none"))
     for s in range(3):
         fields += [(f"set_{s}", text) for text in hand["sets"][s]]
+        fields += [(f"forfeits_{s}", text) for text in (hand.get("forfeits") or ([], [], []))[s]]
         fields.append((f"tricks_{s}", str(hand["tricks"][s])))
     for rank, holder in hand.get("honours", {}).items():
         fields.append((f"honour_{rank}", seat(holder, "discarded")))

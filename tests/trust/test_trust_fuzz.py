@@ -327,7 +327,9 @@ def test_import_of_a_mutated_record_is_all_or_nothing(site, record, how):
             assert response.json["problems"]
     else:
         assert response.status_code == 303, response.data[:500]
-        assert site.session_count() == count + 1
+        made = site.session_count() - count
+        # a sheet this client imported already opens that session, no copy made (not for a JSON client)
+        assert made == 1 or (made == 0 and how != "json"), made
         sid = response.headers["Location"].rsplit("/", 1)[1]
         stored = json.loads(site.call("GET", f"/s/{sid}/export.json").data)
         assert validate(stored) == []

@@ -147,7 +147,10 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
     if settlement is None:
         settlement = settle(record)
     stake = record.get("stake")
-    stake = Stake(stake["currency"], fraction(stake["per_counter"])) if stake else None
+    if stake:
+        from fractions import Fraction
+
+        stake = Stake(stake["currency"], Fraction(stake["per_counter"]))
     totals = tuple(settlement.balances)
     money = tuple(fraction(t) * stake.per_counter for t in totals) if stake else None
 

@@ -26,6 +26,10 @@ STYLES = (
     {"dash": None, "width": 1.8, "marker": "circle"},
     {"dash": "7 3", "width": 1.8, "marker": "square"},
     {"dash": "1.5 2.5", "width": 2.2, "marker": "triangle"},
+    # a season's fourth to sixth regular (a session has three seats)
+    {"dash": "9 2 2 2", "width": 1.6, "marker": "diamond"},
+    {"dash": "4 2", "width": 1.2, "marker": "cross"},
+    {"dash": "12 3 1.5 3 1.5 3", "width": 1.6, "marker": "dot"},
 )
 CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
@@ -67,12 +71,15 @@ class Frame:
 
 
 def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
-                      title: str = "Running balances") -> str:
+                      title: str = "Running balances", x_label: str = "hand", at=None) -> str:
     """Inline SVG of each player's balance after every hand.
 
     ``players``: three names in seat order; ``running_balances``: one
     three-amount list per hand (``Settlement.running``). Each player gets one
-    ``<polyline>`` with N + 1 points (hand 0 is the start, all at 0).
+    ``<polyline>`` with N + 1 points (hand 0 is the start, all at 0). A season
+    gives up to six players and one list per evening (``x_label="evening"``);
+    ``at``: where each list is on the x axis (default 1, 2, …: every one), so that
+    a long season can be drawn from a sample of its evenings (``thin``).
     """
     players = [str(p) for p in players]
     series = [[Fraction(0)] * len(players)] + [[Fraction(a) for a in row] for row in running_balances]
@@ -88,21 +95,23 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     y_max = math.ceil(float(high) / step) * step
     if y_max == y_min:
         y_min, y_max = -step, step
-    frame = Frame(width, height, len(series) - 1, y_min, y_max)
+    xs = [0] + (list(at) if at is not None else list(range(1, len(series))))
+    frame = Frame(width, height, xs[-1], y_min, y_max)
+    frame.xs = xs
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="10">',
         f"<title>{escape(title)}</title>",
     ]
-    out += axes(frame, step)
+    out += axes(frame, step, x_label)
     out += player_lines(frame, players, series)
     out += legend(frame, players)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def axes(frame: Frame, step: float) -> list[str]:
+def axes(frame: Frame, step: float, x_label: str = "hand") -> list[str]:
     """The grid and the counters up the side, the hands along the bottom, the frame and the zero line."""
     left, top, plot_w, plot_h = frame.left, frame.top, frame.plot_w, frame.plot_h
     ticks, value = [], frame.y_min
@@ -124,7 +133,7 @@ def axes(frame: Frame, step: float) -> list[str]:
     out.append('<g class="labels" fill="#000" text-anchor="middle">')
     for hand in range(0, hands + 1, x_step):
         out.append(f'<text x="{_num(frame.x_at(hand))}" y="{top + plot_h + 12}">{hand}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">hand</text>')
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">{escape(x_label)}</text>')
     out.append("</g>")
     out.append(f'<text x="10" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
                f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">counters</text>')
@@ -138,18 +147,19 @@ def axes(frame: Frame, step: float) -> list[str]:
 
 def player_lines(frame: Frame, players: list, series: list) -> list[str]:
     """One line per player (and its markers, on short sessions)."""
-    out, hands = [], frame.hands
-    markers = hands <= MARKERS_UP_TO
+    out = []
+    xs = getattr(frame, "xs", None) or list(range(frame.hands + 1))
+    markers = len(xs) - 1 <= MARKERS_UP_TO
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        points = " ".join(f"{_num(frame.x_at(h))},{_num(frame.y_at(series[h][seat]))}" for h in range(hands + 1))
+        points = " ".join(f"{_num(frame.x_at(x))},{_num(frame.y_at(series[i][seat]))}" for i, x in enumerate(xs))
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<g class="player seat-{seat}"><title>{escape(name)}</title>')
         out.append(f'<polyline points="{points}" fill="none" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash} stroke-linejoin="round"/>')
         if markers:
-            for h in range(hands + 1):
-                out.append(_marker(style["marker"], frame.x_at(h), frame.y_at(series[h][seat])))
+            for i, x in enumerate(xs):
+                out.append(_marker(style["marker"], frame.x_at(x), frame.y_at(series[i][seat])))
         out.append("</g>")
     return out
 
@@ -193,5 +203,33 @@ def _marker(kind: str, x: float, y: float) -> str:
     if kind == "square":
         return (f'<rect x="{_num(x - 2.2)}" y="{_num(y - 2.2)}" width="4.4" height="4.4" '
                 f'fill="#fff" stroke="#000" stroke-width="1"/>')
+    if kind == "diamond":
+        return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x + 3)},{_num(y)} {_num(x)},{_num(y + 3)} '
+                f'{_num(x - 3)},{_num(y)}" fill="#000"/>')
+    if kind == "cross":
+        return (f'<path d="M{_num(x - 2.5)},{_num(y - 2.5)}L{_num(x + 2.5)},{_num(y + 2.5)}'
+                f'M{_num(x - 2.5)},{_num(y + 2.5)}L{_num(x + 2.5)},{_num(y - 2.5)}" stroke="#000" stroke-width="1.2"/>')
+    if kind == "dot":
+        return f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.4" fill="#fff" stroke="#000" stroke-width="1"/>'
     return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x - 2.8)},{_num(y + 2)} '
             f'{_num(x + 2.8)},{_num(y + 2)}" fill="#fff" stroke="#000" stroke-width="1"/>')
+
+
+def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
+    """At most about ``most`` of ``rows`` (one per evening) for a chart, and where each
+    is (1-based): in every run of evenings, the one where each player was lowest and
+    highest, in order, and always the last, so that no peak or trough is lost at the
+    chart's width."""
+    n = len(rows)
+    if n <= most:
+        return rows, list(range(1, n + 1))
+    size = -(-2 * n * len(rows[0]) // most) if rows and rows[0] else n
+    picked = set()
+    for start in range(0, n, size):
+        run = range(start, min(n, start + size))
+        for seat in range(len(rows[0])):
+            picked.add(min(run, key=lambda i: rows[i][seat]))
+            picked.add(max(run, key=lambda i: rows[i][seat]))
+    picked.add(n - 1)
+    order = sorted(picked)
+    return [rows[i] for i in order], [i + 1 for i in order]

@@ -179,11 +179,23 @@ def hand_rows(book, options: dict, record: dict, settlement, labels) -> list[dic
             "number": result.number,
             "dealer": names[result.dealer],
             **describe_hand(book, options, hand, labels, result.phases),
+            "disputes": disputes_of(hand, names),
             "players": [{"phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
                          "total": _cell(result.total[seat]), "balance": _cell(running[seat])}
                         for seat in SEATS],
         })
     return rows
+
+
+def disputes_of(hand: dict, names) -> list[str]:
+    """Who disputed the hand and why, as the sheet prints it under the hand's line:
+    "Cat: “the ruff was 4, not 3”", or "Cat (no reason given)"."""
+    out = []
+    for dispute in hand.get("disputes", ()):
+        reason = dispute.get("reason", "").strip()
+        name = names[dispute["seat"]]
+        out.append(f"{name}: “{reason}”" if reason else f"{name} (no reason given)")
+    return out
 
 
 def summary_of(book, settlement, stake) -> dict:
@@ -344,6 +356,7 @@ def ledger(context: dict, paper: str) -> dict:
         "amounts": amounts_text([([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"])
                                  for p in row["players"]]),
         "note": row["note"],
+        "disputes": row["disputes"],
     } for row in hands]
     phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3)
     totals = amounts_text([([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]])

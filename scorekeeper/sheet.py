@@ -23,6 +23,7 @@ from . import resource_dir
 from .chart import balance_chart_svg
 from .localtime import printed_line
 from .money import money, session_money, stake_label
+from .names import short_names  # noqa: F401 (the sheet's and the pages' one way of shortening a name)
 from .rules import BOOKS, InvalidRecord
 from .rules.core import SEATS, format_counters
 from .rules.hand import sheet_words
@@ -85,37 +86,6 @@ def _cell(amount) -> dict:
         value = Fraction(amount)
         cell = _cells[amount] = {"text": format_counters(value), "zero": value == 0, "negative": value < 0}
     return cell
-
-
-#: A player's name in the hand lines: its first word, if no longer than this.
-LABEL_CHARS = 12
-#: Characters that belong to the one before them (a cut never falls before one).
-_JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}
-
-
-def _cut(text: str, length: int) -> str:
-    """``text`` to at most ``length`` characters and "…", never splitting an
-    emoji sequence or a letter from its accents."""
-    import unicodedata
-
-    if len(text) <= length:
-        return text
-    end = length - 1
-    while end > 1 and (text[end] in _JOINERS or text[end - 1] == "\u200d" or unicodedata.combining(text[end])
-                       or "\U0001f3fb" <= text[end] <= "\U0001f3ff"):
-        end -= 1
-    return text[:end] + "…"
-
-
-def short_names(names) -> list[str]:
-    """How the sheet's hand lines call the players, the same on every line: each
-    one's first word (cut to ``LABEL_CHARS`` with "…"), or the whole name where
-    two first words are the same. "Kit 🃏👑" is "Kit", "Bartholomew-Fitzwilliam
-    Montgomery-Smyth" "Bartholomew…"; "Samuel" stays "Samuel". The header
-    spells out every label that is not the whole name. (Shorter lines, and an
-    emoji or a long name is drawn once, not on every hand.)"""
-    labels = [_cut(name.split()[0], LABEL_CHARS) if name.split() else name for name in names]
-    return [name if labels.count(label) > 1 else label for name, label in zip(names, labels)]
 
 
 def describe_hand(book, options: dict, hand: dict, names, phases: dict) -> dict:

@@ -54,3 +54,24 @@ def test_the_chart_legend_shortens_to_words_and_then_its_type():
     assert shown == "Bartholomew…" and 0.7 <= scale < 1
     shown, scale = fit_for_chart("Wolfeschlegelsteinhausen", 4)
     assert shown.endswith("…") and scale == 0.7
+
+
+def test_the_pdf_sheet_calls_the_joker_by_his_word_and_cuts_no_name_inside_a_word():
+    import io
+    import re
+
+    import pypdf
+
+    from scorekeeper.sheet import render_sheet_pdf
+    from support.data import load_example
+
+    record = load_example("wits1671-evening.json")
+    record["players"] = ["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann"]
+    pdf = pypdf.PdfReader(io.BytesIO(render_sheet_pdf(record)))
+    text = " ".join(page.extract_text() for page in pdf.pages)
+    flat = re.sub(r"\s+", " ", text.replace("🃏", " 🃏 "))  # pypdf spaces a bitmap emoji as it likes
+    assert "in the columns and the hand lines Bartholomew… = Bartholomew-Fitzwilliam" in flat
+    assert "🃏 =" not in flat  # his short name is his whole name: nothing to explain
+    assert "ruff: 🃏 Jo won" in flat and "Queen 🃏 Jo" in flat  # the hand lines
+    assert flat.count("🃏") == flat.count("🃏 Jo")  # never the emoji without its word (heads, legend, lines)
+    assert re.findall(r"Bartholom\w*", flat) and all(w in ("Bartholomew",) for w in re.findall(r"Bartholom\w*", flat))

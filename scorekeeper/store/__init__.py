@@ -67,3 +67,6 @@ from .payments import (  # noqa: F401
     Payment, payments, open_evening_ids, closed_evenings, record_payment, undo_payment, close_evenings,
     reopen_evening,
 )
+from .circle_archive import (  # noqa: F401
+    FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
+)

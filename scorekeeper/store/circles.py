@@ -323,10 +323,19 @@ def hold_session(db: Database, circle_id: str, session_id: str, member_ids) -> N
 
 
 def attach_session(db: Database, circle_id: str, session_id: str, member_ids) -> None:
-    """An existing session comes into the circle, each seat mapped to a member.
-    Refused if another circle (or this one) already holds it."""
+    """An existing session comes into the circle, each seat mapped to a member
+    (an id, or a name: a new member of that name, made in the same transaction).
+    Refused, nothing saved, if another circle (or this one) already holds it."""
     with writing(db):
         circle = get_circle(db, circle_id)
+        member_ids = list(member_ids)
+        for seat, wanted in enumerate(member_ids):
+            if isinstance(wanted, str):
+                name = _check_new_name(circle, wanted)
+                member = Member(db["members"].insert({"circle_id": circle_id, "name": name,
+                                                      "created_at": now()}).last_pk, name)
+                circle.members.append(member)
+                member_ids[seat] = member.id
         problems = seat_members_problems(circle, member_ids)
         if problems:
             raise Refused(problems)

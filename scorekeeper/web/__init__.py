@@ -5,7 +5,9 @@
 - ``hands``: the hand form (a new hand and an edit are one code path), delete;
 - ``pins``: unlocking a table that has a PIN;
 - ``sheets``: settle up, the session sheet and its PDF, the export;
-- ``players``: the other players' OK of each hand (where the session asks for it).
+- ``players``: the other players' OK of each hand (where the session asks for it);
+- ``circles``: circles (the group that plays together), their members and evenings,
+  the season's ledger, what is owed, statistics, the season sheet and archive.
 
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
@@ -20,11 +22,11 @@ from flask_compress import Compress
 
 from .. import security
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from . import hands, home, hosting, offline, pins, players, sheets, table
+from . import circles, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
 
-BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, hosting.bp, offline.bp)
+BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:

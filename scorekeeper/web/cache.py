@@ -34,3 +34,6 @@ class Recent:
 SETTLEMENTS = Recent(256)  # a club night's 50 tables and their recent versions (the hands are shared)
 LATEST_SETTLEMENT: dict = {}  # session id -> its newest settlement (to settle only what changed)
 PDFS = Recent(8)
+#: A watcher's or a player's live part of the table, by link and live version: the
+#: phones polling one table (two watchers, three players) share one rendering per change.
+LIVE = Recent(512)

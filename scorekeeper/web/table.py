@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from .. import store
 from ..localtime import viewer_clock
 from ..db import get_db
+from .cache import LIVE
 from .access import editable, is_unlocked, load_player_table, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
@@ -49,9 +50,14 @@ def live(key, kind):
     if request.args.get("v") == version:
         response = make_response("", 204)
     else:
-        table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
-        context = table_context(table)
-        response = make_response(render_template("_live.html", fresh=True, **context))
+        def make():
+            table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
+            return render_template("_live.html", fresh=True, **table_context(table))
+        if kind == "s":   # the scorer's part depends on his PIN being unlocked: made each time
+            body = make()
+        else:             # a watcher's or a player's part is the same for every phone on that link
+            body = LIVE.get((current_app.config["DATABASE"], kind, key, version, request.args.get("all") == "1"), make)
+        response = make_response(body)
     response.headers["Vary"] = "HX-Request"
     return response
 

@@ -451,3 +451,224 @@ def import_circle():
 
 
 MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
+
+
+# ------------------------------------------------------------------ the season
+
+def amount_text(amount, currency) -> str:
+    """An exact amount as the table says it: counters (currency None), or money."""
+    from ..money import value_text
+    from ..rules.core import format_counters
+
+    if currency is None:
+        return f"{format_counters(amount)} counter{'s' if amount != 1 else ''}"
+    return value_text(amount, {"currency": currency})
+
+
+def signed_amount(amount, currency) -> str:
+    from ..money import value_text
+    from ..rules.core import signed_counters
+
+    if currency is None:
+        return signed_counters(amount)
+    return ("+" if amount > 0 else "") + value_text(amount, {"currency": currency})
+
+
+def day_text(played_on: str | None) -> str:
+    """"14 Nov" (the year too when not this year's)."""
+    from datetime import date
+
+    if not played_on:
+        return "undated"
+    try:
+        d = date.fromisoformat(played_on)
+    except ValueError:
+        return played_on
+    return f"{d.day} {d.strftime('%b')}" + ("" if d.year == date.today().year else f" {d.year}")
+
+
+def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
+    from .circle_figures import member_of, season_of
+
+    db, circle = get_db(), view.circle
+    season, key = season_of(db, circle, chosen)
+    names = circle.names()
+
+    def who(key: str) -> str:
+        member = member_of(key)
+        return names.get(member, key) if member is not None else key
+    links = {e.session_id: f"/s/{e.session_id}" if view.can_manage else f"/w/{e.watch_id}"
+             for e in store.evenings(db, circle.id)}
+    return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
+            "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
+            "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
+
+
+def phase_names(season) -> list:
+    """Every phase any member has a net in, in the order first met."""
+    seen = {}
+    for stats in season.stats.values():
+        for phase in stats.phases:
+            seen.setdefault(phase, None)
+    return list(seen)
+
+
+def cached_page(template: str, fragment: str, context: dict, extra=()):
+    """A season page rendered once per (season, link, htmx or not): the figures
+    and the HTML are both kept by the versions they come from."""
+    from .circle_figures import PAGES
+    from .htmx import is_fragment_request
+
+    view = context["view"]
+    use = fragment if is_fragment_request() else template
+    key = (context["cache_key"], template, use, view.can_manage, circle_unlocked(view.circle), *extra)
+    html = PAGES.get(key, lambda: render_template(use, **context))
+    response = make_response(html)
+    response.headers.add("Vary", "HX-Request")
+    return response
+
+
+@on_circle_links("/ledger")
+def ledger(view):
+    from ..chart import balance_chart_svg
+    from .circle_figures import filter_of
+
+    chosen = filter_of(request.args)
+    context = season_context(view, chosen)
+    season, who = context["season"], context["who"]
+
+    def chart():
+        if not season.evenings:
+            return ""
+        return balance_chart_svg([who(p) for p in season.players], season.running, width=380, height=260,
+                                 title="Running totals, evening by evening", x_label="evening")
+    context["chart"] = chart
+    return cached_page("circle_ledger.html", "_circle_ledger.html", context)
+
+
+@on_circle_links("/stats")
+def stats(view):
+    from .circle_figures import filter_of
+
+    context = season_context(view, filter_of(request.args))
+    return cached_page("circle_stats.html", "_circle_stats.html", context)
+
+
+@on_circle_links("/owed")
+def owed_page(view):
+    return render_template("circle_owed.html", **owed_context(view))
+
+
+def owed_context(view: CircleView, problems: dict | None = None) -> dict:
+    from .circle_figures import member_key, member_of, open_debts
+
+    db, circle = get_db(), view.circle
+    names = circle.names()
+    debts, open_figures = open_debts(db, circle)
+
+    def who(key: str) -> str:
+        member = member_of(key)
+        return names.get(member, key) if member is not None else key
+    open_ids = {f.key for f in open_figures}
+    closed = store.closed_evenings(db, circle.id)
+    evenings = {e.session_id: e for e in store.evenings(db, circle.id)}
+    dates = {sid: day_text(e.played_on) for sid, e in evenings.items()}
+    paid = store.payments(db, circle.id)
+    return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
+            "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates, "evenings": evenings,
+            "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
+            "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
+            "today": forms.today(), "for_text": lambda ids: " and ".join(dates.get(i, "?") for i in ids)}
+
+
+def debt_from_form(debts):
+    """The debt a Mark-paid form names (by payer, payee, currency and evenings), as it is still owed."""
+    wanted = (request.form.get("payer"), request.form.get("payee"), request.form.get("currency") or None,
+              request.form.get("evenings", ""))
+    for debt in debts:
+        if (debt.payer, debt.payee, debt.currency, ",".join(debt.evenings)) == wanted:
+            return debt
+    return None
+
+
+def close_what_is_settled(db, circle, debts_before_currency=None):
+    """After a payment: each currency (or counters) with nothing left owed closes its open evenings."""
+    from .circle_figures import open_debts
+
+    debts, open_figures = open_debts(db, circle)
+    owing = {d.currency for d in debts}
+    done = [f.key for f in open_figures
+            if (f.stake.currency if f.stake is not None else None) not in owing]
+    store.close_evenings(db, circle.id, done)
+    return done
+
+
+@bp.post("/c/<key>/owed/pay")
+def mark_paid(key):
+    """A payment still owed, marked paid (by whom, on which day)."""
+    from .circle_figures import member_of, open_debts
+
+    view = managed(key)
+    db, circle = get_db(), view.circle
+    debts, _ = open_debts(db, circle)
+    debt = debt_from_form(debts)
+    if debt is None:
+        flash("That payment is not owed any more (someone marked it a moment ago): here is what is owed now.")
+        return redirect(view.url("/owed"))
+    by = member_id(request.form.get("paid_by"))
+    paid_by = circle.names().get(by)
+    try:
+        if paid_by is None:
+            raise store.Refused(["Say who marks it paid."])
+        store.record_payment(db, circle.id, member_of(debt.payer), member_of(debt.payee), debt.amount,
+                             debt.currency or "counters", list(debt.evenings), paid_by,
+                             request.form.get("paid_on", "").strip())
+    except store.Refused as refused:
+        problems = forms.Problems()
+        for line in refused.lines():
+            problems.bad("pay", line)
+        return render_template("circle_owed.html", **owed_context(view, dict(problems))), 422
+    closed = close_what_is_settled(db, store.get_circle(db, circle.id))
+    names = circle.names()
+    flash(f"{names[member_of(debt.payer)]} paid {names[member_of(debt.payee)]} {amount_text(debt.amount, debt.currency)}."
+          + (f" Settled: {', '.join(day_text(e.played_on) for e in store.evenings(db, circle.id) if e.session_id in closed)}."
+             if closed else ""))
+    return redirect(view.url("/owed"))
+
+
+@bp.post("/c/<key>/owed/<session_id>/settle")
+def settle_evening(key, session_id):
+    """An evening settled at the table: its own payments marked paid, and it closes."""
+    from ..rules.season import owed
+    from .circle_figures import figures, member_of
+
+    view = managed(key)
+    db, circle = get_db(), view.circle
+    if session_id not in store.open_evening_ids(db, circle.id):
+        flash("That evening is settled already.")
+        return redirect(view.url("/owed"))
+    evening = next(f for f in figures(db, circle.id) if f.key == session_id)
+    by = member_id(request.form.get("paid_by"))
+    paid_by = circle.names().get(by)
+    if paid_by is None:
+        problems = forms.Problems()
+        problems.bad(f"settle_{session_id}", "Say who marks it paid.")
+        return render_template("circle_owed.html", **owed_context(view, dict(problems))), 422
+    for debt in owed([evening]):
+        store.record_payment(db, circle.id, member_of(debt.payer), member_of(debt.payee), debt.amount,
+                             debt.currency or "counters", [session_id], paid_by,
+                             request.form.get("paid_on", "").strip() or forms.today())
+    store.close_evenings(db, circle.id, [session_id])
+    flash(f"{day_text(evening.played_on)} is settled: its payments are marked paid.")
+    return redirect(view.url("/owed"))
+
+
+@bp.post("/c/<key>/owed/payments/<int:payment_id>/undo")
+def undo_payment(key, payment_id):
+    view = managed(key)
+    try:
+        store.undo_payment(get_db(), view.circle.id, payment_id)
+    except store.NotFound:
+        abort(404)
+    flash("That payment is taken back: its evenings are open again.")
+    return redirect(view.url("/owed"))

@@ -61,15 +61,90 @@ def _figures_of(db, session_id: str, version: int, members: str):
     return evening_figures(record, session.id, names, settlement=settlement)
 
 
+def rules_code() -> str:
+    """What the rules' code is (a hash of ``rules/``): figures kept by an older
+    release's rules are computed again, never shown."""
+    global _CODE
+    if _CODE is None:
+        import hashlib
+        from pathlib import Path
+
+        digest = hashlib.sha256()
+        for path in sorted((Path(__file__).resolve().parent.parent / "rules").glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        _CODE = digest.hexdigest()[:16]
+    return _CODE
+
+
+_CODE = None
+
+
 def figures(db, circle_id: str, versions: tuple | None = None) -> list:
-    """Every evening's ``EveningFigures`` (computed only where not kept)."""
+    """Every evening's ``EveningFigures``: kept in this process, else kept in the
+    database (``evening_figures``, by the same key and the rules' code), else
+    computed (and kept in both)."""
     path = current_app.config["DATABASE"]
     versions = evening_versions(db, circle_id) if versions is None else versions
-    out = []
+    found, missing = {}, []
     for session_id, version, members in versions:
-        out.append(FIGURES.get((path, session_id, version, members),
-                               lambda s=session_id, v=version, m=members: _figures_of(db, s, v, m)))
-    return out
+        kept = FIGURES.peek((path, session_id, version, members))
+        if kept is not None:
+            found[session_id] = kept
+        else:
+            missing.append((session_id, version, members))
+    if missing:
+        found.update(_kept_or_computed(db, path, circle_id, missing))
+    return [found[session_id] for session_id, _, _ in versions]
+
+
+def _picklable() -> None:
+    """``rules.season``'s plain named tuples (``Stake``, ``SeatFacts``) say they are
+    ``rules.core``'s, where pickle cannot find them: each is pickled as a call of
+    a function here that makes it again."""
+    import copyreg
+
+    from ..rules import season
+
+    for kind in (season.Stake, season.SeatFacts):
+        if getattr(kind, "__module__", "") != season.__name__ or getattr(season, kind.__name__, None) is not kind:
+            copyreg.pickle(kind, _reduce)
+
+
+def _reduce(value):
+    return _remake, (type(value).__name__, tuple(value))
+
+
+def _remake(name: str, fields: tuple):
+    from ..rules import season
+
+    return getattr(season, name)(*fields)
+
+
+def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
+    import pickle
+
+    _picklable()
+    code = rules_code()
+    wanted = {session_id: (version, members) for session_id, version, members in missing}
+    found, fresh = {}, []
+    rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
+                      "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
+    for session_id, version, members, row_code, data in rows:
+        if wanted.get(session_id) == (version, members) and row_code == code:
+            found[session_id] = pickle.loads(data)
+    for session_id, (version, members) in wanted.items():
+        if session_id not in found:
+            found[session_id] = _figures_of(db, session_id, version, members)
+            fresh.append((session_id, version, members, code, pickle.dumps(found[session_id], protocol=5)))
+        FIGURES.put((path, session_id, version, members), found[session_id])
+    if fresh:
+        try:
+            with store.writing(db, durable=False):   # a cache: losing it to a crash costs a recomputation
+                db.conn.executemany("insert or replace into evening_figures (session_id, version, members, code, data) "
+                                    "values (?, ?, ?, ?, ?)", fresh)
+        except Exception as error:   # pragma: no cover - a busy or full database: the figures are still shown
+            current_app.logger.warning("evening figures not kept: %s", error)
+    return found
 
 
 def filter_of(args) -> tuple:

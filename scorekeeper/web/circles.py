@@ -14,7 +14,8 @@ import re
 import time
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, make_response, render_template, request, session as cookie
+from flask import Blueprint, abort, current_app, flash, make_response, render_template, request, session as cookie
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from .. import store
@@ -497,8 +498,9 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     def who(key: str) -> str:
         member = member_of(key)
         return names.get(member, key) if member is not None else key
-    links = {e.session_id: f"/s/{e.session_id}" if view.can_manage else f"/w/{e.watch_id}"
-             for e in store.evenings(db, circle.id)}
+    def links() -> dict:
+        return {e.session_id: f"/s/{e.session_id}" if view.can_manage else f"/w/{e.watch_id}"
+                for e in store.evenings(db, circle.id)}
     return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
             "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
@@ -514,15 +516,17 @@ def phase_names(season) -> list:
 
 
 def cached_page(template: str, fragment: str, context: dict, extra=()):
-    """A season page rendered once per (season, link, htmx or not): the figures
-    and the HTML are both kept by the versions they come from."""
+    """A season page: its figures' part (``fragment``) rendered once per (season,
+    link) and kept by the versions it comes from; the page around it (flashed
+    lines, the filter as chosen) rendered each time. An htmx request gets the part."""
     from .circle_figures import PAGES
     from .htmx import is_fragment_request
 
     view = context["view"]
-    use = fragment if is_fragment_request() else template
-    key = (context["cache_key"], template, use, view.can_manage, circle_unlocked(view.circle), *extra)
-    html = PAGES.get(key, lambda: render_template(use, **context))
+    key = (context["cache_key"], fragment, view.can_manage, circle_unlocked(view.circle), *extra)
+    html = PAGES.get(key, lambda: render_template(fragment, **dict(context, links=context["links"]())))
+    if not is_fragment_request():
+        html = render_template(template, part=Markup(html), **context)
     response = make_response(html)
     response.headers.add("Vary", "HX-Request")
     return response
@@ -556,7 +560,24 @@ def stats(view):
 
 @on_circle_links("/owed")
 def owed_page(view):
-    return render_template("circle_owed.html", **owed_context(view))
+    return owed_response(view)
+
+
+def owed_response(view: CircleView, problems: dict | None = None, status: int = 200):
+    """The owed page; its part kept by the versions it comes from (not when it says a problem)."""
+    from .circle_figures import PAGES, evening_versions
+
+    db = get_db()
+    key = (current_app.config["DATABASE"], view.circle.id, view.circle.version, evening_versions(db, view.circle.id),
+           view.can_manage, circle_unlocked(view.circle), forms.today())
+    context = None
+
+    def make():
+        nonlocal context
+        context = owed_context(view, problems)
+        return render_template("_circle_owed.html", **context)
+    html = make() if problems else PAGES.get(("owed", *key), make)
+    return render_template("circle_owed.html", part=Markup(html), view=view, circle=view.circle), status
 
 
 def owed_context(view: CircleView, problems: dict | None = None) -> dict:
@@ -627,7 +648,7 @@ def mark_paid(key):
         problems = forms.Problems()
         for line in refused.lines():
             problems.bad("pay", line)
-        return render_template("circle_owed.html", **owed_context(view, dict(problems))), 422
+        return owed_response(view, dict(problems), 422)
     closed = close_what_is_settled(db, store.get_circle(db, circle.id))
     names = circle.names()
     flash(f"{names[member_of(debt.payer)]} paid {names[member_of(debt.payee)]} {amount_text(debt.amount, debt.currency)}."
@@ -653,7 +674,7 @@ def settle_evening(key, session_id):
     if paid_by is None:
         problems = forms.Problems()
         problems.bad(f"settle_{session_id}", "Say who marks it paid.")
-        return render_template("circle_owed.html", **owed_context(view, dict(problems))), 422
+        return owed_response(view, dict(problems), 422)
     for debt in owed([evening]):
         store.record_payment(db, circle.id, member_of(debt.payer), member_of(debt.payee), debt.amount,
                              debt.currency or "counters", [session_id], paid_by,

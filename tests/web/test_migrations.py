@@ -33,7 +33,7 @@ def before_circles(con):
     con.execute("ALTER TABLE sessions ADD COLUMN players TEXT")
     con.execute("UPDATE sessions SET players = (SELECT json_group_array(name) FROM "
                 "(SELECT name FROM seats WHERE session_id = sessions.id ORDER BY seat))")
-    for table in ("payments", "circle_pin_failures", "circle_sessions", "seats", "members", "circles"):
+    for table in ("evening_figures", "payments", "circle_pin_failures", "circle_sessions", "seats", "members", "circles"):
         con.execute(f"DROP TABLE {table}")
     con.execute("DELETE FROM _sqlite_migrations WHERE name LIKE 'm01%'")
 

@@ -158,3 +158,58 @@ def test_expiry_never_removes_a_session_a_circle_holds(db, tmp_path):
     later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=400)
     assert store.expire(db, 365, tmp_path, at=later) == [alone.id]
     assert len(store.evenings(db, circle.id)) == 2
+
+
+def test_a_circles_archive_imports_as_the_same_circle_with_new_links(app, db):
+    circle, one, two = circle_with_payment(db)
+    data = store.archive_data(db, store.get_circle(db, circle.id))
+    assert data["format"] == "gleek-circle/1" and data["members"] == ["Ann", "Ben", "Cat", "Dan"]
+    assert [e["members"] for e in data["evenings"]] == [[0, 1, 2], [3, 1, 2]]
+    assert data["evenings"][0]["settled"] is True and "settled" not in data["evenings"][1]
+    assert data["evenings"][0]["record"] == store.get_session(db, one.id).record(with_agreement=True)
+    assert data["payments"] == [{"payer": 2, "payee": 0, "amount": "41/4", "unit": "counters", "evenings": [0],
+                                 "paid_by": "Ann", "paid_on": "2026-11-15"}]
+    copy = store.import_archive(db, json.loads(json.dumps(data)))
+    assert copy.id != circle.id and copy.watch_id != circle.watch_id
+    again = store.archive_data(db, copy)
+    assert again == data                                 # the same circle, evening by evening
+    assert not {e.session_id for e in store.evenings(db, copy.id)} & {one.id, two.id}   # new sessions
+
+
+def test_an_archive_with_problems_is_refused_whole(db):
+    circle, one, two = circle_with_payment(db)
+    data = store.archive_data(db, store.get_circle(db, circle.id))
+    data["evenings"][1]["members"] = [3, 3, 1]
+    data["evenings"][0]["record"]["hands"][0]["dealer"] = 7
+    data["payments"][0]["evenings"] = [5]
+    with pytest.raises(store.Refused) as refused:
+        store.import_archive(db, data)
+    lines = refused.value.lines()
+    assert "evenings[1]: members must be three different members (their places in members) or null, one per seat" in lines
+    assert any(line.startswith("evenings[0]: record: hand 1: ") for line in lines)
+    assert any(line.startswith("payments[0]: ") for line in lines)
+    assert db.execute("select count(*) from circles").fetchone() == (1,)
+
+
+def test_renaming_or_merging_members_changes_no_figure(app, db):
+    """The season's figures name members by id: a rename or a merge of two names
+    of one person leaves every amount as it was."""
+    pytest.importorskip("scorekeeper.rules.season")
+    from scorekeeper.web.circle_figures import member_of, season_of
+
+    circle = store.create_circle(db, "T", ["Ann", "Ben", "Cat", "Anne"])
+    ann, ben, cat, anne = (m.id for m in circle.members)
+    store.create_session(db, evening(["Ann", "Ben", "Cat"], "2026-11-14", hands=3), circle=(circle.id, [ann, ben, cat]))
+    store.create_session(db, evening(["Anne", "Cat", "Ben"], "2026-11-21", hands=2), circle=(circle.id, [anne, cat, ben]))
+
+    def figures():
+        with app.test_request_context():
+            season, _ = season_of(db, store.get_circle(db, circle.id))
+        return {member_of(p): b for p, b in season.balances.items()}, season.hands
+    before, hands = figures()
+    assert hands == 5 and sum(before.values()) == 0
+    store.rename_member(db, circle.id, ben, "Benjamin")
+    assert figures() == (before, hands)
+    store.merge_members(db, circle.id, ann, anne)
+    merged, _ = figures()
+    assert merged == {ann: before[ann] + before[anne], ben: before[ben], cat: before[cat]}

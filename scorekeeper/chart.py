@@ -19,6 +19,7 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
+from .names import emoji_spans, fit_for_chart
 from .rules.core import format_counters
 
 #: One look per seat: stroke dash pattern, stroke width, marker.
@@ -26,11 +27,12 @@ STYLES = (
     {"dash": None, "width": 1.8, "marker": "circle"},
     {"dash": "7 3", "width": 1.8, "marker": "square"},
     {"dash": "1.5 2.5", "width": 2.2, "marker": "triangle"},
-    # a season's fourth to sixth regular (a session has three seats)
-    {"dash": "9 2 2 2", "width": 1.6, "marker": "diamond"},
-    {"dash": "4 2", "width": 1.2, "marker": "cross"},
-    {"dash": "12 3 1.5 3 1.5 3", "width": 1.6, "marker": "dot"},
+    # a circle's season has more than three players: three more looks, then round again
+    {"dash": "8 2 2 2", "width": 1.4, "marker": "circle"},
+    {"dash": "3 3", "width": 1.2, "marker": "square"},
+    {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "triangle"},
 )
+EMOJI_FONT = "Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, emoji"
 CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
 
@@ -98,6 +100,9 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     xs = [0] + (list(at) if at is not None else list(range(1, len(series))))
     frame = Frame(width, height, xs[-1], y_min, y_max)
     frame.xs = xs
+    if len(players) > 3:   # the legend's further rows
+        frame.top += 14 * ((len(players) - 1) // 3)
+        frame.plot_h = height - frame.top - frame.bottom
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
@@ -165,36 +170,29 @@ def player_lines(frame: Frame, players: list, series: list) -> list[str]:
 
 
 def legend(frame: Frame, players: list) -> list[str]:
-    """The legend along the top."""
-    slot = frame.plot_w / max(1, len(players))
+    """The legend along the top (a row of three at most, more rows above the plot)."""
+    slot = frame.plot_w / max(1, min(3, len(players)))
     out = ['<g class="legend" fill="#000">']
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        x0, y = frame.left + seat * slot, 9
+        x0, y = frame.left + (seat % 3) * slot, 9 + 14 * (seat // 3)
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
-        room = max(4, min(24, int((slot - 38) / 5.8)))  # characters of 10-px text that fit the slot
-        shown = fit(name, room)
-        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
+        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / 10))  # em of 10-px text that fit the slot
+        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}"{size}>{legend_text(shown)}</text>')
     out.append("</g>")
     return out
 
 
-def fit(name: str, room: int) -> str:
-    """``name`` in at most ``room`` character widths, cut with "…": a wide character
-    (CJK, most emoji) takes two, as it is drawn."""
-    import unicodedata
-
-    widths = [2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name]
-    if sum(widths) <= room:
-        return name
-    used, end = 1, 0  # the "…"
-    while end < len(name) and used + widths[end] <= room:
-        used += widths[end]
-        end += 1
-    return name[:end] + "…"
+def legend_text(name: str) -> str:
+    """A name for an SVG ``<text>``, its emoji in the colour emoji face: the chart's
+    own face (DejaVu Sans) has black-and-white glyphs for some ("🃏"), which a
+    browser would draw, while the sheet's text draws them in colour."""
+    return "".join(f'<tspan font-family="{EMOJI_FONT}">{escape(run)}</tspan>' if emoji else escape(run)
+                   for run, emoji in emoji_spans(name))
 
 
 def _marker(kind: str, x: float, y: float) -> str:
@@ -203,14 +201,6 @@ def _marker(kind: str, x: float, y: float) -> str:
     if kind == "square":
         return (f'<rect x="{_num(x - 2.2)}" y="{_num(y - 2.2)}" width="4.4" height="4.4" '
                 f'fill="#fff" stroke="#000" stroke-width="1"/>')
-    if kind == "diamond":
-        return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x + 3)},{_num(y)} {_num(x)},{_num(y + 3)} '
-                f'{_num(x - 3)},{_num(y)}" fill="#000"/>')
-    if kind == "cross":
-        return (f'<path d="M{_num(x - 2.5)},{_num(y - 2.5)}L{_num(x + 2.5)},{_num(y + 2.5)}'
-                f'M{_num(x - 2.5)},{_num(y + 2.5)}L{_num(x + 2.5)},{_num(y - 2.5)}" stroke="#000" stroke-width="1.2"/>')
-    if kind == "dot":
-        return f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.4" fill="#fff" stroke="#000" stroke-width="1"/>'
     return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x - 2.8)},{_num(y + 2)} '
             f'{_num(x + 2.8)},{_num(y + 2)}" fill="#fff" stroke="#000" stroke-width="1"/>')
 

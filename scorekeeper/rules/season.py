@@ -127,6 +127,11 @@ Paid = named_tuple("Paid", "payer payee amount currency")
 Debt = named_tuple("Debt", "payer payee amount currency evenings dates")
 
 
+for _kind in (Stake, SeatFacts, SeasonPayment, Stats, HeadToHead, Paid, Debt):
+    _kind.__module__ = __name__  # where pickle finds them (a cache, a worker process)
+del _kind
+
+
 # ---------------------------------------------------------------- one evening
 
 def _counts(counter: dict) -> tuple:

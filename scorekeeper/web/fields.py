@@ -7,7 +7,6 @@ from ..rules.core import RANKS, SEATS
 from ..rules.hand import NOBODY
 
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
-DISCARDED = "discarded"
 MAX_NUMBER = 100_000  # no real stake or price comes near; stops absurd input early
 
 

@@ -11,6 +11,7 @@ from .cache import LIVE
 from .access import editable, is_unlocked, load_player_table, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
+from .circles import circle_of
 from .htmx import render
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
@@ -23,7 +24,8 @@ def table_page(table):
     unlocked = is_unlocked(table.session)
     watch_url = public_base_url() + f"/w/{table.session.watch_id}"
     context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
-                   undo_offer=undo_offer(table, unlocked), player_links=player_links(table))
+                   undo_offer=undo_offer(table, unlocked), player_links=player_links(table),
+                   circle=circle_of(table.session.id))
     return render("table.html", "_live.html", **context)
 
 

@@ -96,6 +96,11 @@
     status(f, "");
     f.classList.remove("calls-waiting");
     if (xhr.getResponseHeader("HX-Redirect")) { S.forget(f); return; }  // saved (or cancelled)
+    // A Save the server answered without saving (refused: something is missing, or
+    // another phone's answers) is forgotten: only a Save the scorer taps saves,
+    // never a later tap by itself. (One sent again after the connection came back
+    // and accepted saves as it is.)
+    if (cfg.saving) S.write(f, {saveTapped: false});
     var kept = S.read(f) || {};
     var sent = cfg.sent || kept.changed || [];
     if (xhr.getResponseHeader("HX-Retarget") === "#hand-form-body") {  // the whole form, as the server has it

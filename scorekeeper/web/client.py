@@ -20,13 +20,15 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from markupsafe import Markup
+
 from ..answers import TAPS
 from .callpad import PADS
 from .fields import Fields, Reading
 from .hand_form import CONTROL_FIELDS, CONTROL_PREFIXES
 
 #: The scripts under static/js/, in the order base.html loads them (after static/app.js).
-MODULES = ("chips", "counts", "store", "conflicts", "queue", "zone")
+MODULES = ("chips", "counts", "store", "conflicts", "pads", "sections", "queue", "zone")
 MOST_STATES = 120  # a pad's states kept on the page (a whole parlett auction and ruff, in practice: 16–40 kB before gzip)
 
 
@@ -69,7 +71,7 @@ def pad_states(q, form) -> str:
     """A pad's states from the calls so far (JSON list; the first is now)."""
     state, replay = form.pads.get(q.key), form.replays.get(q.key)
     if state is None or replay is None:
-        return "[]"
+        return Markup("[]")
     names = form.answers.names
     marks = {c.value: c.mark for c in form.answers.seat_choices()}
     return _states(replay, tuple(map(tuple, state.calls)), names, tuple(sorted(marks.items())),
@@ -138,7 +140,12 @@ def _states(replay, calls: tuple, names, marks: tuple, verb: str) -> str:
             shown["calls"].append([label, call, -1 if child is None else child, said])
         nodes[at] = shown
         at += 1
-    return json.dumps(nodes, separators=(",", ":"), ensure_ascii=False)
+    return _script_safe(json.dumps(nodes, separators=(",", ":"), ensure_ascii=False))
+
+
+def _script_safe(text: str) -> Markup:
+    """JSON inside <script type="application/json">: a name such as "</script>" cannot end it."""
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def _outcome(state, names) -> str:

@@ -39,6 +39,43 @@
   document.addEventListener("change", function () { reveal(); }, true);
   window.Gleek.reveal = reveal;
 
+  // A button that answers several questions at once (data-answers, from the server:
+  // the turned-up card's suit and rank): its chips chosen, then sent as one tap.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-answers]");
+    var f = button && button.closest("form");
+    if (!f) return;
+    var answers = JSON.parse(button.dataset.answers), last = null, names = Object.keys(answers);
+    names.forEach(function (name) {
+      var chip = f.querySelector('input[name="' + name + '"][value="' + answers[name] + '"]');
+      if (chip) { chip.checked = true; last = chip; }
+    });
+    if (!last) return;
+    if (window.Gleek.store && window.Gleek.form() === f) {  // each question is one this phone changed
+      var kept = window.Gleek.store.read(f) || {changed: [], actions: []};
+      window.Gleek.store.write(f, {changed: window.Gleek.union(kept.changed || [], names)});
+    }
+    last.dispatchEvent(new Event("change", {bubbles: true}));
+  });
+  function pressed(root) {
+    (root || document).querySelectorAll("[data-picker]").forEach(function (picker) {
+      picker.hidden = false;
+      var f = picker.closest("form");
+      picker.querySelectorAll("button[data-answers]").forEach(function (button) {
+        var answers = JSON.parse(button.dataset.answers);
+        var on = Object.keys(answers).every(function (name) {
+          var chip = f && f.querySelector('input[name="' + name + '"][value="' + answers[name] + '"]');
+          return chip && chip.checked;
+        });
+        button.setAttribute("aria-pressed", on ? "true" : "false");
+      });
+    });
+  }
+  document.addEventListener("change", function () { pressed(); });
+  document.addEventListener("htmx:afterSettle", function () { pressed(); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { pressed(); });
+  else pressed();
+
   // New session: the "who deals first" and "who keeps the score" chips take the names as they are typed.
   document.addEventListener("input", function (event) {
     var field = event.target;

@@ -124,6 +124,9 @@
     kept = S.write(f, {pending: false, actions: actions,
                        changed: (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; })});
     if (xhr.status >= 300) return;
+    // the server has the calls this phone took offline (js/pads.js), and drew its pads again
+    if (kept.pads) { kept.pads = null; S.keep(f, kept); }
+    if (G.sections) G.sections.checked(f);
     // a tap taken on the hand shown after a conflict: this phone goes on from it
     if (kept.refused) { kept.refused = null; S.keep(f, kept); }
     var bar = document.getElementById("use-mine");

@@ -19,6 +19,7 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
+from .names import emoji_spans, fit_for_chart
 from .rules.core import format_counters
 
 #: One look per seat: stroke dash pattern, stroke width, marker.
@@ -26,7 +27,12 @@ STYLES = (
     {"dash": None, "width": 1.8, "marker": "circle"},
     {"dash": "7 3", "width": 1.8, "marker": "square"},
     {"dash": "1.5 2.5", "width": 2.2, "marker": "triangle"},
+    # a circle's season has more than three players: three more looks, then round again
+    {"dash": "8 2 2 2", "width": 1.4, "marker": "circle"},
+    {"dash": "3 3", "width": 1.2, "marker": "square"},
+    {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "triangle"},
 )
+EMOJI_FONT = "Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, emoji"
 CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
 
@@ -67,7 +73,7 @@ class Frame:
 
 
 def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
-                      title: str = "Running balances") -> str:
+                      title: str = "Running balances", x_label: str = "hand") -> str:
     """Inline SVG of each player's balance after every hand.
 
     ``players``: three names in seat order; ``running_balances``: one
@@ -89,20 +95,23 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     if y_max == y_min:
         y_min, y_max = -step, step
     frame = Frame(width, height, len(series) - 1, y_min, y_max)
+    if len(players) > 3:   # the legend's further rows
+        frame.top += 14 * ((len(players) - 1) // 3)
+        frame.plot_h = height - frame.top - frame.bottom
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="10">',
         f"<title>{escape(title)}</title>",
     ]
-    out += axes(frame, step)
+    out += axes(frame, step, x_label)
     out += player_lines(frame, players, series)
     out += legend(frame, players)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def axes(frame: Frame, step: float) -> list[str]:
+def axes(frame: Frame, step: float, x_label: str = "hand") -> list[str]:
     """The grid and the counters up the side, the hands along the bottom, the frame and the zero line."""
     left, top, plot_w, plot_h = frame.left, frame.top, frame.plot_w, frame.plot_h
     ticks, value = [], frame.y_min
@@ -124,7 +133,7 @@ def axes(frame: Frame, step: float) -> list[str]:
     out.append('<g class="labels" fill="#000" text-anchor="middle">')
     for hand in range(0, hands + 1, x_step):
         out.append(f'<text x="{_num(frame.x_at(hand))}" y="{top + plot_h + 12}">{hand}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">hand</text>')
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">{escape(x_label)}</text>')
     out.append("</g>")
     out.append(f'<text x="10" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
                f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">counters</text>')
@@ -155,36 +164,29 @@ def player_lines(frame: Frame, players: list, series: list) -> list[str]:
 
 
 def legend(frame: Frame, players: list) -> list[str]:
-    """The legend along the top."""
-    slot = frame.plot_w / max(1, len(players))
+    """The legend along the top (a row of three at most, more rows above the plot)."""
+    slot = frame.plot_w / max(1, min(3, len(players)))
     out = ['<g class="legend" fill="#000">']
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        x0, y = frame.left + seat * slot, 9
+        x0, y = frame.left + (seat % 3) * slot, 9 + 14 * (seat // 3)
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
-        room = max(4, min(24, int((slot - 38) / 5.8)))  # characters of 10-px text that fit the slot
-        shown = fit(name, room)
-        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
+        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / 10))  # em of 10-px text that fit the slot
+        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}"{size}>{legend_text(shown)}</text>')
     out.append("</g>")
     return out
 
 
-def fit(name: str, room: int) -> str:
-    """``name`` in at most ``room`` character widths, cut with "…": a wide character
-    (CJK, most emoji) takes two, as it is drawn."""
-    import unicodedata
-
-    widths = [2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name]
-    if sum(widths) <= room:
-        return name
-    used, end = 1, 0  # the "…"
-    while end < len(name) and used + widths[end] <= room:
-        used += widths[end]
-        end += 1
-    return name[:end] + "…"
+def legend_text(name: str) -> str:
+    """A name for an SVG ``<text>``, its emoji in the colour emoji face: the chart's
+    own face (DejaVu Sans) has black-and-white glyphs for some ("🃏"), which a
+    browser would draw, while the sheet's text draws them in colour."""
+    return "".join(f'<tspan font-family="{EMOJI_FONT}">{escape(run)}</tspan>' if emoji else escape(run)
+                   for run, emoji in emoji_spans(name))
 
 
 def _marker(kind: str, x: float, y: float) -> str:

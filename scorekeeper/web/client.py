@@ -6,7 +6,7 @@ JavaScript:
   and the ``sig_`` prefix), the taps that are actions (a preset, a pad's call) and
   each pad's list of calls: ``data-client`` on the hand form;
 - ``counts_fills(q)``: for a "counts" question (tricks), what the form fills in
-  once two seats are chosen, read by the question's own reader (``kinds.read_counts``)
+  once two seats are chosen, read by the question's own reader (``kinds/counts.py``)
   for every pair of counts: ``{"0:5,1:4": "2:3", …}``;
 - ``pad_states(q, form)``: a call pad's next states, from the rule book's own
   replay (``rules.calls``), breadth first from the calls so far: each state with
@@ -46,7 +46,7 @@ def counts_fills(q) -> str:
 
 @lru_cache(maxsize=16)
 def _fills(kind, field, total, q) -> str:
-    from .kinds import READERS   # (kinds imports callpad, which this module's readers share)
+    from .kinds import KINDS   # (kinds imports callpad and hand_form's neighbours: read when first asked)
 
     fills = {}
     for a in range(3):
@@ -54,7 +54,7 @@ def _fills(kind, field, total, q) -> str:
             for x in range(total + 1):
                 for y in range(total + 1 - x):
                     reading = Reading(_Nothing(), {})
-                    READERS[kind](q, Fields({f"{field}_{a}": str(x), f"{field}_{b}": str(y)}), reading)
+                    KINDS[kind].read(q, Fields({f"{field}_{a}": str(x), f"{field}_{b}": str(y)}), reading)
                     auto = reading.values.get(f"{field}_auto")
                     if auto:
                         fills[f"{a}:{x},{b}:{y}"] = auto

@@ -1,0 +1,180 @@
+"""A circle's season, computed from its evenings and kept between requests.
+
+Each evening is reduced once to its ``EveningFigures`` (``rules.season``), kept by
+(database, session id, session version, the members at its seats): a new hand
+in one session changes that session's version only, so only that evening is
+computed again; renaming a member changes no figure at all (the figures name
+members by id, ``#12``, and the pages put today's names on them). The season
+(the evenings added up, with a filter) and the pages made from it are kept by
+the circle's version and every evening's version: never stale, only recomputed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import current_app
+
+from .. import store
+from .cache import LATEST_SETTLEMENT, Recent
+
+#: EveningFigures by (database, session id, version, members): a circle of 1,000
+#: evenings and a club's other circles.
+FIGURES = Recent(8192)
+#: Seasons and rendered pages by (database, circle id, circle version, evenings' versions, filter, page).
+SEASONS = Recent(64)
+PAGES = Recent(64)
+
+
+def member_key(member_id) -> str:
+    return f"#{member_id}"
+
+
+def member_of(key: str) -> int | None:
+    return int(key[1:]) if key.startswith("#") and key[1:].isdigit() else None
+
+
+def evening_versions(db, circle_id: str) -> tuple:
+    """(session id, version, members) of each evening: what every cached figure is keyed by."""
+    rows = db.execute(
+        "select s.id, s.version, (select group_concat(coalesce(member_id, ''), ',') from "
+        "(select member_id from seats where session_id = s.id order by seat)) "
+        "from circle_sessions x join sessions s on s.id = x.session_id where x.circle_id = ? order by s.id",
+        [circle_id]).fetchall()
+    return tuple(rows)
+
+
+def _figures_of(db, session_id: str, version: int, members: str):
+    from ..rules.record import settle
+    from ..rules.season import evening_figures
+    from .context import settlement_of
+
+    session = store.get_session(db, session_id)
+    if session.version != version:   # changed since the list was read: its figures are for the version read now
+        version = session.version
+    record = session.record(with_agreement=True)
+    kept = (current_app.config["DATABASE"], session.id)
+    # a session being played is settled hand by hand already: take its settlement from there
+    settlement = settlement_of(session) if kept in LATEST_SETTLEMENT else settle(record)
+    names = [member_key(m) if m else f"{n} (seat {s + 1})" for s, (m, n) in
+             enumerate(zip(members.split(","), session.players))]
+    return evening_figures(record, session.id, names, settlement=settlement)
+
+
+def rules_code() -> str:
+    """What the rules' code is (a hash of ``rules/``): figures kept by an older
+    release's rules are computed again, never shown."""
+    global _CODE
+    if _CODE is None:
+        import hashlib
+        from pathlib import Path
+
+        digest = hashlib.sha256()
+        for path in sorted((Path(__file__).resolve().parent.parent / "rules").glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        _CODE = digest.hexdigest()[:16]
+    return _CODE
+
+
+_CODE = None
+
+
+def figures(db, circle_id: str, versions: tuple | None = None) -> list:
+    """Every evening's ``EveningFigures``: kept in this process, else kept in the
+    database (``evening_figures``, by the same key and the rules' code), else
+    computed (and kept in both)."""
+    path = current_app.config["DATABASE"]
+    versions = evening_versions(db, circle_id) if versions is None else versions
+    found, missing = {}, []
+    for session_id, version, members in versions:
+        kept = FIGURES.peek((path, session_id, version, members))
+        if kept is not None:
+            found[session_id] = kept
+        else:
+            missing.append((session_id, version, members))
+    if missing:
+        found.update(_kept_or_computed(db, path, circle_id, missing))
+    return [found[session_id] for session_id, _, _ in versions]
+
+
+def _picklable() -> None:
+    """``rules.season``'s plain named tuples (``Stake``, ``SeatFacts``) say they are
+    ``rules.core``'s, where pickle cannot find them: each is pickled as a call of
+    a function here that makes it again."""
+    import copyreg
+
+    from ..rules import season
+
+    for kind in (season.Stake, season.SeatFacts):
+        if getattr(kind, "__module__", "") != season.__name__ or getattr(season, kind.__name__, None) is not kind:
+            copyreg.pickle(kind, _reduce)
+
+
+def _reduce(value):
+    return _remake, (type(value).__name__, tuple(value))
+
+
+def _remake(name: str, fields: tuple):
+    from ..rules import season
+
+    return getattr(season, name)(*fields)
+
+
+def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
+    import pickle
+
+    _picklable()
+    code = rules_code()
+    wanted = {session_id: (version, members) for session_id, version, members in missing}
+    found, fresh = {}, []
+    rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
+                      "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
+    for session_id, version, members, row_code, data in rows:
+        if wanted.get(session_id) == (version, members) and row_code == code:
+            found[session_id] = pickle.loads(data)
+    for session_id, (version, members) in wanted.items():
+        if session_id not in found:
+            found[session_id] = _figures_of(db, session_id, version, members)
+            fresh.append((session_id, version, members, code, pickle.dumps(found[session_id], protocol=5)))
+        FIGURES.put((path, session_id, version, members), found[session_id])
+    if fresh:
+        try:
+            with store.writing(db, durable=False):   # a cache: losing it to a crash costs a recomputation
+                db.conn.executemany("insert or replace into evening_figures (session_id, version, members, code, data) "
+                                    "values (?, ?, ?, ?, ?)", fresh)
+        except Exception as error:   # pragma: no cover - a busy or full database: the figures are still shown
+            current_app.logger.warning("evening figures not kept: %s", error)
+    return found
+
+
+def filter_of(args) -> tuple:
+    """(since, until, rulebook) from the ledger's filter (each None when not given or not valid)."""
+    from ..rules import BOOKS
+
+    def day(raw):
+        try:
+            return date.fromisoformat(raw).isoformat() if raw else None
+        except ValueError:
+            return None
+    book = args.get("rulebook") or None
+    return day(args.get("since", "")), day(args.get("until", "")), book if book in BOOKS else None
+
+
+def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
+    """The circle's season (with the filter ``chosen``), and the key it is kept by."""
+    from ..rules.season import season
+
+    versions = evening_versions(db, circle.id)
+    key = (current_app.config["DATABASE"], circle.id, circle.version, versions, chosen)
+    return SEASONS.get(key, lambda: season(figures(db, circle.id, versions), *chosen)), key
+
+
+def open_debts(db, circle: store.Circle):
+    """What is still owed over the open evenings: (debts, the open evenings' figures)."""
+    from ..rules.season import Paid, owed
+
+    open_ids = set(store.open_evening_ids(db, circle.id))
+    evenings = [f for f in figures(db, circle.id) if f.key in open_ids]
+    paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
+            for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
+    return owed(evenings, paid), evenings

@@ -160,13 +160,23 @@ def filter_of(args) -> tuple:
     return day(args.get("since", "")), day(args.get("until", "")), book if book in BOOKS else None
 
 
+def evenings_key(db, circle: store.Circle) -> tuple:
+    """What the circle's season depends on, in one aggregate query: the circle's
+    version (bumped by every change of its members, evenings or payments: a seat's
+    member changes only so) and its evenings' versions (every change of a session
+    bumps its version, never back: their count and sum move with any of them)."""
+    count, total, last = db.execute(
+        "select count(*), coalesce(sum(s.version), 0), max(s.updated_at) from circle_sessions x "
+        "join sessions s on s.id = x.session_id where x.circle_id = ?", [circle.id]).fetchone()
+    return current_app.config["DATABASE"], circle.id, circle.version, count, total, last
+
+
 def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
     """The circle's season (with the filter ``chosen``), and the key it is kept by."""
     from ..rules.season import season
 
-    versions = evening_versions(db, circle.id)
-    key = (current_app.config["DATABASE"], circle.id, circle.version, versions, chosen)
-    return SEASONS.get(key, lambda: season(figures(db, circle.id, versions), *chosen)), key
+    key = (*evenings_key(db, circle), chosen)
+    return SEASONS.get(key, lambda: season(figures(db, circle.id), *chosen)), key
 
 
 def open_debts(db, circle: store.Circle):
@@ -174,7 +184,8 @@ def open_debts(db, circle: store.Circle):
     from ..rules.season import Paid, owed
 
     open_ids = set(store.open_evening_ids(db, circle.id))
-    evenings = [f for f in figures(db, circle.id) if f.key in open_ids]
+    evenings = sorted((f for f in figures(db, circle.id) if f.key in open_ids),
+                      key=lambda f: (f.played_on is None, f.played_on or ""))
     paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
             for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings

@@ -540,14 +540,33 @@ def ledger(view):
     chosen = filter_of(request.args)
     context = season_context(view, chosen)
     season, who = context["season"], context["who"]
+    show_all = request.args.get("all") == "1"
+    first = 0 if show_all else max(0, len(season.evenings) - LEDGER_ROWS)
 
     def chart():
         if not season.evenings:
             return ""
-        return balance_chart_svg([who(p) for p in season.players], season.running, width=380, height=260,
+        return balance_chart_svg([who(p) for p in season.players], thinned(season.running), width=380, height=260,
                                  title="Running totals, evening by evening", x_label="evening")
-    context["chart"] = chart
-    return cached_page("circle_ledger.html", "_circle_ledger.html", context)
+    context.update(chart=chart, first=first, rows=list(zip(season.evenings, season.running))[first:])
+    return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
+
+
+#: Evenings the ledger lists unless all are asked for (the running totals count every one).
+LEDGER_ROWS = 100
+#: Points a chart line has at most: a phone's chart is 380 px wide.
+CHART_POINTS = 200
+
+
+def thinned(running) -> list:
+    """At most CHART_POINTS of the running totals, evenly chosen, the last always
+    (the chart's x is then the evening's place as drawn, not its number)."""
+    running = list(running)
+    if len(running) <= CHART_POINTS:
+        return running
+    step = len(running) / CHART_POINTS
+    picked = sorted({min(len(running) - 1, int(i * step)) for i in range(CHART_POINTS)} | {len(running) - 1})
+    return [running[i] for i in picked]
 
 
 @on_circle_links("/stats")
@@ -565,11 +584,10 @@ def owed_page(view):
 
 def owed_response(view: CircleView, problems: dict | None = None, status: int = 200):
     """The owed page; its part kept by the versions it comes from (not when it says a problem)."""
-    from .circle_figures import PAGES, evening_versions
+    from .circle_figures import PAGES, evenings_key
 
     db = get_db()
-    key = (current_app.config["DATABASE"], view.circle.id, view.circle.version, evening_versions(db, view.circle.id),
-           view.can_manage, circle_unlocked(view.circle), forms.today())
+    key = (*evenings_key(db, view.circle), view.can_manage, circle_unlocked(view.circle), forms.today())
     context = None
 
     def make():
@@ -599,7 +617,17 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
             "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates, "evenings": evenings,
             "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
             "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
-            "today": forms.today(), "for_text": lambda ids: " and ".join(dates.get(i, "?") for i in ids)}
+            "today": forms.today(), "for_text": for_text(dates), "OPEN_LISTED": 30}
+
+
+def for_text(dates: dict):
+    """"14 Nov and 21 Nov"; a long run of evenings as its first and last ("14 Nov … 3 Mar, 40 evenings")."""
+    def text(ids) -> str:
+        days = [dates.get(i, "?") for i in ids]
+        if len(days) > 4:
+            return f"{days[0]} … {days[-1]}, {len(days)} evenings"
+        return " and ".join(days) if len(days) <= 2 else ", ".join(days[:-1]) + " and " + days[-1]
+    return text
 
 
 def debt_from_form(debts):

@@ -1,5 +1,6 @@
 """Command line: ``python -m scorekeeper settle FILE`` (``-`` for stdin) and
-``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]``. FILE is a
+``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]`` and
+``python -m scorekeeper season FILE… [--json]``. FILE is a
 ``gleek-session/1`` JSON record or a score sheet PDF (which carries its record)."""
 
 from __future__ import annotations
@@ -114,6 +115,54 @@ def cmd_sheet(args) -> int:
     return 0
 
 
+def cmd_season(args) -> int:
+    return season_files(args.files, as_json=args.json)
+
+
+def season_files(paths, as_json: bool = False) -> int:
+    """The season of these records: every file read, checked and settled; an invalid one is
+    named with each of its problems on stderr (nothing on stdout, exit 1)."""
+    enabled = gc.isenabled()
+    gc.disable()  # as settle: many records built, no reference cycles among them
+    try:
+        return _season(paths, as_json)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _season(paths, as_json: bool) -> int:
+    from .rules.season import evening_figures, season, season_json
+
+    evenings, problems = [], []
+    for path in paths:
+        try:
+            record = load(read_input(path))
+        except OSError as error:
+            problems.append(f"{path}: record: cannot read it: {error.strerror}")
+            continue
+        except TooLarge as too_large:
+            problems.append(f"{path}: {too_large}")
+            continue
+        except InvalidRecord as invalid:
+            problems += [f"{path}: {problem}" for problem in invalid.problems]
+            continue
+        evenings.append(evening_figures(record, path))
+    if problems:
+        return refuse(problems)
+    figures = season(evenings)
+    if as_json:
+        from .rules.record import to_json_text
+
+        sys.stdout.write(to_json_text(season_json(figures)))
+        sys.stdout.write("\n")
+        return 0
+    from .season_text import season_lines
+
+    sys.stdout.write("\n".join(season_lines(figures)) + "\n")
+    return 0
+
+
 def build_parser():
     import argparse  # only here: it and what it loads lazily cost ~5 ms, half a long settle
 
@@ -129,6 +178,13 @@ def build_parser():
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
     sheet_cmd.set_defaults(run=cmd_sheet)
+    season_cmd = commands.add_parser("season", help="add up many sessions as one season: the ledger, payments and "
+                                                    "statistics (players matched by their trimmed names)",
+                                     epilog=LIMITS)
+    season_cmd.add_argument("files", nargs="+", metavar="FILE",
+                            help="the records (JSON, or sheet PDFs), one evening each; - for standard input")
+    season_cmd.add_argument("--json", action="store_true", help="print the figures as JSON")
+    season_cmd.set_defaults(run=cmd_season)
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
     doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
     doc_cmd.set_defaults(run=cmd_rules_doc)

@@ -19,6 +19,7 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
+from .names import emoji_spans, fit_for_chart
 from .rules.core import format_counters
 
 #: One look per seat: stroke dash pattern, stroke width, marker.
@@ -31,6 +32,7 @@ STYLES = (
     {"dash": "3 3", "width": 1.2, "marker": "square"},
     {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "triangle"},
 )
+EMOJI_FONT = "Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, emoji"
 CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
 
@@ -172,26 +174,19 @@ def legend(frame: Frame, players: list) -> list[str]:
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
-        room = max(4, min(24, int((slot - 38) / 5.8)))  # characters of 10-px text that fit the slot
-        shown = fit(name, room)
-        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
+        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / 10))  # em of 10-px text that fit the slot
+        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}"{size}>{legend_text(shown)}</text>')
     out.append("</g>")
     return out
 
 
-def fit(name: str, room: int) -> str:
-    """``name`` in at most ``room`` character widths, cut with "…": a wide character
-    (CJK, most emoji) takes two, as it is drawn."""
-    import unicodedata
-
-    widths = [2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name]
-    if sum(widths) <= room:
-        return name
-    used, end = 1, 0  # the "…"
-    while end < len(name) and used + widths[end] <= room:
-        used += widths[end]
-        end += 1
-    return name[:end] + "…"
+def legend_text(name: str) -> str:
+    """A name for an SVG ``<text>``, its emoji in the colour emoji face: the chart's
+    own face (DejaVu Sans) has black-and-white glyphs for some ("🃏"), which a
+    browser would draw, while the sheet's text draws them in colour."""
+    return "".join(f'<tspan font-family="{EMOJI_FONT}">{escape(run)}</tspan>' if emoji else escape(run)
+                   for run, emoji in emoji_spans(name))
 
 
 def _marker(kind: str, x: float, y: float) -> str:

@@ -33,13 +33,13 @@ document.addEventListener("click", function (event) {
   if (link && !window.confirm(link.dataset.confirm)) event.preventDefault();
 });
 
-// Sets: a gleek and a mournival of one rank cannot both be held: choosing one unchooses the other.
+// Chips of which at most one may be chosen, as the page says (data-one-of on their
+// group: a gleek and a mournival of one rank): choosing one unchooses the others.
 document.addEventListener("change", function (event) {
-  var box = event.target;
-  if (box.type !== "checkbox" || !box.checked || !/^set_[012]$/.test(box.name)) return;
-  var rank = box.value.split(":")[1];
-  document.querySelectorAll('input[name="' + box.name + '"]').forEach(function (other) {
-    if (other !== box && other.value.split(":")[1] === rank) other.checked = false;
+  var box = event.target, group = box.type === "checkbox" && box.checked && box.closest("[data-one-of]");
+  if (!group) return;
+  group.querySelectorAll('input[type="checkbox"]').forEach(function (other) {
+    if (other !== box) other.checked = false;
   });
 }, true);  // capture: before htmx (listening on the form) sends it
 

@@ -172,7 +172,7 @@ def test_cotton1674_the_dealer_doubles_the_ruff_and_the_next_is_played_for_doubl
     ui.chip("trump", "hearts")
     ui.chip("turned_up", "5")  # Towser turned up: not asked
     expect(page.locator(f'{FORM} input[type="radio"][name="towser"]')).to_have_count(0)
-    expect(page.locator(f"{FORM} #step-towser")).to_contain_text("Towser turned up: the dealer is paid 5 from each.")
+    expect(page.locator(f"{FORM} #step-towser")).to_contain_text("Towser turned up: 5 from each to Ann.")
     ui.chip("tiddy", "nobody")
     ui.chip("tumbler", 1)
     ui.preset("Ben (eldest) bought at 12")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, flash, make_response, render_template, request, session as cookie
 from markupsafe import Markup
@@ -479,13 +480,23 @@ def day_text(played_on: str | None) -> str:
     """"14 Nov" (the year too when not this year's)."""
     from datetime import date
 
+    return _day_text(played_on, date.today().year)
+
+
+@lru_cache(maxsize=4096)
+def _day_text(played_on: str | None, this_year: int) -> str:
+    from datetime import date
+
     if not played_on:
         return "undated"
     try:
         d = date.fromisoformat(played_on)
     except ValueError:
         return played_on
-    return f"{d.day} {d.strftime('%b')}" + ("" if d.year == date.today().year else f" {d.year}")
+    return f"{d.day} {MONTHS[d.month - 1]}" + ("" if d.year == this_year else f" {d.year}")
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
@@ -499,8 +510,7 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
         member = member_of(key)
         return names.get(member, key) if member is not None else key
     def links() -> dict:
-        return {e.session_id: f"/s/{e.session_id}" if view.can_manage else f"/w/{e.watch_id}"
-                for e in store.evenings(db, circle.id)}
+        return {sid: f"/s/{sid}" if view.can_manage else f"/w/{wid}" for sid, wid, _ in store.evening_links(db, circle.id)}
     return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
             "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
@@ -610,11 +620,10 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
         return names.get(member, key) if member is not None else key
     open_ids = {f.key for f in open_figures}
     closed = store.closed_evenings(db, circle.id)
-    evenings = {e.session_id: e for e in store.evenings(db, circle.id)}
-    dates = {sid: day_text(e.played_on) for sid, e in evenings.items()}
+    dates = {sid: day_text(played_on) for sid, _, played_on in store.evening_links(db, circle.id)}
     paid = store.payments(db, circle.id)
     return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
-            "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates, "evenings": evenings,
+            "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates,
             "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
             "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
             "today": forms.today(), "for_text": for_text(dates), "OPEN_LISTED": 30}

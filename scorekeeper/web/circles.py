@@ -583,7 +583,12 @@ def thinned(running) -> list:
 def stats(view):
     from .circle_figures import filter_of
 
+    from ..chart import bars_svg
+
     context = season_context(view, filter_of(request.args))
+    season, who = context["season"], context["who"]
+    context["bars"] = lambda: bars_svg([(who(p), season.balances[p]) for p in season.players],
+                                       title="Each member's net over the season, in counters")
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 
 

@@ -343,6 +343,8 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     page = phone.get(circle + "/stats")[2]
     assert re.search(r"<th scope=\"row\">Evenings</th>(.*?)</tr>", page).group(1).count(">2<") == 2   # Ben and Cat
     assert "Head to head" in page and "Net by phase" in page
+    bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
+    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == ["Ann", "+52", "Ben", "+6", "Cat", "−110", "Dan", "+52"]
 
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]

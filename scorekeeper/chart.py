@@ -223,3 +223,36 @@ def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
     picked.add(n - 1)
     order = sorted(picked)
     return [rows[i] for i in order], [i + 1 for i in order]
+
+
+def bars_svg(rows, width: int = 380, title: str = "Net over the season") -> str:
+    """Inline SVG of one horizontal bar a row (``(label, amount)``, exact amounts),
+    to the right of the zero line for those up, to the left for those down; each
+    bar's amount written beside it. Black on white, as the balance chart."""
+    rows = [(str(label), Fraction(amount)) for label, amount in rows]
+    bar_h, gap, left = 16, 6, 90
+    height = max(1, len(rows)) * (bar_h + gap) + gap
+    most = max([abs(a) for _, a in rows] + [Fraction(1)])
+    if most > CHARTABLE:
+        most = Fraction(CHARTABLE)
+    half = (width - left - 12) / 2
+    zero = left + half
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart bars" role="img" width="{width}" '
+           f'height="{height}" viewBox="0 0 {width} {height}" aria-label={quoteattr(title)} '
+           f'font-family="DejaVu Sans, sans-serif" font-size="10">', f"<title>{escape(title)}</title>"]
+    for i, (label, amount) in enumerate(rows):
+        y = gap + i * (bar_h + gap)
+        length = float(min(abs(amount), most) / most) * (half - 40)
+        x = zero if amount >= 0 else zero - length
+        shown, scale = fit_for_chart(label, (left - 8) / 10)
+        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{left - 6}" y="{_num(y + bar_h - 4)}" text-anchor="end" fill="#000"{size}>'
+                   f'{legend_text(shown)}</text>')
+        out.append(f'<rect x="{_num(x)}" y="{y}" width="{_num(max(length, 0.5))}" height="{bar_h}" '
+                   f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>')
+        text_x = zero + length + 4 if amount >= 0 else zero - length - 4
+        out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 4)}" text-anchor="{"start" if amount >= 0 else "end"}" '
+                   f'fill="#000">{escape(("+" if amount > 0 else "") + format_counters(amount))}</text>')
+    out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{height}" stroke="#000" stroke-width="1"/>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -26,7 +26,7 @@ from flask_compress import Compress
 from .. import security
 from ..names import fit_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from . import circles, hands, home, hosting, offline, pins, players, sheets, table
+from . import circles, client, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
 
@@ -48,6 +48,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["fit"] = fit_style
     app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
     app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
+    app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES
+    app.jinja_env.globals["client_form_data"] = client.form_data
+    app.jinja_env.globals["counts_fills"] = client.counts_fills
+    app.jinja_env.globals["pad_states"] = client.pad_states
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     error_pages(app)

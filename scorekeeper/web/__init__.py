@@ -14,7 +14,8 @@
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
 version; ``hand_form`` reads the hand form by looping over the rule book's
-declaration, each question by its kind (``kinds/``, one module per kind); ``wording`` holds the table's words for changes.
+declaration, each question by its kind (``kinds/``, one module per kind);
+``wording`` holds the table's words for changes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from flask_compress import Compress
 from .. import security
 from ..names import fit_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from . import circles, hands, home, hosting, offline, pins, players, sheets, table
+from . import circles, client, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
 
@@ -47,6 +48,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["fit"] = fit_style
     app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
     app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
+    app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES
+    app.jinja_env.globals["client_form_data"] = client.form_data
+    app.jinja_env.globals["counts_fills"] = client.counts_fills
+    app.jinja_env.globals["pad_states"] = client.pad_states
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     error_pages(app)

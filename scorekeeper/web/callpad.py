@@ -19,6 +19,8 @@ from ..rules import calls as procedure
 from ..rules.core import SEATS
 
 UNDO, CLEAR, MORE = "undo", "clear", "more"
+#: Each pad's tap field, and the hidden list of calls it adds to.
+PADS = {"bid": "bids", "ruff_call": "ruff_calls"}
 FOUR_ACES = procedure.FOUR_ACES
 
 
@@ -82,6 +84,7 @@ def replayed(q, fields, reading, names: tuple, replay, unreadable: str):
         return None
     state = replay(calls)
     reading.pads[q.key] = state
+    reading.replays[q.key] = replay
     if calls and state.problem:
         reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
     return calls, state
@@ -94,7 +97,8 @@ def read_bids(q, fields, reading) -> bool:
     if answers.dealer is None:
         return False
     replay = lambda calls: procedure.replay_bids(answers.book, answers.dealer, calls, answers.names)  # noqa: E731
-    followed = replayed(q, fields, reading, ("bids", "bid", "bid_amount"), replay,
+    replay.key = ("bids", answers.book.id, answers.dealer, answers.names)  # what it replays with
+    followed = replayed(q, fields, reading, (PADS["bid"], "bid", "bid_amount"), replay,
                         "The bids could not be read: tap Clear the bids and start again.")
     if followed is None:
         return True
@@ -122,7 +126,8 @@ def read_ruff_calls(q, fields, reading) -> bool:
         return False
     opening = q.opening(answers)
     replay = lambda calls: procedure.replay_ruff(answers.book, answers.dealer, calls, answers.names, opening)  # noqa: E731
-    followed = replayed(q, fields, reading, ("ruff_calls", "ruff_call", "ruff_amount"), replay,
+    replay.key = ("ruff", answers.book.id, answers.dealer, answers.names, opening)
+    followed = replayed(q, fields, reading, (PADS["ruff_call"], "ruff_call", "ruff_amount"), replay,
                         "The calls could not be read: tap Clear the calls and start again.")
     if followed is None:
         return True

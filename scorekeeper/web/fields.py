@@ -40,6 +40,7 @@ class Reading:
         self.problems: dict[str, list[str]] = {}
         self.fixed: dict[str, str] = {}
         self.pads: dict = {}   # key -> the call pad's state (rules.calls), where the table follows the calls
+        self.replays: dict = {}  # key -> the pad's replay (calls -> state), for the states a phone needs offline
         self.refused_call: tuple | None = None  # (why, the typed-amount field, what was typed): a pad's tap not taken
         self.shown: dict = {}  # key -> the showdown as tapped so far (rules.calls.Showing)
 

@@ -19,6 +19,8 @@ from .kinds import KINDS, fields_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use")
+#: Prefixes of form fields that are not answers (each section's signatures).
+CONTROL_PREFIXES = ("sig_",)
 #: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).
 REPEATED = shapes.REPEATED
 #: What the form says of an answer it could not read (posted, or stored by an older release).
@@ -36,7 +38,7 @@ def raw_values(source) -> dict:
         values = dict(source)
     for key in CONTROL_FIELDS:
         values.pop(key, None)
-    for key in [k for k in values if k.startswith("sig_")]:
+    for key in [k for k in values if k.startswith(CONTROL_PREFIXES)]:
         del values[key]
     return values
 
@@ -51,6 +53,7 @@ class HandForm:
         self.hand, self.unanswered = reading.hand, reading.unanswered
         self.problems, self.fixed = reading.problems, reading.fixed
         self.pads, self.shown = reading.pads, reading.shown
+        self.replays = reading.replays
         self.refused_call = reading.refused_call
         self.known = known_phases(book, self.hand, options, wrong=self.problems)
 

@@ -66,7 +66,8 @@ def test_names_stay_whole_and_inside_a_phone(page: Page, base_url, artifacts):
             assert page.locator("#hand-summary table.running thead .fit").count() == 3
         assert page.evaluate(WIDE) == [], path
         assert_fits(page)
-        assert page.evaluate(CUTS, pieces) == [], path
+        cuts = page.evaluate(CUTS, pieces)
+        assert cuts == [], (path, "; ".join(cuts))
         # the joker's name keeps its word everywhere it is written ("🃏 Jo", never "🃏" alone)
         text = page.evaluate("document.body.innerText")
         assert "🃏" in text and text.count("🃏") == text.count("🃏 Jo"), path

@@ -4,28 +4,42 @@ WeasyPrint is pure-Python CPU work: a 1,000-hand sheet takes seconds. Rendered
 in the request thread, nine at once held every server thread and the GIL, and a
 trivial request waited 19 s. Here a renderer process (one per server process,
 started on first use, at a lower CPU priority) renders the sheets, one at a time
-across all of them (a lock file), so the server processes keep a core and their
-GIL for everyone else; and at most ``waiting`` request threads of each kind may
-wait for a sheet at once (the same sheet asked for twice is rendered once):
-beyond that the request is refused at once (``Busy``, a 503 with Retry-After), so
-the server's threads are never all tied up by PDFs.
+across all of them, so the server processes keep a core and their GIL for
+everyone else; and at most ``waiting`` request threads of each kind may wait for
+a sheet at once (the same sheet asked for twice is rendered once): beyond that
+the request is refused at once (``Busy``, a 503 with Retry-After), so the
+server's threads are never all tied up by PDFs.
 
 Nobody may keep the renderer busy for the others (issue 18: four watchers made it
-render a sheet per request, and the scorer got 503 twenty times in twenty):
+render a sheet per request, and the scorer got 503 twenty times in twenty; then
+four clients printing sheets of their own sessions — scorers too — left the
+scorer 0 sheets of 4):
 
 - what a client sends no longer picks the sheet: the cache key is the session's
   state and the paper (``web/sheets.py``), never a cookie;
-- a client address may start at most ``per_minute`` renders a minute in this
-  process (``TooMany``, a 429): a sheet already rendered, or being rendered, costs
+- the renderer is shared by turns, across the server's processes (``Board``, a
+  table they share): when it is free, the sheet it renders next is the one whose
+  client has used it least lately — the CPU seconds it rendered for that
+  client, halving every 30 s, and a twentieth of a second for each ask of a new sheet,
+  refused asks included — the scorer's link before the others. A round robin by
+  what each client costs: a client asking for long sheets, or waiting patiently
+  for each (it asks seldom, so counted by its asks it looked light), cannot bend
+  it. A process takes the renderer only when it is free and its best sheet comes
+  first of all the processes' (before, each process gave its own renderer its
+  next sheet at once and the two took turns on a lock file, so the scorer's sheet
+  waited behind the other process's render as well as his own process's);
+- a client address may start at most ``per_minute`` renders a minute in the whole
+  server (``TooMany``, a 429): a sheet already rendered, or being rendered, costs
   nothing and is not counted;
-- the scorer's link has waiting places of its own, and the renderer takes the
-  sheet the scorer's link waits for before any other;
-- the places are shared fairly: when they are all taken, a newcomer who asked for
-  new sheets less lately (refused asks included, counted across the server's
-  processes: ``Demand``) than one who waits takes that one's place (who is told ``Busy``; a sheet already being rendered is
+- a client has at most one new sheet waiting in each process (its own backlog),
+  and the scorer's link has waiting places of its own; when the places are all
+  taken, a newcomer who used the renderer less lately than one who waits takes
+  that one's place (who is told ``Busy``; a sheet already being rendered is
   finished and kept for its retry). A client printing its own sessions' sheets all
-  evening is a scorer too, so without this it would hold the scorer's place
-  nearly all the time; the real scorer asks now and then.
+  evening is a scorer too, so without this it would hold the scorer's place.
+
+What cannot be helped: a render once started runs to its end, so the scorer's
+wait is the sheet being rendered when he asks, then his own.
 """
 
 from __future__ import annotations
@@ -36,7 +50,6 @@ import os
 import struct
 import threading
 import time
-from collections import deque
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -44,17 +57,17 @@ from concurrent.futures.process import BrokenProcessPool
 RENDERERS = 1          # processes rendering sheets (the machine this runs on has 2 cores)
 RENDER_TIMEOUT = 120   # seconds a request waits for its sheet
 RETRY_AFTER = 10       # seconds, when busy
+POLL = 0.05            # seconds between a waiting request's looks at a renderer another process holds
+ASK_COST = 0.05        # renderer seconds an ask for a new sheet counts as (refused asks included)
 SCORER, OTHERS = 0, 1  # who is waiting: the scorer's link first
 
 _lock = threading.RLock()   # reentrant: a finished render's callback can run inside submit()
 _pool: ProcessPoolExecutor | None = None
 _jobs: dict = {}        # key -> Job: the sheets waiting for the renderer or being rendered
-_busy = False           # the renderer has a sheet
+_busy = False           # this process's renderer has a sheet
 _places = {SCORER: [], OTHERS: []}   # the Tickets of the request threads waiting, of each kind
 _done: OrderedDict = OrderedDict()   # key -> PDF bytes: the last few rendered (for a bumped waiter's retry)
 _order = itertools.count()
-_renders: dict = {}     # client address -> the times it started a render (the last minute's)
-MAX_REMEMBERED = 256    # times kept per client
 
 
 class Job:
@@ -64,19 +77,20 @@ class Job:
         self.parts, self.lock_path = parts, lock_path
         self.tickets: list = []
         self.started = False
+        self.client = None   # whom the renderer's time is counted to
 
 
 class Ticket:
     """One request thread's wait, for ``client``."""
 
-    def __init__(self, key, who: int, client: str):
-        self.key, self.who, self.client, self.order = key, who, client, next(_order)
+    def __init__(self, key, who: int, client: str, asked: float):
+        self.key, self.who, self.client, self.asked, self.order = key, who, client, asked, next(_order)
         self.event = threading.Event()
         self.outcome: tuple | None = None   # ("ok", bytes) | ("error", exception) | ("bumped", None)
 
-    def standing(self, now: float) -> float:
-        """How much its client asks of the renderer: ``Demand``."""
-        return _demand(self.client)
+    def standing(self) -> float:
+        """How much its client used the renderer lately (``Board.usage``)."""
+        return _board().usage(self.client, time.time())
 
     def end(self, outcome: tuple) -> None:
         self.outcome = outcome
@@ -102,28 +116,37 @@ class TooMany(Exception):
         super().__init__(f"at most {limit} sheets a minute")
 
 
-def _lower_priority() -> None:
+def _start_renderer() -> None:
+    """In the renderer process, once: a lower CPU priority, and WeasyPrint loaded
+    (seconds), so that no client's first sheet is counted the renderer's start."""
     try:
         os.nice(10)   # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
+    from .sheet import _print_resources
+
+    _print_resources("a4")
 
 
-def _render(parts: tuple, lock_path: str | None) -> bytes:
+def _render(parts: tuple, lock_path: str | None) -> tuple[bytes, float]:
     """In the renderer process: the sheet's HTML (made in the app's process, where
-    the rule books are) to PDF. ``lock_path``: a file every renderer of this
-    instance locks while it renders, so that with several server processes (each
-    with its renderer) still one sheet at a time takes a core."""
+    the rule books are) to PDF, and the CPU seconds that took (what the client is
+    counted: the wall time also counts whatever else the machine was doing).
+    ``lock_path``: a file every renderer of this instance locks while it renders, so
+    that even two servers on one instance folder render one sheet at a time (within
+    one server ``Board`` decides)."""
     from .sheet import print_pdf
 
     if lock_path is None:
-        return print_pdf(*parts)
+        began = time.process_time()
+        return print_pdf(*parts), time.process_time() - began
     import fcntl
 
     fd = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return print_pdf(*parts)
+        began = time.process_time()
+        return print_pdf(*parts), time.process_time() - began
 
 
 def _get_pool() -> ProcessPoolExecutor:
@@ -131,37 +154,56 @@ def _get_pool() -> ProcessPoolExecutor:
     if _pool is None:
         # spawn, not fork: the server has threads (and SQLite connections) a fork would copy mid-use
         _pool = ProcessPoolExecutor(max_workers=RENDERERS, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_lower_priority)
+                                    initializer=_start_renderer)
     return _pool
 
 
-def _recent(log: dict, client: str | None, now: float) -> deque:
-    """The times in ``log`` (``_renders``) of ``client``'s last minute."""
-    times = log.setdefault(client or "unknown", deque(maxlen=MAX_REMEMBERED))
-    while times and times[0] <= now - 60:
-        times.popleft()
-    return times
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:   # someone else's: alive
+        return True
+    return True
 
 
-class Demand:
-    """How often each client address asked for a sheet not rendered yet, the
-    refused asks included, decaying by half every ``HALF_LIFE`` s: the scorer asks
-    now and then, a client hammering the renderer many times a second.
+class Board:
+    """What every server process knows of the rendering: which process renders now,
+    the sheet each other process would render next, and per client address what it
+    cost the renderer lately and when it started its last renders.
 
-    Shared by every server process: a table in memory mapped before the workers
-    are forked (``share_demand``, called by ``serve.run``), with a lock made then
-    too. Counted per process, a client whose requests mostly reached the other
-    process looked light in this one and could take the scorer's place. A fixed
-    table (``SLOTS`` addresses, by hash): when it is full, the lightest is forgotten."""
+    An anonymous ``mmap`` made before the workers are forked (``share_board``,
+    called by ``serve.run``), with a lock made then too; made on first use in a
+    single process (the tests' app). Counted per process, a client whose requests
+    mostly reached the other process looked light in this one; and each process
+    giving its own renderer its next sheet made the scorer wait behind the other's
+    render too. Fixed tables: ``CLIENTS`` addresses (by hash; when full, the
+    lightest is forgotten) and ``SEATS`` processes (a seat not refreshed for
+    ``SEAT_FRESH`` s is free: its process no longer waits, or died). A hold whose
+    process died, or older than ``HOLD_LIMIT`` s, is taken for lost."""
 
-    SLOTS, PROBE, HALF_LIFE = 1024, 16, 30.0
-    ENTRY = struct.Struct("<Qdd")   # address hash (0: free), demand, when it was last updated
+    CLIENTS, PROBE, HALF_LIFE, TIMES, SEATS = 1024, 16, 30.0, 16, 32
+    SEAT_FRESH = 2.0                      # s: a waiting process refreshes its seat every POLL
+    HOLD_LIMIT = RENDER_TIMEOUT + 60      # s
+    HEAD = struct.Struct("<qd")           # the pid rendering (0: nobody), since
+    SEAT = struct.Struct("<qqQdd")        # pid (0: free), kind, client hash, asked at, refreshed at
+    CLIENT = struct.Struct("<Qdd%dd" % TIMES)   # hash (0: free), usage, updated, its last render starts
 
     def __init__(self, lock=None):
         import mmap
 
-        self.table = mmap.mmap(-1, self.SLOTS * self.ENTRY.size)   # anonymous, shared with forked children
+        self.seats_at = self.HEAD.size
+        self.clients_at = self.seats_at + self.SEATS * self.SEAT.size
+        self.table = mmap.mmap(-1, self.clients_at + self.CLIENTS * self.CLIENT.size)   # shared with forked children
         self.lock = lock if lock is not None else threading.Lock()
+
+    def _acquire(self) -> bool:
+        """The table's lock, held for microseconds; a process killed holding it must
+        not stop the others for good: after 2 s, on without it."""
+        return self.lock.acquire(timeout=2.0)
+
+    # ---------------------------------------------------------------- clients
 
     @staticmethod
     def _hash(client: str) -> int:
@@ -172,82 +214,158 @@ class Demand:
     def _decayed(self, value: float, since: float, now: float) -> float:
         return value * 0.5 ** (max(0.0, now - since) / self.HALF_LIFE)
 
-    def _find(self, key: int, now: float) -> tuple[int, float, float]:
-        """(slot, demand, updated) of ``key``: its slot, else a free or the lightest one."""
-        start = key % self.SLOTS
-        best = None
+    def _client(self, key: int, now: float) -> tuple:
+        """(offset, usage now, its render start times) of ``key``'s entry; a new
+        one in a free entry, else in the lightest of its probe."""
+        start, best = key % self.CLIENTS, None
         for i in range(self.PROBE):
-            slot = (start + i) % self.SLOTS
-            found, value, since = self.ENTRY.unpack_from(self.table, slot * self.ENTRY.size)
-            if found == key:
-                return slot, value, since
-            weight = -1.0 if found == 0 else self._decayed(value, since, now)
+            at = self.clients_at + ((start + i) % self.CLIENTS) * self.CLIENT.size
+            entry = self.CLIENT.unpack_from(self.table, at)
+            if entry[0] == key:
+                return at, self._decayed(entry[1], entry[2], now), list(entry[3:])
+            weight = -1.0 if entry[0] == 0 else self._decayed(entry[1], entry[2], now)
             if best is None or weight < best[1]:
-                best = (slot, weight)
-        return best[0], 0.0, now
+                best = (at, weight)
+        return best[0], 0.0, [0.0] * self.TIMES
 
-    def of(self, client: str, now: float) -> float:
-        with self.lock:
-            key = self._hash(client)
-            slot, value, since = self._find(key, now)
-            found = self.ENTRY.unpack_from(self.table, slot * self.ENTRY.size)[0]
-            return self._decayed(value, since, now) if found == key else 0.0
+    def _usage(self, key: int, now: float) -> float:
+        return self._client(key, now)[1]   # 0 for a client not in the table
+
+    def _charge(self, key: int, seconds: float, now: float, started: float | None = None) -> float:
+        at, usage, times = self._client(key, now)
+        if started is not None:
+            times = times[1:] + [started]
+        usage += seconds
+        self.CLIENT.pack_into(self.table, at, key, usage, now, *times)
+        return usage
+
+    def usage(self, client: str, now: float) -> float:
+        """The renderer seconds ``client`` used lately (halving every ``HALF_LIFE`` s)."""
+        held = self._acquire()
+        try:
+            return self._usage(self._hash(client), now)
+        finally:
+            if held:
+                self.lock.release()
 
     def ask(self, client: str, now: float) -> float:
-        """One more ask by ``client``; its demand now."""
-        with self.lock:
+        """One more ask by ``client`` for a sheet not rendered yet; its usage now."""
+        held = self._acquire()
+        try:
+            return self._charge(self._hash(client), ASK_COST, now)
+        finally:
+            if held:
+                self.lock.release()
+
+    def count_render(self, client: str, per_minute: int | None, now: float) -> None:
+        """A render is to start for ``client``: ``TooMany`` if it started
+        ``per_minute`` (at most ``TIMES``) already in the last minute, in any process."""
+        held = self._acquire()
+        try:
             key = self._hash(client)
-            slot, value, since = self._find(key, now)
-            value = self._decayed(value, since, now) + 1.0
-            self.ENTRY.pack_into(self.table, slot * self.ENTRY.size, key, value, now)
-            return value
+            recent = sorted(t for t in self._client(key, now)[2] if t > now - 60)
+            if per_minute is not None:
+                limit = min(per_minute, self.TIMES)
+                if len(recent) >= limit:
+                    raise TooMany(max(1, int(recent[-limit] + 60 - now) + 1), limit)
+            self._charge(key, 0.0, now, started=now)
+        finally:
+            if held:
+                self.lock.release()
+
+    # ---------------------------------------------------------------- the renderer
+
+    def _seat(self, pid: int, now: float) -> int:
+        """The offset of ``pid``'s seat: its own, else a free or stale one."""
+        spare = None
+        for i in range(self.SEATS):
+            at = self.seats_at + i * self.SEAT.size
+            owner, _, _, _, refreshed = self.SEAT.unpack_from(self.table, at)
+            if owner == pid:
+                return at
+            if spare is None and (owner == 0 or refreshed < now - self.SEAT_FRESH):
+                spare = at
+        return spare if spare is not None else self.seats_at
+
+    def claim(self, pid: int, best: tuple | None, idle: bool, now: float) -> bool:
+        """Process ``pid`` would render ``best`` (kind, client, asked at) next. It
+        may if nobody renders (``idle``: its own renderer has nothing, so a hold by
+        ``pid`` itself is stale) and no other process waits with a sheet that comes
+        first (kind, then usage, then who asked first). Else its seat says what it
+        waits with, for the others to see. ``best`` None: it waits with nothing."""
+        held = self._acquire()
+        try:
+            seat = self._seat(pid, now)
+            if best is None:
+                self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0.0, 0.0)
+                return False
+            kind, client, asked = best
+            key = self._hash(client)
+            holder, since = self.HEAD.unpack_from(self.table, 0)
+            taken = holder != 0 and (holder != pid or not idle) and now - since < self.HOLD_LIMIT and _alive(holder)
+            rank = (kind, self._usage(key, now), asked, pid)
+            first = not taken and all(
+                not other or other == pid or refreshed < now - self.SEAT_FRESH
+                or (their_kind, self._usage(their_key, now), their_asked, other) > rank
+                for other, their_kind, their_key, their_asked, refreshed in (
+                    self.SEAT.unpack_from(self.table, self.seats_at + i * self.SEAT.size)
+                    for i in range(self.SEATS)))
+            if first:
+                self.HEAD.pack_into(self.table, 0, pid, now)
+                self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0.0, 0.0)
+            else:
+                self.SEAT.pack_into(self.table, seat, pid, kind, key, asked, now)
+            return first
+        finally:
+            if held:
+                self.lock.release()
+
+    def release(self, pid: int, client: str | None, seconds: float, now: float) -> None:
+        """Process ``pid``'s renderer is done: ``seconds`` of it counted to ``client``."""
+        held = self._acquire()
+        try:
+            if client is not None and seconds > 0:
+                self._charge(self._hash(client), seconds, now)
+            if self.HEAD.unpack_from(self.table, 0)[0] == pid:
+                self.HEAD.pack_into(self.table, 0, 0, now)
+        finally:
+            if held:
+                self.lock.release()
 
 
-_shared: list = []   # the Demand table of this server (made on first use, or shared before the fork)
+_shared: list = []   # the Board of this server (made on first use, or shared before the fork)
 
 
-def share_demand() -> None:
+def share_board() -> None:
     """Make the table every server process will share: call before forking them."""
-    import multiprocessing
-
-    _shared[:] = [Demand(multiprocessing.get_context("fork").Lock())]
+    _shared[:] = [Board(multiprocessing.get_context("fork").Lock())]
 
 
-def _demand(client: str) -> float:
+def _board() -> Board:
     if not _shared:
-        _shared.append(Demand())
-    return _shared[0].of(client, time.time())   # wall time: the same in every process
+        _shared.append(Board())
+    return _shared[0]
 
 
-def _ask(client: str) -> float:
-    if not _shared:
-        _shared.append(Demand())
-    return _shared[0].ask(client, time.time())
-
-
-def _count_render(client: str | None, per_minute: int | None, now: float) -> None:
-    """A render started for ``client``: ``TooMany`` if it had ``per_minute`` already."""
-    times = _recent(_renders, client, now)
-    if per_minute is not None and len(times) >= per_minute:
-        raise TooMany(max(1, int(times[-per_minute] + 60 - now) + 1), per_minute)
-    times.append(now)
-    if len(_renders) > 4096:   # forget the clients with nothing in the last minute
-        for address in [a for a, t in _renders.items() if not t or t[-1] <= now - 60]:
-            del _renders[address]
-
-
-def _take_place(ticket: Ticket, waiting: int, now: float) -> None:
+def _take_place(ticket: Ticket, waiting: int) -> None:
     """A waiting place for ``ticket`` (under ``_lock``), the fairest way: when every
-    place is taken, the newcomer takes the place of the one whose client asks most
-    of the renderer, if it asks less; else ``Busy``."""
+    place is taken, the newcomer takes the place of the one whose client used the
+    renderer most lately, if it used it less; else ``Busy``."""
     places = _places[ticket.who]
     if len(places) >= waiting:
-        heaviest = max(places, key=lambda t: (t.standing(now), t.order), default=None)
-        if heaviest is None or heaviest.standing(now) <= ticket.standing(now):
+        mine = ticket.standing()
+        heaviest = max(places, key=lambda t: (t.standing(), t.order), default=None)
+        if heaviest is None or heaviest.standing() <= mine:
             raise Busy()
         _leave(heaviest)
         heaviest.end(("bumped", None))
     places.append(ticket)
+
+
+def _waits_already(client: str) -> bool:
+    """``client`` has a sheet waiting for the renderer in this process (under ``_lock``)."""
+    return any(t.client == client and t.key in _jobs and not _jobs[t.key].started
+               for places in _places.values() for t in places)
 
 
 def _leave(ticket: Ticket) -> None:
@@ -274,34 +392,41 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     ``TooMany``."""
     from .sheet import sheet_pdf_parts
 
-    who, parts, counted = SCORER if scorer else OTHERS, None, False
+    who, parts, counted, client = SCORER if scorer else OTHERS, None, False, client or "unknown"
     while True:
         with _lock:
             if key in _done:
                 _done.move_to_end(key)
                 return _done[key]
-            now = time.monotonic()
+            now = time.time()
             job = _jobs.get(key)
-            client = client or "unknown"
             if job is not None or parts is not None:
-                ticket = Ticket(key, who, client)
-                _take_place(ticket, waiting, now)     # Busy: nothing is left behind
+                ticket = Ticket(key, who, client, now)
+                _take_place(ticket, waiting)          # Busy: nothing is left behind
                 if job is None:                       # a new sheet: it waits for the renderer
                     job = _jobs[key] = Job(parts, lock_path)
                 job.tickets.append(ticket)
                 _start_next()
                 break
-            mine = _ask(client)
-            if len(_places[who]) >= waiting and all(t.standing(now) <= mine for t in _places[who]):
+            mine = _board().ask(client, now)
+            if _waits_already(client):
+                raise Busy()                          # one new sheet of its own waits already
+            if len(_places[who]) >= waiting and all(t.standing() <= mine for t in _places[who]):
                 raise Busy()                          # no place for it: say so before any work
             if not counted:
-                _count_render(client, per_minute, now)
+                _board().count_render(client, per_minute, now)
                 counted = True
         parts = sheet_pdf_parts(record, paper, printed, agreed)  # the HTML, here where the rule books are
-    if not ticket.event.wait(RENDER_TIMEOUT):
+    deadline = time.monotonic() + RENDER_TIMEOUT
+    while not ticket.event.wait(POLL):   # another process's renderer may free up: look again
         with _lock:
-            _leave(ticket)
-        raise Busy()
+            if ticket.event.is_set():
+                break
+            if time.monotonic() > deadline:
+                _leave(ticket)
+                _start_next()
+                raise Busy()
+            _start_next()
     kind, value = ticket.outcome
     if kind == "ok":
         return value
@@ -310,26 +435,48 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     raise value
 
 
+def _best(now: float):
+    """(rank, key) of the waiting sheet whose best waiter comes first here (the
+    scorer's link, then the client that used the renderer least lately, then who
+    asked first), or None (under ``_lock``)."""
+    board, best = _board(), None
+    usage: dict = {}
+    for key, job in _jobs.items():
+        if job.started or not job.tickets:
+            continue
+        for ticket in job.tickets:
+            if ticket.client not in usage:
+                usage[ticket.client] = board.usage(ticket.client, now)
+            rank = (ticket.who, usage[ticket.client], ticket.asked, ticket.order, ticket.client)
+            if best is None or rank < best[0]:
+                best = (rank, key)
+    return best
+
+
 def _start_next() -> None:
-    """Give the renderer the waiting sheet whose best waiter comes first (the
-    scorer's link, then the client that asked least lately), if it has none
-    (under ``_lock``)."""
+    """Give this process's renderer the waiting sheet that comes first, if it has
+    none and the server's renderer is free for it (``Board.claim``; under ``_lock``)."""
     global _busy, _pool
     while not _busy:
-        now = time.monotonic()
-        waiting = [(min((t.who, t.standing(now), t.order) for t in job.tickets), key) for key, job in _jobs.items()
-                   if not job.started and job.tickets]
-        if not waiting:
+        now = time.time()
+        best = _best(now)
+        board = _board()
+        if best is None:
+            board.claim(os.getpid(), None, True, now)    # waits with nothing
             return
-        key = min(waiting, key=lambda w: w[0])[1]
+        (who, _, asked, _, client), key = best
+        if not board.claim(os.getpid(), (who, client, asked), True, now):
+            return                                       # another sheet goes first; the waiters look again
         job = _jobs[key]
         try:
             rendering = _get_pool().submit(_render, job.parts, job.lock_path)
         except (BrokenProcessPool, RuntimeError):   # the renderer died; a new one next time
             _pool = None
+            board.release(os.getpid(), None, 0.0, time.time())
             _end_job(key, ("error", Failed()))
             continue
         job.started = _busy = True
+        job.client = client
         rendering.add_done_callback(lambda done, key=key: _finished(done, key))
 
 
@@ -348,10 +495,13 @@ def _end_job(key, outcome: tuple) -> None:
 
 
 def _finished(rendering, key) -> None:
-    """In the pool's thread: the sheet is rendered (or the renderer failed); the next one."""
+    """In the pool's thread: the sheet is rendered (or the renderer failed); the
+    renderer's time counted to its client, the next one."""
     global _busy, _pool
+    seconds = 0.0
     try:
-        outcome = ("ok", rendering.result())
+        pdf, seconds = rendering.result()
+        outcome = ("ok", pdf)
     except BrokenProcessPool:   # the renderer died (killed, out of memory): a new one next time
         outcome = ("error", Failed())
         with _lock:
@@ -359,6 +509,8 @@ def _finished(rendering, key) -> None:
     except BaseException as error:  # noqa: BLE001 - the request thread raises it
         outcome = ("error", error)
     with _lock:
+        job = _jobs.get(key)
+        _board().release(os.getpid(), job.client if job is not None else None, seconds, time.time())
         _end_job(key, outcome)
         _busy = False
         _start_next()

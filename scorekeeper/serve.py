@@ -103,7 +103,7 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     raise_open_file_limit()
     from . import pdf
 
-    pdf.share_demand()   # every worker counts the PDF asks in one table (made before they are forked)
+    pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
     sock = listen(host, port)
     if workers <= 1:

@@ -127,6 +127,11 @@ Paid = named_tuple("Paid", "payer payee amount currency")
 Debt = named_tuple("Debt", "payer payee amount currency evenings dates")
 
 
+for _kind in (Stake, SeatFacts, SeasonPayment, Stats, HeadToHead, Paid, Debt):
+    _kind.__module__ = __name__  # where pickle finds them (a cache, a worker process)
+del _kind
+
+
 # ---------------------------------------------------------------- one evening
 
 def _counts(counter: dict) -> tuple:
@@ -168,17 +173,12 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
     disputed = [0, 0, 0]
     hand_totals = []
     facts_of = book.season_facts
+    all_halves = []
     for result, hand in zip(settlement.hands, record["hands"]):
-        halves = result.halves
-        hand_totals.append((from_halves(halves[0]), from_halves(halves[1]), from_halves(halves[2])))
-        for seat in (0, 1, 2):
-            h = halves[seat]
-            if h > 0:
-                won[seat] += 1
-            if best[seat] is None or h > best[seat]:
-                best[seat] = h
-            if worst[seat] is None or h < worst[seat]:
-                worst[seat] = h
+        a, b, c = halves = result.halves
+        all_halves.append(halves)
+        hand_totals.append((a // 2 if a % 2 == 0 else from_halves(a), b // 2 if b % 2 == 0 else from_halves(b),
+                            c // 2 if c % 2 == 0 else from_halves(c)))
         buyer, paid, winner, by_aces, sets, cards = facts_of(hand, options)
         if buyer is not None:
             bought[buyer] += 1
@@ -199,6 +199,11 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
         if "disputes" in hand:
             for dispute in hand["disputes"]:
                 disputed[dispute["seat"]] += 1
+    for seat in (0, 1, 2):  # each hand's total, in half counters: the builtins go through them
+        column = [h[seat] for h in all_halves]
+        if column:
+            won[seat] = sum(1 for h in column if h > 0)
+            best[seat], worst[seat] = max(column), min(column)
     side = book.side_cards()
     facts = tuple(
         SeatFacts(won[s], None if best[s] is None else from_halves(best[s]),

@@ -162,8 +162,9 @@ def restore_circle(db: Database, data: dict) -> str | None:
         forget_payments(db, cid)
         db.execute("delete from circle_sessions where circle_id = ?", [cid])
         db.execute("delete from members where circle_id = ?", [cid])
-        db.execute("update circles set name = ?, pin_hash = ?, version = ?, updated_at = ? where id = ?",
-                   [circle["name"], circle["pin_hash"], circle["version"], now(), cid])
+        # never back to a version this circle had: what is kept by its version would be taken for it
+        db.execute("update circles set name = ?, pin_hash = ?, version = max(version + 1, ?), updated_at = ? "
+                   "where id = ?", [circle["name"], circle["pin_hash"], circle["version"], now(), cid])
     else:
         db["circles"].insert({"id": cid, "watch_id": circle["watch_id"], "name": circle["name"],
                               "pin_hash": circle["pin_hash"], "version": circle["version"],

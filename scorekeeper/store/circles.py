@@ -203,6 +203,13 @@ def evenings(db: Database, circle_id: str) -> list[Evening]:
                     updated_at=r["updated_at"]) for r in rows]
 
 
+def evening_links(db: Database, circle_id: str) -> list[tuple]:
+    """(session id, watch id, played on) of each evening, in one light query (the
+    season pages' links and dates)."""
+    return db.execute("select s.id, s.watch_id, s.played_on from circle_sessions x join sessions s "
+                      "on s.id = x.session_id where x.circle_id = ?", [circle_id]).fetchall()
+
+
 def session_versions(db: Database, circle_id: str) -> list[tuple[str, int]]:
     """(session id, version) of each evening, in one indexed query: what the
     season's cache compares."""

@@ -14,7 +14,8 @@
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
 version; ``hand_form`` reads the hand form by looping over the rule book's
-declaration, each question by its kind (``kinds/``, one module per kind); ``wording`` holds the table's words for changes.
+declaration, each question by its kind (``kinds/``, one module per kind);
+``wording`` holds the table's words for changes.
 """
 
 from __future__ import annotations

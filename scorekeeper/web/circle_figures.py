@@ -97,33 +97,51 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
     return [found[session_id] for session_id, _, _ in versions]
 
 
-def _picklable() -> None:
-    """``rules.season``'s plain named tuples (``Stake``, ``SeatFacts``) say they are
-    ``rules.core``'s, where pickle cannot find them: each is pickled as a call of
-    a function here that makes it again."""
-    import copyreg
-
-    from ..rules import season
-
-    for kind in (season.Stake, season.SeatFacts):
-        if getattr(kind, "__module__", "") != season.__name__ or getattr(season, kind.__name__, None) is not kind:
-            copyreg.pickle(kind, _reduce)
+def _amount(x):
+    return x if type(x) is int else (x.numerator, x.denominator)
 
 
-def _reduce(value):
-    return _remake, (type(value).__name__, tuple(value))
+def _amounts(values):
+    return tuple(x if type(x) is int else (x.numerator, x.denominator) for x in values)
 
 
-def _remake(name: str, fields: tuple):
-    from ..rules import season
+def encode(f) -> bytes:
+    """An ``EveningFigures`` as ``marshal`` bytes: plain tuples, each exact amount an
+    int or (numerator, denominator). (pickle of the same took ~0.5 ms an evening,
+    mostly Fractions parsed back from text: 1,000 evenings were most of a cold page.)"""
+    import marshal
 
-    return getattr(season, name)(*fields)
+    stake = None if f.stake is None else (f.stake.currency, _amount(f.stake.per_counter))
+    facts = tuple((s.won, None if s.best is None else _amount(s.best), None if s.worst is None else _amount(s.worst),
+                   s.bought, _amount(s.price), s.ruffs, s.ruffs_by_aces, s.gleeks, s.mournivals, s.held, s.agreed,
+                   s.disputed) for s in f.facts)
+    return marshal.dumps((f.key, f.played_on, f.title, f.rulebook, f.players, stake, f.hands, _amounts(f.totals),
+                          None if f.money is None else _amounts(f.money), tuple(map(_amounts, f.hand_totals)),
+                          tuple((p, _amounts(t)) for p, t in f.phases), facts))
+
+
+def decode(data: bytes):
+    import marshal
+    from fractions import Fraction
+
+    from ..rules.season import EveningFigures, SeatFacts, Stake
+
+    def amount(x):
+        return x if type(x) is int else Fraction(*x)
+
+    def amounts(values):
+        return tuple(x if type(x) is int else Fraction(*x) for x in values)
+    key, played_on, title, rulebook, players, stake, hands, totals, money, hand_totals, phases, facts = marshal.loads(data)
+    return EveningFigures(
+        key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], amount(stake[1])), hands,
+        amounts(totals), None if money is None else amounts(money), tuple(map(amounts, hand_totals)),
+        tuple((p, amounts(t)) for p, t in phases),
+        tuple(SeatFacts(won, None if best is None else amount(best), None if worst is None else amount(worst), bought,
+                        amount(price), ruffs, aces, gleeks, mournivals, held, agreed, disputed)
+              for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts))
 
 
 def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
-    import pickle
-
-    _picklable()
     code = rules_code()
     wanted = {session_id: (version, members) for session_id, version, members in missing}
     found, fresh = {}, []
@@ -131,11 +149,11 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
                       "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
     for session_id, version, members, row_code, data in rows:
         if wanted.get(session_id) == (version, members) and row_code == code:
-            found[session_id] = pickle.loads(data)
+            found[session_id] = decode(data)
     for session_id, (version, members) in wanted.items():
         if session_id not in found:
             found[session_id] = _figures_of(db, session_id, version, members)
-            fresh.append((session_id, version, members, code, pickle.dumps(found[session_id], protocol=5)))
+            fresh.append((session_id, version, members, code, encode(found[session_id])))
         FIGURES.put((path, session_id, version, members), found[session_id])
     if fresh:
         try:
@@ -160,13 +178,23 @@ def filter_of(args) -> tuple:
     return day(args.get("since", "")), day(args.get("until", "")), book if book in BOOKS else None
 
 
+def evenings_key(db, circle: store.Circle) -> tuple:
+    """What the circle's season depends on, in one aggregate query: the circle's
+    version (bumped by every change of its members, evenings or payments: a seat's
+    member changes only so) and its evenings' versions (every change of a session
+    bumps its version, never back: their count and sum move with any of them)."""
+    count, total, last = db.execute(
+        "select count(*), coalesce(sum(s.version), 0), max(s.updated_at) from circle_sessions x "
+        "join sessions s on s.id = x.session_id where x.circle_id = ?", [circle.id]).fetchone()
+    return current_app.config["DATABASE"], circle.id, circle.version, count, total, last
+
+
 def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
     """The circle's season (with the filter ``chosen``), and the key it is kept by."""
     from ..rules.season import season
 
-    versions = evening_versions(db, circle.id)
-    key = (current_app.config["DATABASE"], circle.id, circle.version, versions, chosen)
-    return SEASONS.get(key, lambda: season(figures(db, circle.id, versions), *chosen)), key
+    key = (*evenings_key(db, circle), chosen)
+    return SEASONS.get(key, lambda: season(figures(db, circle.id), *chosen)), key
 
 
 def open_debts(db, circle: store.Circle):
@@ -174,7 +202,8 @@ def open_debts(db, circle: store.Circle):
     from ..rules.season import Paid, owed
 
     open_ids = set(store.open_evening_ids(db, circle.id))
-    evenings = [f for f in figures(db, circle.id) if f.key in open_ids]
+    evenings = sorted((f for f in figures(db, circle.id) if f.key in open_ids),
+                      key=lambda f: (f.played_on is None, f.played_on or ""))
     paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
             for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, flash, make_response, render_template, request, session as cookie
 from markupsafe import Markup
@@ -479,13 +480,23 @@ def day_text(played_on: str | None) -> str:
     """"14 Nov" (the year too when not this year's)."""
     from datetime import date
 
+    return _day_text(played_on, date.today().year)
+
+
+@lru_cache(maxsize=4096)
+def _day_text(played_on: str | None, this_year: int) -> str:
+    from datetime import date
+
     if not played_on:
         return "undated"
     try:
         d = date.fromisoformat(played_on)
     except ValueError:
         return played_on
-    return f"{d.day} {d.strftime('%b')}" + ("" if d.year == date.today().year else f" {d.year}")
+    return f"{d.day} {MONTHS[d.month - 1]}" + ("" if d.year == this_year else f" {d.year}")
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
@@ -499,8 +510,7 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
         member = member_of(key)
         return names.get(member, key) if member is not None else key
     def links() -> dict:
-        return {e.session_id: f"/s/{e.session_id}" if view.can_manage else f"/w/{e.watch_id}"
-                for e in store.evenings(db, circle.id)}
+        return {sid: f"/s/{sid}" if view.can_manage else f"/w/{wid}" for sid, wid, _ in store.evening_links(db, circle.id)}
     return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
             "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
@@ -540,21 +550,45 @@ def ledger(view):
     chosen = filter_of(request.args)
     context = season_context(view, chosen)
     season, who = context["season"], context["who"]
+    show_all = request.args.get("all") == "1"
+    first = 0 if show_all else max(0, len(season.evenings) - LEDGER_ROWS)
 
     def chart():
         if not season.evenings:
             return ""
-        return balance_chart_svg([who(p) for p in season.players], season.running, width=380, height=260,
+        return balance_chart_svg([who(p) for p in season.players], thinned(season.running), width=380, height=260,
                                  title="Running totals, evening by evening", x_label="evening")
-    context["chart"] = chart
-    return cached_page("circle_ledger.html", "_circle_ledger.html", context)
+    context.update(chart=chart, first=first, rows=list(zip(season.evenings, season.running))[first:])
+    return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
+
+
+#: Evenings the ledger lists unless all are asked for (the running totals count every one).
+LEDGER_ROWS = 100
+#: Points a chart line has at most: a phone's chart is 380 px wide.
+CHART_POINTS = 200
+
+
+def thinned(running) -> list:
+    """At most CHART_POINTS of the running totals, evenly chosen, the last always
+    (the chart's x is then the evening's place as drawn, not its number)."""
+    running = list(running)
+    if len(running) <= CHART_POINTS:
+        return running
+    step = len(running) / CHART_POINTS
+    picked = sorted({min(len(running) - 1, int(i * step)) for i in range(CHART_POINTS)} | {len(running) - 1})
+    return [running[i] for i in picked]
 
 
 @on_circle_links("/stats")
 def stats(view):
     from .circle_figures import filter_of
 
+    from ..chart import bars_svg
+
     context = season_context(view, filter_of(request.args))
+    season, who = context["season"], context["who"]
+    context["bars"] = lambda: bars_svg([(who(p), season.balances[p]) for p in season.players],
+                                       title="Each member's net over the season, in counters")
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 
 
@@ -565,11 +599,10 @@ def owed_page(view):
 
 def owed_response(view: CircleView, problems: dict | None = None, status: int = 200):
     """The owed page; its part kept by the versions it comes from (not when it says a problem)."""
-    from .circle_figures import PAGES, evening_versions
+    from .circle_figures import PAGES, evenings_key
 
     db = get_db()
-    key = (current_app.config["DATABASE"], view.circle.id, view.circle.version, evening_versions(db, view.circle.id),
-           view.can_manage, circle_unlocked(view.circle), forms.today())
+    key = (*evenings_key(db, view.circle), view.can_manage, circle_unlocked(view.circle), forms.today())
     context = None
 
     def make():
@@ -592,14 +625,23 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
         return names.get(member, key) if member is not None else key
     open_ids = {f.key for f in open_figures}
     closed = store.closed_evenings(db, circle.id)
-    evenings = {e.session_id: e for e in store.evenings(db, circle.id)}
-    dates = {sid: day_text(e.played_on) for sid, e in evenings.items()}
+    dates = {sid: day_text(played_on) for sid, _, played_on in store.evening_links(db, circle.id)}
     paid = store.payments(db, circle.id)
     return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
-            "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates, "evenings": evenings,
+            "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates,
             "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
             "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
-            "today": forms.today(), "for_text": lambda ids: " and ".join(dates.get(i, "?") for i in ids)}
+            "today": forms.today(), "for_text": for_text(dates), "OPEN_LISTED": 30}
+
+
+def for_text(dates: dict):
+    """"14 Nov and 21 Nov"; a long run of evenings as its first and last ("14 Nov … 3 Mar, 40 evenings")."""
+    def text(ids) -> str:
+        days = [dates.get(i, "?") for i in ids]
+        if len(days) > 4:
+            return f"{days[0]} … {days[-1]}, {len(days)} evenings"
+        return " and ".join(days) if len(days) <= 2 else ", ".join(days[:-1]) + " and " + days[-1]
+    return text
 
 
 def debt_from_form(debts):

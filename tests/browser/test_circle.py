@@ -29,7 +29,6 @@ def start_evening(page, seats, played_on):
 
 
 def test_a_circle_plays_two_evenings_carries_one_and_pays_what_is_owed(page, base_url):
-    pytest.importorskip("scorekeeper.rules.season")
     ui = UI(page)
     page.goto(base_url + "/")
     page.locator('input[name="circle_name"]').fill("Thursday Gleek")

@@ -110,3 +110,22 @@ def test_the_installed_command(evenings):
                           capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
     assert json.loads(done.stdout)["balances"]["Samuel"] == 64
+
+
+def test_many_files_are_read_by_a_process_per_core_with_the_same_result(capsys, tmp_path, evenings):
+    """From POOL_FROM files the evenings are read in worker processes: same figures, same order,
+    and an invalid file among them is still named."""
+    from scorekeeper.__main__ import POOL_FROM
+
+    paths = [evenings[i % 3] for i in range(POOL_FROM + 2)]
+    code, out, err = run(capsys, *paths, "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["evenings"] == POOL_FROM + 2
+    first = json.loads(run(capsys, *evenings, "--json")[1])
+    assert data["players"] == first["players"]
+    broken = tmp_path / "broken.json"
+    broken.write_text("[]")
+    code, out, err = run(capsys, *paths, broken)
+    assert (code, out) == (1, "")
+    assert err == f"{broken}: record: a session record is a JSON object, not []\n"

@@ -280,3 +280,12 @@ def test_merging_two_names_adds_their_figures(played):
 def test_an_evening_is_unchanged_by_settling_it_again():
     record = copy.deepcopy(load_example("cotton1674-evening.json"))
     assert evening_figures(record, "a") == evening_figures(record, "a", settlement=settle(record))
+
+
+def test_the_figures_pickle(figures, circle):
+    """A circle caches an evening's figures; the command line gets them from worker processes."""
+    import pickle
+
+    assert pickle.loads(pickle.dumps(figures)) == figures
+    assert pickle.loads(pickle.dumps(owed(figures))) == owed(figures)
+    assert pickle.loads(pickle.dumps(circle.stats)) == circle.stats

@@ -485,3 +485,105 @@ ZONES = ("Europe/London", "Asia/Tokyo", "America/Sao_Paulo", "Pacific/Auckland",
 
 def export_of(client, url) -> dict:
     return client.get(url + "/export.json").get_json(force=True)
+
+
+# ---------------------------------------------------------------- 7. the renderer by turns, on the real server
+
+HEAVY, HEAVY_HANDS = 4, 100   # clients printing sheets of their own sessions, all the time
+
+
+def post_json(port: int, path: str, record: dict, source: str) -> tuple[int, dict, bytes]:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    try:
+        conn.request("POST", path, body=json.dumps(record), headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def test_a_light_client_gets_its_sheet_while_heavy_clients_keep_the_renderer_busy(tmp_path):
+    """Issue 18, finding 7: four clients printing sheets of their own sessions (on
+    their scorer's links: scorers too), each waiting for every sheet and asking
+    again, kept the renderer of both server processes busy; the scorer, who had
+    printed before, was counted heavier than they were (they asked seldom) and got
+    503 four times in four, or waited behind the other process's render too. Now the
+    renderer goes by turns, server-wide, to whoever used it least lately: the light
+    client's new sheet is the next one rendered."""
+    import threading
+
+    from support.sessions import long_session
+
+    served = Served(tmp_path / "instance", config="SESSIONS_PER_MINUTE = 1000\nPDF_RENDERS_PER_MINUTE = 16\n")
+    served.start()
+    light = "127.0.0.5"
+    stop, lock = threading.Event(), threading.Lock()
+    delivered: list = []   # (when, client, status) of every heavy client's answer
+
+    def heavy(n: int, ready: threading.Event) -> None:
+        at = f"127.0.0.{10 + n}"
+        status, headers, _ = post_json(served.port, "/import", dict(long_session(HEAVY_HANDS), title=f"Heavy {n}"), at)
+        assert status == 303
+        mine, version, status = "/s/" + headers["Location"].rsplit("/", 1)[1], 1, 200
+        ready.set()
+        while not stop.is_set():
+            try:
+                if status == 200:   # a change, so that its next sheet is a new one to render
+                    assert http_request("127.0.0.1", served.port, "POST", f"{mine}/hands/{HEAVY_HANDS + 1 - version}/delete",
+                                        [("version", str(version))], source=at)[0] == 303
+                    version += 1
+                status = http_request("127.0.0.1", served.port, "GET", mine + "/sheet.pdf", timeout=150, source=at)[0]
+            except OSError:   # the server stopped at the end
+                return
+            with lock:
+                delivered.append((time.monotonic(), n, status))
+            if status != 200:
+                time.sleep(0.5)   # told to wait: a person taps again a moment later
+
+    try:
+        status, headers, _ = post_json(served.port, "/import", dict(long_session(12), title="Light"), light)
+        assert status == 303
+        url = "/s/" + headers["Location"].rsplit("/", 1)[1]
+        for _ in range(6):   # each process starts its renderer on its first sheet: this client's
+            assert http_request("127.0.0.1", served.port, "GET", url + "/sheet.pdf", timeout=120,
+                                source=light)[0] == 200
+        readies = [threading.Event() for _ in range(HEAVY)]
+        threads = [threading.Thread(target=heavy, args=(n, readies[n]), daemon=True) for n in range(HEAVY)]
+        for thread in threads:
+            thread.start()
+        for ready in readies:
+            assert ready.wait(120)
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:   # the renderer is theirs: each had a sheet, and some were told to wait
+            with lock:
+                statuses = [(n, status) for _, n, status in delivered]
+            if all((n, 200) in statuses for n in range(HEAVY)) and sum(1 for _, s in statuses if s == 503) >= 4:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail(f"the heavy clients never filled the queue: {statuses}")
+        answers, between, waits = [], [], []
+        for ask in ("?paper=letter", ""):   # two new sheets of the light client (a new paper, then a change)
+            if not ask:
+                status, _, _ = http_request("127.0.0.1", served.port, "POST", url + "/hands/12/delete",
+                                            [("version", "1")], source=light)
+                assert status == 303
+            asked = time.monotonic()
+            status, headers, body = http_request("127.0.0.1", served.port, "GET", url + "/sheet.pdf" + ask,
+                                                 timeout=150, source=light)
+            answered = time.monotonic()
+            waits.append(answered - asked)
+            answers.append((status, body[:4], re.findall(rb"<p>(.*?)</p>", body) if status != 200 else None))
+            with lock:
+                between.append(sum(1 for when, _, s in delivered if asked < when < answered and s == 200))
+        with lock:
+            still = sum(1 for when, _, s in delivered if when > answered and s == 503)
+    finally:
+        stop.set()
+        served.stop()
+    assert answers == [(200, b"%PDF", None)] * 2
+    assert max(between) <= 2   # the sheet being rendered when it asked (and a bumped one's retry), then its own
+    print(f"\npdf: the light client waited {', '.join(f'{w:.1f}' for w in waits)} s, while {between} heavy sheets "
+          f"were delivered; heavy 503s after: {still}")

@@ -253,12 +253,6 @@ def test_an_evening_played_already_is_attached_by_its_link_or_imported(served):
     assert status == 422 and "rulebook" in page
 
 
-def season_here() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("scorekeeper.rules.season") is not None
-
-
 def every_post(key: str, session_id: str, member: int) -> list[tuple[str, dict]]:
     """Every request that changes a circle, each valid enough to succeed from the manage link."""
     return [
@@ -294,8 +288,7 @@ def test_the_members_link_can_change_nothing(served):
         for link in (path, path.replace("/c/", "/cw/", 1)):    # the watch id as a manage id, and under /cw/
             status, _, _ = member.post(link, fields)
             assert status in (404, 405), (link, status)
-    pages = ("", "/ledger", "/owed", "/stats") if season_here() else ("",)
-    for path in pages:
+    for path in ("", "/ledger", "/owed", "/stats"):
         status, _, page = member.get(f"/cw/{watch}{path}")
         assert status == 200 and 'method="post"' not in page, path
         assert circle not in page and session not in page
@@ -326,7 +319,6 @@ def test_a_circle_with_a_pin_changes_only_where_it_was_unlocked(served):
 
 
 def test_the_ledger_owed_and_statistics_show_the_evenings(served):
-    pytest.importorskip("scorekeeper.rules.season")   # (rules/season.py comes from its own branch)
     app, base = served
     phone = Browser(base)
     circle = new_circle(phone)
@@ -351,6 +343,8 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     page = phone.get(circle + "/stats")[2]
     assert re.search(r"<th scope=\"row\">Evenings</th>(.*?)</tr>", page).group(1).count(">2<") == 2   # Ben and Cat
     assert "Head to head" in page and "Net by phase" in page
+    bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
+    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == ["Ann", "+52", "Ben", "+6", "Cat", "−110", "Dan", "+52"]
 
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]

@@ -194,7 +194,6 @@ def test_an_archive_with_problems_is_refused_whole(db):
 def test_renaming_or_merging_members_changes_no_figure(app, db):
     """The season's figures name members by id: a rename or a merge of two names
     of one person leaves every amount as it was."""
-    pytest.importorskip("scorekeeper.rules.season")
     from scorekeeper.web.circle_figures import member_of, season_of
 
     circle = store.create_circle(db, "T", ["Ann", "Ben", "Cat", "Anne"])

@@ -30,8 +30,8 @@ def test_import_the_sheet_pdf_through_the_form(page, base_url, tmp_path, artifac
     try:
         phone = other.new_page()
         phone.goto(base_url + "/")
-        phone.locator('input[type=file][name=file]').set_input_files(str(pdf))
-        phone.get_by_role("button", name="Import").click()
+        phone.locator('#import-file').set_input_files(str(pdf))
+        phone.get_by_role("button", name="Import", exact=True).click()
         phone.wait_for_url(lambda url: "/s/" in url and url != table)
         expect(phone.locator(".balance .money")).to_have_text(["−€11.85", "€7.28", "€4.57"])
         restored = phone.request.get(phone.url.split("?")[0] + "/export.json").body()
@@ -41,7 +41,7 @@ def test_import_the_sheet_pdf_through_the_form(page, base_url, tmp_path, artifac
         other.close()
     # on the phone that has the session already: it opens it, no second copy
     page.goto(base_url + "/")
-    page.locator('input[type=file][name=file]').set_input_files(str(pdf))
-    page.get_by_role("button", name="Import").click()
+    page.locator('#import-file').set_input_files(str(pdf))
+    page.get_by_role("button", name="Import", exact=True).click()
     page.wait_for_url(table)
     expect(page.locator(".flash").first).to_contain_text("This sheet is already here as")

@@ -483,7 +483,7 @@ def report(args, parts: list) -> int:
                 verdicts.append(f"{mode}: settle / import worst {worst:.2f}x (target < 2x): "
                                 f"{'ok' if worst < 2 else 'OVER'}")
                 if mode.startswith("bytecode cached"):
-                    each = ", ".join(f"{book} {b[0] / a[0]:.2f}×" for book, a, b in rows)
+                    each = ", ".join(f"{book} {b[0] / a[0]:.2f}× ({b[1] / a[1]:.2f}× CPU)" for book, a, b in rows)
                     imports = [a[0] * 1000 for _, a, _ in rows]
                     RESULTS.append((f"settle of {args.hands:,} hands against a bare `import scorekeeper` (issue 2)",
                                     "< 2×", f"worst {worst:.2f}× ({each})",
@@ -511,10 +511,12 @@ def report(args, parts: list) -> int:
                 verdicts.append(f"{mode}: cotton1674 / wits1671 {worst:.2f}x (target <= 1.1x): "
                                 f"{'ok' if worst <= 1.1 else 'OVER'}")
                 if mode.startswith("bytecode cached"):
-                    (_, a, b), = rows
+                    (_, a, b), = rows   # CPU beside wall: on a shared machine the wall clock waits for others
                     RESULTS.append((f"settle of {args.hands:,} cotton1674 hands against {args.hands:,} wits1671 "
-                                    "hands (issue 17)", "≤ 1.1×", f"{worst:.2f}× ({b[0] * 1000:.1f} ms)",
-                                    f"wits1671 {a[0] * 1000:.1f} ms", worst <= 1.1, "bench/settle_bench.py --part books"))
+                                    "hands (issue 17)", "≤ 1.1×",
+                                    f"{worst:.2f}× wall ({b[0] * 1000:.1f} ms), {b[1] / a[1]:.2f}× CPU",
+                                    f"wits1671 {a[0] * 1000:.1f} ms wall, {a[1] * 1000:.1f} ms CPU", worst <= 1.1,
+                                    "bench/settle_bench.py --part books"))
         if "stages" in parts:
             stages_table(files, ("plain", "stripped", "calls") if "calls" in parts else ("plain",), args.runs)
     print("\n".join(verdicts))

@@ -1,5 +1,6 @@
 """Command line: ``python -m scorekeeper settle FILE`` (``-`` for stdin) and
-``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]``. FILE is a
+``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]`` and
+``python -m scorekeeper season FILE… [--json]``. FILE is a
 ``gleek-session/1`` JSON record or a score sheet PDF (which carries its record)."""
 
 from __future__ import annotations
@@ -114,6 +115,82 @@ def cmd_sheet(args) -> int:
     return 0
 
 
+def cmd_season(args) -> int:
+    return season_files(args.files, as_json=args.json)
+
+
+def season_files(paths, as_json: bool = False) -> int:
+    """The season of these records: every file read, checked and settled; an invalid one is
+    named with each of its problems on stderr (nothing on stdout, exit 1)."""
+    enabled = gc.isenabled()
+    gc.disable()  # as settle: many records built, no reference cycles among them
+    try:
+        return _season(paths, as_json)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def evening_of(path: str):
+    """One file as a season's evening: ``(EveningFigures, [])``, or ``(None, problem lines)``."""
+    from .rules.season import evening_figures
+
+    try:
+        record = load(read_input(path))
+    except OSError as error:
+        return None, [f"{path}: record: cannot read it: {error.strerror}"]
+    except TooLarge as too_large:
+        return None, [f"{path}: {too_large}"]
+    except InvalidRecord as invalid:
+        return None, [f"{path}: {problem}" for problem in invalid.problems]
+    return evening_figures(record, path), []
+
+
+#: Files from which ``season`` reads them in a process per core: each file is read, checked
+#: and settled by itself, so two cores take half the time (a worker costs ~50 ms to start).
+POOL_FROM = 40
+
+
+def evenings_of(paths) -> list:
+    """``evening_of`` each path, in order; in a process per core when there are many files."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if cores < 2 or len(paths) < POOL_FROM or "-" in paths:
+        return [evening_of(p) for p in paths]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        context = multiprocessing.get_context("fork")  # the workers share what is imported already
+    except ValueError:
+        return [evening_of(p) for p in paths]
+    with ProcessPoolExecutor(max_workers=cores, mp_context=context) as pool:
+        return list(pool.map(evening_of, paths, chunksize=max(1, len(paths) // (4 * cores))))
+
+
+def _season(paths, as_json: bool) -> int:
+    from .rules.season import season, season_json
+
+    evenings, problems = [], []
+    for figures, wrong in evenings_of(list(paths)):
+        if wrong:
+            problems += wrong
+        else:
+            evenings.append(figures)
+    if problems:
+        return refuse(problems)
+    figures = season(evenings)
+    if as_json:
+        from .rules.record import to_json_text
+
+        sys.stdout.write(to_json_text(season_json(figures)))
+        sys.stdout.write("\n")
+        return 0
+    from .season_text import season_lines
+
+    sys.stdout.write("\n".join(season_lines(figures)) + "\n")
+    return 0
+
+
 def build_parser():
     import argparse  # only here: it and what it loads lazily cost ~5 ms, half a long settle
 
@@ -129,6 +206,13 @@ def build_parser():
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
     sheet_cmd.set_defaults(run=cmd_sheet)
+    season_cmd = commands.add_parser("season", help="add up many sessions as one season: the ledger, payments and "
+                                                    "statistics (players matched by their trimmed names)",
+                                     epilog=LIMITS)
+    season_cmd.add_argument("files", nargs="+", metavar="FILE",
+                            help="the records (JSON, or sheet PDFs), one evening each; - for standard input")
+    season_cmd.add_argument("--json", action="store_true", help="print the figures as JSON")
+    season_cmd.set_defaults(run=cmd_season)
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
     doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
     doc_cmd.set_defaults(run=cmd_rules_doc)

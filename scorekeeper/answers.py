@@ -7,9 +7,9 @@ unreadable), for ``flask backup`` (what it may write) and for ``flask restore``
 A shape is only what a field can hold at all: a chip's value among the book's
 chips, a typed box's short text, a call pad's list of calls. Whether an answer
 fits the hand so far (a Kiss with a Tib, a bid out of turn) is the rule book's
-to say, through the form, as for any tap. The field names are the ones
-``web/kinds.py`` lists; nothing here knows a rule (the choices come from the
-book's questions).
+to say, through the form, as for any tap. Each kind of question says its own
+fields and their shapes (``web/kinds/``, one module per kind), from the checks
+below; nothing here knows a rule (the choices come from the book's questions).
 """
 
 from __future__ import annotations
@@ -68,8 +68,10 @@ def is_call(call) -> bool:
 
 
 # ------------------------------------------------------------ shapes
+# The checks a kind's fields are made of (each kind's ``shape``, web/kinds/).
 
-def _choice(values):
+def one_of(values):
+    """A chip: one of ``values`` (or nothing chosen)."""
     values = frozenset(values) | {""}
 
     def check(value):
@@ -78,7 +80,8 @@ def _choice(values):
     return check
 
 
-def _chips(values, most):
+def chips(values, most):
+    """Chips chosen together (a repeated field): a list of at most ``most`` of ``values``."""
     values = frozenset(values)
 
     def check(value):
@@ -87,7 +90,8 @@ def _chips(values, most):
     return check
 
 
-def _typed(limit):
+def typed(limit):
+    """A typed box: text of at most ``limit`` characters."""
     def check(value):
         if not isinstance(value, str) or not is_text(value):
             return f"{describe(value)} is not text"
@@ -96,12 +100,14 @@ def _typed(limit):
     return check
 
 
-def _calls(value):
+def calls(value):
+    """A call pad's calls so far (its hidden list)."""
     if calls_of(value) is None:
         return f"not a list of at most {MAX_CALLS} calls ({describe(value)})"
 
 
-def _tap(value):
+def tap(value):
+    """A call pad's tap: one call, or undo, clear, more."""
     if not isinstance(value, str) or not (value in ("",) + PAD_ACTIONS or call_of(value) is not None):
         return f"{describe(value)} is not a call"
 
@@ -110,47 +116,13 @@ SEAT_VALUES = tuple(map(str, SEATS))
 
 
 def _fields_of(q, book, options) -> dict:
-    """Each field question ``q`` posts, and its shape."""
-    f, kind, typed = q.field, q.kind, _typed(MAX_TYPED)
-    if kind == "seat":
-        return {f: _choice(SEAT_VALUES + ((NOBODY,) if q.nobody else ()))}
-    if kind == "choice":
-        return {f: _choice(q.values)}
-    if kind == "purchase":
-        nobody = (NOBODY,) if book.auction_may_be_empty(options) else ()
-        return {f: _choice(SEAT_VALUES + nobody), "price": typed, "price_other": typed, "bids": _calls,
-                "bid": _tap, "bid_amount": typed}
-    if kind == "ruff":
-        nobody = (NOBODY,) if book.ruff_may_be_empty(options) else ()
-        cards = tuple(q.ruff_ranks()) + (FOUR_ACES,)
-        fields = {f: _choice(SEAT_VALUES + nobody), "ruff_calls": _calls, "ruff_call": _tap, "ruff_amount": typed}
-        for seat in SEATS:
-            fields.update({f"paid_{seat}": typed, f"paid_{seat}_other": typed,
-                           f"shown_{seat}": _chips(cards, len(cards)), f"shown_total_{seat}": typed})
-        return fields
-    if kind == "sets":
-        sets = [f"{k}:{rank}" for rank in book.set_ranks for k in ("gleek", "mournival")]
-        return {f: _choice(("none", "some")), **{f"set_{seat}": _chips(sets, len(sets)) for seat in SEATS}}
-    if kind == "counts":
-        counts = tuple(map(str, range(q.total + 1)))
-        return {**{f"{f}_{seat}": _choice(counts) for seat in SEATS},
-                f"{f}_auto": _choice(f"{seat}:{n}" for seat in SEATS for n in counts)}
-    if kind == "honours":   # each honour of the book's: who has it (or nobody, where it may be discarded)
-        return {f"{f}_{card.rank}": _choice(SEAT_VALUES + ((NOBODY, DISCARDED) if card.nobody else ()))
-                for card in q.rules.cards}
-    if kind == "points":
-        fields = {f"{f}_{seat}": typed for seat in SEATS}
-        if q.counter:
-            fields[f"{f}_counted"] = _choice(",".join(map(str, seats)) for seats in
-                                             ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2)))
-            fields.update({f"count_{seat}_{rank}": typed for seat in SEATS for rank in q.counter})
-        return fields
-    if kind == "forfeits":  # per seat, the sets the buyer called falsely (chips, repeated)
-        sets = [f"{k}:{rank}" for rank in book.set_ranks for k in ("gleek", "mournival")]
-        return {f"{f}_{seat}": _chips(sets, len(sets)) for seat in SEATS}
-    if kind == "text":
-        return {f: _typed(q.limit)}
-    return {f: typed}   # a kind without a form of its own yet: one short answer
+    """Each field question ``q`` posts, and its shape: its kind's (web/kinds/)."""
+    from .web.kinds import KINDS   # here, not at the top: the kinds' shapes are made of the checks above
+
+    kind = KINDS.get(q.kind)
+    if kind is None:
+        return {q.field: typed(MAX_TYPED)}   # a kind without a form of its own yet: one short answer
+    return kind.shape(q, book, options)
 
 
 @lru_cache(maxsize=64)

@@ -178,6 +178,21 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
             problems.append(f"session {store.id_label(session_id)}: not backed up: {error}")
         else:
             paths.append(path)
+    for circle_id in store.all_circle_ids(db):
+        try:
+            path = session_file(out, circle_id, f"circle-{circle_id}.json")
+            text = dumps(store.circle_snapshot(db, circle_id))
+            text.encode("utf-8")
+            wrong = store.circle_backup_problems(json.loads(text))
+            if wrong:
+                problems.append(f"circle {store.id_label(circle_id)}: not backed up: it would not restore: "
+                                + "; ".join(wrong[:5]))
+                continue
+            write_text(path, text, durable=True)
+        except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
+            problems.append(f"circle {store.id_label(circle_id)}: not backed up: {error}")
+        else:
+            paths.append(path)
     return paths, problems
 
 
@@ -192,21 +207,22 @@ def restore_files(db, paths) -> tuple[list[str], list[str]]:
     each file restored over an existing session (what it restored, what the
     session kept)."""
     files, problems = expand(paths)
-    backups = []
+    backups, circles = [], []
     for path in files:
         label = store.printable(str(path))
         found = read_backup(path)
         if isinstance(found, str):
             problems.append(f"{label}: {found}")
             continue
-        file_problems = store.backup_problems(found)
+        circle = store.is_circle_backup(found)   # a circle's file (circle-<id>.json), beside its sessions'
+        file_problems = store.circle_backup_problems(found) if circle else store.backup_problems(found)
         if file_problems:
             problems += [f"{label}: {p}" for p in file_problems]
         else:
-            backups.append((label, found))
+            (circles if circle else backups).append((label, found))
     if problems:
         raise store.Refused(problems)
-    sessions, notes = store.restore_all(db, backups)
+    sessions, notes = store.restore_all(db, backups, circles)
     return [session.id for session in sessions], notes
 
 

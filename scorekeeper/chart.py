@@ -19,6 +19,7 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
+from .names import emoji_spans, fit_for_chart
 from .rules.core import format_counters
 
 #: One look per seat: stroke dash pattern, stroke width, marker.
@@ -26,7 +27,12 @@ STYLES = (
     {"dash": None, "width": 1.8, "marker": "circle"},
     {"dash": "7 3", "width": 1.8, "marker": "square"},
     {"dash": "1.5 2.5", "width": 2.2, "marker": "triangle"},
+    # a circle's season has more than three players: three more looks, then round again
+    {"dash": "8 2 2 2", "width": 1.4, "marker": "circle"},
+    {"dash": "3 3", "width": 1.2, "marker": "square"},
+    {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "triangle"},
 )
+EMOJI_FONT = "Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, emoji"
 CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
 
@@ -67,12 +73,15 @@ class Frame:
 
 
 def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
-                      title: str = "Running balances") -> str:
+                      title: str = "Running balances", x_label: str = "hand", at=None) -> str:
     """Inline SVG of each player's balance after every hand.
 
     ``players``: three names in seat order; ``running_balances``: one
     three-amount list per hand (``Settlement.running``). Each player gets one
-    ``<polyline>`` with N + 1 points (hand 0 is the start, all at 0).
+    ``<polyline>`` with N + 1 points (hand 0 is the start, all at 0). A season
+    gives up to six players and one list per evening (``x_label="evening"``);
+    ``at``: where each list is on the x axis (default 1, 2, …: every one), so that
+    a long season can be drawn from a sample of its evenings (``thin``).
     """
     players = [str(p) for p in players]
     series = [[Fraction(0)] * len(players)] + [[Fraction(a) for a in row] for row in running_balances]
@@ -88,21 +97,26 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     y_max = math.ceil(float(high) / step) * step
     if y_max == y_min:
         y_min, y_max = -step, step
-    frame = Frame(width, height, len(series) - 1, y_min, y_max)
+    xs = [0] + (list(at) if at is not None else list(range(1, len(series))))
+    frame = Frame(width, height, xs[-1], y_min, y_max)
+    frame.xs = xs
+    if len(players) > 3:   # the legend's further rows
+        frame.top += 14 * ((len(players) - 1) // 3)
+        frame.plot_h = height - frame.top - frame.bottom
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="10">',
         f"<title>{escape(title)}</title>",
     ]
-    out += axes(frame, step)
+    out += axes(frame, step, x_label)
     out += player_lines(frame, players, series)
     out += legend(frame, players)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def axes(frame: Frame, step: float) -> list[str]:
+def axes(frame: Frame, step: float, x_label: str = "hand") -> list[str]:
     """The grid and the counters up the side, the hands along the bottom, the frame and the zero line."""
     left, top, plot_w, plot_h = frame.left, frame.top, frame.plot_w, frame.plot_h
     ticks, value = [], frame.y_min
@@ -124,7 +138,7 @@ def axes(frame: Frame, step: float) -> list[str]:
     out.append('<g class="labels" fill="#000" text-anchor="middle">')
     for hand in range(0, hands + 1, x_step):
         out.append(f'<text x="{_num(frame.x_at(hand))}" y="{top + plot_h + 12}">{hand}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">hand</text>')
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">{escape(x_label)}</text>')
     out.append("</g>")
     out.append(f'<text x="10" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
                f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">counters</text>')
@@ -138,53 +152,47 @@ def axes(frame: Frame, step: float) -> list[str]:
 
 def player_lines(frame: Frame, players: list, series: list) -> list[str]:
     """One line per player (and its markers, on short sessions)."""
-    out, hands = [], frame.hands
-    markers = hands <= MARKERS_UP_TO
+    out = []
+    xs = getattr(frame, "xs", None) or list(range(frame.hands + 1))
+    markers = len(xs) - 1 <= MARKERS_UP_TO
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        points = " ".join(f"{_num(frame.x_at(h))},{_num(frame.y_at(series[h][seat]))}" for h in range(hands + 1))
+        points = " ".join(f"{_num(frame.x_at(x))},{_num(frame.y_at(series[i][seat]))}" for i, x in enumerate(xs))
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<g class="player seat-{seat}"><title>{escape(name)}</title>')
         out.append(f'<polyline points="{points}" fill="none" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash} stroke-linejoin="round"/>')
         if markers:
-            for h in range(hands + 1):
-                out.append(_marker(style["marker"], frame.x_at(h), frame.y_at(series[h][seat])))
+            for i, x in enumerate(xs):
+                out.append(_marker(style["marker"], frame.x_at(x), frame.y_at(series[i][seat])))
         out.append("</g>")
     return out
 
 
 def legend(frame: Frame, players: list) -> list[str]:
-    """The legend along the top."""
-    slot = frame.plot_w / max(1, len(players))
+    """The legend along the top (a row of three at most, more rows above the plot)."""
+    slot = frame.plot_w / max(1, min(3, len(players)))
     out = ['<g class="legend" fill="#000">']
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        x0, y = frame.left + seat * slot, 9
+        x0, y = frame.left + (seat % 3) * slot, 9 + 14 * (seat // 3)
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
-        room = max(4, min(24, int((slot - 38) / 5.8)))  # characters of 10-px text that fit the slot
-        shown = fit(name, room)
-        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}">{escape(shown)}</text>')
+        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / 10))  # em of 10-px text that fit the slot
+        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}"{size}>{legend_text(shown)}</text>')
     out.append("</g>")
     return out
 
 
-def fit(name: str, room: int) -> str:
-    """``name`` in at most ``room`` character widths, cut with "…": a wide character
-    (CJK, most emoji) takes two, as it is drawn."""
-    import unicodedata
-
-    widths = [2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name]
-    if sum(widths) <= room:
-        return name
-    used, end = 1, 0  # the "…"
-    while end < len(name) and used + widths[end] <= room:
-        used += widths[end]
-        end += 1
-    return name[:end] + "…"
+def legend_text(name: str) -> str:
+    """A name for an SVG ``<text>``, its emoji in the colour emoji face: the chart's
+    own face (DejaVu Sans) has black-and-white glyphs for some ("🃏"), which a
+    browser would draw, while the sheet's text draws them in colour."""
+    return "".join(f'<tspan font-family="{EMOJI_FONT}">{escape(run)}</tspan>' if emoji else escape(run)
+                   for run, emoji in emoji_spans(name))
 
 
 def _marker(kind: str, x: float, y: float) -> str:
@@ -195,3 +203,56 @@ def _marker(kind: str, x: float, y: float) -> str:
                 f'fill="#fff" stroke="#000" stroke-width="1"/>')
     return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x - 2.8)},{_num(y + 2)} '
             f'{_num(x + 2.8)},{_num(y + 2)}" fill="#fff" stroke="#000" stroke-width="1"/>')
+
+
+def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
+    """At most about ``most`` of ``rows`` (one per evening) for a chart, and where each
+    is (1-based): in every run of evenings, the one where each player was lowest and
+    highest, in order, and always the last, so that no peak or trough is lost at the
+    chart's width."""
+    n = len(rows)
+    if n <= most:
+        return rows, list(range(1, n + 1))
+    size = -(-2 * n * len(rows[0]) // most) if rows and rows[0] else n
+    picked = set()
+    for start in range(0, n, size):
+        run = range(start, min(n, start + size))
+        for seat in range(len(rows[0])):
+            picked.add(min(run, key=lambda i: rows[i][seat]))
+            picked.add(max(run, key=lambda i: rows[i][seat]))
+    picked.add(n - 1)
+    order = sorted(picked)
+    return [rows[i] for i in order], [i + 1 for i in order]
+
+
+def bars_svg(rows, width: int = 380, title: str = "Net over the season") -> str:
+    """Inline SVG of one horizontal bar a row (``(label, amount)``, exact amounts),
+    to the right of the zero line for those up, to the left for those down; each
+    bar's amount written beside it. Black on white, as the balance chart."""
+    rows = [(str(label), Fraction(amount)) for label, amount in rows]
+    bar_h, gap, left = 16, 6, 90
+    height = max(1, len(rows)) * (bar_h + gap) + gap
+    most = max([abs(a) for _, a in rows] + [Fraction(1)])
+    if most > CHARTABLE:
+        most = Fraction(CHARTABLE)
+    half = (width - left - 12) / 2
+    zero = left + half
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart bars" role="img" width="{width}" '
+           f'height="{height}" viewBox="0 0 {width} {height}" aria-label={quoteattr(title)} '
+           f'font-family="DejaVu Sans, sans-serif" font-size="10">', f"<title>{escape(title)}</title>"]
+    for i, (label, amount) in enumerate(rows):
+        y = gap + i * (bar_h + gap)
+        length = float(min(abs(amount), most) / most) * (half - 40)
+        x = zero if amount >= 0 else zero - length
+        shown, scale = fit_for_chart(label, (left - 8) / 10)
+        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{left - 6}" y="{_num(y + bar_h - 4)}" text-anchor="end" fill="#000"{size}>'
+                   f'{legend_text(shown)}</text>')
+        out.append(f'<rect x="{_num(x)}" y="{y}" width="{_num(max(length, 0.5))}" height="{bar_h}" '
+                   f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>')
+        text_x = zero + length + 4 if amount >= 0 else zero - length - 4
+        out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 4)}" text-anchor="{"start" if amount >= 0 else "end"}" '
+                   f'fill="#000">{escape(("+" if amount > 0 else "") + format_counters(amount))}</text>')
+    out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{height}" stroke="#000" stroke-width="1"/>')
+    out.append("</svg>")
+    return "\n".join(out)

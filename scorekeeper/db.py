@@ -89,14 +89,17 @@ def backup_command(out):
     """Write every session to JSON files (one per session)."""
     out = out or str(Path(current_app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
     paths, problems = backup.backup_all(store.connect(current_app.config["DATABASE"]), out)
+    circles = sum(path.name.startswith("circle-") for path in paths)
+    paths = [path for path in paths if not path.name.startswith("circle-")]
+    also = f" and {circles} circle(s)" if circles else ""
     for problem in problems:  # one bad session never stops the others being backed up
         click.echo(problem, err=True)
     if problems:
         missing = sum(": not backed up: " in problem for problem in problems)
-        click.echo(f"Backed up {len(paths)} session(s) to {out}"
+        click.echo(f"Backed up {len(paths)} session(s){also} to {out}"
                    + (f"; {missing} could not be backed up" if missing else "; some answers were left out"), err=True)
         raise SystemExit(1)
-    print(f"Backed up {len(paths)} session(s) to {out}")
+    print(f"Backed up {len(paths)} session(s){also} to {out}")
 
 
 @click.command("restore")
@@ -113,4 +116,5 @@ def restore_command(paths):
         raise SystemExit(1)
     for note in notes:   # over an existing session: what was restored there, what it kept
         print(note)
-    print(f"Restored {len(restored)} session(s)")
+    circles = sum(1 for path in backup.expand(paths)[0] if path.name.startswith("circle-"))
+    print(f"Restored {len(restored)} session(s)" + (f" and {circles} circle(s)" if circles else ""))

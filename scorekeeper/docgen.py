@@ -63,7 +63,7 @@ def _argparse_line(name: str, sub) -> str:
         if action.dest == "help":
             continue
         if not action.option_strings:
-            words.append((action.metavar or action.dest).upper())
+            words.append((action.metavar or action.dest).upper() + ("…" if action.nargs in ("+", "*") else ""))
             continue
         flag = action.option_strings[0]
         value = "" if action.nargs == 0 else " " + (action.metavar or (

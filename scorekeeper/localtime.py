@@ -1,6 +1,6 @@
 """Times in the viewer's own time zone (History, the sheet's "printed …").
 
-The server stores times in UTC. A browser tells it its zone: ``static/app.js``
+The server stores times in UTC. A browser tells it its zone: ``static/js/zone.js``
 sets the cookie ``tz`` to ``Intl.DateTimeFormat().resolvedOptions().timeZone``
 (an IANA name such as ``Europe/London``) on every page. ``viewer_clock`` turns
 that cookie into a ``Clock`` (``zoneinfo``); without a usable one — the very

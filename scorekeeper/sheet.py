@@ -23,6 +23,7 @@ from . import resource_dir
 from .chart import balance_chart_svg
 from .localtime import printed_line
 from .money import money, session_money, stake_label
+from .names import short_names  # noqa: F401 (the sheet's and the pages' one way of shortening a name)
 from .rules import BOOKS, InvalidRecord
 from .rules.core import SEATS, format_counters
 from .rules.hand import sheet_words
@@ -87,37 +88,6 @@ def _cell(amount) -> dict:
     return cell
 
 
-#: A player's name in the hand lines: its first word, if no longer than this.
-LABEL_CHARS = 12
-#: Characters that belong to the one before them (a cut never falls before one).
-_JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}
-
-
-def _cut(text: str, length: int) -> str:
-    """``text`` to at most ``length`` characters and "…", never splitting an
-    emoji sequence or a letter from its accents."""
-    import unicodedata
-
-    if len(text) <= length:
-        return text
-    end = length - 1
-    while end > 1 and (text[end] in _JOINERS or text[end - 1] == "\u200d" or unicodedata.combining(text[end])
-                       or "\U0001f3fb" <= text[end] <= "\U0001f3ff"):
-        end -= 1
-    return text[:end] + "…"
-
-
-def short_names(names) -> list[str]:
-    """How the sheet's hand lines call the players, the same on every line: each
-    one's first word (cut to ``LABEL_CHARS`` with "…"), or the whole name where
-    two first words are the same. "Kit 🃏👑" is "Kit", "Bartholomew-Fitzwilliam
-    Montgomery-Smyth" "Bartholomew…"; "Samuel" stays "Samuel". The header
-    spells out every label that is not the whole name. (Shorter lines, and an
-    emoji or a long name is drawn once, not on every hand.)"""
-    labels = [_cut(name.split()[0], LABEL_CHARS) if name.split() else name for name in names]
-    return [name if labels.count(label) > 1 else label for name, label in zip(names, labels)]
-
-
 def describe_hand(book, options: dict, hand: dict, names, phases: dict) -> dict:
     """The table's words for what happened in a hand (not what it cost): one part
     per question of the book's hand (``rules.hand.sheet_words``), so more recorded
@@ -179,11 +149,23 @@ def hand_rows(book, options: dict, record: dict, settlement, labels) -> list[dic
             "number": result.number,
             "dealer": names[result.dealer],
             **describe_hand(book, options, hand, labels, result.phases),
+            "disputes": disputes_of(hand, names),
             "players": [{"phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
                          "total": _cell(result.total[seat]), "balance": _cell(running[seat])}
                         for seat in SEATS],
         })
     return rows
+
+
+def disputes_of(hand: dict, names) -> list[str]:
+    """Who disputed the hand and why, as the sheet prints it under the hand's line:
+    "Cat: “the ruff was 4, not 3”", or "Cat (no reason given)"."""
+    out = []
+    for dispute in hand.get("disputes", ()):
+        reason = dispute.get("reason", "").strip()
+        name = names[dispute["seat"]]
+        out.append(f"{name}: “{reason}”" if reason else f"{name} (no reason given)")
+    return out
 
 
 def summary_of(book, settlement, stake) -> dict:
@@ -344,6 +326,7 @@ def ledger(context: dict, paper: str) -> dict:
         "amounts": amounts_text([([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"])
                                  for p in row["players"]]),
         "note": row["note"],
+        "disputes": row["disputes"],
     } for row in hands]
     phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3)
     totals = amounts_text([([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]])

@@ -26,6 +26,7 @@ from .core import (
     RANK_SET,
     RANKS,
     SEATS,
+    SETS,
     SUITS,
     HandCheck,
     PhaseRule,
@@ -315,3 +316,62 @@ class RuleBook:
     def phase_reasons(self, phase: str, hand: dict, options: dict, names) -> list[str]:
         """One phase's lines; only its own keys are needed."""
         return self._by_id[phase].reasons(hand, options, names)
+
+    # ------------------------------------------------------------ what a season adds up
+
+    def season_facts(self, hand: dict, options: dict) -> tuple:
+        """What a season's statistics count of one valid hand, found by what this book's
+        phases and cards are (``rules/season.py`` adds them up):
+        ``(buyer, price, ruff_winner, by_four_aces, sets, held)`` — the stock's buyer and
+        price (None, 0 without one), the ruff's winner (None without one) and whether he
+        won it by showing four Aces (``ruff.shown``, docs/record.md §9.3), the sets each
+        seat declared (three tuples of ``(kind, rank)``), and who holds each of the book's
+        side cards (Tiddy, Towser, Tumbler) this hand, as ``(card name, seat)``: whoever
+        the hand says has it, the dealer when it is the turned-up card; none of a card
+        switched off by the session's options, or under Kiss (no trumps)."""
+        plan = self._season_plan
+        if plan is None:
+            plan = self._season_plan = self._plan_season()
+        auction_key, ruff_key, sets_key, side = plan
+        buyer, price, winner, aces = None, 0, None, False
+        if auction_key is not None:
+            auction = hand[auction_key]
+            if auction is not None:
+                buyer, price = auction["buyer"], auction["price"]
+        if ruff_key is not None:
+            ruff = hand[ruff_key]
+            if ruff is not None:
+                winner = ruff["winner"]
+                shown = ruff.get("shown")
+                aces = bool(shown) and shown[winner] == "aces"  # calls.FOUR_ACES
+        sets = ()
+        if sets_key is not None:
+            sets = tuple(tuple(SETS[text] for text in declared) for declared in hand[sets_key])
+        held = []
+        if side and hand.get("trump") != "none":
+            turned = hand.get("turned_up")
+            for card in side:
+                if card.option is not None and not self.option(options, card.option):
+                    continue
+                seat = hand["dealer"] if turned == card.rank else hand.get(card.key)
+                if seat is not None:
+                    held.append((card.name, seat))
+        return buyer, price, winner, aces, sets, tuple(held)
+
+    _season_plan = None
+
+    def _plan_season(self) -> tuple:
+        auction_key = ruff_key = sets_key = None
+        for phase in self.phases:
+            if isinstance(phase, Auction):
+                auction_key = phase.keys[0]
+            elif isinstance(phase, Ruff):
+                ruff_key = phase.keys[0]
+            elif isinstance(phase, Sets):
+                sets_key = phase.keys[0]
+        side = tuple(card for card in self.cards if card.side)
+        return auction_key, ruff_key, sets_key, side
+
+    def side_cards(self) -> tuple[str, ...]:
+        """The names of the book's side cards (paid for by themselves): Tiddy, Towser, Tumbler."""
+        return tuple(card.name for card in self.cards if card.side)

@@ -39,7 +39,8 @@ and once ended ``buyer`` and ``price`` (``buyer`` None: all three passed, modern
 
 ``Ruff`` also has ``stake`` (what a player must have put in to stay in), ``opened``,
 ``owes`` (each player's liability so far: fixed once he is out, running for those still
-in) and ``fixed`` (which of them are fixed), and once ended ``end``: ``"no contest"``
+in), ``fixed`` (which of them are fixed), ``at_stake()`` and ``stake_line()`` (what each
+would owe if he passed now and if he sees: "Ann risks 4 · Ben: pass now 2, see 4"), and once ended ``end``: ``"no contest"``
 (parlett, all checked: ``ruff`` is null), ``"unseen"`` (``winner`` is the one left in) or
 ``"showdown"`` (``showing``: the seats that show, from the dealer's left). Given the
 winner (the unseen one, ``showdown_winner(dealer, shown)``, or the table's choice among
@@ -50,8 +51,10 @@ The showdown helper: ``suit_total(book, ranks)`` totals one suit's cards in the 
 values (refusing a card given twice), ``four_aces_possible(book, turned_up)``,
 ``showdown_winner(dealer, shown)`` (four Aces beat every total, then the higher total,
 ties to the earlier seat from the dealer's left), ``ruff_range(book)`` (the totals a
-best suit can have: 15–90, modern 9–69) and ``shown_problem(state, shown, turned_up,
-sets)``, the checks of §9.3. Modern's card-point counter belongs to its book:
+best suit can have: 15–90, modern 9–69) ``shown_problem(state, shown, turned_up,
+sets)``, the checks of §9.3, and ``read_showing(state, cards, totals, turned_up)``, the
+showdown as its cards are tapped: impossible (four Aces for one and an Ace for another,
+four Aces twice), still being tapped (a total no best suit has), or decided. Modern's card-point counter belongs to its book:
 ``Modern.card_points_from_counts``, ``card_points_text`` and ``card_count_problems``.
 
 The record check (``RuleBook.check_hand``) replays every hand's calls with these same
@@ -510,6 +513,38 @@ class Ruff:
         return [ante + fixed[0] if out[0] else ante + stake, ante + fixed[1] if out[1] else ante + stake,
                 ante + fixed[2] if out[2] else ante + stake]
 
+    def at_stake(self) -> list[tuple]:
+        """Per seat, what he would owe the winner: ``(if he passes now, if he sees)``
+        for a player still in (the same twice for one who has already put in the
+        stake, or where passing costs the stake itself), ``(owes, owes)`` once he is
+        out. In wits1671 after Tom vies 4, Dick passing now owes the 2 he had in,
+        seeing 4."""
+        rules, ante = self.rules, self.rules.ante
+        out = []
+        for seat in SEATS:
+            if self.out[seat]:
+                out.append((self._owes(seat), self._owes(seat)))
+            else:
+                now = self.stake if rules.fold_owes_stake else self.committed[seat]
+                out.append((ante + now, ante + self.stake))
+        return out
+
+    def stake_line(self) -> str:
+        """``at_stake`` in the table's words, in the book's own calls: "Tom risks 4 ·
+        Dick: pass now 2, see 4 · Harry: pass now 2, see 4"; "Cat owes 4" once out."""
+        drop = next(w.word for w in self._p.after.values() if w.action == DROP)
+        call = next((w.word for w in self._p.after.values() if w.action == CALL), None)
+        parts = []
+        for seat, (now, seeing) in enumerate(self.at_stake()):
+            who = self.names[seat]
+            if self.out[seat]:
+                parts.append(f"{who} owes {now}")
+            elif now == seeing or call is None:
+                parts.append(f"{who} risks {seeing}")
+            else:
+                parts.append(f"{who}: {drop} now {now}, {call} {seeing}")
+        return " · ".join(parts)
+
     @property
     def fixed(self) -> list[bool]:
         return list(self.out)
@@ -824,6 +859,56 @@ def _shown_entries_problem(state: Ruff, shown, turned_up) -> str | None:
     if len(with_aces) > 1:
         return f"{_names_list(names, with_aces)} both show four Aces, but there are only four Aces"
     return None
+
+
+class Showing(named_tuple("Showing", "shown complete problem")):
+    """The showdown as the cards are tapped (``read_showing``): ``shown``, each seat's
+    total so far (``"aces"``, a number, or None for nothing tapped yet); ``complete``:
+    every showing player's best suit is one a best suit can be (a total of
+    ``ruff_range``, or four Aces); ``problem``: why the cards tapped cannot all be so
+    (then nothing else is to be said: no winner, no payments), else None."""
+
+    @property
+    def decided(self) -> bool:
+        return self.complete and self.problem is None
+
+
+def read_showing(state: Ruff, cards, totals=(None, None, None), turned_up=None) -> Showing:
+    """The showdown ``state`` ended in, from the cards tapped for each showing seat
+    (``cards[seat]``: ranks, with ``"aces"`` for four Aces) or, where none are, a
+    total known before (``totals``: a stored hand being edited). Four Aces shown
+    by one player leave no Ace for anybody else; two cannot both show them, nor
+    anyone when an Ace is turned up; a suit has one of each card; a best suit
+    totals ``ruff_range``, so one below it is still being tapped."""
+    book, names = state.book, state.names
+    shown: list = [None, None, None]
+    for seat in state.showing:
+        tapped = list(cards[seat] or ())
+        if FOUR_ACES in tapped:
+            shown[seat] = FOUR_ACES
+        elif tapped:
+            try:
+                shown[seat] = suit_total(book, tapped)
+            except ValueError as error:
+                return Showing(shown, False, f"{names[seat]}: {error}")
+        else:
+            shown[seat] = totals[seat]
+    aces = [s for s in state.showing if shown[s] == FOUR_ACES]
+    if aces and not book.four_aces_win:
+        return Showing(shown, False, f"four Aces do not win the ruff in {book.name}")
+    if len(aces) > 1:
+        return Showing(shown, False, f"{_names_list(names, aces)} both show four Aces, but there are only four Aces")
+    if aces and turned_up == "A":
+        return Showing(shown, False, f"{names[aces[0]]} shows four Aces, but an Ace is turned up")
+    if aces:
+        others = [s for s in state.showing if s != aces[0] and "A" in (cards[s] or ())]
+        if others:
+            return Showing(shown, False, f"{names[aces[0]]} shows four Aces, so {_names_list(names, others)} "
+                                         f"cannot show an Ace")
+    lowest, highest = ruff_range(book)
+    complete = all(shown[s] == FOUR_ACES or (type(shown[s]) is int and lowest <= shown[s] <= highest)
+                   for s in state.showing)
+    return Showing(shown, complete, None)
 
 
 def calls_give(state: Ruff, ruff: dict) -> bool:

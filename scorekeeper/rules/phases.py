@@ -178,9 +178,11 @@ class CardPayments(Phase):
     def _off(self, card, options) -> bool:
         return card.option is not None and not self.book.option(options, card.option)
 
-    def out_of_play(self, card, check, options) -> tuple[str, str] | None:
+    def out_of_play(self, card, check, options, dealer: str = "") -> tuple[str, str] | None:
         """Why nobody can be paid for having ``card`` in this hand (its key must be
-        null): in a check's words and in the form's words; or None."""
+        null): in a check's words and in the form's words; or None. ``dealer``: the
+        dealer's name, where the form knows it (a book in the period's terms says
+        "Tiddy turned up: 4 from each to Ann")."""
         if self._off(card, options):
             off = self.book.cards.switched_off_by(card.option)
             return (f"when the table plays without {names_of(off, ' and ')}",
@@ -191,8 +193,10 @@ class CardPayments(Phase):
             rank = RANK_NAMES[card.rank]
             if card.turned_up is None:
                 return f"when the {rank} is turned up", f"{card.name} turned up: nobody is paid for it."
+            amount = format_counters(card.turned_up)
             return (f"when the {rank} is turned up (the dealer is paid for it)",
-                    f"{card.name} turned up: the dealer is paid {format_counters(card.turned_up)} from each.")
+                    f"{card.name} turned up: {amount} from each to {dealer}." if self.period and dealer else
+                    f"{card.name} turned up: the dealer is paid {amount} from each.")
         return None
 
     def check(self, check, options, state) -> None:
@@ -277,7 +281,9 @@ class CardPayments(Phase):
         return lines
 
     def fixed(self, card, answers):
-        why = self.out_of_play(card, answers, answers.options)
+        dealer = answers.dealer
+        named = answers.names[dealer] if type(dealer) is int and 0 <= dealer <= 2 else ""
+        why = self.out_of_play(card, answers, answers.options, named)
         return fixed(None, why[1]) if why else None
 
     def questions(self) -> list:

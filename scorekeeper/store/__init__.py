@@ -10,7 +10,8 @@ The package's modules, in the order they build on each other: ``common`` (errors
 time stamps, ids), ``schema`` (migrations, connections, transactions), ``agreement``
 (the players' OKs), ``reads`` (sessions as read: decoded, listed, their history),
 ``changes`` (every change: created, saved, edited, deleted, undone), ``drafts``
-(the hand in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN).
+(the hand in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN),
+``circles`` (circles, their members, the sessions they hold and who sat where).
 Everything is used as ``store.<name>``.
 """
 
@@ -27,12 +28,12 @@ from .schema import (  # noqa: F401
     reading,
 )
 from .reads import (  # noqa: F401
-    Session, _Hands, _HANDS, keep_hands, texts_kept, get_session, get_session_by_watch_id, live_key,
+    Session, PLAYERS, _Hands, _HANDS, keep_hands, texts_kept, get_session, get_session_by_watch_id, live_key,
     live_version, session_version, Summary, sessions_by_ids, same_session, history,
     last_change, taken_back, DRAFT_ACTIONS, hands_at,
 )
 from .changes import (  # noqa: F401
-    set_scorer, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
+    set_scorer, insert_seats, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
     UNDOABLE, undoable, go_back,
 )
@@ -52,4 +53,20 @@ from .backups import (  # noqa: F401
 )
 from .pins import (  # noqa: F401
     PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
+)
+from .circles import (  # noqa: F401
+    Circle, Member, Seat, Evening, MAX_CIRCLE_NAME, MAX_MEMBERS, create_circle, get_circle,
+    get_circle_by_watch_id, circle_version, circles_by_ids, seats_of, circle_of_session, evenings,
+    session_versions, evening_links, add_member, rename_member, merge_members, seat_members_problems, attach_session,
+    detach_session, set_circle_pin, likely_members, members_problems, circle_name_problem,
+)
+from .circle_backups import (  # noqa: F401
+    is_circle_backup, circle_snapshot, all_circle_ids, circle_backup_problems,
+)
+from .payments import (  # noqa: F401
+    Payment, payments, open_evening_ids, closed_evenings, record_payment, undo_payment, close_evenings,
+    reopen_evening,
+)
+from .circle_archive import (  # noqa: F401
+    FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
 )

@@ -18,8 +18,9 @@ from .agreement import fingerprint, seat_links, without_agreement
 from .common import Refused, is_token, new_token, now
 from .drafts import get_draft
 from .schema import writing
-from .changes import change_within, insert_hands, limit_problems, log_change
-from .reads import Session, get_session, session_version
+from .changes import change_within, insert_hands, insert_seats, limit_problems, log_change
+from .reads import PLAYERS, Session, get_session, session_version
+from .circle_backups import circle_clashes, restore_circle
 
 
 def all_session_ids(db: Database) -> list[str]:
@@ -203,7 +204,8 @@ def readable_in_progress(data: dict, session: Session) -> list[str]:
     return left_out or sorted(set(draft["answers"]) - set(kept))
 
 
-def restore_all(db: Database, backups: list[tuple[str, dict]]) -> tuple[list[Session], list[str]]:
+def restore_all(db: Database, backups: list[tuple[str, dict]],
+                circles: list[tuple[str, dict]] = ()) -> tuple[list[Session], list[str]]:
     """Put sessions back from ``(label, snapshot)`` pairs, each already free of
     ``backup_problems``: the same links, the backed-up hands and PIN. All or
     nothing, in one transaction; ``Refused`` names each clash by its label. No
@@ -211,7 +213,9 @@ def restore_all(db: Database, backups: list[tuple[str, dict]]) -> tuple[list[Ses
     link, a player's), here or in the same restore. An existing session is only
     replaced by a backup of itself (the same watch link, players, rule book and
     options), as one more change that can be undone; with the sessions, one line
-    per such file saying what was restored there and what the session kept."""
+    per such file saying what was restored there and what the session kept.
+    ``circles``: ``(label, circle backup)`` pairs (``circle_backups``), restored
+    in the same transaction once their sessions are."""
     problems, by_id, by_watch = [], {}, {}
     for label, backup in backups:
         sid, wid = backup["session_id"], backup["watch_id"]
@@ -228,16 +232,30 @@ def restore_all(db: Database, backups: list[tuple[str, dict]]) -> tuple[list[Ses
                 problems.append(f"{label}: seat link {token} is also a link of "
                                 f"{links.get(token) or by_id.get(token) or by_watch.get(token)}")
             links.setdefault(token, label)
+    circle_ids = {}
+    for label, data in circles:
+        for token in (data["circle"]["id"], data["circle"]["watch_id"]):
+            if token in circle_ids or token in by_id or token in by_watch or token in links:
+                problems.append(f"{label}: circle link {token} is also a link of "
+                                f"{circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}")
+            circle_ids.setdefault(token, label)
     if problems:
         raise Refused(problems)
     notes = []
     with writing(db):
         for label, backup in backups:
             problems += _restore_clashes(db, label, backup)
+        restored = {backup["session_id"] for _, backup in backups}
+        for label, data in circles:
+            problems += circle_clashes(db, label, data, restored)
         if problems:
             raise Refused(problems)
         for label, backup in backups:
             note = _restore_one(db, backup)
+            if note:
+                notes.append(f"{label}: {note}")
+        for label, data in circles:
+            note = restore_circle(db, data)
             if note:
                 notes.append(f"{label}: {note}")
     return [get_session(db, backup["session_id"]) for _, backup in backups], notes
@@ -245,8 +263,8 @@ def restore_all(db: Database, backups: list[tuple[str, dict]]) -> tuple[list[Ses
 
 def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
     sid, wid, record = backup["session_id"], backup["watch_id"], backup["record"]
-    rows = list(db.query("select id, watch_id, rulebook, options, players from sessions "
-                         "where id in (?, ?) or watch_id in (?, ?)", [sid, wid, sid, wid]))
+    rows = list(db.query(f"select s.id, s.watch_id, s.rulebook, s.options, {PLAYERS} as players from sessions s "
+                         "where s.id in (?, ?) or s.watch_id in (?, ?)", [sid, wid, sid, wid]))
     same = [r for r in rows if r["id"] == sid]
     if same and same[0]["watch_id"] != wid:
         return [f"{label}: session_id {sid} is an existing session whose watch link is not this backup's watch_id"]
@@ -277,13 +295,13 @@ def _restore_one(db: Database, backup: dict) -> str | None:
     db["sessions"].insert({
         "id": sid, "watch_id": backup["watch_id"],
         "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
-        "players": json.dumps([p.strip() for p in record["players"]]),
         "title": record.get("title"), "played_on": record.get("played_on"),
         "stake": json.dumps(record["stake"]) if record.get("stake") else None,
         "first_dealer": backup["first_dealer"], "version": backup["version"],
         "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
         "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer", record.get("scorer")),
     })
+    insert_seats(db, sid, record["players"])
     insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
     db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))
     db["seat_links"].insert_all({"token": token, "session_id": sid, "seat": seat}

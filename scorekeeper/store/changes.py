@@ -90,7 +90,7 @@ def count_attempt(db: Database, address: str, limit: int, at: float | None = Non
 def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
                    pin_hash: str | None = None, creator: tuple[str, int] | None = None,
                    at: float | None = None, scorer: int | None = None, owner: str | None = None,
-                   keep_limit: int | None = None) -> Session:
+                   keep_limit: int | None = None, circle: tuple[str, list] | None = None) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
     ``RateLimited`` beyond that (the web counts every try first, ``count_attempt``,
@@ -98,7 +98,8 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     other players' OK is asked for (else the record's own, if it names one).
     ``owner``: the client address that creates it, kept with it: refused with
     ``StorageFull`` once that address keeps ``keep_limit`` sessions (a hosted
-    server's cap)."""
+    server's cap). ``circle``: (circle id, the member at each seat): the
+    session is one of that circle's evenings from the start."""
     _check_record(record)
     if scorer is None:
         scorer = record.get("scorer")
@@ -110,29 +111,49 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
             raise StorageFull(keep_limit)
         if creator is not None:
             _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
-        db["sessions"].insert({
-            "id": session_id,
-            "watch_id": watch_id,
-            "rulebook": record["rulebook"],
-            "options": json.dumps(record["options"]),
-            "players": json.dumps([p.strip() for p in record["players"]]),
-            "title": record.get("title"),
-            "played_on": record.get("played_on"),
-            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-            "first_dealer": record["hands"][0]["dealer"] if record["hands"] else first_dealer,
-            "version": 1,
-            "created_at": stamp,
-            "updated_at": stamp,
-            "pin_hash": pin_hash,
-            "confirm": int(bool(record.get("confirm"))),
-            "scorer": scorer if record.get("confirm") else None,
-            "creator": owner,
-        })
-        insert_hands(db, session_id, record["hands"], stamp)
-        if record.get("confirm"):
-            seat_links(db, session_id)
-        log_change(db, session_id, None, action, None, None, 1)
+        insert_session(db, session_id, watch_id, record, first_dealer, action, pin_hash, scorer, owner, stamp,
+                       circle)
     return get_session(db, session_id)
+
+
+def insert_session(db: Database, session_id: str, watch_id: str, record: dict, first_dealer: int, action: str,
+                   pin_hash: str | None, scorer: int | None, owner: str | None, stamp: str,
+                   circle: tuple[str, list] | None = None) -> None:
+    """A checked record's session, its seats, hands and first history row (inside
+    the caller's write transaction)."""
+    db["sessions"].insert({
+        "id": session_id,
+        "watch_id": watch_id,
+        "rulebook": record["rulebook"],
+        "options": json.dumps(record["options"]),
+        "title": record.get("title"),
+        "played_on": record.get("played_on"),
+        "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+        "first_dealer": record["hands"][0]["dealer"] if record["hands"] else first_dealer,
+        "version": 1,
+        "created_at": stamp,
+        "updated_at": stamp,
+        "pin_hash": pin_hash,
+        "confirm": int(bool(record.get("confirm"))),
+        "scorer": scorer if record.get("confirm") else None,
+        "creator": owner,
+    })
+    insert_seats(db, session_id, record["players"])
+    if circle is not None:
+        from .circles import hold_session
+
+        hold_session(db, circle[0], session_id, circle[1])
+    insert_hands(db, session_id, record["hands"], stamp)
+    if record.get("confirm"):
+        seat_links(db, session_id)
+    log_change(db, session_id, None, action, None, None, 1)
+
+
+def insert_seats(db: Database, session_id: str, players, members=(None, None, None)) -> None:
+    """A new session's three seats: the names as played (trimmed), and the
+    circle's member at each, where it is known."""
+    db["seats"].insert_all({"session_id": session_id, "seat": seat, "name": name.strip(), "member_id": member}
+                           for seat, (name, member) in enumerate(zip(players, members)))
 
 
 def insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bool = True) -> None:

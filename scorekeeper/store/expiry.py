@@ -4,7 +4,8 @@ LAN, a year when hosted: scorekeeper/hosting.py).
 
 "Touched" is the last change of the session or of its hand in progress
 (``sessions.updated_at``, ``drafts.updated_at``): watching a table does not
-keep it."""
+keep it. A session a circle holds is never removed so: it is one evening of
+the circle's season (its ledger, what is still owed), kept as long as the circle."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def untouched_since(db: Database, cutoff: str) -> list[str]:
     """The ids of the sessions last changed before ``cutoff`` (an ISO time stamp)."""
     return [row[0] for row in db.execute(
         "select s.id from sessions s left join drafts d on d.session_id = s.id "
-        "where s.updated_at < ? and (d.updated_at is null or d.updated_at < ?)", [cutoff, cutoff]).fetchall()]
+        "where s.updated_at < ? and (d.updated_at is null or d.updated_at < ?) "
+        "and s.id not in (select session_id from circle_sessions)", [cutoff, cutoff]).fetchall()]
 
 
 def expire(db: Database, days: float, backup_dir: str | Path | None,

@@ -35,7 +35,11 @@ class PinTry(NamedTuple):
     table_wide: bool = False
 
 
-def reserve_pin_try(db: Database, session_id: str, address: str, at: float) -> PinTry:
+#: Where each kind of PIN counts its tries: a session's, a circle's (the same rules).
+TRIES = {"session": ("pin_failures", "session_id"), "circle": ("circle_pin_failures", "circle_id")}
+
+
+def reserve_pin_try(db: Database, session_id: str, address: str, at: float, kind: str = "session") -> PinTry:
     """Count a PIN try from ``address`` before checking it, or refuse it once this
     client had PIN_TRIES in PIN_WINDOW seconds, or the session SESSION_PIN_TRIES
     in SESSION_PIN_WINDOW.
@@ -46,21 +50,22 @@ def reserve_pin_try(db: Database, session_id: str, address: str, at: float) -> P
     through a deliberately slow check would hold up every save). A reserved try
     counts as a wrong one until ``forget_pin_try`` says it was right."""
     address = address or "unknown"
+    table, column = TRIES[kind]
     with writing(db):
-        db.execute("delete from pin_failures where at <= ?", [at - SESSION_PIN_WINDOW])
+        db.execute(f"delete from {table} where at <= ?", [at - SESSION_PIN_WINDOW])
         mine = [row[0] for row in db.execute(
-            "select at from pin_failures where session_id = ? and address = ? and at > ? order by at",
+            f"select at from {table} where {column} = ? and address = ? and at > ? order by at",
             [session_id, address, at - PIN_WINDOW])]
         if len(mine) >= PIN_TRIES:
             return PinTry(None, max(1, math.ceil(mine[-PIN_TRIES] + PIN_WINDOW - at)))
         everyone = [row[0] for row in db.execute(
-            "select at from pin_failures where session_id = ? order by at", [session_id])]
+            f"select at from {table} where {column} = ? order by at", [session_id])]
         if len(everyone) >= SESSION_PIN_TRIES:
             return PinTry(None, max(1, math.ceil(everyone[-SESSION_PIN_TRIES] + SESSION_PIN_WINDOW - at)), True)
-        return PinTry(db["pin_failures"].insert({"session_id": session_id, "address": address, "at": at}).last_pk)
+        return PinTry(db[table].insert({column: session_id, "address": address, "at": at}).last_pk)
 
 
-def forget_pin_try(db: Database, try_id: int) -> None:
-    """The reserved try was the right PIN: it does not count against the table."""
+def forget_pin_try(db: Database, try_id: int, kind: str = "session") -> None:
+    """The reserved try was the right PIN: it does not count against the table (or circle)."""
     with writing(db):
-        db.execute("delete from pin_failures where id = ?", [try_id])
+        db.execute(f"delete from {TRIES[kind][0]} where id = ?", [try_id])

@@ -179,15 +179,21 @@ def _session_from_row(db: Database, row: dict) -> Session:
     )
 
 
+#: A session's players, by seat, as JSON (``["Ann","Ben","Cat"]``), from its seats
+#: (a query's column; the session's table is ``s``).
+PLAYERS = ("(select json_group_array(name) from "
+           "(select name from seats where session_id = s.id order by seat))")
+
+
 def get_session(db: Database, session_id: str) -> Session:
-    rows = list(db.query("select * from sessions where id = ?", [session_id]))
+    rows = list(db.query(f"select s.*, {PLAYERS} as players from sessions s where s.id = ?", [session_id]))
     if not rows:
         raise NotFound(session_id)
     return _session_from_row(db, rows[0])
 
 
 def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
-    rows = list(db.query("select * from sessions where watch_id = ?", [watch_id]))
+    rows = list(db.query(f"select s.*, {PLAYERS} as players from sessions s where s.watch_id = ?", [watch_id]))
     if not rows:
         raise NotFound(watch_id)
     return _session_from_row(db, rows[0])
@@ -243,7 +249,7 @@ def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
         return []
     marks = ",".join("?" for _ in ids)
     rows = db.query(
-        f"""select s.id, s.watch_id, s.title, s.played_on, s.players, s.rulebook, s.updated_at,
+        f"""select s.id, s.watch_id, s.title, s.played_on, {PLAYERS} as players, s.rulebook, s.updated_at,
                    (select count(*) from hands h where h.session_id = s.id) as hand_count,
                    (select d.number from drafts d where d.session_id = s.id) as in_progress
             from sessions s where s.id in ({marks}) or s.watch_id in ({marks})
@@ -260,10 +266,12 @@ def same_session(db: Database, ids: list[str], record: dict) -> Session | None:
     if not ids or not isinstance(record.get("players"), list):
         return None
     marks = ",".join("?" for _ in ids)
-    rows = db.query(f"select id from sessions where id in ({marks}) and players = ? and rulebook = ?"
-                    " order by updated_at desc",
-                    ids + [json.dumps([p.strip() for p in record["players"]]), record.get("rulebook")])
-    for row in rows:
+    rows = db.query(f"select s.id, {PLAYERS} as players from sessions s where s.id in ({marks})"
+                    " and s.rulebook = ? order by s.updated_at desc", ids + [record.get("rulebook")])
+    players = [p.strip() if isinstance(p, str) else p for p in record["players"]]
+    for row in list(rows):
+        if json.loads(row["players"]) != players:
+            continue
         session = get_session(db, row["id"])
         if session.record(with_agreement=True) == record:
             return session

@@ -140,6 +140,72 @@ def m008_draft_field_versions(db: Database) -> None:
     _add_column(db, "drafts", "field_versions", str)
 
 
+@migrations()
+def m010_circles_members_seats(db: Database) -> None:
+    """Players become data of their own. A circle (the group that plays together)
+    has links like a session's (a capability id, a watch id, an optional PIN)
+    and members; each session has three seats (the name as played, and the
+    member who sat there, if its circle knows him), and belongs to at most one
+    circle. The names a session was created with move from its ``players`` JSON
+    column into its seats, and the column goes."""
+    db["circles"].create(
+        {"id": str, "watch_id": str, "name": str, "pin_hash": str, "version": int,
+         "created_at": str, "updated_at": str, "creator": str},
+        pk="id", not_null={"watch_id", "name", "version"}, if_not_exists=True)
+    db["circles"].create_index(["watch_id"], unique=True, if_not_exists=True)
+    db["members"].create(
+        {"id": int, "circle_id": str, "name": str, "created_at": str},
+        pk="id", foreign_keys=[("circle_id", "circles", "id")], not_null={"circle_id", "name"},
+        if_not_exists=True)
+    db["members"].create_index(["circle_id", "name"], unique=True, if_not_exists=True)
+    db["seats"].create(
+        {"session_id": str, "seat": int, "name": str, "member_id": int},
+        pk=("session_id", "seat"),
+        foreign_keys=[("session_id", "sessions", "id"), ("member_id", "members", "id")],
+        not_null={"name"}, if_not_exists=True)
+    db["seats"].create_index(["member_id"], if_not_exists=True)
+    db["circle_sessions"].create(
+        {"session_id": str, "circle_id": str, "added_at": str},
+        pk="session_id", foreign_keys=[("session_id", "sessions", "id"), ("circle_id", "circles", "id")],
+        not_null={"circle_id"}, if_not_exists=True)
+    db["circle_sessions"].create_index(["circle_id"], if_not_exists=True)
+    db["circle_pin_failures"].create(
+        {"id": int, "circle_id": str, "address": str, "at": float}, pk="id",
+        foreign_keys=[("circle_id", "circles", "id")], if_not_exists=True)
+    db["circle_pin_failures"].create_index(["circle_id", "address", "at"], if_not_exists=True)
+    if "players" in db["sessions"].columns_dict:
+        db.execute("""insert or ignore into seats (session_id, seat, name)
+                      select s.id, p.key, trim(p.value) from sessions s, json_each(s.players) p""")
+        db.execute("alter table sessions drop column players")
+
+
+@migrations()
+def m011_circle_payments(db: Database) -> None:
+    """What a circle still owes: each evening open (its balances carried) until
+    its payments are made, and each payment marked paid (by whom, when), for
+    the evenings it settles."""
+    _add_column(db, "circle_sessions", "closed_at", str)
+    db["payments"].create(
+        {"id": int, "circle_id": str, "payer": int, "payee": int, "amount": str, "unit": str,
+         "evenings": str, "paid_by": str, "paid_on": str, "at": str},
+        pk="id", foreign_keys=[("circle_id", "circles", "id"), ("payer", "members", "id"),
+                               ("payee", "members", "id")],
+        not_null={"circle_id", "payer", "payee", "amount", "unit", "evenings"}, if_not_exists=True)
+    db["payments"].create_index(["circle_id"], if_not_exists=True)
+
+
+@migrations()
+def m012_evening_figures(db: Database) -> None:
+    """Each evening's season figures as computed, kept by the session's version,
+    the members at its seats and the rules' code: a cache (never a record: any
+    row may go, and is made again), so that a circle of 1,000 evenings opens in a
+    fresh server process without settling 30,000 hands first."""
+    db["evening_figures"].create(
+        {"session_id": str, "version": int, "members": str, "code": str, "data": bytes},
+        pk="session_id", foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"version", "members", "code", "data"}, if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

@@ -5,12 +5,17 @@
 - ``hands``: the hand form (a new hand and an edit are one code path), delete;
 - ``pins``: unlocking a table that has a PIN;
 - ``sheets``: settle up, the session sheet and its PDF, the export;
-- ``players``: the other players' OK of each hand (where the session asks for it).
+- ``players``: the other players' OK of each hand (where the session asks for it);
+- ``hosting``: ``/healthz`` and the expiry of old sessions on a hosted server;
+- ``offline``: ``/sw.js`` and the versioned static files;
+- ``circles``: circles (the group that plays together), their members and evenings,
+  the season's ledger, what is owed, statistics, the season sheet and archive.
 
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
-version; ``hand_form`` and ``kinds`` read the hand form by looping over the rule
-book's declaration; ``wording`` holds the table's words for changes.
+version; ``hand_form`` reads the hand form by looping over the rule book's
+declaration, each question by its kind (``kinds/``, one module per kind);
+``wording`` holds the table's words for changes.
 """
 
 from __future__ import annotations
@@ -19,12 +24,13 @@ from flask import Flask, render_template
 from flask_compress import Compress
 
 from .. import security
+from ..names import fit_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from . import hands, home, hosting, offline, pins, players, sheets, table
+from . import circles, client, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
 
-BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, hosting.bp, offline.bp)
+BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:
@@ -38,8 +44,14 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["counters"] = format_counters
     app.jinja_env.filters["signed"] = signed_counters
     app.jinja_env.filters["field_value"] = field_value
+    app.jinja_env.filters["short_names"] = short_names
+    app.jinja_env.filters["fit"] = fit_style
     app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
     app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
+    app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES
+    app.jinja_env.globals["client_form_data"] = client.form_data
+    app.jinja_env.globals["counts_fills"] = client.counts_fills
+    app.jinja_env.globals["pad_states"] = client.pad_states
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     error_pages(app)

@@ -19,6 +19,8 @@ from ..rules import calls as procedure
 from ..rules.core import SEATS
 
 UNDO, CLEAR, MORE = "undo", "clear", "more"
+#: Each pad's tap field, and the hidden list of calls it adds to.
+PADS = {"bid": "bids", "ruff_call": "ruff_calls"}
 FOUR_ACES = procedure.FOUR_ACES
 
 
@@ -82,6 +84,7 @@ def replayed(q, fields, reading, names: tuple, replay, unreadable: str):
         return None
     state = replay(calls)
     reading.pads[q.key] = state
+    reading.replays[q.key] = replay
     if calls and state.problem:
         reading.wrong(q, state.problem[:1].upper() + state.problem[1:] + ".")
     return calls, state
@@ -94,7 +97,8 @@ def read_bids(q, fields, reading) -> bool:
     if answers.dealer is None:
         return False
     replay = lambda calls: procedure.replay_bids(answers.book, answers.dealer, calls, answers.names)  # noqa: E731
-    followed = replayed(q, fields, reading, ("bids", "bid", "bid_amount"), replay,
+    replay.key = ("bids", answers.book.id, answers.dealer, answers.names)  # what it replays with
+    followed = replayed(q, fields, reading, (PADS["bid"], "bid", "bid_amount"), replay,
                         "The bids could not be read: tap Clear the bids and start again.")
     if followed is None:
         return True
@@ -122,7 +126,8 @@ def read_ruff_calls(q, fields, reading) -> bool:
         return False
     opening = q.opening(answers)
     replay = lambda calls: procedure.replay_ruff(answers.book, answers.dealer, calls, answers.names, opening)  # noqa: E731
-    followed = replayed(q, fields, reading, ("ruff_calls", "ruff_call", "ruff_amount"), replay,
+    replay.key = ("ruff", answers.book.id, answers.dealer, answers.names, opening)
+    followed = replayed(q, fields, reading, (PADS["ruff_call"], "ruff_call", "ruff_amount"), replay,
                         "The calls could not be read: tap Clear the calls and start again.")
     if followed is None:
         return True
@@ -147,30 +152,27 @@ def read_ruff_calls(q, fields, reading) -> bool:
 
 def read_showdown(q, fields, reading, state, calls) -> None:
     """At a showdown: each showing player's best suit (the cards tapped, or four
-    Aces), the winner by the book's rule; or the winner the table taps."""
-    answers, book = reading.answers, reading.answers.book
-    shown, complete = [None, None, None], True
+    Aces), read by the rule book (``rules.calls.read_showing``): an impossible
+    showing is the only thing said; once every best suit is complete, the winner
+    by the book's rule; until then, the winner the table taps, if it does."""
+    answers = reading.answers
+    cards, totals = [[], [], []], [None, None, None]
     for seat in state.showing:
-        cards = [c for c in fields.getlist(f"shown_{seat}") if c]
-        reading.values[f"shown_{seat}"] = cards
+        cards[seat] = [c for c in fields.getlist(f"shown_{seat}") if c]
+        reading.values[f"shown_{seat}"] = cards[seat]
         kept = fields.get(f"shown_total_{seat}")  # a stored hand's total, being edited
-        if FOUR_ACES in cards or (not cards and kept == FOUR_ACES):
-            shown[seat] = FOUR_ACES
-        elif cards:
-            try:
-                shown[seat] = procedure.suit_total(book, cards)
-            except ValueError as error:
-                reading.wrong(q, f"{answers.who(seat)}: {error}.")
-                return
+        if cards[seat]:
             reading.values.pop(f"shown_total_{seat}", None)
-        elif _whole(kept) is not None:
-            shown[seat] = _whole(kept)
         else:
-            complete = False
-    reading.shown[q.key] = shown
-    if complete:
-        winner = procedure.showdown_winner(answers.dealer, shown)
-        settle_ruff(q, reading, state, winner, calls, shown)
+            totals[seat] = FOUR_ACES if kept == FOUR_ACES else _whole(kept)
+    showing = procedure.read_showing(state, cards, totals, answers.hand.get("turned_up"))
+    reading.shown[q.key] = showing
+    if showing.problem:
+        reading.wrong(q, f"Showdown: {showing.problem}.")
+        return
+    if showing.complete:
+        winner = procedure.showdown_winner(answers.dealer, showing.shown)
+        settle_ruff(q, reading, state, winner, calls, list(showing.shown))
         return
     tapped = fields.get(q.field)
     winner = int(tapped) if tapped in ("0", "1", "2") and int(tapped) in state.showing else None

@@ -19,6 +19,7 @@ from .access import load_table
 from .changes import based_on
 from .fields import whole
 from .hand_form import hand_values, raw_values
+from .kinds import KINDS
 from .htmx import redirect
 from .target import Target, form_page
 from .wording import differences
@@ -121,16 +122,15 @@ def answer_words(t: Target, name: str, value) -> str:
     if value in (None, "", []):
         return "no answer"
     q = question_of(t, name)
-    seats = q is not None and (q.kind in ("seat", "honours") or (q.kind in ("purchase", "ruff") and name == q.field))
+    kind = KINDS.get(q.kind) if q is not None else None
 
     def one(v: str) -> str:
-        if q is not None and q.kind == "choice":
-            return next((c.label for c in q.choices(None) if c.value == v), v)
-        if seats and v in ("0", "1", "2"):
-            return t.names[int(v)]
+        said = kind.word(q, name, v, t.names) if kind is not None else None
+        if said is not None:
+            return said
         if parse_set(v):
-            kind, rank = parse_set(v)
-            return f"{kind} of {RANK_PLURALS[rank]}"
+            kind_of_set, rank = parse_set(v)
+            return f"{kind_of_set} of {RANK_PLURALS[rank]}"
         return v
     return ", ".join(map(one, value)) if isinstance(value, list) else one(value)
 

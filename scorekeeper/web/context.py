@@ -13,7 +13,7 @@ from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
 from ..rules.record import settle
-from ..sheet import short_names
+from ..names import short_names
 from .agreement import for_table
 from .cache import LATEST_SETTLEMENT, SETTLEMENTS
 from .progress import in_progress

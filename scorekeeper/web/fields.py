@@ -7,7 +7,6 @@ from ..rules.core import RANKS, SEATS
 from ..rules.hand import NOBODY
 
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
-DISCARDED = "discarded"
 MAX_NUMBER = 100_000  # no real stake or price comes near; stops absurd input early
 
 
@@ -41,8 +40,9 @@ class Reading:
         self.problems: dict[str, list[str]] = {}
         self.fixed: dict[str, str] = {}
         self.pads: dict = {}   # key -> the call pad's state (rules.calls), where the table follows the calls
+        self.replays: dict = {}  # key -> the pad's replay (calls -> state), for the states a phone needs offline
         self.refused_call: tuple | None = None  # (why, the typed-amount field, what was typed): a pad's tap not taken
-        self.shown: dict = {}  # key -> the showdown's totals so far
+        self.shown: dict = {}  # key -> the showdown as tapped so far (rules.calls.Showing)
 
     def answer(self, question, value) -> None:
         self.hand[question.key] = value

@@ -1,7 +1,7 @@
 """The hand form ↔ a (partial) hand, by looping over the rule book's declaration.
 
 The form posts strings; each question of the book's hand (``rules.hand``) is
-read by the reader of its kind (``kinds.py``), in the order of play, into a
+read by the reader of its kind (``kinds/``, one module per kind), in the order of play, into a
 partial hand (only the keys the table has answered) plus what is still
 unanswered; the rule book's own ``check_hand`` then says what is wrong, key by
 key, exactly as ``settle`` would. Presets ("Quiet hand") are the book's too.
@@ -14,13 +14,13 @@ import hashlib
 from .. import answers as shapes
 from ..rules.core import add
 from ..rules.hand import known_phases
-from .callpad import pad_shape
-from .fields import Fields, Reading, seat_of
-from .kinds import READERS
-from .writers import fields_of
+from .fields import Fields, Reading
+from .kinds import KINDS, fields_of
 
 #: Form fields that are not answers to a question.
 CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use")
+#: Prefixes of form fields that are not answers (each section's signatures).
+CONTROL_PREFIXES = ("sig_",)
 #: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).
 REPEATED = shapes.REPEATED
 #: What the form says of an answer it could not read (posted, or stored by an older release).
@@ -38,7 +38,7 @@ def raw_values(source) -> dict:
         values = dict(source)
     for key in CONTROL_FIELDS:
         values.pop(key, None)
-    for key in [k for k in values if k.startswith("sig_")]:
+    for key in [k for k in values if k.startswith(CONTROL_PREFIXES)]:
         del values[key]
     return values
 
@@ -53,6 +53,7 @@ class HandForm:
         self.hand, self.unanswered = reading.hand, reading.unanswered
         self.problems, self.fixed = reading.problems, reading.fixed
         self.pads, self.shown = reading.pads, reading.shown
+        self.replays = reading.replays
         self.refused_call = reading.refused_call
         self.known = known_phases(book, self.hand, options, wrong=self.problems)
 
@@ -70,6 +71,10 @@ class HandForm:
         wrong = sorted(self.problems.items(), key=lambda kv: order.get(kv[0], 99))
         missing = sorted(self.unanswered.items(), key=lambda kv: order.get(kv[0], 99))
         return [text for _, texts in wrong for text in texts] + [text for _, text in missing]
+
+    def template(self, question) -> str:
+        """The partial that draws a question's fields: its kind's."""
+        return KINDS[question.kind].template
 
     def questions_in(self, section: str) -> list:
         return [q for q in self.book.questions if q.section == section]
@@ -147,30 +152,9 @@ class HandForm:
 
 def shape_of(q, form) -> tuple:
     """What a question's fields offer, given the answers so far (see ``HandForm.sig``)."""
-    answers, values = form.answers, form.values
     if q.key in form.fixed:
         return ("fixed", form.fixed[q.key])
-    chosen = values.get(q.field, "")
-    if q.kind == "seat":
-        return tuple(q.choices(answers))
-    if q.kind == "purchase":
-        return (tuple(q.buyer_choices(answers)), chosen == "nobody",
-                tuple(q.price_choices(answers, seat_of(chosen))), pad_shape(q, form))
-    if q.kind == "ruff":
-        return (q.winner_label(answers), tuple(q.winner_choices(answers)), seat_of(chosen),
-                tuple(q.paid_choices(answers)), pad_shape(q, form))
-    if q.kind == "sets":
-        return (chosen, tuple(q.seat_choices(answers)))
-    if q.kind == "forfeits":  # the buyer's chips
-        return (q.buyer(answers), tuple(q.choices(answers)))
-    if q.kind == "counts":
-        return (values.get(f"{q.field}_auto", ""),)
-    if q.kind == "honours":
-        return tuple(q.lines(answers))
-    if q.kind == "points":  # counted cards fill the totals in
-        counted = values.get(f"{q.field}_counted", "")
-        return (counted,) + tuple(values.get(f"{q.field}_{s}", "") for s in counted.split(",") if s)
-    return ()
+    return KINDS[q.kind].offers(q, form)
 
 
 def read_hand(book, options: dict, values: dict, answers) -> Reading:
@@ -183,7 +167,7 @@ def read_hand(book, options: dict, values: dict, answers) -> Reading:
             reading.answer(q, fixed.value)
             reading.fixed[q.key] = fixed.reason
             continue
-        READERS[q.kind](q, fields, reading)
+        KINDS[q.kind].read(q, fields, reading)
     return reading
 
 

@@ -25,8 +25,12 @@ def home():
 
 def home_page(values: dict, problems: dict, status: int = 200):
     """This browser's sessions, the new-session form (with what was typed) and import."""
+    from .circles import remembered_circles
+
     mine = store.sessions_by_ids(get_db(), remembered())
+    circles = store.circles_by_ids(get_db(), remembered_circles())
     return render_template("home.html", mine=mine, editable=set(remembered()), books=BOOKS, values=values,
+                           circles=circles, managing=set(remembered_circles()),
                            problems=problems, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
 
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from .. import store
 from ..localtime import viewer_clock
 from ..db import get_db
+from .cache import LIVE
 from .access import editable, is_unlocked, load_player_table, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
+from .circles import circle_of
 from .htmx import render
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
@@ -22,7 +24,8 @@ def table_page(table):
     unlocked = is_unlocked(table.session)
     watch_url = public_base_url() + f"/w/{table.session.watch_id}"
     context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
-                   undo_offer=undo_offer(table, unlocked), player_links=player_links(table))
+                   undo_offer=undo_offer(table, unlocked), player_links=player_links(table),
+                   circle=circle_of(table.session.id))
     return render("table.html", "_live.html", **context)
 
 
@@ -47,9 +50,14 @@ def live(key, kind):
     if request.args.get("v") == version:
         response = make_response("", 204)
     else:
-        table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
-        context = table_context(table)
-        response = make_response(render_template("_live.html", fresh=True, **context))
+        def make():
+            table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
+            return render_template("_live.html", fresh=True, **table_context(table))
+        if kind == "s":   # the scorer's part depends on his PIN being unlocked: made each time
+            body = make()
+        else:             # a watcher's or a player's part is the same for every phone on that link
+            body = LIVE.get((current_app.config["DATABASE"], kind, key, version, request.args.get("all") == "1"), make)
+        response = make_response(body)
     response.headers["Vary"] = "HX-Request"
     return response
 

@@ -107,12 +107,22 @@ class UI:
     def has_chip(self, name: str, value) -> bool:
         return self.chip_input(name, value).count() == 1
 
+    def unfold(self, name: str) -> None:
+        """Open the section of field ``name`` if it is folded (answered): one tap on its line."""
+        if not self.js:
+            return
+        line = self.page.locator(f'{FORM} section.step.folded:has([name="{name}"]) > .fold-line')
+        if line.count():
+            self.tap(line)
+            expect(line).to_be_hidden()
+
     def chip(self, name: str, value) -> None:
         """Tap the chip ``value`` of ``name`` (unless it is already on)."""
         field = self.chip_input(name, value)
         expect(field).to_have_count(1)
         if field.is_checked():
             return
+        self.unfold(name)
         self.form_tap(self.page.locator(f'{FORM} label.chip:has(input[name="{name}"][value="{value}"])'))
         expect(self.chip_input(name, value)).to_be_checked()
 
@@ -122,6 +132,7 @@ class UI:
         if not self.js:
             field.fill(str(value))
             return
+        self.unfold(name)
         self._mark_form()
         field.fill(str(value))
         field.press("Tab")  # change fires on leaving the field

@@ -28,7 +28,8 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 NOT_PAGES = {"static", "home.favicon", "home.manifest", "offline.service_worker", "hosting.healthz",
              "table.live", "table.watch_live", "table.player_live",
              "sheets.sheet_pdf", "sheets.watch_sheet_pdf", "sheets.player_sheet_pdf",
-             "sheets.export", "sheets.watch_export", "sheets.player_export"}
+             "sheets.export", "sheets.watch_export", "sheets.player_export",
+             "circles.export", "circles.watch_export", "circles.season_pdf", "circles.watch_season_pdf"}
 
 
 def axe_violations(page) -> list[str]:
@@ -68,8 +69,24 @@ def tables(browser, base_url):
     locked = request.post(base_url + "/sessions", form={
         "player_0": "Dee", "player_1": "Eve", "player_2": "Fay", "rulebook": "modern", "first_dealer": "1",
         "stake": "", "pin": "4321"}, max_redirects=0).headers["location"]
+    circle = request.post(base_url + "/circles", form={"circle_name": "Thursday Gleek",
+                                                       "circle_members": "Ann\nBen\nCat\nDan"},
+                          max_redirects=0).headers["location"]
+    page = request.get(base_url + circle).text()
+    seats = re.findall(r'<option value="(\d+)"', page)[:3]
+    evening = request.post(base_url + circle + "/sessions", form={
+        "seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2], "rulebook": "parlett", "first_dealer": "0",
+        "stake": "1d", "played_on": "2026-11-14"}, max_redirects=0).headers["location"]
+    for version, hand in enumerate(hands, 1):
+        request.post(base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)),
+                     max_redirects=0)
+    members = re.search(r"/cw/[A-Za-z0-9_-]{24}", request.get(base_url + circle).text()).group(0)
+    locked_circle = request.post(base_url + "/circles", form={"circle_name": "Locked", "circle_pin": "4321",
+                                                              "circle_members": "Ann, Ben, Cat"},
+                                 max_redirects=0).headers["location"]
     context.close()
-    return {"s": scorer, "w": watch, "p": players[1], "locked": locked}
+    return {"s": scorer, "w": watch, "p": players[1], "locked": locked, "c": circle, "cw": members,
+            "locked_circle": locked_circle}
 
 
 def fill_rule(rule, tables) -> str:
@@ -77,11 +94,15 @@ def fill_rule(rule, tables) -> str:
     args = set(rule.arguments)
     if rule.endpoint == "pins.unlock_table":
         return tables["locked"] + "/unlock"
+    if rule.endpoint == "circles.unlock_page":
+        return tables["locked_circle"] + "/unlock"
     values = {}
     if "key" in args:
         kind = rule.rule.split("/")[1]
-        assert kind in ("s", "w", "p"), f"no fixture for the route {rule.rule}: add one to fill_rule"
+        assert kind in ("s", "w", "p", "c", "cw"), f"no fixture for the route {rule.rule}: add one to fill_rule"
         values["key"] = tables[kind].split("/")[2]
+    if "session_id" in args:
+        values["session_id"] = tables["s"].split("/")[2]
     if "number" in args:
         values["number"] = 1
     missing = args - set(values)

@@ -91,14 +91,32 @@ def test_wits1671_vie_see_revie_see_pass(page, base_url):
     ui.chip("tiddy", "nobody")
     ui.preset("Ben (eldest) bought at 13")
     call(ui, "ruff", "Vie 4")
+    # what each would owe if he passed now, and if he sees (issue 20, item 7)
+    owes = page.locator(f"{FORM} #pad-ruff .owes")
+    expect(owes).to_have_text("Ann: pass now 2, see 4 · Ben risks 4 · Cat: pass now 2, see 4")
     call(ui, "ruff", "See 4")
     call(ui, "ruff", "Revie to 6")
+    expect(owes).to_have_text("Ann risks 6 · Ben: pass now 4, see 6 · Cat: pass now 4, see 6")
     call(ui, "ruff", "See 6")
     call(ui, "ruff", "Pass")
     expect(pad_line(page, "ruff")).to_have_text("Ben vies 4 · Cat sees · Ann revies to 6 · Ben sees · "
                                                 "Cat passes (owes 4)")
-    ui.chip("ruff_winner", 0)  # Ann shows the better suit
-    expect(page.locator(f"{FORM} #status-ruff .phase-result")).to_contain_text("+10")
+    # the showdown: four Aces for Ann and an Ace for Ben cannot both be, and that alone is said
+    status, pad = page.locator(f"{FORM} #status-ruff"), page.locator(f"{FORM} #pad-ruff")
+    ui.chip("shown_0", "aces")
+    ui.chip("shown_1", "A")
+    expect(status).to_contain_text("Showdown: Ann shows four Aces, so Ben cannot show an Ace.")
+    expect(status.locator(".phase-result")).to_have_count(0)
+    expect(pad).not_to_contain_text("Winner by the cards")
+    expect(pad.locator('input[name="ruff_winner"]')).to_have_count(0)
+    ui.form_tap(page.locator(f'{FORM} label.chip:has(input[name="shown_1"][value="A"])'))  # untapped
+    expect(ui.chip_input("shown_1", "A")).not_to_be_checked()
+    ui.chip("shown_1", "K")  # Ben's King alone is no best suit yet: no winner while he taps
+    expect(pad).not_to_contain_text("Winner by the cards")
+    ui.chip("shown_1", "Q")
+    ui.chip("shown_1", "J")
+    expect(pad).to_contain_text("Winner by the cards: Ann")
+    expect(status.locator(".phase-result")).to_contain_text("+10")
     ui.chip("sets", "none")
     ui.chip("tricks_0", 4)
     ui.chip("tricks_1", 4)
@@ -108,6 +126,7 @@ def test_wits1671_vie_see_revie_see_pass(page, base_url):
     ui.save()
     record = expect_balances_of_settle(ui, table)
     assert record["hands"][0]["ruff"]["paid"] == [0, 6, 4]
+    assert record["hands"][0]["ruff"]["shown"] == ["aces", 30, None]
 
 
 def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, base_url):
@@ -144,10 +163,8 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
               1: {"A": 2, "K": 3, "Q": 4, "J": 4, "10": 2},
               2: {"9": 2, "8": 2, "7": 4, "6": 4}}
     for seat, count in counts.items():
-        for rank, n in count.items():
-            for _ in range(n):
-                plus = page.locator(f'{FORM} button.nudge[data-for="count_{seat}_{rank}"][data-step="1"]')
-                ui.form_tap(plus)
+        for rank, n in count.items():   # one tap a count
+            ui.form_tap(page.locator(f'{FORM} label.chip:has(input[name="count_{seat}_{rank}"][value="{n}"])'))
     for seat, points in ((0, "79"), (1, "75"), (2, "86")):
         expect(page.locator(f'{FORM} input[name="card_points_{seat}"]')).to_have_value(points)
     ui.chip("tib", 0)
@@ -172,7 +189,7 @@ def test_cotton1674_the_dealer_doubles_the_ruff_and_the_next_is_played_for_doubl
     ui.chip("trump", "hearts")
     ui.chip("turned_up", "5")  # Towser turned up: not asked
     expect(page.locator(f'{FORM} input[type="radio"][name="towser"]')).to_have_count(0)
-    expect(page.locator(f"{FORM} #step-towser")).to_contain_text("Towser turned up: the dealer is paid 5 from each.")
+    expect(page.locator(f"{FORM} #step-towser")).to_contain_text("Towser turned up: 5 from each to Ann.")
     ui.chip("tiddy", "nobody")
     ui.chip("tumbler", 1)
     ui.preset("Ben (eldest) bought at 12")

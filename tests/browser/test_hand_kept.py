@@ -170,25 +170,32 @@ def test_two_presets_tapped_offline_both_arrive(page, base_url, context):
     expect(ui.chip_input("tiddy", "nobody")).to_be_checked()
 
 
-def test_offline_a_call_waits_on_the_pad_until_the_server_has_it(page, base_url, context):
-    """Offline, the pad takes one call and then waits, so the next call is tapped
-    for the right player once the pad has moved on."""
+def test_offline_the_pad_takes_call_after_call_and_the_server_checks_them(page, base_url, context):
+    """Offline, the pad goes on call by call from the states the server prepared
+    (whose turn, the calls offered), marked as not checked; back online the server
+    replays them and draws its own pad."""
     ui = UI(page)
     ui.start_session(base_url, PLAYERS, "parlett")
     ui.next_hand()
     ui.chip("trump", "hearts")
     ui.chip("turned_up", "9")
-    connection = page.locator("#connection")
     context.set_offline(True)
-    page.locator(f"{FORM} #pad-auction").get_by_role("button", name="Bid 12", exact=True).click()
-    expect(connection).to_have_text("No connection — the call is kept on this phone and will be sent when it's "
-                                    "back; the next call can be tapped then.")
-    expect(page.locator("#hand-form")).to_have_class(re.compile(r"\bcalls-waiting\b"))
-    expect(page.locator(f"{FORM} #pad-auction .calls")).to_have_css("pointer-events", "none")
+    pad = page.locator(f"{FORM} #pad-auction")
+    pad.get_by_role("button", name="Bid 12", exact=True).click()
+    expect(pad.locator(".turn:visible")).to_contain_text("Cat to bid")      # at once, with no server
+    pad.get_by_role("button", name="Bid 14", exact=True).click()
+    expect(pad.locator(".turn:visible")).to_contain_text("Ann (dealer) to bid")
+    pad.get_by_role("button", name="Undo last call").click()          # a slip, taken back on the phone
+    expect(pad.locator(".turn:visible")).to_contain_text("Cat to bid")
+    pad.get_by_role("button", name="Pass", exact=True).click()
+    expect(pad.locator(".calls-line:visible")).to_have_text("Ben bids 12 · Cat passes")
+    expect(pad.locator(".pad-note")).to_contain_text("Not checked yet")
+    expect(page.locator("#connection")).to_be_visible()
     context.set_offline(False)
-    expect(page.locator(f"{FORM} #pad-auction .calls-line")).to_have_text("Ben bids 12", timeout=15_000)
-    expect(page.locator(f"{FORM} #pad-auction .turn")).to_contain_text("Cat to bid")
-    expect(page.locator("#hand-form")).not_to_have_class(re.compile(r"\bcalls-waiting\b"))
+    expect(pad.locator(".pad-note")).to_have_count(0, timeout=15_000)   # the server's pad again
+    expect(pad.locator(".calls-line:visible")).to_have_text("Ben bids 12 · Cat passes")
+    expect(pad.locator(".turn:visible")).to_contain_text("Ann (dealer) to bid")
+    expect(page.locator("#connection")).to_be_hidden()
 
 
 def test_a_gleek_then_a_mournival_of_one_rank_is_stored_as_the_mournival(page, base_url):

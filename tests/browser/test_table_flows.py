@@ -174,7 +174,7 @@ def test_session_three_hands_edit_and_watch(page, browser, browser_context_args,
         ui.expect_balances(after)
 
         expect(watcher.locator("table.hands tbody tr").first.locator("th")).to_contain_text(
-            "#4", timeout=5_000)
+            f"#{len(hands)}", timeout=5_000)
         ui.expect_balances(after, page=watcher)
         ui.expect_hand_rows(after, page=watcher)
         assert watcher.evaluate("window.__sameDocument === true"), "the watcher page was reloaded"

@@ -38,6 +38,7 @@ def test_an_answer_both_phones_changed_is_a_conflict_with_both_answers_and_nothi
         expect(b.locator(f'{FORM} input[name="turned_up"][value="9"]')).to_be_checked()
         # A changes trump again; B, a version behind, taps another trump: both changed it
         ui.chip("trump", "diamonds")
+        b.locator(f"{FORM} #step-deal .fold-line").click()   # the answered Deal, folded: opened again
         b.locator(f'{FORM} label.chip:has(input[name="trump"][value="clubs"])').click()
         box = b.locator('#conflict[data-conflict="answers"]')
         expect(box.locator('li[data-field="trump"]')).to_contain_text(

@@ -770,3 +770,51 @@ def test_settle_refuses_wrong_calls_with_one_line_each():
         "hand 3: ruff: the vying was over (Ann and Cat show) before Ann's pass",
         "hand 4: ruff: the ruffs shown (Ann 40, Cat 30) give the ruff to Ann, not Cat",
     ]
+
+
+# ------------------------------------------------------------ issue 20, item 7
+
+@pytest.mark.parametrize("book, calls, line", [
+    # wits1671: everyone is in at 2; Ann vies 4: Ben and Cat owe 2 if they pass now, 4 if they see
+    (WITS, [[0, "vie"]], "Ann risks 4 · Ben: pass now 2, see 4 · Cat: pass now 2, see 4"),
+    (WITS, [[0, "vie"], [1, "see"]], "Ann risks 4 · Ben risks 4 · Cat: pass now 2, see 4"),
+    (WITS, [[0, "vie"], [1, "revie"]], "Ann: pass now 4, see 6 · Ben risks 6 · Cat: pass now 2, see 6"),
+    (WITS, [[0, "vie"], [1, "revie"], [2, "pass"]], "Ann: pass now 4, see 6 · Ben risks 6 · Cat owes 2"),
+    # parlett: a fold owes the stake itself, so passing now and matching cost the same
+    (PARLETT, [[0, "open"], [1, "raise"]], "Ann risks 4 · Ben risks 4 · Cat risks 4"),
+])
+def test_what_each_would_owe_if_he_passed_now_and_if_he_sees(book, calls, line):
+    state = replay_ruff(book, 2, calls, NAMES, opening=2)
+    assert state.problem is None and state.stake_line() == line
+
+
+def wits_showdown():
+    state = replay_ruff(WITS, 2, [[0, "vie"], [1, "see"], [2, "pass"]], NAMES)
+    assert state.end == "showdown" and state.showing == (0, 1)
+    return state
+
+
+@pytest.mark.parametrize("cards, turned_up, problem", [
+    ([["aces"], ["A", "K", "Q"], []], "9", "Ann shows four Aces, so Ben cannot show an Ace"),
+    ([["aces"], ["aces"], []], "9", "Ann and Ben both show four Aces, but there are only four Aces"),
+    ([["K", "Q", "J"], ["aces"], []], "A", "Ben shows four Aces, but an Ace is turned up"),
+])
+def test_an_impossible_showing_is_the_only_thing_said(cards, turned_up, problem):
+    from scorekeeper.rules.calls import read_showing
+
+    showing = read_showing(wits_showdown(), cards, turned_up=turned_up)
+    assert showing.problem == problem and not showing.decided
+
+
+@pytest.mark.parametrize("cards, shown, complete", [
+    ([["A"], ["K", "Q", "J"]], [11, 30, None], False),  # Ann's 11 is no best suit yet: still being tapped
+    ([["A", "K"], []], [21, None, None], False),        # nothing tapped for Ben
+    ([["A", "K"], ["K", "Q", "J"]], [21, 30, None], True),
+    ([["aces"], ["K", "Q", "J"]], ["aces", 30, None], True),
+    ([["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"], ["4", "5", "6"]], [90, 15, None], True),
+])
+def test_the_winner_is_named_only_when_every_best_suit_is_complete(cards, shown, complete):
+    from scorekeeper.rules.calls import read_showing
+
+    showing = read_showing(wits_showdown(), cards + [[]])
+    assert showing.problem is None and showing.shown == shown and showing.complete is complete

@@ -228,7 +228,9 @@ def check_database(server: Server, client: Client) -> dict:
                 outcome = {"sid": sid, "committed": True}
             else:
                 assert hands == acked, f"{sid}: stored hands differ from the acknowledged ones"
-            version, players = conn.execute("select version, players from sessions where id = ?", [sid]).fetchone()
+            version, = conn.execute("select version from sessions where id = ?", [sid]).fetchone()
+            players = json.dumps([name for (name,) in conn.execute(
+                "select name from seats where session_id = ? order by seat", [sid])])
             history = conn.execute("select count(*), max(version) from history where session_id = ?", [sid]).fetchone()
             assert history == (version, version), (sid, version, history)
             record = {"format": "gleek-session/1", "rulebook": "parlett", "options": {},

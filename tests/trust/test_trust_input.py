@@ -142,10 +142,12 @@ def _insert_session(db_path: str, session_id: str, watch_id: str, note: str | No
     if note is not None:
         hand["note"] = note
     with conn:
-        conn.execute("insert into sessions (id, watch_id, rulebook, options, players, title, first_dealer, "
-                     "version, created_at, updated_at) values (?, ?, 'parlett', '{}', ?, ?, 0, 1, ?, ?)",
-                     [session_id, watch_id, json.dumps(["Ann", "Ben", "Cat"]), title,
+        conn.execute("insert into sessions (id, watch_id, rulebook, options, title, first_dealer, "
+                     "version, created_at, updated_at) values (?, ?, 'parlett', '{}', ?, 0, 1, ?, ?)",
+                     [session_id, watch_id, title,
                       "2026-01-0%sT00:00:00+00:00" % session_id[-1], "2026-01-01T00:00:00+00:00"])
+        conn.executemany("insert into seats (session_id, seat, name) values (?, ?, ?)",
+                         [(session_id, seat, name) for seat, name in enumerate(["Ann", "Ben", "Cat"])])
         conn.execute("insert into hands (session_id, number, data) values (?, 1, ?)",
                      [session_id, json.dumps(hand)])   # ensure_ascii: the surrogate as \ud800
         conn.execute("insert into history (session_id, action, version, at) values (?, 'create', 1, 'x')",

@@ -262,3 +262,31 @@ def test_the_sheet_counts_a_disputed_hand_as_not_agreed(client):
     agree(client, ben, 1)
     assert export(client, url)["hands"][0]["agreed"] == [0, 1]  # two OKs in the record, and a dispute
     assert "At the table: 0 of 1 hand agreed; not agreed: 1 (disputed)." in client.get(url + "/sheet").data.decode()
+
+
+def test_the_sheet_and_pdf_mark_the_disputed_hand_and_say_who_and_why(client):
+    """Issue 20, item 9: not only "not agreed: 2 (disputed)" at the foot; the
+    disputed hand's own line is flagged, with who disputed it and why under it."""
+    import io
+
+    import pypdf
+
+    url = confirm_session(client)
+    ann, ben, cat = player_links(client, url)
+    client.post(f"{cat}/hands/2/dispute", data={"seen": seen(client.get(cat).data.decode(), 2),
+                                                "reason": "The ruff was 4, not 3"})
+    client.post(f"{ben}/hands/2/dispute", data={"seen": seen(client.get(ben).data.decode(), 2),
+                                                "reason": "I held the Tiddy"})
+    sheet = client.get(url + "/sheet").data.decode()
+    assert sheet.count("⚠ DISPUTED") == 1
+    assert "Hand 2 disputed by Ben: “I held the Tiddy”; Cat: “The ruff was 4, not 3”" in sheet
+    pdf = pypdf.PdfReader(io.BytesIO(client.get(url + "/sheet.pdf").data))
+    text = " ".join(" ".join(page.extract_text() for page in pdf.pages).split())
+    assert text.count("⚠ DISPUTED") == 1
+    assert re.search(r"2 ?⚠ DISPUTED Ben dealt", text)  # hand 2's line (Ben dealt it), not hand 1's
+    assert "Hand 2 disputed by Ben: “I held the Tiddy”; Cat: “The ruff was 4, not 3”" in text
+    assert "not agreed: 1, 2 (disputed)" in text
+    record = export(client, url)  # a record's dispute may have no reason (§6): said so
+    record["hands"][1]["disputes"] = [{"seat": 2, "reason": ""}]
+    copy = client.post("/import", json=record).headers["Location"]
+    assert "Hand 2 disputed by Cat (no reason given)</td>" in client.get(copy + "/sheet").data.decode()

@@ -275,9 +275,10 @@ def test_backup_never_writes_outside_its_folder(app, tmp_path):
     conn = sqlite3.connect(app.config["DATABASE"])
     with conn:
         for sid, wid in (("../../escaped", "W" * 24), ("G" * 24, "H" * 24)):
-            conn.execute("insert into sessions (id, watch_id, rulebook, options, players, first_dealer, version, "
-                         "created_at, updated_at) values (?, ?, 'parlett', '{}', '[\"A\",\"B\",\"C\"]', 0, 1, 'x', 'x')",
-                         [sid, wid])
+            conn.execute("insert into sessions (id, watch_id, rulebook, options, first_dealer, version, "
+                         "created_at, updated_at) values (?, ?, 'parlett', '{}', 0, 1, 'x', 'x')", [sid, wid])
+            conn.executemany("insert into seats (session_id, seat, name) values (?, ?, ?)",
+                             [(sid, seat, name) for seat, name in enumerate("ABC")])
     conn.close()
     out = tmp_path / "deep" / "er" / "full"
     result = app.test_cli_runner().invoke(args=["backup", "--out", str(out)])

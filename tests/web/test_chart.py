@@ -98,6 +98,18 @@ def test_long_names_are_shortened_in_the_legend_but_kept_whole_in_the_title():
     root = parse(balance_chart_svg([long, "B", "C"], [[1, 0, -1]]))
     legend = root.find(f".//{SVG}g[@class='legend']")
     shown = legend.findall(f"{SVG}text")[0].text
-    assert shown.endswith("…") and long.startswith(shown[:-1]) and len(shown) <= 24
+    assert shown == "Bartholomew"  # whole words: the short name the sheet's columns use
     titles = [g.find(f"{SVG}title").text for g in root.findall(f".//{SVG}g") if g.get("class", "").startswith("player")]
     assert titles == [long, "B", "C"]
+
+
+def test_the_legend_draws_emoji_in_the_emoji_face_and_keeps_names_whole():
+    """Issue 20, item 3: the chart's face (DejaVu Sans) has a black-and-white 🃏,
+    which a browser drew as a boxed star; the sheet's text draws it in colour."""
+    root = parse(balance_chart_svg(["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann 👑"], [[1, 0, -1]], width=360))
+    texts = root.find(f".//{SVG}g[@class='legend']").findall(f"{SVG}text")
+    assert "".join(texts[0].itertext()) == "🃏 Jo"
+    assert [(t.text, t.get("font-family").split(",")[0]) for t in texts[0].findall(f"{SVG}tspan")] == [
+        ("🃏", "Noto Color Emoji")]
+    assert "".join(texts[1].itertext()) == "Bartholomew…"  # cut at its hyphen, never inside a word
+    assert texts[1].findall(f"{SVG}tspan") == []

@@ -63,3 +63,33 @@ def test_prices_no_bidding_reaches_are_not_offered(client):
     assert re.findall(r'name="price" value="(\d+)"', middle)[:4] == ["14", "18", "20", "22"]
     dealer = tap(client, url, {"dealer": "0", "buyer": "0"}).data.decode()
     assert re.findall(r'name="price" value="(\d+)"', dealer)[:3] == ["14", "16", "18"]
+
+
+def test_wits1671_a_vie_says_what_each_owes_and_an_impossible_showing_is_all_that_is_said(client):
+    """Issue 20, item 7: after Ann vies 4, passing now costs Ben and Cat the 2 they
+    had in, seeing 4 (not "Ben risks 4"); at the showdown, four Aces for Ann and an
+    Ace for Ben cannot both be: that alone is said, with no winner and no payments."""
+    url = new_session(client, rulebook="wits1671")
+    start = {"dealer": "2", "trump": "hearts", "turned_up": "9", "tiddy": "nobody", "buyer": "0", "price": "13"}
+    page = tap(client, url, {**start, "ruff_calls": "", "ruff_call": '[0, "vie"]'}).data.decode()
+    assert '<p class="owes">Ann risks 4 · Ben: pass now 2, see 4 · Cat: pass now 2, see 4</p>' in page
+    calls = {**start, "ruff_calls": '[[0, "vie"], [1, "see"], [2, "pass"]]'}
+
+    def ruff_part(page):
+        status = re.search(r'id="status-ruff".*?(?=<div class="step-status|</form>|$)', page, re.S).group(0)
+        return status, page[page.index('id="pad-ruff"'):]
+
+    page = tap(client, url, {**calls, "shown_0": "aces", "shown_1": ["A", "K", "Q"]}).data.decode()
+    status, pad = ruff_part(page)
+    assert "Showdown: Ann shows four Aces, so Ben cannot show an Ace." in status
+    assert "phase-result" not in status and "Winner by the cards" not in pad and 'name="ruff_winner"' not in pad
+    page = tap(client, url, {**calls, "shown_0": "aces", "shown_1": ["aces"]}).data.decode()
+    assert "Showdown: Ann and Ben both show four Aces, but there are only four Aces." in page
+    assert "Winner by the cards" not in page
+    # one card tapped for Ann is no best suit yet: no winner named while the cards are tapped
+    page = tap(client, url, {**calls, "shown_0": ["A"], "shown_1": ["K", "Q", "J"]}).data.decode()
+    status, pad = ruff_part(page)
+    assert "Winner by the cards" not in pad and "phase-result" not in status
+    page = tap(client, url, {**calls, "shown_0": ["A", "K", "Q"], "shown_1": ["K", "Q", "J"]}).data.decode()
+    status, pad = ruff_part(page)
+    assert "Winner by the cards: <strong>Ann</strong>" in pad and "phase-result" in status

@@ -284,7 +284,8 @@ def test_context_of_modern_kiss_and_simplified():
     (["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montgomery-Smyth"], ["Kit", "李小龍", "Bartholomew…"]),
     (["Ann Smith", "Ann Jones", "Bo Li"], ["Ann Smith", "Ann Jones", "Bo"]),  # the same first word: whole names
     (["👨\u200d👩\u200d👧\u200d👦 and co", "Zoë", "Ol" + "e\u0301" * 12],
-     ["👨\u200d👩\u200d👧\u200d👦", "Zoë", "Ol" + "e\u0301" * 4 + "…"]),  # never cut inside a letter
+     ["👨\u200d👩\u200d👧\u200d👦 and", "Zoë", "Ol" + "e\u0301" * 9 + "…"]),  # never cut inside a letter
+    (["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann"], ["🃏 Jo", "Bartholomew…", "Ann"]),  # an emoji keeps its word
 ])
 def test_hand_lines_call_players_by_a_short_name(names, labels):
     from scorekeeper.sheet import short_names

@@ -369,6 +369,29 @@ def test_live_updates_only_when_something_changed(client):
     assert "HX-Request" in response.headers["Vary"]
 
 
+def test_watchers_share_the_live_part_and_it_follows_each_change(app):
+    """The phones on one watch link poll the same part: it is made once per change
+    (issue 21: hundreds of watchers) and still follows each save and each undo."""
+    scorer, ann, ben = app.test_client(), app.test_client(), app.test_client()
+    url = new_session(scorer)
+    watch = re.search(r'href="http://[^"]*(/w/[^"/]+)"', scorer.get(url).data.decode()).group(1)
+
+    def live(client, query=""):
+        response = client.get(f"{watch}/live{query}", headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        return response.data.decode()
+
+    before = live(ann)
+    assert "No hands yet" in before and live(ben) == before
+    save(scorer, url, SEED_HAND)
+    after = live(ann)
+    assert "+5" in after and "No hands yet" not in after and live(ben) == after
+    assert "&amp;all=1" in live(ben, "?all=1") and "all=1" not in after  # its own variant
+    assert post_change(scorer, url, "/undo").status_code in (200, 303)
+    undone = live(ben)
+    assert "No hands yet" in undone and "+5" not in undone and live(ann) == undone
+
+
 def test_watch_link_is_read_only(client):
     url = new_session(client)
     save(client, url, SEED_HAND)
@@ -546,5 +569,5 @@ def test_the_hand_tables_columns_are_headed_by_short_names(client):
     page = client.get(url).data.decode()
     head = page[page.index("<thead>"):page.index("</thead>")]
     assert '<abbr title="Bartholomew Fitzwilliam-Montgomery III Q">Bartholomew</abbr>' in head
-    assert '<abbr title="Ann 🃏 de la Tour">Ann</abbr>' in head and "<th scope=\"col\">佐藤花子</th>" in head
+    assert '<abbr title="Ann 🃏 de la Tour">Ann</abbr>' in head and '">佐藤花子</span></span></th>' in head
     assert "Bartholomew Fitzwilliam-Montgomery III Q" in page  # in full on the balance cards

@@ -1,0 +1,141 @@
+"""A circle of 1,000 evenings × 30 hands (issue 19): the ledger, the owed and the
+statistics pages, server time in the app (Flask's test client: no socket), cold
+(every cache of this process emptied first: the decoded hands, the settlements,
+each evening's figures, the season, the pages) and cached; then a new hand in one
+session, and how many evenings were computed again.
+
+    .venv/bin/python bench/circle_bench.py [--evenings 1000] [--hands 30] [--rounds 5] [--write]
+
+Baseline: the trivial route (/healthz) in the same process. ``--write`` records
+the figures in BENCHMARKS.md and bench/results.json."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+
+def build(db, store, evenings: int, hands: int):
+    """The circle, its evenings written straight through the store (each checked as any session)."""
+    from support.sessions import long_session
+
+    base = long_session(hands)
+    circle = store.create_circle(db, "Thursday Gleek", ["Ann", "Ben", "Cat", "Dan", "Eve"])
+    ids = [m.id for m in circle.members]
+    seatings = [(0, 1, 2), (3, 1, 2), (0, 4, 2), (0, 1, 3), (4, 3, 2), (1, 0, 4)]
+    sessions = []
+    for n in range(evenings):
+        seats = seatings[n % len(seatings)]
+        record = copy.deepcopy(base)
+        record["players"] = [circle.members[s].name for s in seats]
+        record["played_on"] = f"{2000 + n // 48:04d}-{1 + (n // 4) % 12:02d}-{1 + n % 4 * 7:02d}"
+        record["stake"] = {"per_counter": "1", "currency": "d"} if n % 3 else None
+        if record["stake"] is None:
+            del record["stake"]
+        sessions.append(store.create_session(db, record, circle=(circle.id, [ids[s] for s in seats])).id)
+    return circle, sessions
+
+
+def empty_caches():
+    from scorekeeper import store
+    from scorekeeper.web import cache, circle_figures
+
+    store._HANDS.lists.clear()
+    cache.LATEST_SETTLEMENT.clear()
+    for kept in (cache.SETTLEMENTS, circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.PAGES):
+        kept._values.clear()
+
+
+def timed(client, path) -> float:
+    start = time.perf_counter()
+    response = client.get(path)
+    took = time.perf_counter() - start
+    assert response.status_code == 200, (path, response.status_code)
+    return took * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--evenings", type=int, default=1000)
+    parser.add_argument("--hands", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+
+    from scorekeeper import create_app, store
+    from scorekeeper.web import circle_figures
+
+    folder = Path(tempfile.mkdtemp(prefix="circle-bench-"))
+    app = create_app({"DATABASE": str(folder / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(folder / "b")})
+    db = store.connect(app.config["DATABASE"])
+    start = time.perf_counter()
+    circle, sessions = build(db, store, args.evenings, args.hands)
+    print(f"built {args.evenings} evenings × {args.hands} hands in {time.perf_counter() - start:.1f} s")
+    client = app.test_client()
+    pages = {name: f"/c/{circle.id}{suffix}" for name, suffix in
+             (("ledger", "/ledger"), ("owed", "/owed"), ("stats", "/stats"))}
+    trivial = [timed(client, "/healthz") for _ in range(200)]
+    baseline = statistics.median(trivial)
+    cold = {name: [] for name in pages}
+    warm = {name: [] for name in pages}
+    for _ in range(args.rounds):
+        for name, path in pages.items():
+            empty_caches()
+            cold[name].append(timed(client, path))
+            warm[name] += [timed(client, path) for _ in range(20)]
+    # a new hand in one session: how many evenings are computed again
+    from support.sessions import long_session
+
+    session = store.get_session(db, sessions[len(sessions) // 2])
+    timed(client, pages["ledger"])
+    computed = []
+    real = circle_figures._figures_of
+    circle_figures._figures_of = lambda *a, **k: computed.append(a[1]) or real(*a, **k)
+    extra = long_session(args.hands + 1)["hands"][args.hands]
+    extra = dict(extra, dealer=session.next_dealer())
+    from support.sessions import rotate_hand
+
+    extra = rotate_hand(long_session(args.hands + 1)["hands"][args.hands],
+                        (session.next_dealer() - long_session(args.hands + 1)["hands"][args.hands]["dealer"]) % 3)
+    store.add_hand(db, session.id, extra, session.version)
+    after = timed(client, pages["ledger"])
+    circle_figures._figures_of = real
+    load = os.getloadavg()
+    lines = [f"{name}: cold p50 {statistics.median(cold[name]):.0f} ms (max {max(cold[name]):.0f}), "
+             f"cached p50 {statistics.median(warm[name]):.1f} ms" for name in pages]
+    lines.append(f"after a new hand in one session: ledger {after:.0f} ms, evenings computed again: {len(computed)}")
+    lines.append(f"baseline /healthz p50 {baseline:.3f} ms; load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print("\n".join(lines))
+    if args.write:
+        from benchmarks_md import append_to_section, cpu_model, record_result
+
+        machine = cpu_model()
+        append_to_section(
+            "## A circle's season (issue 19)",
+            "A circle of 1,000 evenings × 30 hands: the ledger, owed and statistics pages, server time in "
+            "the app (bench/circle_bench.py), cold (every cache of the process emptied) and cached.\n",
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine}, load {load[0]:.2f}:\n\n"
+            + "\n".join(f"- {line}" for line in lines) + "\n")
+        worst_cold = max(statistics.median(v) for v in cold.values())
+        worst_warm = max(statistics.median(v) for v in warm.values())
+        record_result("circle of 1,000 evenings × 30 hands: ledger, owed, stats cold (issue 19)", "≤ 200 ms p50",
+                      f"worst p50 {worst_cold:.0f} ms", f"/healthz {baseline:.2f} ms", worst_cold <= 200,
+                      "bench/circle_bench.py")
+        record_result("the same pages cached (issue 19)", "≤ 20 ms p50", f"worst p50 {worst_warm:.1f} ms",
+                      f"/healthz {baseline:.2f} ms", worst_warm <= 20, "bench/circle_bench.py")
+        record_result("a new hand in one of 1,000 evenings (issue 19)", "only that evening recomputed",
+                      f"{len(computed)} evening recomputed; ledger {after:.0f} ms", "—", len(computed) == 1,
+                      "bench/circle_bench.py")
+
+
+if __name__ == "__main__":
+    main()

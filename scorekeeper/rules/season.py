@@ -1,0 +1,413 @@
+"""A season: many evenings of the same players added up (issue 19, "The regulars").
+
+Pure, like the rest of ``rules/``: plain data in, exact figures out (no Flask, no
+SQL, no I/O). Two steps, so that a circle recomputes only the evening that changed:
+
+``evening_figures(record, key, names=None) -> EveningFigures``
+    One valid ``gleek-session/1`` record (``validate`` it first), settled once
+    (``record.settle``), reduced to everything a season needs of it. ``key`` names
+    the evening (a session id, a file name); ``names`` gives the three seats' member
+    names (default: the record's trimmed names). Immutable (tuples throughout) and
+    picklable: the unit a circle caches per (session, version).
+
+``season(evenings, since=None, until=None, rulebook=None) -> Season``
+    Cheap aggregation of ``EveningFigures``: the evenings in date order (undated
+    ones last, in the order given), filtered by ``since``/``until`` (``"YYYY-MM-DD"``
+    or a ``datetime.date``, inclusive; an undated evening is outside any range) and
+    ``rulebook``; players by name in order of first appearance; balances, running
+    totals, money per currency, payments, statistics, head-to-head.
+
+``owed(open_evenings, paid=()) -> list[Debt]``
+    What is still owed over the open (unsettled) evenings, per currency in the
+    fewest payments, each saying which evenings it is for. ``paid``: payments
+    already made towards them (``Paid``), taken off first.
+
+``season_json(season) -> dict``
+    The JSON of ``scorekeeper season FILE… --json``: ``evenings`` and ``hands``
+    (counts), ``players``, ``balances`` (name → counters), ``payments``
+    (``{"from", "to", "amount"}``, counters) and ``stats`` (name → ``evenings``,
+    ``hands``, ``won``, ``best``, ``worst``, ``bought``, ``ruffs``, ``gleeks`` and
+    ``mournivals`` (rank → how many), ``phases`` (phase → net counters)).
+
+Amounts are exact: counters as ints or ``Fraction`` (halves), money as ``Fraction``
+of the currency's unit (pence for ``"d"``, else the unit of the code: 1.05 EUR).
+Money is added up only within one currency; an evening without a stake counts in
+counters only (currency ``None`` in ``Season.money`` and ``Debt``). The figures are
+defined in docs/season.md.
+
+Payments: ``core.fewest_payments`` over every player of the season (the largest
+debtor pays the largest creditor, and so on): at most one fewer than the players,
+each from a player who is down to one who is up, settling the balances exactly.
+
+What needs a rule (who bought, what a set is, which cards are Tiddy, Towser and
+Tumbler, a ruff won by four Aces) comes from the book: ``RuleBook.season_facts``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from . import BOOKS
+from .core import RANKS, fewest_payments, fraction, from_halves, named_tuple
+
+#: What one counter is worth: ``currency`` ("d" or a code) and ``per_counter`` (a Fraction).
+Stake = named_tuple("Stake", "currency per_counter")
+
+#: What one seat did in one evening (or, in ``Stats``, over a season): counts, and
+#: ``gleeks``, ``mournivals``, ``held`` as tuples of ``(rank or card name, count)``.
+SeatFacts = named_tuple(
+    "SeatFacts",
+    "won best worst bought price ruffs ruffs_by_aces gleeks mournivals held agreed disputed")
+
+
+class EveningFigures(named_tuple(
+        "EveningFigures",
+        "key played_on title rulebook players stake hands totals money hand_totals phases facts")):
+    """One evening, reduced to what a season needs (see ``evening_figures``).
+
+    - ``key``: the caller's name for it; ``played_on``: ``"YYYY-MM-DD"`` or None; ``title``;
+    - ``rulebook``; ``players``: three names in seat order; ``stake``: ``Stake`` or None;
+    - ``hands``: how many; ``totals``: three exact amounts (counters, summing to 0);
+    - ``money``: three exact money values (``totals`` × the stake) or None;
+    - ``hand_totals``: each hand's three totals (counters);
+    - ``phases``: ``(phase, (a, b, c))`` in the book's order, each phase's net per seat;
+    - ``facts``: three ``SeatFacts``, one per seat.
+    """
+
+    __slots__ = ()
+
+    def total_of(self, name: str):
+        return self.totals[self.players.index(name)]
+
+
+#: One line of the season's payments: ``payer`` pays ``payee`` ``amount`` (names).
+SeasonPayment = named_tuple("SeasonPayment", "payer payee amount")
+
+#: A player's season (see docs/season.md): counts, exact amounts, and
+#: ``gleeks``/``mournivals`` (rank → count), ``held`` (card name → count),
+#: ``phases`` (phase → net counters) as dicts.
+Stats = named_tuple(
+    "Stats",
+    "evenings hands won best worst total average bought price average_price ruffs ruffs_by_aces "
+    "gleeks mournivals held agreed disputed phases")
+
+#: Two players' evenings together: how many, and ``net``, the first player's total in them.
+HeadToHead = named_tuple("HeadToHead", "evenings hands net")
+
+
+class Season(named_tuple(
+        "Season",
+        "evenings players balances running money money_payments payments stats head_to_head "
+        "since until rulebook")):
+    """A season added up (see ``season``).
+
+    - ``evenings``: ``EveningFigures`` in date order; ``players``: names, first appearance first;
+    - ``balances``: name → counters over every evening (with a stake or not);
+    - ``running``: per evening, a tuple aligned with ``players``: each one's total so far;
+    - ``money``: currency (None: counters of evenings without a stake) → name → amount;
+    - ``money_payments``: currency → the fewest ``SeasonPayment`` settling ``money[currency]``;
+    - ``payments``: the fewest ``SeasonPayment`` settling ``balances`` (counters);
+    - ``stats``: name → ``Stats``; ``head_to_head``: name → other name → ``HeadToHead``;
+    - ``since``, ``until``, ``rulebook``: the filter it was made with.
+    """
+
+    __slots__ = ()
+
+    @property
+    def hands(self) -> int:
+        return sum(e.hands for e in self.evenings)
+
+
+#: A payment already made towards open evenings: ``amount`` in ``currency``'s unit
+#: (counters when ``currency`` is None).
+Paid = named_tuple("Paid", "payer payee amount currency")
+
+#: What is still owed: ``payer`` pays ``payee`` ``amount`` (``currency``'s unit, or counters
+#: when None), for ``evenings`` (their keys, in date order) played on ``dates``.
+Debt = named_tuple("Debt", "payer payee amount currency evenings dates")
+
+
+for _kind in (Stake, SeatFacts, SeasonPayment, Stats, HeadToHead, Paid, Debt):
+    _kind.__module__ = __name__  # where pickle finds them (a cache, a worker process)
+del _kind
+
+
+# ---------------------------------------------------------------- one evening
+
+def _counts(counter: dict) -> tuple:
+    """A rank → count dict as ``(rank, count)`` pairs in the order of the ranks."""
+    return tuple((r, counter[r]) for r in RANKS if r in counter)
+
+
+def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, settlement=None) -> EveningFigures:
+    """One valid record reduced to a season's unit (see the module's docstring).
+    ``settlement``: the record's ``record.settle`` if the caller has it already."""
+    from .record import settle
+
+    book = BOOKS[record["rulebook"]]
+    options = record["options"]
+    players = tuple(n.strip() for n in (record["players"] if names is None else names))
+    if len(players) != 3 or len(set(players)) != 3:
+        raise ValueError(f"an evening has three different players, not {list(players)}")
+    if settlement is None:
+        settlement = settle(record)
+    stake = record.get("stake")
+    if stake:
+        from fractions import Fraction
+
+        stake = Stake(stake["currency"], Fraction(stake["per_counter"]))
+    totals = tuple(settlement.balances)
+    money = tuple(fraction(t) * stake.per_counter for t in totals) if stake else None
+
+    won = [0, 0, 0]
+    best = [None, None, None]
+    worst = [None, None, None]
+    bought = [0, 0, 0]
+    price = [0, 0, 0]
+    ruffs = [0, 0, 0]
+    aces = [0, 0, 0]
+    gleeks = [{}, {}, {}]
+    mournivals = [{}, {}, {}]
+    held = [{}, {}, {}]
+    agreed = [0, 0, 0]
+    disputed = [0, 0, 0]
+    hand_totals = []
+    facts_of = book.season_facts
+    all_halves = []
+    for result, hand in zip(settlement.hands, record["hands"]):
+        a, b, c = halves = result.halves
+        all_halves.append(halves)
+        hand_totals.append((a // 2 if a % 2 == 0 else from_halves(a), b // 2 if b % 2 == 0 else from_halves(b),
+                            c // 2 if c % 2 == 0 else from_halves(c)))
+        buyer, paid, winner, by_aces, sets, cards = facts_of(hand, options)
+        if buyer is not None:
+            bought[buyer] += 1
+            price[buyer] += paid
+        if winner is not None:
+            ruffs[winner] += 1
+            if by_aces:
+                aces[winner] += 1
+        for seat, declared in enumerate(sets):
+            for kind, rank in declared:
+                counter = gleeks[seat] if kind == "gleek" else mournivals[seat]
+                counter[rank] = counter.get(rank, 0) + 1
+        for name, seat in cards:
+            held[seat][name] = held[seat].get(name, 0) + 1
+        if "agreed" in hand:
+            for seat in hand["agreed"]:
+                agreed[seat] += 1
+        if "disputes" in hand:
+            for dispute in hand["disputes"]:
+                disputed[dispute["seat"]] += 1
+    for seat in (0, 1, 2):  # each hand's total, in half counters: the builtins go through them
+        column = [h[seat] for h in all_halves]
+        if column:
+            won[seat] = sum(1 for h in column if h > 0)
+            best[seat], worst[seat] = max(column), min(column)
+    side = book.side_cards()
+    facts = tuple(
+        SeatFacts(won[s], None if best[s] is None else from_halves(best[s]),
+                  None if worst[s] is None else from_halves(worst[s]), bought[s], price[s], ruffs[s], aces[s],
+                  _counts(gleeks[s]), _counts(mournivals[s]),
+                  tuple((n, held[s][n]) for n in side if n in held[s]), agreed[s], disputed[s])
+        for s in (0, 1, 2))
+    phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
+    return EveningFigures(key, record.get("played_on"), record.get("title"), book.id, players, stake,
+                          len(settlement.hands), totals, money, tuple(hand_totals), phases, facts)
+
+
+# ---------------------------------------------------------------- a season
+
+def _date_text(value) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else value.isoformat()
+
+
+def _in_date_order(evenings: Iterable[EveningFigures]) -> list:
+    return sorted(evenings, key=lambda e: (e.played_on is None, e.played_on or ""))
+
+
+def _settle_names(balances: dict) -> list:
+    """``fewest_payments`` over named balances: ``SeasonPayment`` lines."""
+    names = list(balances)
+    return [SeasonPayment(names[p.payer], names[p.payee], p.amount)
+            for p in fewest_payments([balances[n] for n in names])]
+
+
+class _Tally:
+    """One player's season while it is added up."""
+
+    __slots__ = ("evenings", "hands", "won", "best", "worst", "total", "bought", "price", "ruffs", "aces",
+                 "gleeks", "mournivals", "held", "agreed", "disputed", "phases")
+
+    def __init__(self):
+        self.evenings = self.hands = self.won = self.bought = self.price = 0
+        self.ruffs = self.aces = self.agreed = self.disputed = 0
+        self.best = self.worst = None
+        self.total = 0
+        self.gleeks, self.mournivals, self.held, self.phases = {}, {}, {}, {}
+
+    def add(self, evening: EveningFigures, seat: int) -> None:
+        f = evening.facts[seat]
+        self.evenings += 1
+        self.hands += evening.hands
+        self.total += evening.totals[seat]
+        self.won += f.won
+        if f.best is not None and (self.best is None or f.best > self.best):
+            self.best = f.best
+        if f.worst is not None and (self.worst is None or f.worst < self.worst):
+            self.worst = f.worst
+        self.bought += f.bought
+        self.price += f.price
+        self.ruffs += f.ruffs
+        self.aces += f.ruffs_by_aces
+        self.agreed += f.agreed
+        self.disputed += f.disputed
+        for counter, pairs in ((self.gleeks, f.gleeks), (self.mournivals, f.mournivals), (self.held, f.held)):
+            for k, n in pairs:
+                counter[k] = counter.get(k, 0) + n
+        phases = self.phases
+        for phase, amounts in evening.phases:
+            phases[phase] = phases.get(phase, 0) + amounts[seat]
+
+    def stats(self) -> Stats:
+        average = fraction(self.total, self.hands) if self.hands else None
+        average_price = fraction(self.price, self.bought) if self.bought else None
+        return Stats(self.evenings, self.hands, self.won, self.best, self.worst, self.total, average,
+                     self.bought, self.price, average_price, self.ruffs, self.aces,
+                     {r: self.gleeks[r] for r in RANKS if r in self.gleeks},
+                     {r: self.mournivals[r] for r in RANKS if r in self.mournivals},
+                     dict(self.held), self.agreed, self.disputed, dict(self.phases))
+
+
+def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
+    """The evenings added up (see the module's docstring)."""
+    since, until = _date_text(since), _date_text(until)
+    chosen = []
+    for e in _in_date_order(evenings):
+        if rulebook is not None and e.rulebook != rulebook:
+            continue
+        if (since is not None or until is not None) and e.played_on is None:
+            continue
+        if since is not None and e.played_on < since:
+            continue
+        if until is not None and e.played_on > until:
+            continue
+        chosen.append(e)
+    players: dict[str, int] = {}  # name → index, in order of first appearance
+    balances: dict = {}
+    money: dict = {}
+    tallies: dict[str, _Tally] = {}
+    pairs: dict = {}  # (a, b) → [evenings, hands, a's net]
+    running = []
+    for e in chosen:
+        names = e.players
+        for name in names:
+            if name not in players:
+                players[name] = len(players)
+                balances[name] = 0
+                tallies[name] = _Tally()
+        currency = e.stake.currency if e.stake is not None else None
+        in_currency = money.setdefault(currency, {})
+        values = e.money if e.stake is not None else e.totals
+        for seat, name in enumerate(names):
+            balances[name] += e.totals[seat]
+            in_currency[name] = in_currency.get(name, 0) + values[seat]
+            tallies[name].add(e, seat)
+            for other_seat, other in enumerate(names):
+                if other_seat != seat:
+                    pair = pairs.get((name, other))
+                    if pair is None:
+                        pair = pairs[name, other] = [0, 0, 0]
+                    pair[0] += 1
+                    pair[1] += e.hands
+                    pair[2] += e.totals[seat]
+        running.append(tuple(balances.get(n, 0) for n in players))
+    width = len(players)
+    running = tuple(r + (0,) * (width - len(r)) for r in running)
+    head_to_head: dict = {name: {} for name in players}
+    for (a, b), (count, hands, net) in pairs.items():
+        head_to_head[a][b] = HeadToHead(count, hands, net)
+    for name in players:
+        head_to_head[name] = {b: head_to_head[name][b] for b in players if b in head_to_head[name]}
+    return Season(
+        evenings=tuple(chosen),
+        players=tuple(players),
+        balances=balances,
+        running=running,
+        money=money,
+        money_payments={c: _settle_names(b) for c, b in money.items()},
+        payments=_settle_names(balances),
+        stats={name: tallies[name].stats() for name in players},
+        head_to_head=head_to_head,
+        since=since, until=until, rulebook=rulebook,
+    )
+
+
+# ---------------------------------------------------------------- what is still owed
+
+def owed(open_evenings: Iterable[EveningFigures], paid: Iterable = ()) -> list:
+    """What is still owed over the open evenings, per currency (evenings without a
+    stake in counters, currency None), in the fewest payments; ``paid`` (``Paid``, or
+    ``(payer, payee, amount, currency)``) already made towards them is taken off first.
+    Each ``Debt`` is for the open evenings of its currency in which its payer or its
+    payee played. Currencies in order of first appearance; within one, largest first."""
+    groups: dict = {}  # currency → (name → amount, [evenings])
+    for e in _in_date_order(open_evenings):
+        currency = e.stake.currency if e.stake is not None else None
+        balances, evenings = groups.setdefault(currency, ({}, []))
+        evenings.append(e)
+        values = e.money if e.stake is not None else e.totals
+        for seat, name in enumerate(e.players):
+            balances[name] = balances.get(name, 0) + values[seat]
+    for payer, payee, amount, currency in paid:
+        balances, _ = groups.setdefault(currency, ({}, []))
+        balances[payer] = balances.get(payer, 0) + amount  # a debtor who has paid is less down …
+        balances[payee] = balances.get(payee, 0) - amount  # … his creditor less up
+    debts = []
+    for currency, (balances, evenings) in groups.items():
+        for payment in _settle_names(balances):
+            mine = [e for e in evenings if payment.payer in e.players or payment.payee in e.players]
+            debts.append(Debt(payment.payer, payment.payee, payment.amount, currency,
+                              tuple(e.key for e in mine), tuple(e.played_on for e in mine)))
+    return debts
+
+
+# ---------------------------------------------------------------- the command line's JSON
+
+def _number(amount):
+    """A JSON number for an exact amount (``core.as_number``)."""
+    from .core import as_number
+
+    return as_number(amount)
+
+
+def season_json(s: Season) -> dict:
+    """``scorekeeper season --json`` (see the module's docstring)."""
+    stats = {}
+    for name, st in s.stats.items():
+        stats[name] = {
+            "evenings": st.evenings,
+            "hands": st.hands,
+            "won": st.won,
+            "best": None if st.best is None else _number(st.best),
+            "worst": None if st.worst is None else _number(st.worst),
+            "bought": st.bought,
+            "ruffs": st.ruffs,
+            "gleeks": st.gleeks,
+            "mournivals": st.mournivals,
+            "phases": {p: _number(v) for p, v in st.phases.items()},
+        }
+    return {
+        "evenings": len(s.evenings),
+        "hands": s.hands,
+        "players": list(s.players),
+        "balances": {n: _number(b) for n, b in s.balances.items()},
+        "payments": [{"from": p.payer, "to": p.payee, "amount": _number(p.amount)} for p in s.payments],
+        "stats": stats,
+    }
+
+
+__all__ = ["Debt", "EveningFigures", "HeadToHead", "Paid", "SeatFacts", "Season", "SeasonPayment", "Stake",
+           "Stats", "evening_figures", "owed", "season", "season_json"]

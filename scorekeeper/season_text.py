@@ -1,0 +1,175 @@
+"""A season in words: what is owed ("Ben pays Ann £1 3s 4d, for 14 Nov and 21 Nov"),
+amounts in counters or money, and the plain-text ledger and statistics that
+``scorekeeper season`` prints. The figures are ``rules/season.py``'s; only words here."""
+
+from __future__ import annotations
+
+from .rules.core import format_counters, signed_counters
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def amount_text(amount, currency: str | None) -> str:
+    """An exact amount in ``currency``'s unit (pence for "d") as shown, or counters (None)."""
+    from .money import counters, decimal_money, pence
+
+    if currency is None:
+        return counters(amount)
+    return pence(amount) if currency == "d" else decimal_money(amount, currency)
+
+
+def signed_amount(amount, currency: str | None) -> str:
+    text = amount_text(amount, currency) if currency is not None else format_counters(amount)
+    return "+" + text if amount > 0 else text
+
+
+def date_words(played_on: str | None, with_year: bool = False) -> str:
+    """``"2026-11-14"`` → ``"14 Nov"`` (``"14 Nov 2026"`` with the year); undated: "undated"."""
+    if not played_on:
+        return "undated"
+    year, month, day = played_on.split("-")
+    text = f"{int(day)} {MONTHS[int(month) - 1]}"
+    return f"{text} {int(year)}" if with_year else text
+
+
+def and_list(words) -> str:
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def debt_words(debt, with_year: bool | None = None) -> str:
+    """"Ben pays Ann £1 3s 4d, for 14 Nov and 21 Nov" (the evenings' dates; their keys
+    where undated). ``with_year``: None puts the year in when the dates span years."""
+    dates = [d for d in debt.dates if d]
+    if with_year is None:
+        with_year = len({d[:4] for d in dates}) > 1
+    said = []
+    for key, played_on in zip(debt.evenings, debt.dates):
+        word = date_words(played_on, with_year) if played_on else str(key)
+        if word not in said:
+            said.append(word)
+    text = f"{debt.payer} pays {debt.payee} {amount_text(debt.amount, debt.currency)}"
+    return f"{text}, for {and_list(said)}" if said else text
+
+
+def counts_text(counts: dict) -> str:
+    """``{"A": 2, "K": 1}`` → ``"A×2 K"``; nothing: ``"–"``."""
+    if not counts:
+        return "–"
+    return " ".join(k if n == 1 else f"{k}×{n}" for k, n in counts.items())
+
+
+def _table(rows: list[list[str]], right_from: int = 1) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [c.ljust(w) if i < right_from else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def season_lines(s, owed=None) -> list[str]:
+    """The ledger (each evening, each player's result and running total), the season's
+    money and payments, what is still owed (``owed``: ``Debt``s, if given), the
+    statistics and the head-to-head, as plain text lines."""
+    from .money import stake_label
+
+    names = list(s.players)
+    dated = [e.played_on for e in s.evenings if e.played_on]
+    span = f", {dated[0]} to {dated[-1]}" if dated else ""
+    lines = [f"Season: {len(s.evenings)} evening{'s' * (len(s.evenings) != 1)}, {s.hands} hands{span}", ""]
+    if not s.evenings:
+        return lines
+    rows = [["Evening", "Rule book", "Hands"] + names]
+    for e, running in zip(s.evenings, s.running):
+        cells = []
+        for name in names:
+            if name in e.players:
+                seat = e.players.index(name)
+                cell = signed_counters(e.totals[seat])
+                if e.money is not None:
+                    cell += f" ({signed_amount(e.money[seat], e.stake.currency)})"
+                cells.append(cell)
+            else:
+                cells.append("·")
+        rows.append([e.played_on or str(e.key), e.rulebook, str(e.hands)] + cells)
+    rows.append(["Season", "", str(s.hands)] + [signed_counters(s.balances[n]) for n in names])
+    lines += ["Ledger (counters; money at each evening's stake)"] + _table(rows, right_from=2) + [""]
+    stakes = sorted({stake_label({"currency": e.stake.currency, "per_counter": str(e.stake.per_counter)})
+                     if e.stake else stake_label(None) for e in s.evenings})
+    lines.append("Stakes: " + "; ".join(stakes))
+    for currency, balances in s.money.items():
+        if currency is None and len(s.money) == 1:
+            continue  # counters only: the payments below say it
+        label = "counters of the evenings without a stake" if currency is None else ("old pence" if currency == "d" else currency)
+        lines.append(f"Money, {label}: " + ", ".join(f"{n} {signed_amount(v, currency)}" for n, v in balances.items()))
+        for p in s.money_payments[currency]:
+            lines.append(f"  {p.payer} pays {p.payee} {amount_text(p.amount, currency)}")
+    lines.append("")
+    lines.append("Payments over the season, in counters:")
+    lines += [f"  {p.payer} pays {p.payee} {amount_text(p.amount, None)}" for p in s.payments] or ["  none: all square"]
+    if owed is not None:
+        lines += ["", "Still owed:"] + ([f"  {debt_words(d)}" for d in owed] or ["  nothing"])
+    lines += ["", "Statistics"] + _table(stats_rows(s)) + [""]
+    lines += ["Head to head (the row's net in the evenings both played)"] + _table(head_to_head_rows(s))
+    return lines
+
+
+def stats_rows(s) -> list[list[str]]:
+    """The statistics as a table: a row per figure, a column per player."""
+    names = list(s.players)
+    st = [s.stats[n] for n in names]
+
+    def row(label, value):
+        return [label] + [value(x) for x in st]
+
+    def maybe(amount, signed=True):
+        return "–" if amount is None else (signed_counters(amount) if signed else format_counters(amount))
+
+    rows = [[""] + names,
+            row("Evenings", lambda x: str(x.evenings)),
+            row("Hands", lambda x: str(x.hands)),
+            row("Hands won", lambda x: str(x.won)),
+            row("Best hand", lambda x: maybe(x.best)),
+            row("Worst hand", lambda x: maybe(x.worst)),
+            row("Average a hand", lambda x: maybe(_halves_round(x.average))),
+            row("Stocks bought", lambda x: str(x.bought)),
+            row("Average price", lambda x: maybe(_halves_round(x.average_price), signed=False)),
+            row("Ruffs won", lambda x: str(x.ruffs) + (f" ({x.ruffs_by_aces} by four Aces)" if x.ruffs_by_aces else "")),
+            row("Gleeks", lambda x: counts_text(x.gleeks)),
+            row("Mournivals", lambda x: counts_text(x.mournivals)),
+            row("Held", lambda x: counts_text(x.held))]
+    if any(x.agreed or x.disputed for x in st):
+        rows.append(row("OKs / disputes", lambda x: f"{x.agreed} / {x.disputed}"))
+    phases = []
+    for x in st:
+        phases += [p for p in x.phases if p not in phases]
+    for phase in phases:
+        rows.append(row(f"Net: {phase}", lambda x, p=phase: maybe(x.phases.get(p))))
+    return rows
+
+
+def _halves_round(value):
+    """An average, to the nearest half counter (the finest amount of the game), as shown."""
+    if value is None:
+        return None
+    from fractions import Fraction
+
+    return Fraction(round(value * 2), 2)
+
+
+def head_to_head_rows(s) -> list[list[str]]:
+    names = list(s.players)
+    rows = [[""] + names]
+    for a in names:
+        cells = []
+        for b in names:
+            pair = s.head_to_head[a].get(b)
+            cells.append("" if a == b else ("·" if pair is None else f"{signed_counters(pair.net)} in {pair.evenings}"))
+        rows.append([a] + cells)
+    return rows
+
+
+__all__ = ["amount_text", "date_words", "debt_words", "season_lines", "stats_rows", "head_to_head_rows"]

@@ -1,0 +1,144 @@
+"""A whole circle as one JSON document (``gleek-circle/1``): its name, its
+members, every evening's ``gleek-session/1`` record (OKs and disputes in it,
+as an export) with the member at each seat, the payments marked and which
+evenings are settled. Exported from the circle's page, carried by the season
+sheet PDF, imported as a new circle (new links: an archive is for moving a
+circle, a backup for putting one back). docs/record.md describes it."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from sqlite_utils import Database
+
+from ..rules.core import describe, key_name
+from ..rules.record import validate
+from .changes import insert_session, limit_problems
+from .circles import Circle, MAX_MEMBERS, circle_name_problem, evenings, get_circle, members_problems
+from .common import Refused, new_token, now
+from .payments import AMOUNT, DATE, UNIT, closed_evenings, payments
+from .reads import get_session
+from .schema import writing
+
+FORMAT = "gleek-circle/1"
+KEYS = ("format", "name", "members", "evenings")
+OPTIONAL_KEYS = ("payments",)
+MAX_EVENINGS = 2000
+
+
+def archive_data(db: Database, circle: Circle) -> dict:
+    index = {m.id: i for i, m in enumerate(circle.members)}
+    held = evenings(db, circle.id)
+    closed = closed_evenings(db, circle.id)
+    position = {e.session_id: i for i, e in enumerate(held)}
+    data = {
+        "format": FORMAT, "name": circle.name, "members": [m.name for m in circle.members],
+        "evenings": [dict({"members": [index.get(m) for m in e.members],
+                           "record": get_session(db, e.session_id).record(with_agreement=True)},
+                          **({"settled": True} if e.session_id in closed else {})) for e in held],
+    }
+    paid = [{"payer": index[p.payer], "payee": index[p.payee], "amount": str(p.amount), "unit": p.unit,
+             "evenings": sorted(position[s] for s in p.evenings if s in position),
+             "paid_by": p.paid_by, "paid_on": p.paid_on} for p in payments(db, circle.id)]
+    if paid:
+        data["payments"] = paid
+    return data
+
+
+def archive(db: Database, circle: Circle) -> str:
+    return json.dumps(archive_data(db, circle), ensure_ascii=False, indent=1)
+
+
+def archive_problems(data) -> list[str]:
+    """Everything wrong with an archive; empty if it can be imported."""
+    if not isinstance(data, dict):
+        return [f"a circle's archive is a JSON object, not {describe(data)}"]
+    problems = [f"{key} is missing" for key in KEYS if key not in data]
+    problems += [f"{key_name(k)} is not a key of a circle's archive" for k in data if k not in KEYS + OPTIONAL_KEYS]
+    if data.get("format", FORMAT) != FORMAT:
+        problems.append(f'format must be "{FORMAT}", not {describe(data.get("format"))}')
+    if "name" in data:
+        wrong = circle_name_problem(data["name"])
+        if wrong:
+            problems.append(f"name: {wrong.text}")
+    members = data.get("members")
+    count = 0
+    if "members" in data:
+        if not isinstance(members, list) or len(members) > MAX_MEMBERS:
+            problems.append(f"members must be a list of at most {MAX_MEMBERS} names")
+        else:
+            problems += [f"members: {p.text}" for p in members_problems(members)]
+            count = len(members)
+    items = data.get("evenings")
+    if "evenings" in data:
+        if not isinstance(items, list) or len(items) > MAX_EVENINGS:
+            problems.append(f"evenings must be a list of at most {MAX_EVENINGS} evenings")
+            items = []
+        for i, e in enumerate(items):
+            where = f"evenings[{i}]"
+            if not isinstance(e, dict) or not {"members", "record"} <= set(e) or not set(e) <= {"members", "record", "settled"}:
+                problems.append(f"{where}: must be an object with members and record (and settled)")
+                continue
+            m = e["members"]
+            if (not isinstance(m, list) or len(m) != 3 or not all(x is None or (type(x) is int and 0 <= x < count)
+                                                                   for x in m)
+                    or len([x for x in m if x is not None]) != len({x for x in m if x is not None})):
+                problems.append(f"{where}: members must be three different members (their places in members) "
+                                "or null, one per seat")
+            wrong = [str(p) for p in validate(e["record"])] or [str(p) for p in limit_problems(e["record"])]
+            problems += [f"{where}: record: {p}" for p in wrong[:5]]
+            if "settled" in e and e["settled"] is not True:
+                problems.append(f"{where}: settled must be true, or left out")
+            if len(problems) > 40:
+                problems.append("… (more problems not listed)")
+                return problems
+    if "payments" in data:
+        paid = data["payments"]
+        if not isinstance(paid, list) or len(paid) > 100_000:
+            problems.append("payments must be a list")
+            paid = []
+        keys = ["amount", "evenings", "paid_by", "paid_on", "payee", "payer", "unit"]
+        for i, p in enumerate(paid):
+            ok = (isinstance(p, dict) and sorted(p) == keys
+                  and all(type(p[k]) is int and 0 <= p[k] < count for k in ("payer", "payee")) and p["payer"] != p["payee"]
+                  and isinstance(p["amount"], str) and AMOUNT.match(p["amount"]) and Fraction(p["amount"]) > 0
+                  and isinstance(p["unit"], str) and UNIT.match(p["unit"])
+                  and isinstance(p["evenings"], list) and p["evenings"]
+                  and all(type(x) is int and 0 <= x < len(items or ()) for x in p["evenings"])
+                  and isinstance(p["paid_by"], str) and 0 < len(p["paid_by"]) <= 40
+                  and isinstance(p["paid_on"], str) and DATE.match(p["paid_on"]))
+            if not ok:
+                problems.append(f"payments[{i}]: must be a payment between two members, an exact amount above 0 "
+                                "in counters or a currency, for some of the evenings, with who marked it and the day")
+    return problems
+
+
+def import_archive(db: Database, data: dict, owner: str | None = None) -> Circle:
+    """A new circle from an archive: new links for it and for each evening; all or nothing."""
+    problems = archive_problems(data)
+    if problems:
+        raise Refused(problems)
+    circle_id, watch_id, stamp = new_token(), new_token(), now()
+    with writing(db):
+        db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": data["name"].strip(), "pin_hash": None,
+                              "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
+        ids = [db["members"].insert({"circle_id": circle_id, "name": n.strip(), "created_at": stamp}).last_pk
+               for n in data["members"]]
+        session_ids = []
+        for e in data["evenings"]:
+            session_id = new_token()
+            insert_session(db, session_id, new_token(), e["record"], 0, "import", None, e["record"].get("scorer"),
+                           owner, stamp)
+            for seat, m in enumerate(e["members"]):
+                db.execute("update seats set member_id = ? where session_id = ? and seat = ?",
+                           [None if m is None else ids[m], session_id, seat])
+            db["circle_sessions"].insert({"session_id": session_id, "circle_id": circle_id, "added_at": stamp,
+                                          "closed_at": stamp if e.get("settled") else None})
+            session_ids.append(session_id)
+        for p in data.get("payments", ()):
+            db["payments"].insert({"circle_id": circle_id, "payer": ids[p["payer"]], "payee": ids[p["payee"]],
+                                   "amount": p["amount"], "unit": p["unit"],
+                                   "evenings": json.dumps(sorted(session_ids[i] for i in p["evenings"])),
+                                   "paid_by": p["paid_by"], "paid_on": p["paid_on"], "at": stamp})
+    return get_circle(db, circle_id)

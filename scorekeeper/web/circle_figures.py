@@ -1,0 +1,209 @@
+"""A circle's season, computed from its evenings and kept between requests.
+
+Each evening is reduced once to its ``EveningFigures`` (``rules.season``), kept by
+(database, session id, session version, the members at its seats): a new hand
+in one session changes that session's version only, so only that evening is
+computed again; renaming a member changes no figure at all (the figures name
+members by id, ``#12``, and the pages put today's names on them). The season
+(the evenings added up, with a filter) and the pages made from it are kept by
+the circle's version and every evening's version: never stale, only recomputed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import current_app
+
+from .. import store
+from .cache import LATEST_SETTLEMENT, Recent
+
+#: EveningFigures by (database, session id, version, members): a circle of 1,000
+#: evenings and a club's other circles.
+FIGURES = Recent(8192)
+#: Seasons and rendered pages by (database, circle id, circle version, evenings' versions, filter, page).
+SEASONS = Recent(64)
+PAGES = Recent(64)
+
+
+def member_key(member_id) -> str:
+    return f"#{member_id}"
+
+
+def member_of(key: str) -> int | None:
+    return int(key[1:]) if key.startswith("#") and key[1:].isdigit() else None
+
+
+def evening_versions(db, circle_id: str) -> tuple:
+    """(session id, version, members) of each evening: what every cached figure is keyed by."""
+    rows = db.execute(
+        "select s.id, s.version, (select group_concat(coalesce(member_id, ''), ',') from "
+        "(select member_id from seats where session_id = s.id order by seat)) "
+        "from circle_sessions x join sessions s on s.id = x.session_id where x.circle_id = ? order by s.id",
+        [circle_id]).fetchall()
+    return tuple(rows)
+
+
+def _figures_of(db, session_id: str, version: int, members: str):
+    from ..rules.record import settle
+    from ..rules.season import evening_figures
+    from .context import settlement_of
+
+    session = store.get_session(db, session_id)
+    if session.version != version:   # changed since the list was read: its figures are for the version read now
+        version = session.version
+    record = session.record(with_agreement=True)
+    kept = (current_app.config["DATABASE"], session.id)
+    # a session being played is settled hand by hand already: take its settlement from there
+    settlement = settlement_of(session) if kept in LATEST_SETTLEMENT else settle(record)
+    names = [member_key(m) if m else f"{n} (seat {s + 1})" for s, (m, n) in
+             enumerate(zip(members.split(","), session.players))]
+    return evening_figures(record, session.id, names, settlement=settlement)
+
+
+def rules_code() -> str:
+    """What the rules' code is (a hash of ``rules/``): figures kept by an older
+    release's rules are computed again, never shown."""
+    global _CODE
+    if _CODE is None:
+        import hashlib
+        from pathlib import Path
+
+        digest = hashlib.sha256()
+        for path in sorted((Path(__file__).resolve().parent.parent / "rules").glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        _CODE = digest.hexdigest()[:16]
+    return _CODE
+
+
+_CODE = None
+
+
+def figures(db, circle_id: str, versions: tuple | None = None) -> list:
+    """Every evening's ``EveningFigures``: kept in this process, else kept in the
+    database (``evening_figures``, by the same key and the rules' code), else
+    computed (and kept in both)."""
+    path = current_app.config["DATABASE"]
+    versions = evening_versions(db, circle_id) if versions is None else versions
+    found, missing = {}, []
+    for session_id, version, members in versions:
+        kept = FIGURES.peek((path, session_id, version, members))
+        if kept is not None:
+            found[session_id] = kept
+        else:
+            missing.append((session_id, version, members))
+    if missing:
+        found.update(_kept_or_computed(db, path, circle_id, missing))
+    return [found[session_id] for session_id, _, _ in versions]
+
+
+def _amount(x):
+    return x if type(x) is int else (x.numerator, x.denominator)
+
+
+def _amounts(values):
+    return tuple(x if type(x) is int else (x.numerator, x.denominator) for x in values)
+
+
+def encode(f) -> bytes:
+    """An ``EveningFigures`` as ``marshal`` bytes: plain tuples, each exact amount an
+    int or (numerator, denominator). (pickle of the same took ~0.5 ms an evening,
+    mostly Fractions parsed back from text: 1,000 evenings were most of a cold page.)"""
+    import marshal
+
+    stake = None if f.stake is None else (f.stake.currency, _amount(f.stake.per_counter))
+    facts = tuple((s.won, None if s.best is None else _amount(s.best), None if s.worst is None else _amount(s.worst),
+                   s.bought, _amount(s.price), s.ruffs, s.ruffs_by_aces, s.gleeks, s.mournivals, s.held, s.agreed,
+                   s.disputed) for s in f.facts)
+    return marshal.dumps((f.key, f.played_on, f.title, f.rulebook, f.players, stake, f.hands, _amounts(f.totals),
+                          None if f.money is None else _amounts(f.money), tuple(map(_amounts, f.hand_totals)),
+                          tuple((p, _amounts(t)) for p, t in f.phases), facts))
+
+
+def decode(data: bytes):
+    import marshal
+    from fractions import Fraction
+
+    from ..rules.season import EveningFigures, SeatFacts, Stake
+
+    def amount(x):
+        return x if type(x) is int else Fraction(*x)
+
+    def amounts(values):
+        return tuple(x if type(x) is int else Fraction(*x) for x in values)
+    key, played_on, title, rulebook, players, stake, hands, totals, money, hand_totals, phases, facts = marshal.loads(data)
+    return EveningFigures(
+        key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], amount(stake[1])), hands,
+        amounts(totals), None if money is None else amounts(money), tuple(map(amounts, hand_totals)),
+        tuple((p, amounts(t)) for p, t in phases),
+        tuple(SeatFacts(won, None if best is None else amount(best), None if worst is None else amount(worst), bought,
+                        amount(price), ruffs, aces, gleeks, mournivals, held, agreed, disputed)
+              for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts))
+
+
+def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
+    code = rules_code()
+    wanted = {session_id: (version, members) for session_id, version, members in missing}
+    found, fresh = {}, []
+    rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
+                      "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
+    for session_id, version, members, row_code, data in rows:
+        if wanted.get(session_id) == (version, members) and row_code == code:
+            found[session_id] = decode(data)
+    for session_id, (version, members) in wanted.items():
+        if session_id not in found:
+            found[session_id] = _figures_of(db, session_id, version, members)
+            fresh.append((session_id, version, members, code, encode(found[session_id])))
+        FIGURES.put((path, session_id, version, members), found[session_id])
+    if fresh:
+        try:
+            with store.writing(db, durable=False):   # a cache: losing it to a crash costs a recomputation
+                db.conn.executemany("insert or replace into evening_figures (session_id, version, members, code, data) "
+                                    "values (?, ?, ?, ?, ?)", fresh)
+        except Exception as error:   # pragma: no cover - a busy or full database: the figures are still shown
+            current_app.logger.warning("evening figures not kept: %s", error)
+    return found
+
+
+def filter_of(args) -> tuple:
+    """(since, until, rulebook) from the ledger's filter (each None when not given or not valid)."""
+    from ..rules import BOOKS
+
+    def day(raw):
+        try:
+            return date.fromisoformat(raw).isoformat() if raw else None
+        except ValueError:
+            return None
+    book = args.get("rulebook") or None
+    return day(args.get("since", "")), day(args.get("until", "")), book if book in BOOKS else None
+
+
+def evenings_key(db, circle: store.Circle) -> tuple:
+    """What the circle's season depends on, in one aggregate query: the circle's
+    version (bumped by every change of its members, evenings or payments: a seat's
+    member changes only so) and its evenings' versions (every change of a session
+    bumps its version, never back: their count and sum move with any of them)."""
+    count, total, last = db.execute(
+        "select count(*), coalesce(sum(s.version), 0), max(s.updated_at) from circle_sessions x "
+        "join sessions s on s.id = x.session_id where x.circle_id = ?", [circle.id]).fetchone()
+    return current_app.config["DATABASE"], circle.id, circle.version, count, total, last
+
+
+def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
+    """The circle's season (with the filter ``chosen``), and the key it is kept by."""
+    from ..rules.season import season
+
+    key = (*evenings_key(db, circle), chosen)
+    return SEASONS.get(key, lambda: season(figures(db, circle.id), *chosen)), key
+
+
+def open_debts(db, circle: store.Circle):
+    """What is still owed over the open evenings: (debts, the open evenings' figures)."""
+    from ..rules.season import Paid, owed
+
+    open_ids = set(store.open_evening_ids(db, circle.id))
+    evenings = sorted((f for f in figures(db, circle.id) if f.key in open_ids),
+                      key=lambda f: (f.played_on is None, f.played_on or ""))
+    paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
+            for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
+    return owed(evenings, paid), evenings

@@ -1,0 +1,154 @@
+// The form follows the hand: a section the server says is answered (its status
+// "done") folds to one line (what was answered, and its payments) once a tap is
+// made in another section, the next section to answer is brought into view, and
+// a tap on a folded line opens it again (it stays open until a tap elsewhere).
+// A folded section's one-tap answers (presets) stay in view. What the phone took without the
+// connection is marked as not checked yet until the server has answered.
+(function () {
+  var G = window.Gleek;
+  var UNCHECKED = "Not checked yet: checked when the connection is back.";
+  var opened = null, lastTapped = null, lastSeveral = false;
+
+  function sections(f) { return Array.prototype.slice.call(f.querySelectorAll("section.step")); }
+  function done(section) { return !!section.querySelector(":scope > .step-status.done"); }
+  function titled(section) { return !!section.querySelector(":scope > h2"); }
+
+  // One line for a folded section: the answers chosen there, then its payments.
+  function summary(section) {
+    var parts = [];
+    var result = section.querySelector(".call-pad .calls-result");
+    section.querySelectorAll(".step-fields input:checked").forEach(function (input) {
+      if (input.closest("[hidden]") || input.value === "other") return;
+      var label = input.closest("label"), name = label && (label.querySelector(".name") || label.querySelector("span"));
+      var text = name ? name.textContent.trim() : input.value;
+      // a player chosen says for what ("Tib Ann"), from the question's label
+      var group = input.closest(".chips"), asked = group && group.previousElementSibling;
+      if (group && group.classList.contains("seats") && asked && asked.classList.contains("label")) {
+        text = asked.textContent.split(/ —|:| \(/)[0].trim() + " " + text;
+      }
+      if (text && parts.indexOf(text) < 0) parts.push(text);
+    });
+    section.querySelectorAll(".step-fields input.typed").forEach(function (box) {
+      if (box.value.trim() && !box.closest("[hidden]") && !box.closest("details:not([open])")) parts.push(box.value.trim());
+    });
+    if (result) parts = [result.textContent.trim().replace(/\.$/, "")].concat(parts.slice(0, 2));
+    var paid = section.querySelector(".step-status .phase-result");
+    var line = parts.join(" · ");
+    if (paid) line += (line ? " — " : "") + paid.textContent.replace(/\s+/g, " ").trim();
+    return line || "Answered";
+  }
+
+  function fold(section, on) {
+    var line = section.querySelector(":scope > .fold-line");
+    if (on && !line) {
+      line = document.createElement("button");
+      line.type = "button";
+      line.className = "fold-line";
+      section.querySelector(":scope > h2").after(line);
+    }
+    if (line) {
+      line.hidden = !on;
+      if (on) {
+        line.textContent = "";
+        var what = document.createElement("span");
+        what.textContent = summary(section);
+        var change = document.createElement("span");
+        change.className = "change";
+        change.textContent = "Change";
+        line.append(what, change);
+        line.setAttribute("aria-expanded", "false");
+      }
+    }
+    section.classList.toggle("folded", !!on);
+  }
+
+  // Fold what is answered (not the section opened again, nor the one just tapped,
+  // nor one with the focus in a box); then bring the section being answered into view.
+  function follow(f, moved) {
+    var first = null;
+    sections(f).forEach(function (section) {
+      var answered = titled(section) && done(section) && !section.classList.contains("unchecked");
+      // the section just tapped stays open until a tap elsewhere (a second gleek, a changed mind)
+      var keep = section === opened || section === lastTapped ||
+        section.contains(document.activeElement) && document.activeElement.matches("input.typed");
+      fold(section, answered && !keep);
+      if (!first && titled(section) && !done(section)) first = section;
+    });
+    if (!moved) return;
+    // after a chip of several (a set, a card) the scorer may tick more there: stay
+    var stay = lastTapped && (!done(lastTapped) || lastSeveral);
+    bring(stay ? lastTapped : first);
+  }
+
+  // The section in view: whole if it fits above the thumb bar, else its first
+  // question with nothing chosen yet.
+  function bring(section) {
+    if (!section) return;
+    var bar = document.querySelector(".thumb-bar"), bottom = window.innerHeight;
+    if (bar && getComputedStyle(bar).position === "fixed") bottom = bar.getBoundingClientRect().top;
+    var box = section.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= bottom) return;
+    if (box.height <= bottom) { section.scrollIntoView({block: "start"}); return; }
+    var open = Array.prototype.filter.call(section.querySelectorAll(".chips[role=radiogroup]"), function (group) {
+      return group.offsetParent !== null && !group.querySelector("input:checked");
+    })[0];
+    if (!open) return;
+    var at = open.getBoundingClientRect();
+    if (at.top < 0 || at.bottom > bottom) window.scrollBy(0, at.top - Math.max(0, (bottom - at.height) / 2));
+  }
+
+  document.addEventListener("click", function (event) {
+    var line = event.target.closest && event.target.closest(".fold-line");
+    if (!line) return;
+    var section = line.closest("section.step");
+    opened = section;
+    fold(section, false);
+    section.scrollIntoView({block: "start"});
+  });
+  function tapped(event) {
+    var section = event.target.closest && event.target.closest("section.step");
+    if (!section || (event.type === "click" && !event.target.closest("button"))) return;
+    lastTapped = section;
+    lastSeveral = event.target.type === "checkbox";
+    if (opened && opened !== section) opened = null;
+  }
+  document.addEventListener("change", tapped, true);
+  document.addEventListener("click", tapped, true);   // a pad's call, a preset
+  document.addEventListener("htmx:afterSettle", function () {
+    var f = G.form();
+    if (f) follow(f, true);
+  });
+
+  // Sections with answers this phone changed since the server last answered, while
+  // the connection is away: marked (and never folded) until the server has them.
+  function unchecked(f) {
+    var kept = G.store.read(f) || {};
+    (kept.changed || []).forEach(function (name) {
+      var input = f.querySelector('[name="' + name + '"]'), section = input && input.closest("section.step");
+      if (!section || section.classList.contains("unchecked")) return;
+      section.classList.add("unchecked");
+      fold(section, false);
+      var note = document.createElement("p");
+      note.className = "unchecked-note";
+      note.textContent = UNCHECKED;
+      var status = section.querySelector(":scope > .step-status");
+      section.insertBefore(note, status);
+    });
+  }
+  function checked(f) {
+    f.querySelectorAll("section.step.unchecked").forEach(function (section) { section.classList.remove("unchecked"); });
+    f.querySelectorAll(".unchecked-note:not(.pad-note)").forEach(function (note) { note.remove(); });
+  }
+  document.addEventListener("change", function (event) {
+    var f = G.form();
+    if (f && f.contains(event.target) && G.queue && G.queue.isOffline()) setTimeout(function () { unchecked(f); }, 0);
+  });
+
+  function onLoad() {
+    var f = G.form();
+    if (f) follow(f, false);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onLoad);
+  else onLoad();
+  G.sections = {follow: follow, unchecked: unchecked, checked: checked};
+})();

@@ -1,0 +1,79 @@
+"""A circle in a real browser at 390 × 844: made from the home page, two short
+evenings played from it (three members picked for the seats, hands tapped in),
+the first left unsettled and carried, what is owed across both paid in the
+fewest payments, and then nothing is owed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support.data import load_example
+
+from .browser_ui import UI, assert_fits
+
+HANDS = load_example("parlett-evening.json")["hands"]
+
+
+def start_evening(page, seats, played_on):
+    page.locator("#new-evening").scroll_into_view_if_needed()
+    for seat, name in enumerate(seats):
+        page.locator(f'select[name="seat_{seat}"]').select_option(label=name)
+    page.locator('#new-evening input[name="rulebook"][value="parlett"]').check()
+    page.locator('#new-evening select[name="stake"]').select_option("1d")
+    page.locator('#new-evening input[name="played_on"]').fill(played_on)
+    page.get_by_role("button", name="Start the evening").click()
+    page.wait_for_url(re.compile(r"/s/[^/?]+$"))
+
+
+def test_a_circle_plays_two_evenings_carries_one_and_pays_what_is_owed(page, base_url):
+    ui = UI(page)
+    page.goto(base_url + "/")
+    page.locator('input[name="circle_name"]').fill("Thursday Gleek")
+    page.locator('textarea[name="circle_members"]').fill("Ann\nBen\nCat\nDan")
+    page.get_by_role("button", name="Make the circle").click()
+    page.wait_for_url(re.compile(r"/c/[^/?]+$"))
+    circle = page.url
+    expect(page.locator("h1")).to_have_text("Thursday Gleek")
+    assert_fits(page)
+
+    for seats, day in ((("Ann", "Ben", "Cat"), "2026-11-14"), (("Dan", "Ben", "Cat"), "2026-11-21")):
+        page.goto(circle)
+        start_evening(page, seats, day)
+        expect(page.locator(".circle-line")).to_contain_text("An evening of Thursday Gleek")
+        for hand in HANDS[:2]:
+            ui.next_hand()
+            ui.enter_hand("parlett", hand, seats)
+            ui.ready()
+            ui.save()
+        expect(page.locator(".balance .amount")).to_have_text(["+52", "+3", "−55"])
+        page.locator(".circle-line a").click()
+        page.wait_for_url(circle)
+
+    # the ledger: both evenings, each member's season
+    page.get_by_role("link", name="Ledger").click()
+    expect(page.locator("table.season-totals tbody tr")).to_have_text(
+        [re.compile(r"Ann\s*\+52"), re.compile(r"Ben\s*\+6"), re.compile(r"Cat\s*−110"), re.compile(r"Dan\s*\+52")])
+    expect(page.locator(".chart svg polyline")).to_have_count(4)
+    assert_fits(page)
+
+    # the first evening is left open (carried); what is owed is paid across both
+    page.get_by_role("link", name="What is owed").click()
+    expect(page.locator(".debt")).to_have_text(["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
+                                                 "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
+                                                 "Cat pays Ben 6d, for 14 Nov and 21 Nov"])
+    expect(page.locator(".open-evenings li")).to_have_count(2)
+    assert_fits(page)
+    for payee in ("Ann", "Dan", "Ben"):
+        debt = page.locator(".debts li").first
+        expect(debt.locator(".debt")).to_contain_text(f"Cat pays {payee}")
+        debt.locator('select[name="paid_by"]').select_option(label="Cat")
+        debt.get_by_role("button", name="Mark paid").click()
+        expect(page.locator(".flash")).to_contain_text(f"Cat paid {payee}")
+    expect(page.locator("#owed")).to_contain_text("Nothing is owed: every evening is settled.")
+    expect(page.locator(".payments li")).to_have_count(3)
+    expect(page.locator(".payments li").first).to_contain_text("marked by Cat")
+    page.goto(circle)
+    expect(page.locator("#evenings .meta")).to_have_text([re.compile("settled$")] * 2)

@@ -1,0 +1,131 @@
+"""``scorekeeper season FILE… [--json]``: records and sheet PDFs as one season."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scorekeeper.__main__ import main
+from support.data import DATA, load_example
+
+
+def run(capsys, *args):
+    code = main(["season", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def evenings(tmp_path):
+    """The parlett evening twice (one a week later, one name typed with spaces) and the
+    wits1671 evening with two of the same players."""
+    first = load_example("parlett-evening.json")
+    first["played_on"] = "2026-11-14"
+    second = load_example("parlett-evening.json")
+    second["played_on"] = "2026-11-21"
+    second["players"] = ["  Will ", "Samuel", "Elizabeth"]
+    third = load_example("wits1671-evening.json")
+    third["played_on"] = "2026-11-07"
+    third["players"] = ["Samuel", "Dick", "Will"]
+    paths = []
+    for i, record in enumerate((first, second, third)):
+        path = tmp_path / f"e{i}.json"
+        path.write_text(json.dumps(record))
+        paths.append(path)
+    return paths
+
+
+def test_json_of_a_season(capsys, evenings):
+    code, out, err = run(capsys, *evenings, "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert list(data) == ["evenings", "hands", "players", "balances", "payments", "stats"]
+    assert (data["evenings"], data["hands"]) == (3, 8)
+    # date order: the wits1671 evening (7 Nov) first, so Samuel, Dick, Will, then Elizabeth
+    assert data["players"] == ["Samuel", "Dick", "Will", "Elizabeth"]
+    # Samuel 18 + 43 + 3; Dick 8½; Will −26½ − 46 + 43; Elizabeth 3 − 46
+    assert data["balances"] == {"Samuel": 64, "Dick": 8.5, "Will": -29.5, "Elizabeth": -43}
+    assert data["payments"] == [{"from": "Elizabeth", "to": "Samuel", "amount": 43},
+                                {"from": "Will", "to": "Samuel", "amount": 21},
+                                {"from": "Will", "to": "Dick", "amount": 8.5}]
+    assert data["stats"]["Will"]["evenings"] == 3 and data["stats"]["Will"]["hands"] == 8
+    assert set(data["stats"]["Will"]) == {"evenings", "hands", "won", "best", "worst", "bought", "ruffs", "gleeks",
+                                          "mournivals", "phases"}
+
+
+def test_human_output_is_the_ledger_and_the_statistics(capsys, evenings):
+    code, out, err = run(capsys, *evenings)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "Season: 3 evenings, 8 hands, 2026-11-07 to 2026-11-21"
+    assert "  Elizabeth pays Samuel 43 counters" in lines
+    ledger = lines[lines.index("Ledger (counters; money at each evening's stake)") + 1:]
+    assert ledger[0].split() == ["Evening", "Rule", "book", "Hands", "Samuel", "Dick", "Will", "Elizabeth"]
+    assert ledger[1].split() == ["2026-11-07", "wits1671", "2", "+18", "+8½", "−26½", "·"]
+    assert ledger[4].split() == ["Season", "8", "+64", "+8½", "−29½", "−43"]
+    assert any(line.split()[:2] == ["Hands", "won"] for line in lines)
+    assert "Head to head (the row's net in the evenings both played)" in lines
+
+
+def test_a_sheet_pdf_counts_as_its_record(capsys, tmp_path, evenings):
+    from scorekeeper.sheet import render_sheet_pdf
+
+    record = json.loads(evenings[0].read_text())
+    pdf = tmp_path / "e0.pdf"
+    pdf.write_bytes(render_sheet_pdf(record))
+    _, from_json, _ = run(capsys, *evenings, "--json")
+    code, from_pdf, err = run(capsys, pdf, *evenings[1:], "--json")
+    assert (code, err) == (0, "")
+    assert from_pdf == from_json
+
+
+def test_an_invalid_file_is_named_with_its_problems_and_nothing_is_printed(capsys, evenings, tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    code, out, err = run(capsys, evenings[0], DATA / "invalid-modern.json", broken, tmp_path / "missing.json")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"{DATA / 'invalid-modern.json'}: hand 1: card_points add up to 300, more than 252 "
+        "(the captured cards are worth 192 to 252)",
+        f"{DATA / 'invalid-modern.json'}: hand 1: card_points: Cat has 140 card points from 3 tricks, "
+        "more than 33 a trick (99)",
+        f"{DATA / 'invalid-modern.json'}: hand 2: tib must be null under Kiss: there are no trumps, so no Tib",
+        f"{broken}: record: not valid JSON (expecting property name enclosed in double quotes at line 1, column 2)",
+        f"{tmp_path / 'missing.json'}: record: cannot read it: No such file or directory",
+    ]
+
+
+def test_no_file_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["season"])
+    assert exit_.value.code == 2
+    assert "FILE" in capsys.readouterr().err
+
+
+def test_the_installed_command(evenings):
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "season", *map(str, evenings), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["balances"]["Samuel"] == 64
+
+
+def test_many_files_are_read_by_a_process_per_core_with_the_same_result(capsys, tmp_path, evenings):
+    """From POOL_FROM files the evenings are read in worker processes: same figures, same order,
+    and an invalid file among them is still named."""
+    from scorekeeper.__main__ import POOL_FROM
+
+    paths = [evenings[i % 3] for i in range(POOL_FROM + 2)]
+    code, out, err = run(capsys, *paths, "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["evenings"] == POOL_FROM + 2
+    first = json.loads(run(capsys, *evenings, "--json")[1])
+    assert data["players"] == first["players"]
+    broken = tmp_path / "broken.json"
+    broken.write_text("[]")
+    code, out, err = run(capsys, *paths, broken)
+    assert (code, out) == (1, "")
+    assert err == f"{broken}: record: a session record is a JSON object, not []\n"

@@ -1,0 +1,368 @@
+"""Circles over real HTTP (a served app, cookies kept as a browser keeps them):
+made from the home page, members added, renamed, merged, an evening started
+from three members, one attached by its link, one imported; the members' link
+can change nothing; a PIN locks the circle; bad input is said in the table's
+words and nothing is saved; the ledger, what is owed and the statistics show
+the evenings' figures, and a payment marked closes what it settles."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import re
+import sqlite3
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from support.data import load_example
+from support.web import hand_fields
+
+HANDS = load_example("parlett-evening.json")["hands"]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Browser:
+    """A client over real HTTP that keeps cookies and does not follow redirects."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
+                                                  NoRedirect())
+
+    def open(self, method: str, path: str, fields=None, files=None) -> tuple[int, dict, str]:
+        data, headers = None, {"Sec-Fetch-Site": "same-origin"}
+        if files:
+            boundary = uuid.uuid4().hex
+            parts = []
+            for name, value in (fields or {}).items():
+                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+            for name, (filename, content) in files.items():
+                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                             f"Content-Type: application/octet-stream\r\n\r\n".encode() + content + b"\r\n")
+            data = b"".join(parts) + f"--{boundary}--\r\n".encode()
+            headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
+        elif fields is not None:
+            data = urllib.parse.urlencode(fields, doseq=True).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, dict(response.headers), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read().decode()
+
+    def get(self, path):
+        return self.open("GET", path)
+
+    def post(self, path, fields=None, files=None):
+        return self.open("POST", path, fields or {}, files)
+
+
+@pytest.fixture
+def served(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
+                      "SESSIONS_PER_MINUTE": 10_000})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+def problems(page: str) -> list[str]:
+    import html
+
+    return [html.unescape(re.sub(r"<[^>]+>", "", p)) for p in re.findall(r'class="problem" role="alert">(.*?)</p>', page)]
+
+
+def members_of(page: str) -> dict:
+    """name -> member id, from the new evening's first seat."""
+    select = re.search(r'<select name="seat_0".*?</select>', page, re.S).group(0)
+    return {name: int(value) for value, name in re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', select)}
+
+
+def new_circle(phone, name="Thursday Gleek", members="Ann\nBen\nCat\nDan", **extra) -> str:
+    status, headers, page = phone.post("/circles", dict({"circle_name": name, "circle_members": members}, **extra))
+    assert status == 303, page
+    return headers["Location"]
+
+
+def start_evening(phone, circle, seats, played_on, stake="1d") -> str:
+    status, headers, page = phone.post(circle + "/sessions", {
+        "seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2], "rulebook": "parlett", "first_dealer": "0",
+        "stake": stake, "played_on": played_on})
+    assert status == 303, problems(page)
+    return headers["Location"]
+
+
+def play(phone, session, hands):
+    for version, hand in enumerate(hands, 1):
+        status, _, page = phone.post(session + "/hands", list(hand_fields(hand, version).items(multi=True)))
+        assert status == 303, page
+
+
+def database(app):
+    return sqlite3.connect(app.config["DATABASE"])
+
+
+def counts(app) -> tuple:
+    conn = database(app)
+    try:
+        return tuple(conn.execute(f"select count(*) from {t}").fetchone()[0]
+                     for t in ("circles", "members", "sessions", "seats", "circle_sessions", "payments")) + (
+            conn.execute("select group_concat(name, ',') from (select name from members order by id)").fetchone()[0],
+            conn.execute("select group_concat(version, ',') from circles").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_a_circle_made_from_the_home_page_plays_its_evenings(served):
+    app, base = served
+    phone = Browser(base)
+    assert 'action="/circles"' in phone.get("/")[2]
+    circle = new_circle(phone)
+    status, _, page = phone.get(circle)
+    assert status == 200 and "Thursday Gleek" in page and "4 members · 0 evenings" in page
+    watch = re.search(r'href="http://[^"]+(/cw/[A-Za-z0-9_-]{24})"', page).group(1)
+    assert "<svg" in page and circle.rsplit("/", 1)[1] in page      # the QR code, and the manage link shown
+    ids = members_of(page)
+    assert list(ids) == ["Ann", "Ben", "Cat", "Dan"]
+    # the home page lists it
+    assert "Thursday Gleek" in phone.get("/")[2]
+
+    session = start_evening(phone, circle, [ids["Cat"], ids["Ann"], ids["Ben"]], "2026-11-14")
+    status, _, table = phone.get(session)
+    assert f'<a href="{circle}">An evening of Thursday Gleek</a>' in table
+    assert re.findall(r'data-seat="\d">([^<]+)<', table)[:0] == [] and "Cat" in table
+    play(phone, session, HANDS[:2])
+    conn = database(app)
+    assert conn.execute("select seat, name, member_id from seats order by seat").fetchall() == [
+        (0, "Cat", ids["Cat"]), (1, "Ann", ids["Ann"]), (2, "Ben", ids["Ben"])]
+    conn.close()
+
+    # a session's watcher reaches the circle by its members' link, never the manage link
+    other = Browser(base)
+    watch_table = re.search(r'/w/[A-Za-z0-9_-]{24}', table).group(0)
+    page = other.get(watch_table)[2]
+    assert f'href="{watch}"' in page and circle not in page
+    page = other.get(watch)[2]
+    assert "The members' link" in page and 'action="' + circle not in page and circle not in page
+    assert "/s/" not in page                                          # no scorer's link of any evening
+
+
+def test_members_are_added_renamed_and_merged_and_bad_names_are_said(served):
+    app, base = served
+    phone = Browser(base)
+    status, _, page = phone.post("/circles", {"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen"})
+    assert status == 422 and problems(page) == ["A circle needs three members at least: Gleek is a game for three."]
+    assert 'Ann\nBen</textarea>' in page                               # what was typed, kept
+    status, _, page = phone.post("/circles", {"circle_name": " ", "circle_members": "Ann, Ben, ann"})
+    assert status == 422 and problems(page) == ["Give the circle a name, such as “Thursday Gleek”.",
+                                                "ann is named twice: each member once."]
+    assert counts(app)[:2] == (0, 0)
+    circle = new_circle(phone, members="Ann, Ben, Cat, Anne")
+    ids = members_of(phone.get(circle)[2])
+    before = counts(app)
+    for path, fields, line in (
+            ("/members", {"name": "  "}, "A member's name cannot be empty."),
+            ("/members", {"name": "ben"}, "Ben is already a member: if they are one person, merge the two names instead."),
+            (f"/members/{ids['Ben']}/rename", {"name": "Cat"},
+             "Cat is already a member: if they are one person, merge the two names instead."),
+            ("/merge", {"keep": ids["Ann"], "merged": ids["Ann"]}, "Choose two different members to merge.")):
+        status, _, page = phone.post(circle + path, fields)
+        assert status == 422 and problems(page) == [line], (path, problems(page))
+    assert counts(app) == before                                       # nothing saved
+    assert phone.post(circle + "/members", {"name": "Dan"})[0] == 303
+    session = start_evening(phone, circle, [ids["Anne"], ids["Ben"], ids["Cat"]], "2026-11-14")
+    assert phone.post(circle + f"/members/{ids['Ben']}/rename", {"name": "Benjamin"})[0] == 303
+    status, _, page = phone.post(circle + "/merge", {"keep": ids["Ann"], "merged": ids["Anne"]})
+    assert status == 303
+    page = phone.get(circle)[2]
+    assert list(members_of(page)) == ["Ann", "Benjamin", "Cat", "Dan"]
+    assert "Ann <small>(as Anne)</small> · Benjamin <small>(as Ben)</small> · Cat" in page
+    assert json.loads(phone.get(session + "/export.json")[2])["players"] == ["Anne", "Ben", "Cat"]   # as played
+
+
+def test_a_new_evening_needs_three_different_members(served):
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    ids = members_of(phone.get(circle)[2])
+    before = counts(app)
+    for seats, line in (([ids["Ann"], ids["Ann"], ids["Ben"]], "Three different members, one per seat: Ann cannot sit twice."),
+                        ([ids["Ann"], "", ids["Ben"]], "Choose a member of the circle for each of the three seats."),
+                        ([ids["Ann"], 999, ids["Ben"]], "Choose a member of the circle for each of the three seats.")):
+        status, _, page = phone.post(circle + "/sessions", {"seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2],
+                                                            "rulebook": "parlett", "first_dealer": "0", "stake": ""})
+        assert status == 422 and problems(page) == [line]
+    status, _, page = phone.post(circle + "/sessions", {"seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"],
+                                                        "rulebook": "parlett", "first_dealer": "0", "stake": "",
+                                                        "played_on": "2026-02-30"})
+    assert status == 422 and problems(page) == ["Enter a real date."]
+    assert counts(app) == before
+
+
+def test_an_evening_played_already_is_attached_by_its_link_or_imported(served):
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    ids = members_of(phone.get(circle)[2])
+    status, headers, _ = phone.post("/sessions", {"player_0": "Ann", "player_1": "Eve", "player_2": "dan ",
+                                                  "rulebook": "parlett", "first_dealer": "0", "stake": ""})
+    played = headers["Location"]
+    watch = re.search(r"/w/[A-Za-z0-9_-]{24}", phone.get(played)[2]).group(0)
+    status, _, page = phone.post(circle + "/attach", {"link": base + watch})
+    assert status == 422 and problems(page) == ["That is a watch link: paste the scorer's link (it has /s/ in it)."]
+    status, headers, _ = phone.post(circle + "/attach", {"link": base + played})
+    assert status == 303
+    mapping = headers["Location"]
+    page = phone.get(mapping)[2]
+    assert re.findall(r'<option value="([^"]+)" selected', page) == [str(ids["Ann"]), str(ids["Dan"])]  # by name, any case
+    before = counts(app)
+    status, _, page = phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": ids["Ann"], "seat_2": ids["Dan"]})
+    assert status == 422 and problems(page) == ["Three different members, one per seat: Ann cannot sit twice."]
+    status, _, page = phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": "new", "seat_2": "new"})
+    assert status == 422 and problems(page) == ["Dan is already a member: if they are one person, merge the two names instead."]
+    assert counts(app) == before                                      # no member made by a refused attach
+    assert phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": "new", "seat_2": ids["Dan"]})[0] == 303
+    page = phone.get(circle)[2]
+    assert list(members_of(page)) == ["Ann", "Ben", "Cat", "Dan", "Eve"] and "1 evening" in page
+    status, _, page = phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Dan"]})
+    assert status == 422 and problems(page) == ["This session is already one of the circle's evenings."]
+
+    # a session file, imported into the circle
+    record = dict(load_example("parlett-evening.json"), players=["Ben", "Cat", "Dan"], played_on="2026-11-21")
+    status, headers, page = phone.post(circle + "/import", files={"file": ("evening.json", json.dumps(record).encode())})
+    assert status == 303, page
+    page = phone.get(headers["Location"])[2]
+    assert re.findall(r'<option value="([^"]+)" selected', page) == [str(ids["Ben"]), str(ids["Cat"]), str(ids["Dan"])]
+    assert phone.post(headers["Location"], {"seat_0": ids["Ben"], "seat_1": ids["Cat"], "seat_2": ids["Dan"]})[0] == 303
+    status, _, page = phone.post(circle + "/import", files={"file": ("bad.json", b'{"format": "gleek-session/1"}')})
+    assert status == 422 and "rulebook" in page
+
+
+def every_post(key: str, session_id: str, member: int) -> list[tuple[str, dict]]:
+    """Every request that changes a circle, each valid enough to succeed from the manage link."""
+    return [
+        (f"/c/{key}/members", {"name": "Zed"}),
+        (f"/c/{key}/members/{member}/rename", {"name": "Zed"}),
+        (f"/c/{key}/merge", {"keep": member, "merged": member + 3}),
+        (f"/c/{key}/pin", {"pin": "1234"}),
+        (f"/c/{key}/sessions", {"seat_0": member, "seat_1": member + 1, "seat_2": member + 2, "rulebook": "parlett",
+                                "first_dealer": "0", "stake": ""}),
+        (f"/c/{key}/attach", {"link": f"/s/{session_id}"}),
+        (f"/c/{key}/attach/{session_id}", {"seat_0": member, "seat_1": member + 1, "seat_2": member + 2}),
+        (f"/c/{key}/evenings/{session_id}/detach", {}),
+        (f"/c/{key}/owed/pay", {}),
+        (f"/c/{key}/owed/{session_id}/settle", {"paid_by": member}),
+        (f"/c/{key}/owed/payments/1/undo", {}),
+        (f"/c/{key}/unlock", {"pin": "1234"}),
+    ]
+
+
+def test_the_members_link_can_change_nothing(served):
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    page = phone.get(circle)[2]
+    ids = members_of(page)
+    session = start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14")
+    play(phone, session, HANDS[:2])
+    watch = re.search(r"/cw/([A-Za-z0-9_-]{24})", page).group(1)
+    before = counts(app)
+    member = Browser(base)
+    assert member.get(f"/cw/{watch}")[0] == 200
+    for path, fields in every_post(watch, session.rsplit("/", 1)[1], ids["Ann"]):
+        for link in (path, path.replace("/c/", "/cw/", 1)):    # the watch id as a manage id, and under /cw/
+            status, _, _ = member.post(link, fields)
+            assert status in (404, 405), (link, status)
+    for path in ("", "/ledger", "/owed", "/stats"):
+        status, _, page = member.get(f"/cw/{watch}{path}")
+        assert status == 200 and 'method="post"' not in page, path
+        assert circle not in page and session not in page
+    assert member.get(f"/c/{watch}")[0] == 404
+    assert counts(app) == before
+
+
+def test_a_circle_with_a_pin_changes_only_where_it_was_unlocked(served):
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone, circle_pin="4821")
+    ids = members_of(phone.get(circle)[2])
+    session = start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14")
+    assert phone.post(session + "/hands", list(hand_fields(HANDS[0], 1).items(multi=True)))[0] == 303  # the same PIN: unlocked
+    stranger = Browser(base)
+    page = stranger.get(circle)[2]
+    assert "Unlock to change the circle" in page and 'action="' + circle + '/members"' not in page
+    before = counts(app)
+    for path, fields in every_post(circle.rsplit("/", 1)[1], session.rsplit("/", 1)[1], ids["Ann"])[:-1]:
+        status, _, _ = stranger.post(path, fields)
+        assert status == 403, (path, status)
+    assert counts(app) == before
+    assert stranger.post(circle + "/unlock", {"pin": "1111"})[2].count("That PIN is not right.") == 1
+    assert stranger.post(circle + "/unlock", {"pin": "4821"})[0] == 303
+    assert stranger.post(circle + "/members", {"name": "Eve"})[0] == 303
+    # the table has the circle's PIN: a stranger's phone cannot record hands before it is unlocked
+    assert stranger.post(session + "/hands", list(hand_fields(HANDS[1], 2).items(multi=True)))[0] == 403
+
+
+def test_the_ledger_owed_and_statistics_show_the_evenings(served):
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    ids = members_of(phone.get(circle)[2])
+    one = start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14")
+    play(phone, one, HANDS[:2])
+    two = start_evening(phone, circle, [ids["Dan"], ids["Ben"], ids["Cat"]], "2026-11-21")
+    play(phone, two, HANDS[:2])
+    balances = [re.findall(r'data-seat="\d">([^<]*)<', phone.get(s)[2])[:3] for s in (one, two)]
+    assert balances == [["+52", "+3", "−55"]] * 2        # the worked evening's first two hands
+
+    page = phone.get(circle + "/ledger")[2]
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page)
+    assert rows == [("Ann", "+52"), ("Ben", "+6"), ("Cat", "−110"), ("Dan", "+52")]
+    assert "Σ +6" in page and "<svg" in page and "evening</text>" in page
+    page = phone.get(circle + "/ledger?since=2026-11-20")[2]
+    assert re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page) == [
+        ("Dan", "+52"), ("Ben", "+3"), ("Cat", "−55")]
+    page = phone.get(circle + "/ledger?rulebook=modern")[2]
+    assert "No evenings in that choice." in page
+
+    page = phone.get(circle + "/stats")[2]
+    assert re.search(r"<th scope=\"row\">Evenings</th>(.*?)</tr>", page).group(1).count(">2<") == 2   # Ben and Cat
+    assert "Head to head" in page and "Net by phase" in page
+    bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
+    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == ["Ann", "+52", "Ben", "+6", "Cat", "−110", "Dan", "+52"]
+
+    page = phone.get(circle + "/owed")[2]
+    debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
+    assert debts == ["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov", "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
+                     "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
+    # the first evening was settled at the table; the second is carried
+    status, _, _ = phone.post(circle + f"/owed/{one.rsplit('/', 1)[1]}/settle", {"paid_by": ids["Ann"],
+                                                                               "paid_on": "2026-11-14"})
+    assert status == 303
+    page = phone.get(circle + "/owed")[2]
+    debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
+    assert debts == ["Cat pays Dan 4s 4d, for 21 Nov", "Cat pays Ben 3d, for 21 Nov"]
+    for debt in range(2):
+        form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>', page, re.S).group(0)
+        fields = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
+        status, _, _ = phone.post(circle + "/owed/pay", dict(fields, paid_by=ids["Ben"], paid_on="2026-11-28"))
+        assert status == 303
+        page = phone.get(circle + "/owed")[2]
+    assert "Nothing is owed: every evening is settled." in page
+    assert "Cat paid Ben 3d, for 21 Nov" in page and "2026-11-28, marked by Ben" in page
+    assert phone.get(circle)[2].count(" · settled") == 2

@@ -21,9 +21,9 @@ out. So here:
   processes' loops hundreds of times a second.
 - an address the app has just told to wait (too many tries at a new session:
   ``hold_off``) gets its next uploads to ``/import`` or ``/sessions`` refused once
-  their headers are in, before waitress reads and spools their body (4 clients
-  posting refused 0.76 MB imports as fast as they could still made waitress read 37
-  MB a second); the refusal (a 429, then the connection closed) is held until the
+  their headers are in, in either server process (``HeldOff``), before waitress
+  reads and spools their body (4 clients posting refused 0.76 MB imports as fast
+  as they could still made waitress read 37 MB a second); the refusal (a 429, then the connection closed) is held until the
   next clean-up pass, so such a client gets a few a second. Small posts (a form)
   still reach the app, which answers them with its own page.
 
@@ -49,25 +49,86 @@ log = logging.getLogger("scorekeeper.door")
 LINGER_RESET = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close() resets the connection
 HELD_OFF_PATHS = frozenset({"/import", "/sessions"})
 HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door
-_held_off: dict[str, float] = {}   # client address -> time.monotonic() until which it waits
+class HeldOff:
+    """The addresses told to wait, and until when (``time.time()``), in a table
+    every server process shares: an anonymous ``mmap`` made before the workers are
+    forked (``share_held_off``, called by ``serve.run``), with a lock made then too.
+    Kept per process, an address the app refused in one process had its uploads
+    read whole by the other (the connections go to either). A fixed table
+    (``SLOTS`` addresses, by hash): when its probe is full, the entry that ends
+    first is forgotten."""
+
+    SLOTS, PROBE = 4096, 16
+    ENTRY = struct.Struct("<Qd")   # address hash (0: free), until
+
+    def __init__(self, lock=None):
+        import mmap
+        import threading
+
+        self.table = mmap.mmap(-1, self.SLOTS * self.ENTRY.size)
+        self.lock = lock if lock is not None else threading.Lock()
+
+    @staticmethod
+    def _hash(address: str) -> int:
+        import hashlib
+
+        return int.from_bytes(hashlib.blake2b(address.encode(), digest_size=8).digest(), "little") or 1
+
+    def _slot(self, key: int) -> tuple[int, bool]:
+        start, best = key % self.SLOTS, None
+        for i in range(self.PROBE):
+            at = ((start + i) % self.SLOTS) * self.ENTRY.size
+            found, until = self.ENTRY.unpack_from(self.table, at)
+            if found == key:
+                return at, True
+            if best is None or (0.0 if found == 0 else until) < best[1]:
+                best = (at, 0.0 if found == 0 else until)
+        return best[0], False
+
+    def put(self, address: str, until: float) -> None:
+        held = self.lock.acquire(timeout=2.0)   # a process killed holding it must not stop the others
+        try:
+            key = self._hash(address)
+            self.ENTRY.pack_into(self.table, self._slot(key)[0], key, until)
+        finally:
+            if held:
+                self.lock.release()
+
+    def until(self, address: str) -> float:
+        key = self._hash(address)
+        at, found = self._slot(key)
+        return self.ENTRY.unpack_from(self.table, at)[1] if found else 0.0
+
+
+_held_off: list = []   # the HeldOff table of this server (made on first use, or shared before the fork)
+
+
+def share_held_off() -> None:
+    """Make the table every server process will share: call before forking them."""
+    import multiprocessing
+
+    _held_off[:] = [HeldOff(multiprocessing.get_context("fork").Lock())]
+
+
+def _table() -> HeldOff:
+    if not _held_off:
+        _held_off.append(HeldOff())
+    return _held_off[0]
 
 
 def hold_off(address: str | None, seconds: float) -> None:
     """The app refused ``address`` a new session for ``seconds``: its uploads
-    meanwhile are refused at the door (in this process). Behind an HTTPS front the
-    app's address is the client's and the door's is the front's, so nothing matches."""
+    meanwhile are refused at the door (in every server process). Behind an HTTPS
+    front the app's address is the client's and the door's is the front's, so
+    nothing matches."""
     if address:
-        now = time.monotonic()
-        if len(_held_off) > 4096:
-            for stale in [a for a, until in _held_off.items() if until <= now]:
-                del _held_off[stale]
-        _held_off[address] = now + seconds
+        _table().put(address, time.time() + seconds)
 
 
 def _held_off_for(address: str) -> float:
     """Seconds ``address`` must still wait (0: it need not)."""
-    until = _held_off.get(address)
-    return max(0.0, until - time.monotonic()) if until else 0.0
+    until = _table().until(address)
+    return max(0.0, until - time.time()) if until else 0.0
 
 
 class Channel(HTTPChannel):

@@ -69,6 +69,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--pdf", action="store_true", help="also the season sheet's PDF, once")
     args = parser.parse_args()
 
     from scorekeeper import create_app, store
@@ -109,10 +110,18 @@ def main() -> None:
     store.add_hand(db, session.id, extra, session.version)
     after = timed(client, pages["ledger"])
     circle_figures._figures_of = real
+    pdf = None
+    if args.pdf:
+        start = time.perf_counter()
+        response = client.get(pages["ledger"].replace("/ledger", "/season.pdf"))
+        assert response.status_code == 200 and response.data.startswith(b"%PDF")
+        pdf = time.perf_counter() - start
     load = os.getloadavg()
     lines = [f"{name}: cold p50 {statistics.median(cold[name]):.0f} ms (max {max(cold[name]):.0f}), "
              f"cached p50 {statistics.median(warm[name]):.1f} ms" for name in pages]
     lines.append(f"after a new hand in one session: ledger {after:.0f} ms, evenings computed again: {len(computed)}")
+    if pdf is not None:
+        lines.append(f"season sheet PDF (A4, the archive attached): {pdf:.1f} s")
     lines.append(f"baseline /healthz p50 {baseline:.3f} ms; load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("\n".join(lines))
     if args.write:
@@ -132,6 +141,9 @@ def main() -> None:
                       "bench/circle_bench.py")
         record_result("the same pages cached (issue 19)", "≤ 20 ms p50", f"worst p50 {worst_warm:.1f} ms",
                       f"/healthz {baseline:.2f} ms", worst_warm <= 20, "bench/circle_bench.py")
+        if pdf is not None:
+            record_result("season sheet PDF of 1,000 evenings from the circle's page (issue 19)", "≤ 2 s",
+                          f"{pdf:.1f} s", f"/healthz {baseline:.2f} ms", pdf <= 2, "bench/circle_bench.py --pdf")
         record_result("a new hand in one of 1,000 evenings (issue 19)", "only that evening recomputed",
                       f"{len(computed)} evening recomputed; ledger {after:.0f} ms", "—", len(computed) == 1,
                       "bench/circle_bench.py")

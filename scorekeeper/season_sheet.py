@@ -56,19 +56,19 @@ def _ledger(s, paper: str) -> dict:
     # as narrow as the figures allow: WeasyPrint draws every glyph, spaces too, one by one
     wide = max([len(a) for row in amounts for a, _ in row] + [5])  # "Even."
     wide_total = max([len(b) for row in amounts + [totals] for _, b in row] + [5])  # "Total"
-    player_ch = wide + wide_total + 4
+    player_ch = wide + wide_total + 5
     words = [f"{(e.played_on or str(e.key))[:10]:<10} {e.rulebook[:10]:<10} {e.hands:>5}" for e in s.evenings]
     words_ch = max([len(WORDS_HEADING)] + [len(w) for w in words])
 
     def line(cells):
-        return "".join(f"   {a:>{wide}} {b:>{wide_total}}" for a, b in cells)
+        return "".join(f"   {a:>{wide}}  {b:>{wide_total}}" for a, b in cells)
 
     lines = [line(cells) for cells in amounts]
     rows = [f"{w:<{words_ch}}{a}" for w, a in zip(words, lines)]  # one text a row: WeasyPrint lays out lines
     chunks = ["\n".join(rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK)]
     width_ch = words_ch + player_ch * len(names)
     font_pt = max(MIN_NUMBER_PT, min(NUMBER_PT, CONTENT_WIDTH_PT[paper] / (width_ch * MONO_EM)))
-    heading = "".join(f"   {'Even.':>{wide}} {'Total':>{wide_total}}" for _ in names)
+    heading = "".join(f"   {'Even.':>{wide}}  {'Total':>{wide_total}}" for _ in names)
     return {"chunks": chunks, "words_ch": words_ch, "player_ch": player_ch, "width_ch": width_ch,
             "font_pt": round(font_pt, 2), "words_heading": WORDS_HEADING, "amount_heading": heading,
             "totals": f"{'Season':<21} {s.hands:>5}".ljust(words_ch) + line(totals)}

@@ -4,7 +4,7 @@
 // the page is shown (sent to the worker when the phone leaves the page, and a
 // moment after each change htmx makes), so a reload with no connection shows
 // the table as it was last seen. The hand in progress itself is this phone's
-// own copy (localStorage, static/app.js), put back into a kept page there.
+// own copy (localStorage, static/js/store.js), put back into a kept page there.
 (function () {
   var root = document.documentElement;
 
@@ -47,7 +47,7 @@
       document.removeEventListener("htmx:afterRequest", answered);
     };
     document.addEventListener("htmx:afterRequest", answered);
-    // the table as last seen, with the hand this phone has in progress since (app.js keeps it)
+    // the table as last seen, with the hand this phone has in progress since (js/store.js keeps it)
     var next = document.querySelector('.thumb-bar a[href$="/hands/new"]'), match = /^\/s\/([^/]+)$/.exec(location.pathname);
     if (next && match) {
       try {

@@ -7,7 +7,8 @@
 //   (its last copy: static/offline.js sends the page as shown when the phone
 //   leaves it); with no connection the kept copy is shown, marked as such
 //   (<html data-offline-copy="time">), and the hand form's taps queue on the
-//   phone as they do online (static/app.js);
+//   phone as they do online (static/js/queue.js; the call pads from their
+//   prepared states, static/js/pads.js);
 // - nothing else is touched: htmx's requests and every POST go to the network.
 "use strict";
 

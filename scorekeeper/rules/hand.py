@@ -283,12 +283,14 @@ class ForfeitsQuestion(Question):
 
     def choices(self, answers: Answers) -> list[Choice]:
         """Each set he may have called falsely, with what it costs him: "gleek of Aces — 8 to each"."""
-        value = self.rules.value
-        return [Choice(f"{kind}:{rank}", f"{kind} of {RANK_PLURALS[rank]} — {2 * value(kind, rank)} to each", "")
+        forfeit = self.rules.forfeit
+        return [Choice(f"{kind}:{rank}", f"{kind} of {RANK_PLURALS[rank]} — {forfeit(kind, rank)} to each", "")
                 for rank in self.rules.ranks for kind in ("gleek", "mournival")]
 
     def reads(self, value, answers):
-        parts = [f"{answers.who(seat)} forfeits a false {kind} of {RANK_PLURALS[rank]}"
+        """"Ben forfeits a false gleek of Aces: 8 to each" (the sheet's words for it)."""
+        parts = [f"{answers.who(seat)} forfeits a false {kind} of {RANK_PLURALS[rank]}: "
+                 f"{self.rules.forfeit(kind, rank)} to each"
                  for seat, called in enumerate(value) for kind, rank in map(parse_set, called)]
         return "; ".join(parts) if parts else "no forfeits"
 

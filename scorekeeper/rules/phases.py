@@ -743,6 +743,10 @@ class Sets(Phase):
         value = self.values[rank]
         return 2 * value if kind == "mournival" else value
 
+    def forfeit(self, kind: str, rank: str) -> int:
+        """What a false call of the set costs its caller, to each opponent: double its value."""
+        return 2 * self.value(kind, rank)
+
     # ------------------------------------------------------------ checks
 
     def checks(self) -> tuple:
@@ -849,7 +853,7 @@ class Sets(Phase):
         if self.forfeits and "forfeits" in hand:
             for seat, called in enumerate(hand["forfeits"]):
                 for text in called:
-                    v = 2 * value(*SETS[text])
+                    v = self.forfeit(*SETS[text])
                     total[0] += v
                     total[1] += v
                     total[2] += v
@@ -866,7 +870,7 @@ class Sets(Phase):
             for text in called:
                 kind, rank = parse_set(text)
                 lines.append(f"{names[seat]} forfeits a false {kind} of {RANK_PLURALS[rank]}: "
-                             f"{2 * self.value(kind, rank)} to each.")
+                             f"{self.forfeit(kind, rank)} to each.")
         return lines or ["No sets declared."]
 
     # ------------------------------------------------------------ the form

@@ -47,7 +47,64 @@ def archive_data(db: Database, circle: Circle) -> dict:
 
 
 def archive(db: Database, circle: Circle) -> str:
-    return json.dumps(archive_data(db, circle), ensure_ascii=False, indent=1)
+    """``archive_data`` as JSON text, each evening's hands taken as stored (they are
+    JSON already) where the record adds nothing to them (no OKs asked, none given):
+    a circle of 1,000 evenings is written without decoding its 30,000 hands."""
+    data = archive_data_without_hands(db, circle)
+
+    def dumps(value) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    evenings = []
+    for item, (session_id, record, plain) in zip(data["evenings"], data.pop("_records")):
+        if plain:
+            texts = [t for (t,) in db.execute("select data from hands where session_id = ? order by number",
+                                               [session_id])]
+            body = dumps(record)[:-1] + (',' if record else '') + '"hands":[' + ",".join(texts) + "]}"
+        else:
+            body = dumps(get_session(db, session_id).record(with_agreement=True))
+        evenings.append(dumps(item)[:-1] + ',"record":' + body + "}")
+    head = dumps({k: v for k, v in data.items() if k != "evenings" and k != "payments"})
+    text = head[:-1] + ',"evenings":[' + ",".join(evenings) + "]"
+    if "payments" in data:
+        text += ',"payments":' + dumps(data["payments"])
+    return text + "}"
+
+
+def archive_data_without_hands(db: Database, circle: Circle) -> dict:
+    """``archive_data`` with each evening's record left out (under ``_records``:
+    (session id, the record without its hands, whether its hands are as stored))."""
+    from .reads import PLAYERS
+
+    index = {m.id: i for i, m in enumerate(circle.members)}
+    held = evenings(db, circle.id)
+    closed = closed_evenings(db, circle.id)
+    position = {e.session_id: i for i, e in enumerate(held)}
+    items, records = [], []
+    for e in held:
+        items.append(dict({"members": [index.get(m) for m in e.members]},
+                          **({"settled": True} if e.session_id in closed else {})))
+        row = next(db.query(f"select s.*, {PLAYERS} as players, (select count(*) from verdicts v "
+                            "where v.session_id = s.id) as said from sessions s where s.id = ?", [e.session_id]))
+        plain = not row["confirm"] and not row["said"]
+        if plain:
+            record = {"format": "gleek-session/1", "rulebook": row["rulebook"], "options": json.loads(row["options"]),
+                      "players": json.loads(row["players"])}
+            for key in ("title", "played_on"):
+                if row[key]:
+                    record[key] = row[key]
+            if row["stake"]:
+                record["stake"] = json.loads(row["stake"])
+            records.append((e.session_id, record, True))
+        else:
+            records.append((e.session_id, None, False))
+    data = {"format": FORMAT, "name": circle.name, "members": [m.name for m in circle.members], "evenings": items,
+            "_records": records}
+    paid = [{"payer": index[p.payer], "payee": index[p.payee], "amount": str(p.amount), "unit": p.unit,
+             "evenings": sorted(position[s] for s in p.evenings if s in position),
+             "paid_by": p.paid_by, "paid_on": p.paid_on} for p in payments(db, circle.id)]
+    if paid:
+        data["payments"] = paid
+    return data
 
 
 def archive_problems(data) -> list[str]:

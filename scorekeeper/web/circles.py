@@ -735,3 +735,59 @@ def undo_payment(key, payment_id):
         abort(404)
     flash("That payment is taken back: its evenings are open again.")
     return redirect(view.url("/owed"))
+
+
+# ------------------------------------------------------------------ the season sheet
+
+SEASON_PDFS = None
+_PDF_LOCK = None
+
+
+def named_season(view: CircleView, chosen):
+    """The season and what is still owed with the members' names (the figures name
+    members by id), for the printed sheet."""
+    from ..rules.season import season
+    from .circle_figures import figures, member_of, open_debts
+
+    db, circle = get_db(), view.circle
+    names = circle.names()
+
+    def who(key: str) -> str:
+        member = member_of(key)
+        return names.get(member, key) if member is not None else key
+
+    def renamed(f):
+        return type(f)(*(tuple(who(p) for p in v) if i == 4 else v for i, v in enumerate(f)))
+    debts, _ = open_debts(db, circle)
+    debts = [type(d)(who(d.payer), who(d.payee), *d[2:]) for d in debts]
+    return season([renamed(f) for f in figures(db, circle.id)], *chosen), debts
+
+
+@on_circle_links("/season.pdf")
+def season_pdf(view):
+    """The season sheet (A4 or Letter), the circle's archive attached. Kept by the
+    versions it comes from; rendered one at a time in this process."""
+    import threading
+
+    from ..season_sheet import season_sheet_pdf
+    from .cache import Recent
+    from .circle_figures import evenings_key, filter_of
+    from .sheets import content_disposition, paper
+
+    global SEASON_PDFS, _PDF_LOCK
+    if SEASON_PDFS is None:
+        SEASON_PDFS, _PDF_LOCK = Recent(4), threading.Lock()
+    chosen_paper, chosen = paper(), filter_of(request.args)
+    circle = view.circle
+    key = (*evenings_key(get_db(), circle), chosen, chosen_paper)
+
+    def make():
+        with _PDF_LOCK:   # one season sheet at a time: WeasyPrint takes a core while it works
+            season, debts = named_season(view, chosen)
+            archive = store.archive(get_db(), circle).encode("utf-8")
+            return season_sheet_pdf(season, debts, circle.name, "Letter" if chosen_paper == "letter" else "A4",
+                                    attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
+    response = make_response(SEASON_PDFS.get(key, make))
+    response.headers["Content-Type"] = "application/pdf"
+    response.headers["Content-Disposition"] = content_disposition("inline", f"{circle.name} season", "pdf")
+    return response

@@ -59,12 +59,15 @@ def test_names_stay_whole_and_inside_a_phone(page: Page, base_url, artifacts):
     assert response.status == 303, response.text()
     table = base_url + response.headers["location"]
     pieces = ["Bartholomew-Fitzwilliam", "Bartholomew", "Fitzwilliam", "🃏 Jo"]
-    for path in ("", "/settle", "/hands/new", "/hands/1", "/history"):
+    for path in ("", "/settle", "/hands/new", "/hands/1", "/hands/1/edit", "/history"):
         page.goto(table + path)
         page.screenshot(path=str(artifacts / f"names{path.replace('/', '-') or '-table'}.png"), full_page=True)
+        if path == "/hands/1/edit":  # the hand summary's table, with every phase known
+            assert page.locator("#hand-summary table.running thead .fit").count() == 3
         assert page.evaluate(WIDE) == [], path
         assert_fits(page)
-        assert page.evaluate(CUTS, pieces) == [], path
+        cuts = page.evaluate(CUTS, pieces)
+        assert cuts == [], (path, "; ".join(cuts))
         # the joker's name keeps its word everywhere it is written ("🃏 Jo", never "🃏" alone)
         text = page.evaluate("document.body.innerText")
         assert "🃏" in text and text.count("🃏") == text.count("🃏 Jo"), path

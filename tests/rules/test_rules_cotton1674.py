@@ -269,7 +269,7 @@ def test_the_worked_example_reads_in_the_periods_terms():
     words = [sheet_words(book, hand, book.resolved_options({}), NAMES, result.phases)
              for hand, result in zip(hands, settlement.hands)]
     assert "Towser: Ben" in words[0] and "Tumbler: Ann" in words[0]
-    assert "Ben forfeits a false gleek of Aces" in words[0]
+    assert "Ben forfeits a false gleek of Aces: 8 to each" in words[0]
     assert "Tumbler turned up: 6 from each to Ann." in words[1] and "Ann doubled the ruff" in words[1]
     assert "Towser turned up: 5 from each to Cat." in words[3]
 

@@ -47,7 +47,7 @@ def evening_by_taps(client, book: str, **session) -> tuple[str, Phone]:
         phone.call("bid", "pass")
     phone.call("ruff_call", "open", "vie")                   # the vying, call by call, to a showdown
     phone.call("ruff_call", "raise", "revie", "vie")
-    while phone.calls("ruff_call") and "Showdown" not in phone.page():
+    while phone.calls("ruff_call") and 'class="calls-result">Showdown' not in phone.page():   # (the pads' states for offline name it too)
         phone.call("ruff_call", "match", "see")
     showing = sorted(set(re.findall(r'name="shown_(\d)"', phone.page())))
     assert len(showing) >= 2, "the vying ended in a showdown"

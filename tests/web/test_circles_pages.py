@@ -366,3 +366,28 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     assert "Nothing is owed: every evening is settled." in page
     assert "Cat paid Ben 3d, for 21 Nov" in page and "2026-11-28, marked by Ben" in page
     assert phone.get(circle)[2].count(" · settled") == 2
+
+
+def test_the_season_sheet_prints_with_the_circles_archive_in_it(served):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    ids = members_of(phone.get(circle)[2])
+    play(phone, start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14"), HANDS[:2])
+    watch = re.search(r"/cw/[A-Za-z0-9_-]{24}", phone.get(circle)[2]).group(0)
+    for link, paper, width in ((circle, "", 842), (watch, "?paper=letter", 792)):   # landscape A4, Letter
+        request = urllib.request.Request(base + link + "/season.pdf" + paper)
+        with urllib.request.urlopen(request, timeout=60) as response:
+            assert response.status == 200 and response.headers["Content-Type"] == "application/pdf"
+            reader = PdfReader(BytesIO(response.read()))
+        assert round(float(reader.pages[0].mediabox.width)) == width
+        text = " ".join(page.extract_text() for page in reader.pages)
+        assert "Thursday Gleek" in text and "Ann" in text and "Cat pays Ann" in text
+        (name, [data]), = reader.attachments.items()
+        assert name == "circle-thursday-gleek.json"
+        assert json.loads(data) == json.loads(phone.get(circle + "/export.json")[2])
+    assert phone.get(circle + "/season.pdf?paper=a3")[0] == 404

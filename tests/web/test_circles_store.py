@@ -212,3 +212,16 @@ def test_renaming_or_merging_members_changes_no_figure(app, db):
     store.merge_members(db, circle.id, ann, anne)
     merged, _ = figures()
     assert merged == {ann: before[ann] + before[anne], ben: before[ben], cat: before[cat]}
+
+
+def test_the_archive_text_is_the_archive(app, db):
+    """Written from the hands as stored where nothing is added to them, with the
+    OKs where a session asks for them: the same document as ``archive_data``."""
+    circle, one, two = circle_with_payment(db)
+    confirmed = dict(evening(["Ann", "Ben", "Dan"], "2026-11-28"), confirm=True, title="With OKs")
+    ids = [m.id for m in circle.members]
+    three = store.create_session(db, confirmed, circle=(circle.id, [ids[0], ids[1], ids[3]]))
+    store.give_verdict(db, three.id, 1, 1, store.fingerprint(three.hands[0]), "ok", "")
+    circle = store.get_circle(db, circle.id)
+    assert json.loads(store.archive(db, circle)) == store.archive_data(db, circle)
+    assert store.archive_data(db, circle)["evenings"][2]["record"]["hands"][0]["agreed"] == [1]

@@ -260,7 +260,8 @@ def test_a_cotton_evening_in_the_periods_terms_on_every_page(phone):
     pdf = phone.get_bytes(url + "/sheet.pdf")
     printed = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
     for words in (sheet, printed):
-        for said in ("Towser: Ben", "Tumbler: Cat", "Ann doubled the ruff", "Cat forfeits a false gleek of Aces"):
+        for said in ("Towser: Ben", "Tumbler: Cat", "Ann doubled the ruff",
+                     "Cat forfeits a false gleek of Aces: 8 to each"):
             assert said in words, said
     settle_up = text(phone.get(url + "/settle"))
     assert "Cat pays Ann 20½" in settle_up and "Cat pays Ben 29" in settle_up

@@ -15,12 +15,15 @@ out. So here:
 - one client address holds at most ``per_address`` connections in this process (a
   phone needs a handful: a browser opens six to a server). A new one beyond that
   first closes that address's idle keep-alive connections, oldest first (a browser
-  opens another when it needs one); if none is idle, the new one is closed at once.
+  opens another when it needs one); if none is idle, the new one is reset at once.
+  The connections waiting are accepted up to 64 a pass of the loop, not one: the
+  trickling client opens again each one closed, and one a pass woke both
+  processes' loops hundreds of times a second.
 - an address the app has just told to wait (too many tries at a new session:
   ``hold_off``) gets its next uploads to ``/import`` or ``/sessions`` refused once
-  their headers are in, before waitress reads and spools their body (4 clients
-  posting refused 0.76 MB imports as fast as they could still made waitress read 37
-  MB a second); the refusal (a 429, then the connection closed) is held until the
+  their headers are in, in either server process (``HeldOff``), before waitress
+  reads and spools their body (4 clients posting refused 0.76 MB imports as fast
+  as they could still made waitress read 37 MB a second); the refusal (a 429, then the connection closed) is held until the
   next clean-up pass, so such a client gets a few a second. Small posts (a form)
   still reach the app, which answers them with its own page.
 
@@ -33,6 +36,8 @@ drops it once the request is complete; ``BaseWSGIServer.handle_accept`` and
 from __future__ import annotations
 
 import logging
+import socket
+import struct
 import time
 
 from waitress.adjustments import Adjustments
@@ -41,27 +46,89 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 log = logging.getLogger("scorekeeper.door")
+LINGER_RESET = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close() resets the connection
 HELD_OFF_PATHS = frozenset({"/import", "/sessions"})
 HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door
-_held_off: dict[str, float] = {}   # client address -> time.monotonic() until which it waits
+class HeldOff:
+    """The addresses told to wait, and until when (``time.time()``), in a table
+    every server process shares: an anonymous ``mmap`` made before the workers are
+    forked (``share_held_off``, called by ``serve.run``), with a lock made then too.
+    Kept per process, an address the app refused in one process had its uploads
+    read whole by the other (the connections go to either). A fixed table
+    (``SLOTS`` addresses, by hash): when its probe is full, the entry that ends
+    first is forgotten."""
+
+    SLOTS, PROBE = 4096, 16
+    ENTRY = struct.Struct("<Qd")   # address hash (0: free), until
+
+    def __init__(self, lock=None):
+        import mmap
+        import threading
+
+        self.table = mmap.mmap(-1, self.SLOTS * self.ENTRY.size)
+        self.lock = lock if lock is not None else threading.Lock()
+
+    @staticmethod
+    def _hash(address: str) -> int:
+        import hashlib
+
+        return int.from_bytes(hashlib.blake2b(address.encode(), digest_size=8).digest(), "little") or 1
+
+    def _slot(self, key: int) -> tuple[int, bool]:
+        start, best = key % self.SLOTS, None
+        for i in range(self.PROBE):
+            at = ((start + i) % self.SLOTS) * self.ENTRY.size
+            found, until = self.ENTRY.unpack_from(self.table, at)
+            if found == key:
+                return at, True
+            if best is None or (0.0 if found == 0 else until) < best[1]:
+                best = (at, 0.0 if found == 0 else until)
+        return best[0], False
+
+    def put(self, address: str, until: float) -> None:
+        held = self.lock.acquire(timeout=2.0)   # a process killed holding it must not stop the others
+        try:
+            key = self._hash(address)
+            self.ENTRY.pack_into(self.table, self._slot(key)[0], key, until)
+        finally:
+            if held:
+                self.lock.release()
+
+    def until(self, address: str) -> float:
+        key = self._hash(address)
+        at, found = self._slot(key)
+        return self.ENTRY.unpack_from(self.table, at)[1] if found else 0.0
+
+
+_held_off: list = []   # the HeldOff table of this server (made on first use, or shared before the fork)
+
+
+def share_held_off() -> None:
+    """Make the table every server process will share: call before forking them."""
+    import multiprocessing
+
+    _held_off[:] = [HeldOff(multiprocessing.get_context("fork").Lock())]
+
+
+def _table() -> HeldOff:
+    if not _held_off:
+        _held_off.append(HeldOff())
+    return _held_off[0]
 
 
 def hold_off(address: str | None, seconds: float) -> None:
     """The app refused ``address`` a new session for ``seconds``: its uploads
-    meanwhile are refused at the door (in this process). Behind an HTTPS front the
-    app's address is the client's and the door's is the front's, so nothing matches."""
+    meanwhile are refused at the door (in every server process). Behind an HTTPS
+    front the app's address is the client's and the door's is the front's, so
+    nothing matches."""
     if address:
-        now = time.monotonic()
-        if len(_held_off) > 4096:
-            for stale in [a for a, until in _held_off.items() if until <= now]:
-                del _held_off[stale]
-        _held_off[address] = now + seconds
+        _table().put(address, time.time() + seconds)
 
 
 def _held_off_for(address: str) -> float:
     """Seconds ``address`` must still wait (0: it need not)."""
-    until = _held_off.get(address)
-    return max(0.0, until - time.monotonic()) if until else 0.0
+    until = _table().until(address)
+    return max(0.0, until - time.time()) if until else 0.0
 
 
 class Channel(HTTPChannel):
@@ -157,17 +224,30 @@ class Server(TcpWSGIServer):
                 del self.by_address[host]
 
     def handle_accept(self):
-        # waitress's own (BaseWSGIServer.handle_accept), with the per-address cap
+        """The connections waiting to be accepted, up to ``ACCEPT_BATCH`` of them
+        (waitress takes one per pass of its loop: 2,100 trickling connections,
+        each closed at the cap and opened again, woke both processes' loops some
+        600 times a second, a pass each, between the normal requests)."""
+        for _ in range(self.ACCEPT_BATCH):
+            if len(self._map) >= self.adj.connection_limit or not self.accept_one():
+                return
+
+    ACCEPT_BATCH = 64
+
+    def accept_one(self) -> bool:
+        """waitress's own ``BaseWSGIServer.handle_accept``, with the per-address cap;
+        False when there was nobody to accept. A connection over the cap is reset
+        (no FIN exchange, no TIME_WAIT kept for it here)."""
         try:
             accepted = self.accept()
             if accepted is None:
-                return
+                return False
             conn, addr = accepted
             self.set_socket_options(conn)
         except OSError:
             if self.adj.log_socket_errors:
                 self.logger.warning("server accept() threw an exception", exc_info=True)
-            return
+            return True
         addr = self.fix_addr(addr)
         host = addr[0]
         theirs = self.by_address.get(host, ())
@@ -177,10 +257,15 @@ class Server(TcpWSGIServer):
                 channel.handle_close()
                 self.refused[host] = self.refused.get(host, 0) + 1
             if len(self.by_address.get(host, ())) >= self.per_address:
+                try:
+                    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_RESET)
+                except OSError:
+                    pass
                 conn.close()
                 self.refused[host] = self.refused.get(host, 0) + 1
-                return
+                return True
         self.channel_class(self, conn, addr, self.adj, map=self._map)
+        return True
 
     def maintenance(self, now):
         super().maintenance(now)   # the idle timeout

@@ -104,6 +104,9 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     from . import pdf
 
     pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
+    from . import door
+
+    door.share_held_off()   # and one of the addresses told to wait
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
     sock = listen(host, port)
     if workers <= 1:

@@ -67,8 +67,11 @@ run-https: $(STAMP) print-deps https-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)
 
+# Two workers (pytest-xdist): the browser and server tests spend much of their time
+# waiting on a browser or a server, so two at once keep both cores busy (the suite
+# must stay under ~10 minutes on 2 cores).
 test: $(STAMP) system-deps $(AXE)
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 # axe-core, for the accessibility tests only (never served to phones): 650 KB of
 # minified JavaScript, so fetched from the npm registry where missing instead of
@@ -81,7 +84,7 @@ $(AXE):
 	echo "$(AXE_SHA256)  $@.part" | sha256sum -c --quiet && mv $@.part $@
 
 test-fast: $(STAMP) print-deps
-	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -n 2 -m "not browser"
 
 # Benchmarks (not part of `make test`); results go into BENCHMARKS.md by hand.
 bench: $(STAMP) print-deps

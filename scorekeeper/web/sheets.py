@@ -69,10 +69,12 @@ def sheet_pdf(table):
     line = sheet_line(session)  # where the hands stand: the OKs, the disputes, who keeps the score
     key = (config["DATABASE"], session.id, session.version, agreed, line, chosen)
     lock = os.path.join(current_app.instance_path, "pdf.lock")
+    # a client is an address of this app's database: apps sharing one process (the
+    # tests) do not share a device's renders
     try:
         pdf = PDFS.get(key, lambda: render_pdf(
             key, record, chosen, config["PDF_WAITING"], lock, printed=sheet_zone_now(), agreed=line,
-            scorer=table.can_edit, client=request.remote_addr or "unknown", per_minute=config["PDF_RENDERS_PER_MINUTE"]))
+            scorer=table.can_edit, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}", per_minute=config["PDF_RENDERS_PER_MINUTE"]))
     except TooMany as limited:
         return render_template("error.html", title="Printing", back=table.url(), message=(
             f"This device asked for {limited.limit} new sheets in the last minute, the most it may. "

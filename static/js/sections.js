@@ -8,6 +8,10 @@
   var G = window.Gleek;
   var UNCHECKED = "Not checked yet: checked when the connection is back.";
   var opened = null, lastTapped = null, lastSeveral = false;
+  // a tap (a chip, a button) since the last answer: only then is the next section
+  // brought into view, so an answer to typing (checked while typing) never scrolls
+  // the page under the scorer's thumb
+  var tappedSince = false;
 
   function sections(f) { return Array.prototype.slice.call(f.querySelectorAll("section.step")); }
   function done(section) { return !!section.querySelector(":scope > .step-status.done"); }
@@ -109,6 +113,7 @@
     var section = event.target.closest && event.target.closest("section.step");
     if (!section || (event.type === "click" && !event.target.closest("button"))) return;
     lastTapped = section;
+    tappedSince = true;
     lastSeveral = event.target.type === "checkbox";
     if (opened && opened !== section) opened = null;
   }
@@ -116,7 +121,8 @@
   document.addEventListener("click", tapped, true);   // a pad's call, a preset
   document.addEventListener("htmx:afterSettle", function () {
     var f = G.form();
-    if (f) follow(f, true);
+    if (f) follow(f, tappedSince);
+    tappedSince = false;
   });
 
   // Sections with answers this phone changed since the server last answered, while

@@ -18,6 +18,9 @@ def test_other_box_and_chips_never_disagree(page, base_url):
     expect(page.locator(f'{FORM} input[name="price"][value="other"]')).to_be_checked()
     # eldest never buys at 14 (after his 12 his next bid is 16): no such chip
     expect(page.locator(f'{FORM} input[name="price"][value="14"]')).to_have_count(0)
+    # the typed 34 is checked while typing (no need to leave the box); its answer is in
+    # before the next tap, so the tap is not raced by the page moving under it
+    expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−34", timeout=5000)
     ui.chip("price", 16)  # a number chip empties the box
     expect(page.locator(f'{FORM} input[name="price_other"]')).to_have_value("")
     expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−16")

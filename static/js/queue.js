@@ -72,7 +72,7 @@
   }
   document.addEventListener("click", function (event) {
     var f = G.form(), button = event.target.closest && event.target.closest("button");
-    if (!f || !button || !f.contains(button) || !action(f, button)) return;
+    if (!f || !button || !f.contains(button) || !(action(f, button) || button.dataset.padTap)) return;
     var kept = S.read(f);
     if (disarms(event, kept)) waiting(f, S.write(f, {saveTapped: false, saveAgain: true}));
   }, true);

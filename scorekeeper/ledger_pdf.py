@@ -67,8 +67,13 @@ class LedgerFont:
         em = font["head"].unitsPerEm
         self.scale = 1000 / em
         sub_cmap = font.getBestCmap()
+        # a character's code (its CID) is its code point, two bytes: a line's glyph string is its UTF-16BE
         self.gids = {c: font.getGlyphID(sub_cmap[ord(c)]) for c in chars}
-        self.codes = {c: f"{gid:04x}" for c, gid in self.gids.items()}
+        top = max(ord(c) for c in chars) if chars else 0
+        cid_to_gid = bytearray(2 * (top + 1))
+        for c, gid in self.gids.items():
+            cid_to_gid[2 * ord(c):2 * ord(c) + 2] = gid.to_bytes(2, "big")
+        self.cid_to_gid = bytes(cid_to_gid)
         self.advance = font["hmtx"][sub_cmap[ord(chars[0])]][0] * self.scale if chars else 600
         head, hhea, os2 = font["head"], font["hhea"], font["OS/2"]
         self.bbox = [round(v * self.scale) for v in (head.xMin, head.yMin, head.xMax, head.yMax)]
@@ -77,10 +82,11 @@ class LedgerFont:
         self.cap_height = round(getattr(os2, "sCapHeight", hhea.ascent) * self.scale)
         self.glyph_count = font["maxp"].numGlyphs
 
-    def encode(self, line: str) -> bytes:
-        """A line as a PDF hex string of glyph ids (Identity-H)."""
-        codes = self.codes
-        return ("<" + "".join(codes[c] for c in line) + ">").encode()
+    @staticmethod
+    def encode(line: str) -> bytes:
+        """A line as a PDF string of two-byte codes (Identity-H): its UTF-16BE, escaped."""
+        data = line.encode("utf-16-be").replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+        return b"(" + data.replace(b"\r", b"\\r") + b")"
 
     def add_to(self, pdf, compress: bool = True):
         """The Type0 font's objects added to a pydyf ``PDF``; its reference."""
@@ -95,12 +101,14 @@ class LedgerFont:
             "Descent": self.descent, "CapHeight": self.cap_height, "StemV": 80,
             "FontFile2": file.reference})
         pdf.add_object(descriptor)
+        cid_map = pydyf.Stream([self.cid_to_gid], compress=compress)
+        pdf.add_object(cid_map)
         cid = pydyf.Dictionary({
             "Type": "/Font", "Subtype": "/CIDFontType2", "BaseFont": f"/{tag}",
             "CIDSystemInfo": pydyf.Dictionary({"Registry": pydyf.String("Adobe"),
                                                "Ordering": pydyf.String("Identity"), "Supplement": 0}),
             "FontDescriptor": descriptor.reference, "DW": round(self.advance),  # an integer: 602 for 602.05, 0.05 pt over a 137-glyph line at 7 pt
-            "CIDToGIDMap": "/Identity"})
+            "CIDToGIDMap": cid_map.reference})
         pdf.add_object(cid)
         to_unicode = pydyf.Stream([self._to_unicode()], compress=compress)
         pdf.add_object(to_unicode)
@@ -111,7 +119,7 @@ class LedgerFont:
         return font.reference
 
     def _to_unicode(self) -> bytes:
-        pairs = sorted((gid, c) for c, gid in self.gids.items())
+        pairs = sorted((ord(c), c) for c in self.gids)
         lines = [b"/CIDInit /ProcSet findresource begin", b"12 dict begin", b"begincmap",
                  b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
                  b"/CMapName /Adobe-Identity-UCS def", b"/CMapType 2 def",
@@ -131,27 +139,19 @@ def ledger_font(chars: frozenset) -> LedgerFont:
     return LedgerFont("".join(sorted(set(ASCII) | chars)))
 
 
-def text_ops(font: LedgerFont, lines, x: float, y: float, size: float, leading: float) -> list[bytes]:
+def text_ops(font: LedgerFont, lines, x: float, y: float, size: float, leading: float) -> bytes:
     """One text object: ``lines`` from the first baseline at (x, y) in PDF points, downwards."""
-    ops = [b"BT", f"/{RESOURCE_NAME} {size:g} Tf {leading:.4f} TL {x:.3f} {y:.3f} Td".encode()]
-    first = True
-    for line in lines:
-        if not first:
-            ops.append(b"T*")
-        ops.append(font.encode(line) + b" Tj")
-        first = False
-    ops.append(b"ET")
-    return ops
+    encode = font.encode
+    head = f"BT\n/{RESOURCE_NAME} {size:g} Tf {leading:.4f} TL {x:.3f} {y:.3f} Td\n".encode()
+    return head + b" Tj T*\n".join(encode(line) for line in lines) + b" Tj\nET"
 
 
-def rule_ops(x0: float, x1: float, ys, width: float = 0.3, grey: float = 0.6) -> list[bytes]:
+def rule_ops(x0: float, x1: float, ys, width: float = 0.3, grey: float = 0.6) -> bytes:
     """Thin grey rules across (x0, x1) at each height in ``ys`` (PDF points)."""
     if not ys:
-        return []
-    ops = [b"q", f"{grey:g} G {width:g} w".encode()]
-    ops += [f"{x0:.3f} {y:.3f} m {x1:.3f} {y:.3f} l".encode() for y in ys]
-    ops += [b"S", b"Q"]
-    return ops
+        return b""
+    lines = "\n".join(f"{x0:.3f} {y:.3f} m {x1:.3f} {y:.3f} l" for y in ys)
+    return f"q\n{grey:g} G {width:g} w\n{lines}\nS\nQ".encode()
 
 
 __all__ = ["LedgerFont", "ledger_font", "rule_ops", "text_ops"]

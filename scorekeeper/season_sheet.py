@@ -301,13 +301,13 @@ def _finisher(placed, counts, lines, font, line_px, baseline_px):
             x = box.content_box_x() * scale
             top = box.content_box_y()
             chunk_lines = lines[start:start + count]
-            ops = [b"Q"] + text_ops(font, chunk_lines, x, height_pt - (top + baseline_px) * scale, font_pt,
-                                   line_px * scale)
             rules = [height_pt - (top + (i + 1) * line_px) * scale for i in range(count)
                      if (start + i + 1) % CHUNK == 0 and start + i + 1 < len(lines)]
-            ops += rule_ops(x, x + box.width * scale, rules)
+            # WeasyPrint's drawing in q … Q, so that the lines are written in the page's own coordinates
             stream.stream.insert(0, b"q")
-            stream.stream.extend(ops)
+            stream.stream += [b"Q", text_ops(font, chunk_lines, x, height_pt - (top + baseline_px) * scale,
+                                             font_pt, line_px * scale),
+                              rule_ops(x, x + box.width * scale, rules)]
             start += count
 
     return finish

@@ -185,6 +185,22 @@ def _resources(paper: str):
 def season_sheet_pdf(s, owed, title: str, paper: str = "A4", attachment: tuple[bytes, str] | None = None,
                      printed: datetime.datetime | None = None) -> bytes:
     """The season sheet as PDF bytes; ``attachment`` = ``(data, filename)`` is carried in it.
+    (The server renders it in its renderer process: ``season_pdf_parts`` here, then
+    ``print_season_pdf`` there, see ``pdf.py``.)"""
+    return print_season_pdf(*season_pdf_parts(s, owed, title, paper, attachment, printed))
+
+
+def season_pdf_parts(s, owed, title: str, paper: str = "A4", attachment: tuple[bytes, str] | None = None,
+                     printed: datetime.datetime | None = None) -> tuple:
+    """What ``print_season_pdf`` needs, made where the rule books are: the sheet's plain
+    data (``season_context``), the paper and the attachment."""
+    page_css(paper)  # refuses an unknown paper before any work
+    name = attachment[1] if attachment else None
+    return season_context(s, owed, title, paper.lower(), printed, name), paper.lower(), attachment
+
+
+def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | None = None) -> bytes:
+    """The sheet's data to PDF (no rule book needed: the renderer process runs it).
 
     WeasyPrint lays the sheet out with an empty box of the right height for each page's
     ledger lines, and the lines are then written into the PDF (``ledger_pdf``): WeasyPrint
@@ -194,10 +210,7 @@ def season_sheet_pdf(s, owed, title: str, paper: str = "A4", attachment: tuple[b
 
     import weasyprint
 
-    page_css(paper)  # refuses an unknown paper before any work
-    name = attachment[1] if attachment else None
-    font_config, stylesheet = _resources(paper.lower())
-    context = season_context(s, owed, title, paper.lower(), printed, name)
+    font_config, stylesheet = _resources(paper)
     attachments = []
     if attachment:
         data, filename = attachment
@@ -206,8 +219,8 @@ def season_sheet_pdf(s, owed, title: str, paper: str = "A4", attachment: tuple[b
             description="The circle's archive: its members and every session record (gleek-circle/1)"))
 
     def render(drawn):
-        html = season_sheet_html(s, owed, title, paper, printed, inline_css=False, attachment_name=name,
-                                 context=context, drawn=drawn)
+        html = season_sheet_html(None, None, context["title"], paper, inline_css=False, context=context,
+                                 drawn=drawn)
         return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").render(
             stylesheets=[stylesheet], font_config=font_config)
 
@@ -313,4 +326,4 @@ def _finisher(placed, counts, lines, font, line_px, baseline_px):
     return finish
 
 
-__all__ = ["season_context", "season_sheet_html", "season_sheet_pdf"]
+__all__ = ["print_season_pdf", "season_context", "season_pdf_parts", "season_sheet_html", "season_sheet_pdf"]

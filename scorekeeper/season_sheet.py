@@ -9,8 +9,17 @@ and payments, money per currency, what is still owed, a check line, the statisti
 and the head-to-head. ``attachment``: ``(bytes, filename)`` carried in the PDF (the
 circle's archive).
 
-The ledger is one monospaced text per ten evenings (WeasyPrint's time goes on boxes:
-a cell per amount would make a 1,000-evening sheet take many seconds).
+The ledger's lines (``_ledger``: one monospaced ASCII line an evening) are not set by
+WeasyPrint in the PDF: it spent ~2.4 ms of CPU on each (shaping and drawing glyph by
+glyph), 2.4 s of a 1,000-evening sheet. ``print_season_pdf`` lays the sheet out with
+WeasyPrint once with a probe (two one-line rows, the second on a new page: where a
+page's lines start, how tall a line is, where its baseline is), then with one empty box
+a page sized to the whole lines that fit it, checks each box fell on its own page, and
+writes the lines into those boxes in the PDF (``ledger_pdf``: DejaVu Sans Mono, embedded,
+read back by pdftotext or pypdf as the same lines), with a thin rule every ten evenings.
+The page head and foot, "Page N of M", the column heading on each page and the totals
+are WeasyPrint's as before. The HTML (``season_sheet_html`` without ``drawn``) and a
+ledger the font cannot print keep one text per ten evenings, set by WeasyPrint.
 """
 
 from __future__ import annotations

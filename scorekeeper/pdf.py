@@ -117,15 +117,18 @@ class TooMany(Exception):
 
 
 def _start_renderer() -> None:
-    """In the renderer process, once: a lower CPU priority, and WeasyPrint loaded
-    (seconds), so that no client's first sheet is counted the renderer's start."""
+    """In the renderer process, once: a lower CPU priority, and WeasyPrint (and the
+    season sheet's ledger font) loaded (seconds), so that no client's first sheet is
+    counted the renderer's start."""
     try:
         os.nice(10)   # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
+    from .ledger_pdf import ledger_font
     from .sheet import _print_resources
 
     _print_resources("a4")
+    ledger_font("")   # the season sheet's ledger font (fontTools, ~0.5 s), for any ASCII ledger
 
 
 def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, float]:

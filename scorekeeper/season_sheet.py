@@ -238,7 +238,7 @@ def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | 
     if lines:
         from .ledger_pdf import ledger_font
 
-        font = ledger_font(frozenset("".join(lines)))
+        font = ledger_font("".join(lines))
         if not font.missing:
             document, finisher = _drawn_ledger(render, lines, font)
     if document is None:

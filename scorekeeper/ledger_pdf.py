@@ -49,7 +49,8 @@ class LedgerFont:
 
         whole = TTFont(str(font_file()), lazy=True)
         cmap = whole.getBestCmap()
-        self.missing = {c for c in chars if ord(c) not in cmap}
+        # beyond the BMP a UTF-16BE character is two codes: set by WeasyPrint instead, as one the font lacks
+        self.missing = {c for c in chars if ord(c) not in cmap or ord(c) > 0xFFFF}
         chars = "".join(sorted(set(chars) - self.missing))
         options = subset.Options()
         options.layout_features = []

@@ -307,7 +307,6 @@ def _finisher(placed, counts, lines, font, line_px, baseline_px):
     from .ledger_pdf import RESOURCE_NAME, rule_ops, text_ops
 
     scale = 0.75  # PDF points a CSS pixel
-    size = None
 
     def finish(document, pdf):
         reference = font.add_to(pdf)

@@ -16,7 +16,7 @@ from datetime import date
 from flask import current_app
 
 from .. import store
-from .cache import LATEST_SETTLEMENT, Recent
+from .cache import LATEST_SETTLEMENT, Recent, cycles_uncollected
 
 #: EveningFigures by (database, session id, version, members): a circle of 1,000
 #: evenings and a club's other circles.
@@ -97,59 +97,84 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
     return [found[session_id] for session_id, _, _ in versions]
 
 
+#: The shape of ``encode``'s bytes: kept in each row's code, so rows of an older
+#: shape are computed again, never misread.
+FORMAT = "m2"
+
+
 def _amount(x):
-    return x if type(x) is int else (x.numerator, x.denominator)
+    return x if type(x) is int else [x.numerator, x.denominator]
 
 
 def _amounts(values):
-    return tuple(x if type(x) is int else (x.numerator, x.denominator) for x in values)
+    """Exact amounts as marshal keeps them: a tuple of ints as it is (read back as
+    it is: most of an evening's amounts are whole counters), else a list of ints
+    and [numerator, denominator] pairs."""
+    values = tuple(values)
+    if all(type(x) is int for x in values):
+        return values
+    return [_amount(x) for x in values]
 
 
 def encode(f) -> bytes:
     """An ``EveningFigures`` as ``marshal`` bytes: plain tuples, each exact amount an
-    int or (numerator, denominator). (pickle of the same took ~0.5 ms an evening,
-    mostly Fractions parsed back from text: 1,000 evenings were most of a cold page.)"""
+    int or [numerator, denominator]; a run of whole amounts stays the tuple it is,
+    so that reading it back builds nothing (see ``decode``). (pickle of the same took
+    ~0.5 ms an evening, mostly Fractions parsed back from text: 1,000 evenings were
+    most of a cold page.)"""
     import marshal
 
     stake = None if f.stake is None else (f.stake.currency, _amount(f.stake.per_counter))
     facts = tuple((s.won, None if s.best is None else _amount(s.best), None if s.worst is None else _amount(s.worst),
                    s.bought, _amount(s.price), s.ruffs, s.ruffs_by_aces, s.gleeks, s.mournivals, s.held, s.agreed,
                    s.disputed) for s in f.facts)
+    hand_totals = [_amounts(t) for t in f.hand_totals]
+    hand_totals = tuple(hand_totals) if all(type(t) is tuple for t in hand_totals) else hand_totals
     return marshal.dumps((f.key, f.played_on, f.title, f.rulebook, f.players, stake, f.hands, _amounts(f.totals),
-                          None if f.money is None else _amounts(f.money), tuple(map(_amounts, f.hand_totals)),
+                          None if f.money is None else _amounts(f.money), hand_totals,
                           tuple((p, _amounts(t)) for p, t in f.phases), facts))
 
 
-def decode(data: bytes):
-    import marshal
+def _fraction(x):
     from fractions import Fraction
+
+    return x if type(x) is int else Fraction(*x)
+
+
+def _read_amounts(values):
+    return values if type(values) is tuple else tuple(map(_fraction, values))
+
+
+def decode(data: bytes):
+    """``encode``'s bytes back into the ``EveningFigures`` they were made from (equal
+    to it, Fractions and all)."""
+    import marshal
 
     from ..rules.season import EveningFigures, SeatFacts, Stake
 
-    def amount(x):
-        return x if type(x) is int else Fraction(*x)
-
-    def amounts(values):
-        return tuple(x if type(x) is int else Fraction(*x) for x in values)
     key, played_on, title, rulebook, players, stake, hands, totals, money, hand_totals, phases, facts = marshal.loads(data)
     return EveningFigures(
-        key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], amount(stake[1])), hands,
-        amounts(totals), None if money is None else amounts(money), tuple(map(amounts, hand_totals)),
-        tuple((p, amounts(t)) for p, t in phases),
-        tuple(SeatFacts(won, None if best is None else amount(best), None if worst is None else amount(worst), bought,
-                        amount(price), ruffs, aces, gleeks, mournivals, held, agreed, disputed)
+        key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], _fraction(stake[1])),
+        hands, _read_amounts(totals), None if money is None else _read_amounts(money),
+        hand_totals if type(hand_totals) is tuple else tuple(map(_read_amounts, hand_totals)),
+        tuple((p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases),
+        tuple(SeatFacts(won, best if type(best) is not list else _fraction(best),
+                        worst if type(worst) is not list else _fraction(worst), bought,
+                        price if type(price) is int else _fraction(price), ruffs, aces, gleeks, mournivals, held,
+                        agreed, disputed)
               for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts))
 
 
 def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
-    code = rules_code()
+    code = rules_code() + FORMAT
     wanted = {session_id: (version, members) for session_id, version, members in missing}
     found, fresh = {}, []
     rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
                       "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
-    for session_id, version, members, row_code, data in rows:
-        if wanted.get(session_id) == (version, members) and row_code == code:
-            found[session_id] = decode(data)
+    with cycles_uncollected():
+        for session_id, version, members, row_code, data in rows:
+            if wanted.get(session_id) == (version, members) and row_code == code:
+                found[session_id] = decode(data)
     for session_id, (version, members) in wanted.items():
         if session_id not in found:
             found[session_id] = _figures_of(db, session_id, version, members)

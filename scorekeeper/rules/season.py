@@ -62,14 +62,13 @@ SeatFacts = named_tuple(
 
 class EveningFigures(named_tuple(
         "EveningFigures",
-        "key played_on title rulebook players stake hands totals money hand_totals phases facts")):
+        "key played_on title rulebook players stake hands totals money phases facts")):
     """One evening, reduced to what a season needs (see ``evening_figures``).
 
     - ``key``: the caller's name for it; ``played_on``: ``"YYYY-MM-DD"`` or None; ``title``;
     - ``rulebook``; ``players``: three names in seat order; ``stake``: ``Stake`` or None;
     - ``hands``: how many; ``totals``: three exact amounts (counters, summing to 0);
     - ``money``: three exact money values (``totals`` × the stake) or None;
-    - ``hand_totals``: each hand's three totals (counters);
     - ``phases``: ``(phase, (a, b, c))`` in the book's order, each phase's net per seat;
     - ``facts``: three ``SeatFacts``, one per seat.
     """
@@ -171,14 +170,11 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
     held = [{}, {}, {}]
     agreed = [0, 0, 0]
     disputed = [0, 0, 0]
-    hand_totals = []
     facts_of = book.season_facts
     all_halves = []
     for result, hand in zip(settlement.hands, record["hands"]):
-        a, b, c = halves = result.halves
+        halves = result.halves
         all_halves.append(halves)
-        hand_totals.append((a // 2 if a % 2 == 0 else from_halves(a), b // 2 if b % 2 == 0 else from_halves(b),
-                            c // 2 if c % 2 == 0 else from_halves(c)))
         buyer, paid, winner, by_aces, sets, cards = facts_of(hand, options)
         if buyer is not None:
             bought[buyer] += 1
@@ -213,7 +209,7 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
         for s in (0, 1, 2))
     phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
     return EveningFigures(key, record.get("played_on"), record.get("title"), book.id, players, stake,
-                          len(settlement.hands), totals, money, tuple(hand_totals), phases, facts)
+                          len(settlement.hands), totals, money, phases, facts)
 
 
 # ---------------------------------------------------------------- a season

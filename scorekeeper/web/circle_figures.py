@@ -99,7 +99,7 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
 
 #: The shape of ``encode``'s bytes: kept in each row's code, so rows of an older
 #: shape are computed again, never misread.
-FORMAT = "m2"
+FORMAT = "m3"
 
 
 def _amount(x):
@@ -128,10 +128,8 @@ def encode(f) -> bytes:
     facts = tuple((s.won, None if s.best is None else _amount(s.best), None if s.worst is None else _amount(s.worst),
                    s.bought, _amount(s.price), s.ruffs, s.ruffs_by_aces, s.gleeks, s.mournivals, s.held, s.agreed,
                    s.disputed) for s in f.facts)
-    hand_totals = [_amounts(t) for t in f.hand_totals]
-    hand_totals = tuple(hand_totals) if all(type(t) is tuple for t in hand_totals) else hand_totals
     return marshal.dumps((f.key, f.played_on, f.title, f.rulebook, f.players, stake, f.hands, _amounts(f.totals),
-                          None if f.money is None else _amounts(f.money), hand_totals,
+                          None if f.money is None else _amounts(f.money),
                           tuple((p, _amounts(t)) for p, t in f.phases), facts))
 
 
@@ -152,11 +150,10 @@ def decode(data: bytes):
 
     from ..rules.season import EveningFigures, SeatFacts, Stake
 
-    key, played_on, title, rulebook, players, stake, hands, totals, money, hand_totals, phases, facts = marshal.loads(data)
+    key, played_on, title, rulebook, players, stake, hands, totals, money, phases, facts = marshal.loads(data)
     return EveningFigures(
         key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], _fraction(stake[1])),
         hands, _read_amounts(totals), None if money is None else _read_amounts(money),
-        hand_totals if type(hand_totals) is tuple else tuple(map(_read_amounts, hand_totals)),
         tuple((p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases),
         tuple(SeatFacts(won, best if type(best) is not list else _fraction(best),
                         worst if type(worst) is not list else _fraction(worst), bought,

@@ -51,14 +51,13 @@ def test_halves_and_fractions_are_read_back_exactly():
     figures = replaced(
         figures, stake=Stake("d", Fraction(1, 3)),
         totals=(Fraction(3, 2), Fraction(-1, 2), -1), money=(Fraction(1, 2), Fraction(-1, 6), Fraction(-1, 3)),
-        hand_totals=((Fraction(3, 2), Fraction(-1, 2), -1), (0, 0, 0)),
         phases=(("ruff", (Fraction(1, 2), Fraction(-1, 2), 0)), ("tricks", (1, 0, -1))),
         facts=(replaced(figures.facts[0], best=Fraction(3, 2), worst=Fraction(-1, 2), price=Fraction(25, 2)),)
         + figures.facts[1:])
     back = decode(encode(figures))
     assert back == figures
     assert shape(back) == shape(figures)
-    assert type(back.hand_totals[1][0]) is int and type(back.totals[0]) is Fraction
+    assert type(back.phases[1][1][0]) is int and type(back.totals[0]) is Fraction
 
 
 def test_the_collector_is_paused_while_reading_and_back_after():

@@ -68,7 +68,10 @@ def cycles_uncollected():
     collection, and the older generations' ones walk the whole heap: in a server
     process that was most of a cold circle page (10 ms of reading, 100–400 ms of
     collecting). Reference counting still frees everything; the collector runs again
-    when the last thread to pause it is done."""
+    when the last thread to pause it is done (its next collection, of the youngest
+    generation, walks the new values once and stops tracking their tuples of plain
+    values)."""
+
     with _PAUSE_LOCK:
         if _PAUSED["count"] == 0:
             _PAUSED["was_enabled"] = gc.isenabled()

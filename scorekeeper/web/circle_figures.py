@@ -12,6 +12,7 @@ the circle's version and every evening's version: never stale, only recomputed.
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
 from flask import current_app
 
@@ -99,17 +100,17 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
 
 #: The shape of ``encode``'s bytes: kept in each row's code, so rows of an older
 #: shape are computed again, never misread.
-FORMAT = "m3"
+FORMAT = "m4"
 
 
 def _amount(x):
-    return x if type(x) is int else [x.numerator, x.denominator]
+    return x if type(x) is int else (x.numerator, x.denominator)
 
 
 def _amounts(values):
     """Exact amounts as marshal keeps them: a tuple of ints as it is (read back as
     it is: most of an evening's amounts are whole counters), else a list of ints
-    and [numerator, denominator] pairs."""
+    and (numerator, denominator) pairs."""
     values = tuple(values)
     if all(type(x) is int for x in values):
         return values
@@ -118,7 +119,7 @@ def _amounts(values):
 
 def encode(f) -> bytes:
     """An ``EveningFigures`` as ``marshal`` bytes: plain tuples, each exact amount an
-    int or [numerator, denominator]; a run of whole amounts stays the tuple it is,
+    int or (numerator, denominator); a run of whole amounts stays the tuple it is,
     so that reading it back builds nothing (see ``decode``). (pickle of the same took
     ~0.5 ms an evening, mostly Fractions parsed back from text: 1,000 evenings were
     most of a cold page.)"""
@@ -133,14 +134,22 @@ def encode(f) -> bytes:
                           tuple((p, _amounts(t)) for p, t in f.phases), facts))
 
 
-def _fraction(x):
+@lru_cache(maxsize=16384)
+def _shared_fraction(numerator: int, denominator: int):
+    """One Fraction per value read back, shared by every evening that has it (a
+    Fraction cannot change): 1,000 evenings' money is a few hundred values, each
+    made (and normalised) once, and fewer objects for the collector to walk."""
     from fractions import Fraction
 
-    return x if type(x) is int else Fraction(*x)
+    return Fraction(numerator, denominator)
+
+
+def _fraction(x):
+    return x if type(x) is int else _shared_fraction(*x)
 
 
 def _read_amounts(values):
-    return values if type(values) is tuple else tuple(map(_fraction, values))
+    return values if type(values) is tuple else tuple([x if type(x) is int else _shared_fraction(*x) for x in values])
 
 
 def decode(data: bytes):
@@ -154,12 +163,12 @@ def decode(data: bytes):
     return EveningFigures(
         key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], _fraction(stake[1])),
         hands, _read_amounts(totals), None if money is None else _read_amounts(money),
-        tuple((p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases),
-        tuple(SeatFacts(won, best if type(best) is not list else _fraction(best),
-                        worst if type(worst) is not list else _fraction(worst), bought,
-                        price if type(price) is int else _fraction(price), ruffs, aces, gleeks, mournivals, held,
-                        agreed, disputed)
-              for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts))
+        tuple([(p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases]),
+        tuple([SeatFacts(won, best if type(best) is not tuple else _shared_fraction(*best),
+                         worst if type(worst) is not tuple else _shared_fraction(*worst), bought,
+                         price if type(price) is int else _shared_fraction(*price), ruffs, aces, gleeks, mournivals,
+                         held, agreed, disputed)
+               for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts]))
 
 
 def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
@@ -172,11 +181,12 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
         for session_id, version, members, row_code, data in rows:
             if wanted.get(session_id) == (version, members) and row_code == code:
                 found[session_id] = decode(data)
+                FIGURES.put((path, session_id, version, members), found[session_id])
     for session_id, (version, members) in wanted.items():
         if session_id not in found:
             found[session_id] = _figures_of(db, session_id, version, members)
             fresh.append((session_id, version, members, code, encode(found[session_id])))
-        FIGURES.put((path, session_id, version, members), found[session_id])
+            FIGURES.put((path, session_id, version, members), found[session_id])
     if fresh:
         try:
             with store.writing(db, durable=False):   # a cache: losing it to a crash costs a recomputation

@@ -462,8 +462,10 @@ MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
 
 # ------------------------------------------------------------------ the season
 
+@lru_cache(maxsize=8192, typed=True)
 def amount_text(amount, currency) -> str:
-    """An exact amount as the table says it: counters (currency None), or money."""
+    """An exact amount as the table says it: counters (currency None), or money.
+    (Kept by value: a season's pages say the same few hundred amounts thousands of times.)"""
     from ..money import value_text
     from ..rules.core import format_counters
 
@@ -472,6 +474,7 @@ def amount_text(amount, currency) -> str:
     return value_text(amount, {"currency": currency})
 
 
+@lru_cache(maxsize=8192, typed=True)
 def signed_amount(amount, currency) -> str:
     from ..money import value_text
     from ..rules.core import signed_counters

@@ -171,12 +171,20 @@ def decode(data: bytes):
                for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts]))
 
 
+#: Evenings missing from this process's figures that are read by their ids (else every row of the circle).
+FEW = 50
+
+
 def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
     code = rules_code() + FORMAT
     wanted = {session_id: (version, members) for session_id, version, members in missing}
     found, fresh = {}, []
-    rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
-                      "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
+    if len(wanted) <= FEW:   # a new hand, a new evening: their rows only, not the circle's 1,000
+        rows = db.execute("select session_id, version, members, code, data from evening_figures "
+                          f"where session_id in ({','.join('?' * len(wanted))})", list(wanted))
+    else:
+        rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
+                          "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
     with cycles_uncollected():
         for session_id, version, members, row_code, data in rows:
             if wanted.get(session_id) == (version, members) and row_code == code:

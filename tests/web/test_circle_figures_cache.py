@@ -68,3 +68,54 @@ def test_the_collector_is_paused_while_reading_and_back_after():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_row(app):
+    """The season from the database's kept figures (a server just started: this process's
+    caches empty) is the season computed from the records; a new hand in one evening
+    changes that evening's row only; a row kept by other rules' code is computed again."""
+    from scorekeeper import store
+    from scorekeeper.web import circle_figures
+
+    db = store.connect(app.config["DATABASE"])
+    circle = store.create_circle(db, "Thursday Gleek", ["Ann", "Ben", "Cat", "Dan"])
+    ann, ben, cat, dan = (m.id for m in circle.members)
+    record = load_example("parlett-evening.json")
+    sessions = []
+    for n, seats in enumerate([(ann, ben, cat), (dan, ben, cat), (ann, dan, cat), (ben, ann, dan)]):
+        names = [m.name for s in seats for m in circle.members if m.id == s]
+        evening = dict(record, players=names, hands=record["hands"][:2], played_on=f"2026-11-{n + 10:02d}",
+                       stake={"per_counter": "0.25", "currency": "d"} if n % 2 else None)
+        if evening["stake"] is None:
+            del evening["stake"]
+        sessions.append(store.create_session(db, evening, circle=(circle.id, list(seats))))
+
+    def forget():
+        for kept in (circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.PAGES):
+            kept._values.clear()
+
+    def season_now():
+        with app.test_request_context():
+            return circle_figures.season_of(db, store.get_circle(db, circle.id))[0]
+
+    def rows():
+        return dict(db.execute("select session_id, version from evening_figures").fetchall())
+    computed = season_now()
+    kept = rows()
+    assert kept == {s.id: s.version for s in sessions}
+    forget()
+    assert season_now() == computed
+    session = store.get_session(db, sessions[1].id)
+    from support.sessions import rotate_hand
+
+    hand = record["hands"][2]
+    store.add_hand(db, session.id, rotate_hand(hand, (session.next_dealer() - hand["dealer"]) % 3), session.version)
+    forget()
+    after = season_now()
+    assert rows() == dict(kept, **{session.id: session.version + 1})
+    assert after.evenings[1].hands == 3 and after.evenings[0] == computed.evenings[0]
+    db.execute("update evening_figures set code = 'older rules'")
+    forget()
+    assert season_now() == after
+    assert {code for code, in db.execute("select code from evening_figures")} == {
+        circle_figures.rules_code() + circle_figures.FORMAT}

@@ -159,16 +159,18 @@ def decode(data: bytes):
 
     from ..rules.season import EveningFigures, SeatFacts, Stake
 
+    make = tuple.__new__   # each field is given, in order: the named tuples' checking __new__ is not needed
     key, played_on, title, rulebook, players, stake, hands, totals, money, phases, facts = marshal.loads(data)
-    return EveningFigures(
-        key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], _fraction(stake[1])),
+    return make(EveningFigures, (
+        key, played_on, title, rulebook, players,
+        None if stake is None else make(Stake, (stake[0], _fraction(stake[1]))),
         hands, _read_amounts(totals), None if money is None else _read_amounts(money),
         tuple([(p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases]),
-        tuple([SeatFacts(won, best if type(best) is not tuple else _shared_fraction(*best),
-                         worst if type(worst) is not tuple else _shared_fraction(*worst), bought,
-                         price if type(price) is int else _shared_fraction(*price), ruffs, aces, gleeks, mournivals,
-                         held, agreed, disputed)
-               for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts]))
+        tuple([make(SeatFacts, (won, best if type(best) is not tuple else _shared_fraction(*best),
+                                worst if type(worst) is not tuple else _shared_fraction(*worst), bought,
+                                price if type(price) is int else _shared_fraction(*price), ruffs, aces, gleeks,
+                                mournivals, held, agreed, disputed))
+               for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts])))
 
 
 #: Evenings missing from this process's figures that are read by their ids (else every row of the circle).

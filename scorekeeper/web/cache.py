@@ -5,10 +5,8 @@ polling one table share one computation per change and process."""
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections import OrderedDict
-from contextlib import contextmanager
 
 
 class Recent:
@@ -55,32 +53,3 @@ PDFS = Recent(8)
 #: A watcher's or a player's live part of the table, by link and live version: the
 #: phones polling one table (two watchers, three players) share one rendering per change.
 LIVE = Recent(512)
-
-
-_PAUSED = {"count": 0, "was_enabled": False}
-_PAUSE_LOCK = threading.Lock()
-
-
-@contextmanager
-def cycles_uncollected():
-    """The cyclic garbage collector paused while many small acyclic values are made
-    (1,000 evenings' figures read back: ~100,000 tuples). Each 700 new objects start a
-    collection, and the older generations' ones walk the whole heap: in a server
-    process that was most of a cold circle page (10 ms of reading, 100–400 ms of
-    collecting). Reference counting still frees everything; the collector runs again
-    when the last thread to pause it is done (its next collection, of the youngest
-    generation, walks the new values once and stops tracking their tuples of plain
-    values)."""
-
-    with _PAUSE_LOCK:
-        if _PAUSED["count"] == 0:
-            _PAUSED["was_enabled"] = gc.isenabled()
-            gc.disable()
-        _PAUSED["count"] += 1
-    try:
-        yield
-    finally:
-        with _PAUSE_LOCK:
-            _PAUSED["count"] -= 1
-            if _PAUSED["count"] == 0 and _PAUSED["was_enabled"]:
-                gc.enable()

@@ -17,7 +17,7 @@ from functools import lru_cache
 from flask import current_app
 
 from .. import store
-from .cache import LATEST_SETTLEMENT, Recent, cycles_uncollected
+from .cache import LATEST_SETTLEMENT, Recent
 
 #: EveningFigures by (database, session id, version, members): a circle of 1,000
 #: evenings and a club's other circles.
@@ -187,11 +187,10 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
     else:
         rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
                           "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
-    with cycles_uncollected():
-        for session_id, version, members, row_code, data in rows:
-            if wanted.get(session_id) == (version, members) and row_code == code:
-                found[session_id] = decode(data)
-                FIGURES.put((path, session_id, version, members), found[session_id])
+    for session_id, version, members, row_code, data in rows:
+        if wanted.get(session_id) == (version, members) and row_code == code:
+            found[session_id] = decode(data)
+            FIGURES.put((path, session_id, version, members), found[session_id])
     for session_id, (version, members) in wanted.items():
         if session_id not in found:
             found[session_id] = _figures_of(db, session_id, version, members)

@@ -4,14 +4,12 @@ type for type (an int stays an int, a Fraction a Fraction), on generated seasons
 
 from __future__ import annotations
 
-import gc
 from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.season import Stake, evening_figures
-from scorekeeper.web.cache import cycles_uncollected
 from scorekeeper.web.circle_figures import decode, encode
 from support.data import load_example
 from support.strategies import records
@@ -58,16 +56,6 @@ def test_halves_and_fractions_are_read_back_exactly():
     assert back == figures
     assert shape(back) == shape(figures)
     assert type(back.phases[1][1][0]) is int and type(back.totals[0]) is Fraction
-
-
-def test_the_collector_is_paused_while_reading_and_back_after():
-    assert gc.isenabled()
-    with cycles_uncollected():
-        assert not gc.isenabled()
-        with cycles_uncollected():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
 
 
 def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_row(app):

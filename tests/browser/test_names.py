@@ -132,13 +132,11 @@ def test_cotton_tables_keep_their_words_whole(page: Page, base_url, artifacts):
         assert tumbler.count() == 1, path
 
 
-def test_circle_statistics_keep_their_words_whole(page: Page, base_url, artifacts):
-    """A circle's Statistics at 390 px: "Dan" and "Auction" whole ("Da/n",
-    "Auctio/n" in the trial); a table too wide scrolls in its own box, which a
-    keyboard can reach and a screen reader names, and the page does not."""
+def circle_of_six(request, base_url) -> str:
+    """A circle of six short names (Ann … Fay) with three evenings, one of Parlett's
+    and two of Cotton's (his "Towser and Tumbler" among the phases): its manage URL."""
     from support.web import hand_fields
 
-    request = page.request
     circle = request.post(base_url + "/circles", form={"circle_name": "Thursday Gleek",
                                                        "circle_members": "Ann\nBen\nCat\nDan\nEve\nFay"},
                           max_redirects=0).headers["location"]
@@ -153,6 +151,14 @@ def test_circle_statistics_keep_their_words_whole(page: Page, base_url, artifact
             saved = request.post(base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)),
                                  max_redirects=0)
             assert saved.status == 303, saved.text()
+    return circle
+
+
+def test_circle_statistics_keep_their_words_whole(page: Page, base_url, artifacts):
+    """A circle's Statistics at 390 px: "Dan" and "Auction" whole ("Da/n",
+    "Auctio/n" in the trial); a table too wide scrolls in its own box, which a
+    keyboard can reach and a screen reader names, and the page does not."""
+    circle = circle_of_six(page.request, base_url)
     page.goto(base_url + circle + "/stats")
     page.screenshot(path=str(artifacts / "circle-stats-words.png"), full_page=True)
     tables = "table.season-stats, table.season-phases, table.head-to-head"

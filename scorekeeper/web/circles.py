@@ -10,6 +10,7 @@ the members' link can change nothing, by construction.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -129,9 +130,9 @@ def member_names(text: str) -> list[str]:
 
 @bp.post("/circles")
 def create_circle():
-    from .home import creator, home_page, too_many_sessions
+    from .home import creator, home_page, keep_limit, storage_full, too_many_sessions
 
-    try:
+    try:   # a new circle counts as a new session does (a try a minute, and a cap of circles kept)
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
@@ -144,7 +145,9 @@ def create_circle():
         if problems:
             raise store.Refused([])
         circle = store.create_circle(get_db(), name, member_names(members), pin_hash_of(pin) if pin else None,
-                                     owner=creator()[0])
+                                     owner=creator()[0], keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+    except store.StorageFull as full:
+        return storage_full(full)
     except store.Refused as refused:
         for p in refused.problems:
             problems.bad("circle_" + ("name" if p.key == "circle" else "members"), p.text)
@@ -424,7 +427,7 @@ def import_circle():
     """A circle's archive (``gleek-circle/1``), as a new circle with new links."""
     from ..rules.record import NotJSON, decode_json
     from ..limits import MAX_RECORD_BYTES
-    from .home import creator, home_page, too_many_sessions
+    from .home import creator, keep_limit, storage_full, too_many_sessions
 
     try:
         store.count_attempt(get_db(), *creator())
@@ -442,7 +445,10 @@ def import_circle():
             problems = [f"That is not a circle's archive: not valid JSON ({why})."]
     if not problems:
         try:
-            circle = store.import_archive(get_db(), found, owner=creator()[0])
+            circle = store.import_archive(get_db(), found, owner=creator()[0],
+                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+        except store.StorageFull as full:
+            return storage_full(full)
         except store.Refused as refused:
             problems = refused.lines()
     if problems:
@@ -457,8 +463,10 @@ MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
 
 # ------------------------------------------------------------------ the season
 
+@lru_cache(maxsize=8192, typed=True)
 def amount_text(amount, currency) -> str:
-    """An exact amount as the table says it: counters (currency None), or money."""
+    """An exact amount as the table says it: counters (currency None), or money.
+    (Kept by value: a season's pages say the same few hundred amounts thousands of times.)"""
     from ..money import value_text
     from ..rules.core import format_counters
 
@@ -467,6 +475,7 @@ def amount_text(amount, currency) -> str:
     return value_text(amount, {"currency": currency})
 
 
+@lru_cache(maxsize=8192, typed=True)
 def signed_amount(amount, currency) -> str:
     from ..money import value_text
     from ..rules.core import signed_counters
@@ -740,7 +749,6 @@ def undo_payment(key, payment_id):
 # ------------------------------------------------------------------ the season sheet
 
 SEASON_PDFS = None
-_PDF_LOCK = None
 
 
 def named_season(view: CircleView, chosen):
@@ -766,28 +774,38 @@ def named_season(view: CircleView, chosen):
 @on_circle_links("/season.pdf")
 def season_pdf(view):
     """The season sheet (A4 or Letter), the circle's archive attached. Kept by the
-    versions it comes from; rendered one at a time in this process."""
-    import threading
-
-    from ..season_sheet import season_sheet_pdf
+    versions it comes from; rendered by the session sheets' renderer process, with
+    their turns and limits (``pdf.py``: a few a minute per device, the manage link as
+    the scorer's): beyond them, a 503 or a 429."""
+    from ..pdf import Busy, Failed, TooMany, render_pdf
+    from ..season_sheet import print_season_pdf, season_pdf_parts
     from .cache import Recent
     from .circle_figures import evenings_key, filter_of
-    from .sheets import content_disposition, paper
+    from .sheets import content_disposition, paper, refusal
 
-    global SEASON_PDFS, _PDF_LOCK
+    global SEASON_PDFS
     if SEASON_PDFS is None:
-        SEASON_PDFS, _PDF_LOCK = Recent(4), threading.Lock()
+        SEASON_PDFS = Recent(4)
+    config = current_app.config
     chosen_paper, chosen = paper(), filter_of(request.args)
     circle = view.circle
-    key = (*evenings_key(get_db(), circle), chosen, chosen_paper)
+    key = ("season", config["DATABASE"], *evenings_key(get_db(), circle), chosen, chosen_paper)
 
-    def make():
-        with _PDF_LOCK:   # one season sheet at a time: WeasyPrint takes a core while it works
-            season, debts = named_season(view, chosen)
-            archive = store.archive(get_db(), circle).encode("utf-8")
-            return season_sheet_pdf(season, debts, circle.name, "Letter" if chosen_paper == "letter" else "A4",
-                                    attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
-    response = make_response(SEASON_PDFS.get(key, make))
+    def parts():   # once the renderer has a place for it
+        season, debts = named_season(view, chosen)
+        archive = store.archive(get_db(), circle).encode("utf-8")
+        return season_pdf_parts(season, debts, circle.name, "Letter" if chosen_paper == "letter" else "A4",
+                                attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
+    try:
+        pdf = SEASON_PDFS.get(key, lambda: render_pdf(
+            key, None, chosen_paper, config["PDF_WAITING"], os.path.join(current_app.instance_path, "pdf.lock"),
+            scorer=view.can_manage, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
+            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_season_pdf))
+    except (Busy, TooMany) as refused:
+        if isinstance(refused, Failed):
+            current_app.logger.error("The PDF renderer process failed for a season sheet")
+        return refusal(refused, view.url(), "season sheet")
+    response = make_response(pdf)
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = content_disposition("inline", f"{circle.name} season", "pdf")
     return response

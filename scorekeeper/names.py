@@ -113,6 +113,13 @@ def fit_style(text: str) -> str:
     return f"--em: {widest_word_em(text)}"
 
 
+def row_head_style(heads) -> str:
+    """The inline style that gives a table's row heads (its first column, ``--row-head``
+    in app.css) the room of the widest word among them: "Towser and Tumbler" breaks
+    at its spaces, never inside "Tumbler"."""
+    return f"--row-head: {max((widest_word_em(head) for head in heads), default=0)}"
+
+
 def fit_for_chart(name: str, room: float, least: float = 0.7) -> tuple[str, float]:
     """``name`` as the chart's legend draws it in ``room`` em of its type, and the
     scale of its type: whole if it fits; else its short name ("Bartholomew…"),

@@ -24,7 +24,7 @@ from flask import Flask, render_template
 from flask_compress import Compress
 
 from .. import security
-from ..names import fit_style, short_names
+from ..names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from . import circles, client, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
@@ -46,6 +46,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["field_value"] = field_value
     app.jinja_env.filters["short_names"] = short_names
     app.jinja_env.filters["fit"] = fit_style
+    app.jinja_env.filters["row_heads"] = row_head_style
     app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
     app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
     app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES

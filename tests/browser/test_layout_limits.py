@@ -44,3 +44,30 @@ def test_long_names_and_big_amounts_fit_a_phone(page, base_url, artifacts):
         box = heads.nth(i).bounding_box()
         line = page.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20", heads.nth(i).element_handle())
         assert box["height"] <= line * 1.5, (name, box)
+
+
+#: Each field of a card that runs past the card's inner edge (its padding): [name, its right, the edge's].
+PAST_THE_CARD = """selector => [...document.querySelectorAll(selector)].map(field => {
+  const card = field.closest('.card'), style = getComputedStyle(card);
+  const edge = card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+  return [field.name, Math.round(field.getBoundingClientRect().right * 10) / 10, Math.round(edge * 10) / 10];
+}).filter(([name, right, edge]) => right > edge + 0.5)"""
+
+
+def test_a_circles_date_fields_fit_their_card(page, base_url, artifacts):
+    """The season's From and To (Ledger, Statistics) side by side inside their card at
+    390 px: a date field is as wide as the browser draws its mm/dd/yyyy unless told
+    it may be narrower, and "To" stuck out past the card's edge (the trial)."""
+    from .test_names import circle_of_six
+
+    circle = circle_of_six(page.request, base_url)
+    for path in ("/ledger", "/stats"):
+        page.goto(base_url + circle + path)
+        page.screenshot(path=str(artifacts / f"circle-dates{path.replace('/', '-')}.png"))
+        fields = page.locator(".season-filter input[type=date]")
+        expect(fields).to_have_count(2)
+        assert page.evaluate(PAST_THE_CARD, ".season-filter input, .season-filter select") == [], path
+        # side by side, each its own half: From left of To, on one line
+        boxes = [fields.nth(i).bounding_box() for i in range(2)]
+        assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] and boxes[0]["y"] == boxes[1]["y"], (path, boxes)
+        assert_fits(page)

@@ -4,6 +4,7 @@ nothing is wider than the screen — checked on the rendered text: where each
 line of a name ends, and whether any box clips it."""
 
 import json
+import re
 
 from playwright.sync_api import Page
 
@@ -15,7 +16,8 @@ NAMES = ["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann"]
 
 #: For every text node holding a piece of a name: each place the browser ended a
 #: line inside the name (the character before the break must be a space or a
-#: hyphen), and any box that clips the text (an ellipsis, overflow: hidden).
+#: hyphen), and any box that clips the text (an ellipsis, overflow: hidden; a box
+#: that scrolls sideways does not clip: what is past its edge is a swipe away).
 CUTS = """(pieces) => {
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -37,7 +39,8 @@ CUTS = """(pieces) => {
         }
         for (let box = el; box && box !== document.body; box = box.parentElement) {
           const style = getComputedStyle(box);
-          if (style.overflowX !== 'visible' && box.scrollWidth > box.clientWidth + 1)
+          const scrolls = style.overflowX === 'auto' || style.overflowX === 'scroll';  // reachable: not clipped
+          if (style.overflowX !== 'visible' && !scrolls && box.scrollWidth > box.clientWidth + 1)
             found.push(`${piece} clipped by ${box.tagName}.${box.className} (${box.scrollWidth} > ${box.clientWidth})`);
         }
       }
@@ -77,3 +80,91 @@ def test_names_stay_whole_and_inside_a_phone(page: Page, base_url, artifacts):
     for i in range(3):  # each head on one line, in type no smaller than 9 px
         size = heads.nth(i).evaluate("e => [e.getClientRects().length, parseFloat(getComputedStyle(e).fontSize)]")
         assert size[0] == 1 and size[1] >= 9, (NAMES[i], size)
+
+
+#: Every word of the rendered text of the tables ``selector`` picks out (a word:
+#: what lies between spaces and hyphens), for ``CUTS`` to find any split across lines.
+TABLE_WORDS = """selector => [...new Set([...document.querySelectorAll(selector)]
+    .flatMap(table => table.innerText.split(/[\\s\\u2013-]+/)).filter(w => [...w].length > 1))]"""
+#: Each box a table scrolls sideways in: [can it scroll, tabindex, its role, its name].
+SCROLL_BOXES = """selector => [...document.querySelectorAll(selector)].map(table => {
+  const box = table.closest('.scroll');
+  if (!box) return null;
+  const named = box.getAttribute('aria-labelledby');
+  return [box.scrollWidth > box.clientWidth ? 'scrolls' : 'fits', box.tabIndex, box.getAttribute('role'),
+          named ? document.getElementById(named).textContent.trim() : box.getAttribute('aria-label')];
+})"""
+
+#: As ``WIDE``, but what is inside a box that scrolls sideways is that box's to show.
+WIDE_OUTSIDE_SCROLLING = """[...document.querySelectorAll('body *')]
+    .filter(e => !e.closest('svg') && e.getClientRects().length && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .filter(e => ![...document.querySelectorAll('*')].some(box => box !== e && box.contains(e) &&
+                  ['auto', 'scroll'].includes(getComputedStyle(box).overflowX)))
+    .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)"""
+
+
+def assert_table_words_whole(page: Page, selector: str, where: str) -> list[str]:
+    """No word of a table's text broken across lines, nothing cut, nothing wider than the phone."""
+    words = page.evaluate(TABLE_WORDS, selector)
+    assert words, (where, selector)
+    cuts = page.evaluate(CUTS, words)
+    assert cuts == [], (where, "; ".join(cuts))
+    assert page.evaluate(WIDE_OUTSIDE_SCROLLING) == [], where
+    assert_fits(page)
+    return words
+
+
+def test_cotton_tables_keep_their_words_whole(page: Page, base_url, artifacts):
+    """Cotton's "Towser and Tumbler" row: "Tumbler" on one line, on the Settle up
+    page, a hand's page and the hand form's summary (issue 20; "Tumbl/er" in the trial)."""
+    record = json.loads((DATA / "cotton1674-evening.json").read_text())
+    response = page.request.post(base_url + "/import", data=json.dumps(record),
+                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    assert response.status == 303, response.text()
+    table = base_url + response.headers["location"]
+    for path, selector in (("/settle", "table.phases"), ("/hands/1", "table.phases"),
+                           ("/hands/1/edit", "#hand-summary table.running")):
+        page.goto(table + path)
+        page.screenshot(path=str(artifacts / f"cotton-words{path.replace('/', '-')}.png"), full_page=True)
+        words = assert_table_words_whole(page, selector, path)
+        assert "Tumbler" in words, (path, words)
+        tumbler = page.locator(selector).locator("tbody th[scope=row]", has_text="Towser and Tumbler")
+        assert tumbler.count() == 1, path
+
+
+def circle_of_six(request, base_url) -> str:
+    """A circle of six short names (Ann … Fay) with three evenings, one of Parlett's
+    and two of Cotton's (his "Towser and Tumbler" among the phases): its manage URL."""
+    from support.web import hand_fields
+
+    circle = request.post(base_url + "/circles", form={"circle_name": "Thursday Gleek",
+                                                       "circle_members": "Ann\nBen\nCat\nDan\nEve\nFay"},
+                          max_redirects=0).headers["location"]
+    seats = re.findall(r'<option value="(\d+)"', request.get(base_url + circle).text())[:6]
+    for book, chosen, day in (("parlett", (0, 1, 2), "2026-11-14"), ("cotton1674", (3, 4, 5), "2026-11-21"),
+                              ("cotton1674", (3, 1, 4), "2026-11-28")):
+        hands = json.loads((DATA / f"{book}-evening.json").read_text())["hands"]
+        evening = request.post(base_url + circle + "/sessions", form={
+            **{f"seat_{i}": seats[m] for i, m in enumerate(chosen)}, "rulebook": book,
+            "first_dealer": "0", "stake": "1d", "played_on": day}, max_redirects=0).headers["location"]
+        for version, hand in enumerate(hands, 1):
+            saved = request.post(base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)),
+                                 max_redirects=0)
+            assert saved.status == 303, saved.text()
+    return circle
+
+
+def test_circle_statistics_keep_their_words_whole(page: Page, base_url, artifacts):
+    """A circle's Statistics at 390 px: "Dan" and "Auction" whole ("Da/n",
+    "Auctio/n" in the trial); a table too wide scrolls in its own box, which a
+    keyboard can reach and a screen reader names, and the page does not."""
+    circle = circle_of_six(page.request, base_url)
+    page.goto(base_url + circle + "/stats")
+    page.screenshot(path=str(artifacts / "circle-stats-words.png"), full_page=True)
+    tables = "table.season-stats, table.season-phases, table.head-to-head"
+    words = assert_table_words_whole(page, tables, "stats")
+    assert {"Dan", "Auction", "Fay"} <= set(words), words
+    boxes = page.evaluate(SCROLL_BOXES, tables)
+    assert [box[1:] for box in boxes] == [[0, "region", "Each member"], [0, "region", "Net by phase"],
+                                          [0, "region", "Head to head"]], boxes
+    assert "scrolls" in [box[0] for box in boxes], boxes  # six members do not fit 390 px whole

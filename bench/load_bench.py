@@ -31,6 +31,23 @@ internal, on loopback) and each client keeps one HTTPS connection, as a phone's
 browser does; ``--keep-alive`` keeps one plain connection per client, straight to
 waitress (the same clients without the front).
 
+``--wrk`` (with ``--front`` or alone) sends the watchers' and players' polls from
+wrk instead (Debian's ``wrk``, C: ``make bench-deps``), one kept connection per phone
+(bench/load_phones.lua): a Python client of 1,200 connections took as much CPU as the
+server it measured. Each connection's requests are the phones' turns in order (wrk
+names no connection), each phone asking with the version it knew at its previous
+turn; a connection waits ``--poll-interval`` after each answer (its first: a random
+part of it), so an overloaded server is offered less (the count says so). The saves
+stay in Python (asyncio, 67 a second at 200 tables: they need each session's
+version) and are checked as before against what is stored. wrk keeps no single
+requests: its row's percentiles are its own (``latency:percentile``), its "in app"
+the X-App-Time of every response, and "app, all" the larger of the saves' and the
+polls'. Every phase also says the CPU its client, wrk, waitress and Caddy took
+(from /proc), and the server's CPU milliseconds a request.
+
+    .venv/bin/python bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100
+    (`make bench-front`)
+
 ``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
 Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
@@ -614,8 +631,14 @@ class CpuUse:
         return {name: 100 * (after[name] - before[name]) / seconds for name in after if name != "at"}
 
 
-def cpu_line(name: str, use: dict) -> str:
-    return f"{name}: " + ", ".join(f"{who} {share:.0f} %" for who, share in use.items() if who != "wrk" or share)
+def cpu_line(name: str, use: dict, per_second: float | None = None) -> str:
+    """Each one's share of a core; with ``per_second`` (requests answered), the
+    server's CPU milliseconds a request too (waitress's, Caddy's)."""
+    line = f"{name}: " + ", ".join(f"{who} {share:.0f} %" for who, share in use.items() if who != "wrk" or share)
+    if per_second:
+        line += " (a request: " + ", ".join(f"{who} {10 * use[who] / per_second:.2f} ms" for who in ("waitress", "Caddy")
+                                            if who in use) + " of CPU)"
+    return line
 
 
 def machine() -> dict:
@@ -687,8 +710,9 @@ def report(results: dict, info: dict, args) -> str:
         row("**app, all**", app["all"]),
         row("baseline: manifest, all", base["all"]),
         "",
-        "CPU (per cent of one core, of 200): " + "; ".join(cpu_line(name, results["cpu"][name])
-                                                           for name in ("app", "baseline")) + ".",
+        "CPU (per cent of one core, of 200): " + "; ".join(
+            cpu_line(name, results["cpu"][name], results[name]["all"]["per_second"]) for name in ("app", "baseline"))
+        + ".",
         "",
     ]
     if args.wrk:
@@ -804,7 +828,10 @@ def main(argv=None) -> int:
                                for kind in ("save", "poll", "player")}
                     by_kind["all"] = summarise(phase.samples, duration)
                 results[name] = by_kind
-                print("  " + cpu_line("CPU, % of one core", results["cpu"][name]), flush=True)
+                print("  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
+                      flush=True)
+                if args.wrk and by_kind["poll"]["errors"]:
+                    print("  wrk's errors:", by_kind["poll"]["error_kinds"])
                 errors = [s.error for s in phase.samples if s.error][:5]
                 if errors:
                     print("  first errors:", errors)

@@ -48,6 +48,9 @@ polls'. Every phase also says the CPU its client, wrk, waitress and Caddy took
     .venv/bin/python bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100
     (`make bench-front`)
 
+``--warm-up N`` asks for each table's live part N times before the phases (untimed),
+so that both server processes start the phase with the sessions decoded and settled.
+
 ``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
 Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
@@ -126,6 +129,19 @@ if __name__ == "__main__":
 else:   # gunicorn, for comparison
     app = make_app()[0]
 """
+
+def warm_up(port: int, tables: list, times: int) -> None:
+    """Each table's live part asked for ``times`` times on fresh connections before
+    the phases (not timed): each server process then has the sessions decoded and
+    settled, as a server that has watched the evening grow hand by hand has;
+    otherwise the first seconds of a short phase are 200 tables × 2 processes
+    settling 100 hands from nothing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda t: request(port, "GET", f"/w/{t.wid}/live?v=0", source="127.0.0.1"),
+                      [t for t in tables for _ in range(times)]))
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -688,6 +704,7 @@ def report(results: dict, info: dict, args) -> str:
         + ("; the phones from wrk" if args.wrk else "")
         + ("; through Caddy over HTTPS, a kept connection per client" if args.front else
            "; a kept connection per client" if args.keep_alive else "")
+        + (f"; warmed up ({args.warm_up} polls a table)" if args.warm_up else "")
         + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
     lines = [
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
@@ -773,6 +790,8 @@ def main(argv=None) -> int:
     parser.add_argument("--wrk", action="store_true",
                         help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
                              "from Python: the client's own CPU out of the way")
+    parser.add_argument("--warm-up", type=int, default=0, metavar="N",
+                        help="ask for each table's live part N times before the phases (untimed; e.g. 4)")
     parser.add_argument("--trust", action="store_true",
                         help="append to the section of issues 8 and 13 (long sessions, players' phones)")
     args = parser.parse_args(argv)
@@ -812,6 +831,8 @@ def main(argv=None) -> int:
                 for table in tables:
                     table.wid = conn.execute("select watch_id from sessions where id = ?", [table.sid]).fetchone()[0]
 
+            if args.warm_up:
+                warm_up(server.port, tables, args.warm_up)
             cpu = CpuUse(server, front)
             results["cpu"] = {}
             for name, baseline in (("app", False), ("baseline", True)):

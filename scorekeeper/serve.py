@@ -107,8 +107,33 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     from . import door
 
     door.share_held_off()   # and one of the addresses told to wait
+    shared_parts = share_live_parts(workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
     sock = listen(host, port)
+    try:
+        serve_workers(make_app, sock, threads, workers)
+    finally:
+        if shared_parts:
+            import shutil
+
+            shutil.rmtree(shared_parts, ignore_errors=True)
+
+
+def share_live_parts(workers: int) -> str | None:
+    """With several processes, a private folder where they share the live parts of
+    the tables (``web.cache.SharedParts``): each change's part made once, not once
+    a process. Removed when the server stops."""
+    if workers <= 1:
+        return None
+    import tempfile
+
+    from .web.cache import SHARED_PARTS_FOLDER
+
+    folder = os.environ[SHARED_PARTS_FOLDER] = tempfile.mkdtemp(prefix="scorekeeper-live-")   # 0700
+    return folder
+
+
+def serve_workers(make_app, sock: socket.socket, threads: int, workers: int) -> None:
     if workers <= 1:
         serve_worker(make_app, sock, threads)
         return

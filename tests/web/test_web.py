@@ -392,6 +392,46 @@ def test_watchers_share_the_live_part_and_it_follows_each_change(app):
     assert "No hands yet" in undone and "+5" not in undone and live(ann) == undone
 
 
+def test_live_part_is_made_once_for_both_server_processes(app, tmp_path):
+    """With the folder `serve.run` shares between its processes, a change's live
+    part made by one process is the one the other serves (issue 21: each process
+    made each change's part itself); a part made for an older version never is."""
+    from flask import template_rendered
+
+    from scorekeeper.web.cache import LIVE
+
+    app.config["SHARED_PARTS"] = str(tmp_path / "shared")
+    (tmp_path / "shared").mkdir(mode=0o700)
+    scorer, watcher = app.test_client(), app.test_client()
+    url = new_session(scorer)
+    watch = re.search(r'href="http://[^"]*(/w/[^"/]+)"', scorer.get(url).data.decode()).group(1)
+    made = []
+
+    def record(sender, template, context, **extra):
+        made.append(template.name)
+
+    template_rendered.connect(record, app)   # (held weakly: ``record`` lives as long as the test)
+
+    def live():
+        response = watcher.get(f"{watch}/live", headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        return response.data.decode()
+
+    save(scorer, url, SEED_HAND)
+    first = live()
+    assert "+5" in first and made.count("_live.html") == 1
+    LIVE._values.clear()   # the other process: its own cache is empty
+    assert live() == first and made.count("_live.html") == 1   # read, not made again
+    assert len(list((tmp_path / "shared").iterdir())) == 1      # one file for the link
+
+    assert post_change(scorer, url, "/undo").status_code in (200, 303)
+    LIVE._values.clear()
+    undone = live()   # the file holds the older version's part: made anew
+    assert "No hands yet" in undone and "+5" not in undone and made.count("_live.html") == 2
+    LIVE._values.clear()
+    assert live() == undone and made.count("_live.html") == 2
+
+
 def test_watch_link_is_read_only(client):
     url = new_session(client)
     save(client, url, SEED_HAND)

@@ -28,6 +28,7 @@ import signal
 import socket
 import sys
 import time
+from pathlib import Path
 
 from .lan import lan_address
 
@@ -129,8 +130,29 @@ def share_live_parts(workers: int) -> str | None:
 
     from .web.cache import SHARED_PARTS_FOLDER
 
-    folder = os.environ[SHARED_PARTS_FOLDER] = tempfile.mkdtemp(prefix="scorekeeper-live-")   # 0700
+    remove_left_parts(Path(tempfile.gettempdir()))
+    folder = os.environ[SHARED_PARTS_FOLDER] = tempfile.mkdtemp(prefix=f"scorekeeper-live-{os.getpid()}-")   # 0700
     return folder
+
+
+def remove_left_parts(temporary: Path) -> list[Path]:
+    """The folders of shared parts a killed server left (named by its process id,
+    which is gone), this user's only."""
+    import shutil
+
+    removed = []
+    for folder in temporary.glob("scorekeeper-live-*-*"):
+        try:
+            pid = int(folder.name.split("-")[2])
+            if folder.stat().st_uid != os.getuid() or pid == os.getpid():
+                continue
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+        except (ValueError, OSError):
+            continue
+    return removed
 
 
 def serve_workers(make_app, sock: socket.socket, threads: int, workers: int) -> None:

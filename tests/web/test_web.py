@@ -432,6 +432,27 @@ def test_live_part_is_made_once_for_both_server_processes(app, tmp_path):
     assert live() == undone and made.count("_live.html") == 2
 
 
+def test_a_killed_servers_shared_parts_are_removed_at_the_next_start(tmp_path):
+    """serve.run's folder of shared live parts is named by its process: one a
+    server killed outright left behind goes at the next start; a running one's stays."""
+    import os
+    import subprocess
+    import sys
+
+    from scorekeeper.serve import remove_left_parts
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    left = tmp_path / f"scorekeeper-live-{gone}-abc123"
+    running = tmp_path / f"scorekeeper-live-{os.getppid()}-def456"
+    other = tmp_path / "scorekeeper-live-notapid-x"
+    for folder in (left, running, other):
+        folder.mkdir()
+        (folder / "part").write_text("1\n<section></section>")
+    assert remove_left_parts(tmp_path) == [left]
+    assert not left.exists() and running.exists() and other.exists()
+
+
 def test_watch_link_is_read_only(client):
     url = new_session(client)
     save(client, url, SEED_HAND)

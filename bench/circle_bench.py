@@ -116,12 +116,19 @@ def main() -> None:
         response = client.get(pages["ledger"].replace("/ledger", "/season.pdf"))
         assert response.status_code == 200 and response.data.startswith(b"%PDF")
         pdf = time.perf_counter() - start
+        # the first one started the renderer process (pdf.py: spawn, WeasyPrint, the fonts); a second sheet
+        # (Letter: not cached) is what a running server takes
+        start = time.perf_counter()
+        response = client.get(pages["ledger"].replace("/ledger", "/season.pdf") + "?paper=letter")
+        assert response.status_code == 200 and response.data.startswith(b"%PDF")
+        pdf_again = time.perf_counter() - start
     load = os.getloadavg()
     lines = [f"{name}: cold p50 {statistics.median(cold[name]):.0f} ms (max {max(cold[name]):.0f}), "
              f"cached p50 {statistics.median(warm[name]):.1f} ms" for name in pages]
     lines.append(f"after a new hand in one session: ledger {after:.0f} ms, evenings computed again: {len(computed)}")
     if pdf is not None:
-        lines.append(f"season sheet PDF (A4, the archive attached): {pdf:.1f} s")
+        lines.append(f"season sheet PDF (A4, the archive attached): {pdf:.1f} s, the renderer's start included; "
+                     f"then Letter: {pdf_again:.1f} s")
     lines.append(f"baseline /healthz p50 {baseline:.3f} ms; load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("\n".join(lines))
     if args.write:

@@ -73,8 +73,8 @@ _order = itertools.count()
 class Job:
     """A sheet to render: its parts, and the tickets of those waiting for it."""
 
-    def __init__(self, parts: tuple, lock_path: str | None):
-        self.parts, self.lock_path = parts, lock_path
+    def __init__(self, parts: tuple, lock_path: str | None, printer=None):
+        self.parts, self.lock_path, self.printer = parts, lock_path, printer
         self.tickets: list = []
         self.started = False
         self.client = None   # whom the renderer's time is counted to
@@ -117,26 +117,31 @@ class TooMany(Exception):
 
 
 def _start_renderer() -> None:
-    """In the renderer process, once: a lower CPU priority, and WeasyPrint loaded
-    (seconds), so that no client's first sheet is counted the renderer's start."""
+    """In the renderer process, once: a lower CPU priority, and WeasyPrint (and the
+    season sheet's ledger font) loaded (seconds), so that no client's first sheet is
+    counted the renderer's start."""
     try:
         os.nice(10)   # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
+    from .ledger_pdf import ledger_font
     from .sheet import _print_resources
 
     _print_resources("a4")
+    ledger_font("")   # the season sheet's ledger font (fontTools, ~0.5 s), for any ASCII ledger
 
 
-def _render(parts: tuple, lock_path: str | None) -> tuple[bytes, float]:
+def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, float]:
     """In the renderer process: the sheet's HTML (made in the app's process, where
     the rule books are) to PDF, and the CPU seconds that took (what the client is
     counted: the wall time also counts whatever else the machine was doing).
     ``lock_path``: a file every renderer of this instance locks while it renders, so
     that even two servers on one instance folder render one sheet at a time (within
-    one server ``Board`` decides)."""
+    one server ``Board`` decides). ``printer``: a module-level function of ``parts``
+    (the season sheet's ``print_season_pdf``), else the session sheet's ``print_pdf``."""
     from .sheet import print_pdf
 
+    print_pdf = printer or print_pdf
     if lock_path is None:
         began = time.process_time()
         return print_pdf(*parts), time.process_time() - began
@@ -383,13 +388,15 @@ def _leave(ticket: Ticket) -> None:
 
 def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | None = None, printed=None,
                agreed: str | None = None, scorer: bool = False, client: str | None = None,
-               per_minute: int | None = None) -> bytes:
+               per_minute: int | None = None, parts_of=None, printer=None) -> bytes:
     """The sheet of ``record`` as PDF bytes, rendered in the renderer process.
     ``key`` names the sheet (the same key waiting or in flight is rendered once);
     at most ``waiting`` callers of each kind (``scorer``: the scorer's link, or
     the others) wait at once in this process, others get ``Busy`` (see the
     module); a new render for ``client`` beyond ``per_minute`` a minute gets
-    ``TooMany``."""
+    ``TooMany``. Another document than a session sheet (the circle's season sheet):
+    ``parts_of()`` makes its parts here, once it is admitted, and ``printer(*parts)``
+    (a module-level function, as the renderer process imports it) prints them there."""
     from .sheet import sheet_pdf_parts
 
     who, parts, counted, client = SCORER if scorer else OTHERS, None, False, client or "unknown"
@@ -404,7 +411,7 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
                 ticket = Ticket(key, who, client, now)
                 _take_place(ticket, waiting)          # Busy: nothing is left behind
                 if job is None:                       # a new sheet: it waits for the renderer
-                    job = _jobs[key] = Job(parts, lock_path)
+                    job = _jobs[key] = Job(parts, lock_path, printer)
                 job.tickets.append(ticket)
                 _start_next()
                 break
@@ -416,7 +423,8 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
             if not counted:
                 _board().count_render(client, per_minute, now)
                 counted = True
-        parts = sheet_pdf_parts(record, paper, printed, agreed)  # the HTML, here where the rule books are
+        # the HTML (or the season's data), here where the rule books are
+        parts = parts_of() if parts_of is not None else sheet_pdf_parts(record, paper, printed, agreed)
     deadline = time.monotonic() + RENDER_TIMEOUT
     while not ticket.event.wait(POLL):   # another process's renderer may free up: look again
         with _lock:
@@ -469,7 +477,7 @@ def _start_next() -> None:
             return                                       # another sheet goes first; the waiters look again
         job = _jobs[key]
         try:
-            rendering = _get_pool().submit(_render, job.parts, job.lock_path)
+            rendering = _get_pool().submit(_render, job.parts, job.lock_path, job.printer)
         except (BrokenProcessPool, RuntimeError):   # the renderer died; a new one next time
             _pool = None
             board.release(os.getpid(), None, 0.0, time.time())

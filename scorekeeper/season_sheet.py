@@ -9,8 +9,17 @@ and payments, money per currency, what is still owed, a check line, the statisti
 and the head-to-head. ``attachment``: ``(bytes, filename)`` carried in the PDF (the
 circle's archive).
 
-The ledger is one monospaced text per ten evenings (WeasyPrint's time goes on boxes:
-a cell per amount would make a 1,000-evening sheet take many seconds).
+The ledger's lines (``_ledger``: one monospaced ASCII line an evening) are not set by
+WeasyPrint in the PDF: it spent ~2.4 ms of CPU on each (shaping and drawing glyph by
+glyph), 2.4 s of a 1,000-evening sheet. ``print_season_pdf`` lays the sheet out with
+WeasyPrint once with a probe (two one-line rows, the second on a new page: where a
+page's lines start, how tall a line is, where its baseline is), then with one empty box
+a page sized to the whole lines that fit it, checks each box fell on its own page, and
+writes the lines into those boxes in the PDF (``ledger_pdf``: DejaVu Sans Mono, embedded,
+read back by pdftotext or pypdf as the same lines), with a thin rule every ten evenings.
+The page head and foot, "Page N of M", the column heading on each page and the totals
+are WeasyPrint's as before. The HTML (``season_sheet_html`` without ``drawn``) and a
+ledger the font cannot print keep one text per ten evenings, set by WeasyPrint.
 """
 
 from __future__ import annotations
@@ -69,7 +78,7 @@ def _ledger(s, paper: str) -> dict:
     width_ch = words_ch + player_ch * len(names)
     font_pt = max(MIN_NUMBER_PT, min(NUMBER_PT, CONTENT_WIDTH_PT[paper] / (width_ch * MONO_EM)))
     heading = "".join(f"   {'Even.':>{wide}}  {'Total':>{wide_total}}" for _ in names)
-    return {"chunks": chunks, "words_ch": words_ch, "player_ch": player_ch, "width_ch": width_ch,
+    return {"chunks": chunks, "lines": rows, "words_ch": words_ch, "player_ch": player_ch, "width_ch": width_ch,
             "font_pt": round(font_pt, 2), "words_heading": WORDS_HEADING, "amount_heading": heading,
             "totals": f"{'Season':<21} {s.hands:>5}".ljust(words_ch) + line(totals)}
 
@@ -152,13 +161,17 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
 
 
 def season_sheet_html(s, owed, title: str, paper: str = "A4", printed=None, inline_css: bool = True,
-                      attachment_name: str | None = None) -> str:
+                      attachment_name: str | None = None, context: dict | None = None,
+                      drawn: dict | None = None) -> str:
+    """The sheet as HTML; ``drawn`` (for the PDF, ``season_sheet_pdf``): ``{"probe": True}`` or
+    ``{"heights": [px, …]}``, the ledger's lines left out for ``ledger_pdf`` to draw."""
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
-    context = season_context(s, owed, title, paper, printed, attachment_name)
+    if context is None:
+        context = season_context(s, owed, title, paper, printed, attachment_name)
     css = "\n".join(p.read_text(encoding="utf-8") for p in STYLESHEETS)
     return environment().get_template("season_sheet.html").render(
-        s=context, stylesheet=Markup(css) if inline_css else None, page_css=Markup(size))
+        s=context, stylesheet=Markup(css) if inline_css else None, page_css=Markup(size), drawn=drawn)
 
 
 _printer = threading.local()
@@ -180,22 +193,145 @@ def _resources(paper: str):
 
 def season_sheet_pdf(s, owed, title: str, paper: str = "A4", attachment: tuple[bytes, str] | None = None,
                      printed: datetime.datetime | None = None) -> bytes:
-    """The season sheet as PDF bytes; ``attachment`` = ``(data, filename)`` is carried in it."""
+    """The season sheet as PDF bytes; ``attachment`` = ``(data, filename)`` is carried in it.
+    (The server renders it in its renderer process: ``season_pdf_parts`` here, then
+    ``print_season_pdf`` there, see ``pdf.py``.)"""
+    return print_season_pdf(*season_pdf_parts(s, owed, title, paper, attachment, printed))
+
+
+def season_pdf_parts(s, owed, title: str, paper: str = "A4", attachment: tuple[bytes, str] | None = None,
+                     printed: datetime.datetime | None = None) -> tuple:
+    """What ``print_season_pdf`` needs, made where the rule books are: the sheet's plain
+    data (``season_context``), the paper and the attachment."""
+    page_css(paper)  # refuses an unknown paper before any work
+    name = attachment[1] if attachment else None
+    return season_context(s, owed, title, paper.lower(), printed, name), paper.lower(), attachment
+
+
+def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | None = None) -> bytes:
+    """The sheet's data to PDF (no rule book needed: the renderer process runs it).
+
+    WeasyPrint lays the sheet out with an empty box of the right height for each page's
+    ledger lines, and the lines are then written into the PDF (``ledger_pdf``): WeasyPrint
+    would spend ~2.4 ms of CPU on each. A ledger with a character DejaVu Sans Mono lacks
+    is set by WeasyPrint as before (it falls back to another font)."""
     import io
 
     import weasyprint
 
-    name = attachment[1] if attachment else None
-    html = season_sheet_html(s, owed, title, paper, printed, inline_css=False, attachment_name=name)
-    font_config, stylesheet = _resources(paper.lower())
+    font_config, stylesheet = _resources(paper)
     attachments = []
     if attachment:
         data, filename = attachment
         attachments.append(weasyprint.Attachment(
             file_obj=io.BytesIO(data), name=filename, relationship="Data",
-            description="The circle's archive: its members and every session record (gleek-session/1)"))
-    return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
-        stylesheets=[stylesheet], font_config=font_config, attachments=attachments)
+            description="The circle's archive: its members and every session record (gleek-circle/1)"))
+
+    def render(drawn):
+        html = season_sheet_html(None, None, context["title"], paper, inline_css=False, context=context,
+                                 drawn=drawn)
+        return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").render(
+            stylesheets=[stylesheet], font_config=font_config)
+
+    lines = context["ledger"]["lines"]
+    document, finisher = None, None
+    if lines:
+        from .ledger_pdf import ledger_font
+
+        font = ledger_font("".join(lines))
+        if not font.missing:
+            document, finisher = _drawn_ledger(render, lines, font)
+    if document is None:
+        document = render(None)
+    return document.write_pdf(attachments=attachments, finisher=finisher)
 
 
-__all__ = ["season_context", "season_sheet_html", "season_sheet_pdf"]
+def _boxes(document, attribute: str) -> list[tuple[int, int, object]]:
+    """``(page index, value, box)`` of each table cell carrying ``attribute``, in page order."""
+    from weasyprint.formatting_structure import boxes
+
+    found = []
+    for number, page in enumerate(document.pages):
+        for box in page._page_box.descendants():
+            if isinstance(box, boxes.TableCellBox) and box.element is not None and attribute in box.element.attrib:
+                found.append((number, int(box.element.get(attribute)), box))
+    return found
+
+
+def _page_bottom(document, number: int) -> float:
+    page = document.pages[number]._page_box
+    return page.content_box_y() + page.height
+
+
+def _drawn_ledger(render, lines: list[str], font):
+    """The document with each page's ledger lines left out, and the finisher that draws them;
+    ``(None, None)`` when the measured boxes do not fall as planned (then WeasyPrint sets them)."""
+    from weasyprint.formatting_structure import boxes
+
+    probe = render({"probe": True})
+    cells = _boxes(probe, "data-ledger-probe")
+    if len(cells) != 2 or cells[1][0] != cells[0][0] + 1:
+        return None, None
+    (first_page, _, first), (next_page, _, second) = cells
+    line_box = next(b for b in first.descendants() if isinstance(b, boxes.LineBox))
+    text_box = next(b for b in line_box.descendants() if isinstance(b, boxes.TextBox))
+    # a text box's baseline is from its own top: the baseline from the box's top, as WeasyPrint draws it
+    line_px, baseline_px = line_box.height, text_box.position_y + text_box.baseline - first.content_box_y()
+    room = [(_page_bottom(probe, first_page) - first.content_box_y()) / line_px,
+            (_page_bottom(probe, next_page) - second.content_box_y()) / line_px]
+    for slack in (0, 1):
+        per_page = [int(room[0] + 1e-6) - slack, int(room[1] + 1e-6) - slack]
+        if per_page[1] < 1:
+            return None, None
+        counts = []
+        left = len(lines)
+        if per_page[0] >= 1:
+            counts.append(min(left, per_page[0]))
+            left -= counts[0]
+        while left > 0:
+            counts.append(min(left, per_page[1]))
+            left -= counts[-1]
+        document = render({"heights": [n * line_px for n in counts]})
+        placed = _boxes(document, "data-ledger-page")
+        start = placed[0][0] if placed else 0
+        if (len(placed) == len(counts)
+                and all(p == start + i and v == i for i, (p, v, _) in enumerate(placed))
+                and all(box.content_box_y() + box.height <= _page_bottom(document, p) + 0.01
+                        for p, _, box in placed)):
+            return document, _finisher(placed, counts, lines, font, line_px, baseline_px)
+    return None, None
+
+
+def _finisher(placed, counts, lines, font, line_px, baseline_px):
+    """Writes each page's ledger lines (and a rule every ``CHUNK`` evenings) into its PDF content."""
+    from .ledger_pdf import RESOURCE_NAME, rule_ops, text_ops
+
+    scale = 0.75  # PDF points a CSS pixel
+
+    def finish(document, pdf):
+        reference = font.add_to(pdf)
+        kids = pdf.pages["Kids"][::3]
+        start = 0
+        for (number, _, box), count in zip(placed, counts):
+            page = pdf.objects[kids[number]]
+            height_pt = document.pages[number].height * scale
+            fonts = pdf.objects[int(pdf.objects[int(page["Resources"].split()[0])]["Font"].split()[0])]
+            fonts[RESOURCE_NAME] = reference
+            stream = pdf.objects[int(page["Contents"].split()[0])]
+            font_pt = box.style["font_size"] * scale
+            x = box.content_box_x() * scale
+            top = box.content_box_y()
+            chunk_lines = lines[start:start + count]
+            rules = [height_pt - (top + (i + 1) * line_px) * scale for i in range(count)
+                     if (start + i + 1) % CHUNK == 0 and start + i + 1 < len(lines)]
+            # WeasyPrint's drawing in q … Q, so that the lines are written in the page's own coordinates
+            stream.stream.insert(0, b"q")
+            stream.stream += [b"Q", text_ops(font, chunk_lines, x, height_pt - (top + baseline_px) * scale,
+                                             font_pt, line_px * scale),
+                              rule_ops(x, x + box.width * scale, rules)]
+            start += count
+
+    return finish
+
+
+__all__ = ["print_season_pdf", "season_context", "season_pdf_parts", "season_sheet_html", "season_sheet_pdf"]

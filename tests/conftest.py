@@ -4,6 +4,14 @@ Helpers are in tests/support/ (import them from there, not from here)."""
 import pytest
 
 from support.data import load_example
+from support.database import fresh_database, migrated_template
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """An empty migrated database, made once per test process: each test's app
+    starts from a copy of it (tests/support/database.py)."""
+    return migrated_template(tmp_path_factory.mktemp("template"))
 
 
 @pytest.fixture
@@ -12,11 +20,11 @@ def example():
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated_database):
     from scorekeeper import create_app
 
-    return create_app({"DATABASE": str(tmp_path / "test.db"), "SECRET_KEY": "test", "TESTING": True,
-                       "BACKUP_DIR": str(tmp_path / "backups")})
+    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "test",
+                       "TESTING": True, "BACKUP_DIR": str(tmp_path / "backups")})
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ the members' link can change nothing, by construction.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -740,7 +741,6 @@ def undo_payment(key, payment_id):
 # ------------------------------------------------------------------ the season sheet
 
 SEASON_PDFS = None
-_PDF_LOCK = None
 
 
 def named_season(view: CircleView, chosen):
@@ -766,28 +766,38 @@ def named_season(view: CircleView, chosen):
 @on_circle_links("/season.pdf")
 def season_pdf(view):
     """The season sheet (A4 or Letter), the circle's archive attached. Kept by the
-    versions it comes from; rendered one at a time in this process."""
-    import threading
-
-    from ..season_sheet import season_sheet_pdf
+    versions it comes from; rendered by the session sheets' renderer process, with
+    their turns and limits (``pdf.py``: a few a minute per device, the manage link as
+    the scorer's): beyond them, a 503 or a 429."""
+    from ..pdf import Busy, Failed, TooMany, render_pdf
+    from ..season_sheet import print_season_pdf, season_pdf_parts
     from .cache import Recent
     from .circle_figures import evenings_key, filter_of
-    from .sheets import content_disposition, paper
+    from .sheets import content_disposition, paper, refusal
 
-    global SEASON_PDFS, _PDF_LOCK
+    global SEASON_PDFS
     if SEASON_PDFS is None:
-        SEASON_PDFS, _PDF_LOCK = Recent(4), threading.Lock()
+        SEASON_PDFS = Recent(4)
+    config = current_app.config
     chosen_paper, chosen = paper(), filter_of(request.args)
     circle = view.circle
-    key = (*evenings_key(get_db(), circle), chosen, chosen_paper)
+    key = ("season", config["DATABASE"], *evenings_key(get_db(), circle), chosen, chosen_paper)
 
-    def make():
-        with _PDF_LOCK:   # one season sheet at a time: WeasyPrint takes a core while it works
-            season, debts = named_season(view, chosen)
-            archive = store.archive(get_db(), circle).encode("utf-8")
-            return season_sheet_pdf(season, debts, circle.name, "Letter" if chosen_paper == "letter" else "A4",
-                                    attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
-    response = make_response(SEASON_PDFS.get(key, make))
+    def parts():   # once the renderer has a place for it
+        season, debts = named_season(view, chosen)
+        archive = store.archive(get_db(), circle).encode("utf-8")
+        return season_pdf_parts(season, debts, circle.name, "Letter" if chosen_paper == "letter" else "A4",
+                                attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
+    try:
+        pdf = SEASON_PDFS.get(key, lambda: render_pdf(
+            key, None, chosen_paper, config["PDF_WAITING"], os.path.join(current_app.instance_path, "pdf.lock"),
+            scorer=view.can_manage, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
+            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_season_pdf))
+    except (Busy, TooMany) as refused:
+        if isinstance(refused, Failed):
+            current_app.logger.error("The PDF renderer process failed for a season sheet")
+        return refusal(refused, view.url(), "season sheet")
+    response = make_response(pdf)
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = content_disposition("inline", f"{circle.name} season", "pdf")
     return response

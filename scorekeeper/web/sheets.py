@@ -75,23 +75,32 @@ def sheet_pdf(table):
         pdf = PDFS.get(key, lambda: render_pdf(
             key, record, chosen, config["PDF_WAITING"], lock, printed=sheet_zone_now(), agreed=line,
             scorer=table.can_edit, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}", per_minute=config["PDF_RENDERS_PER_MINUTE"]))
-    except TooMany as limited:
-        return render_template("error.html", title="Printing", back=table.url(), message=(
-            f"This device asked for {limited.limit} new sheets in the last minute, the most it may. "
-            f"Try again in {limited.retry_after} seconds.")), 429, {"Retry-After": str(limited.retry_after)}
-    except Failed as failed:
-        current_app.logger.error("The PDF renderer process failed for session %s", label(session.id))
-        return render_template("error.html", title="Printing", back=table.url(), message=(
-            "The sheet could not be printed: the printing process stopped. Try again in a few seconds; "
-            "the sheet page itself (Sheet) can also be printed from the browser.")), 503, {
-            "Retry-After": str(failed.retry_after)}
-    except Busy as busy:
-        return render_template("error.html", title="Printing", back=table.url(), message=(
-            "Other sheets are being printed right now. Try again in a few seconds.")), 503, {
-            "Retry-After": str(busy.retry_after)}
+    except (Busy, TooMany) as refused:
+        if isinstance(refused, Failed):
+            current_app.logger.error("The PDF renderer process failed for session %s", label(session.id))
+        return refusal(refused, table.url())
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = content_disposition("inline", session.title, "pdf")
     return response
+
+
+def refusal(refused, back: str, what: str = "sheet"):
+    """The page for a PDF the renderer refused (``pdf.TooMany``, ``Failed``, ``Busy``):
+    429 or 503, with Retry-After."""
+    from ..pdf import Failed, TooMany
+
+    if isinstance(refused, TooMany):
+        return render_template("error.html", title="Printing", back=back, message=(
+            f"This device asked for {refused.limit} new {what}s in the last minute, the most it may. "
+            f"Try again in {refused.retry_after} seconds.")), 429, {"Retry-After": str(refused.retry_after)}
+    if isinstance(refused, Failed):
+        also = "; the sheet page itself (Sheet) can also be printed from the browser" if what == "sheet" else ""
+        return render_template("error.html", title="Printing", back=back, message=(
+            f"The {what} could not be printed: the printing process stopped. Try again in a few seconds{also}.")), 503, {
+            "Retry-After": str(refused.retry_after)}
+    return render_template("error.html", title="Printing", back=back, message=(
+        "Other sheets are being printed right now. Try again in a few seconds.")), 503, {
+        "Retry-After": str(refused.retry_after)}
 
 
 def sheet_zone_now():

@@ -13,6 +13,7 @@
   var OFFLINE = "No connection — your answers are kept on this phone and will be sent when it's back.";
   var OFFLINE_CALL = "No connection — the call is kept on this phone and will be sent when it's back; the next call can be tapped then.";
   var OFFLINE_SAVE = "No connection — your answers are kept on this phone, and the hand will be saved as soon as the connection is back.";
+  var SAVE_AGAIN = "No connection — your answers are kept on this phone. You changed the hand after Save: tap Save again when it is done.";
   var retryTimer = null, inFlight = 0;  // requests of the hand form on their way
   var queue = G.queue = {offline: false, OFFLINE: OFFLINE};
 
@@ -58,8 +59,23 @@
     var kept = S.read(f) || {changed: [], actions: []};
     var changes = {changed: G.union(kept.changed || [], [name])};
     if (event.type === "input") changes.pending = true;
-    S.write(f, changes);
+    if (disarms(event, kept)) { changes.saveTapped = false; changes.saveAgain = true; }
+    kept = S.write(f, changes);
+    if (changes.saveAgain) waiting(f, kept);
   }
+  // A Save tapped offline saves the hand as it was when tapped: an answer the scorer
+  // changes after it (a chip, a call, a preset) means the hand was not done, so that
+  // Save is forgotten and the phone says to tap Save again (what the app does
+  // itself — a retry, a preset's own chips — is not the scorer's tap: isTrusted).
+  function disarms(event, kept) {
+    return !!(kept && kept.saveTapped && event.isTrusted && queue.isOffline());
+  }
+  document.addEventListener("click", function (event) {
+    var f = G.form(), button = event.target.closest && event.target.closest("button");
+    if (!f || !button || !f.contains(button) || !(action(f, button) || button.dataset.padTap)) return;
+    var kept = S.read(f);
+    if (disarms(event, kept)) waiting(f, S.write(f, {saveTapped: false, saveAgain: true}));
+  }, true);
   document.addEventListener("change", changed, true);
   document.addEventListener("input", changed, true);
 
@@ -82,7 +98,8 @@
     if (!f || !f.contains(event.detail.elt)) return;
     inFlight++;
     var kept = S.read(f) || {};
-    S.write(f, {pending: true, saveTapped: isSave(event.detail.elt) || !!kept.saveTapped});
+    var saving = isSave(event.detail.elt);
+    S.write(f, {pending: true, saveTapped: saving || !!kept.saveTapped, saveAgain: !saving && !!kept.saveAgain});
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     // The request's own record of what was tapped (htmx says afterRequest on an
@@ -100,7 +117,7 @@
     // another phone's answers) is forgotten: only a Save the scorer taps saves,
     // never a later tap by itself. (One sent again after the connection came back
     // and accepted saves as it is.)
-    if (cfg.saving) S.write(f, {saveTapped: false});
+    S.write(f, cfg.saving ? {saveTapped: false, saveAgain: false} : {saveAgain: false});
     var kept = S.read(f) || {};
     var sent = cfg.sent || kept.changed || [];
     if (xhr.getResponseHeader("HX-Retarget") === "#hand-form-body") {  // the whole form, as the server has it
@@ -150,6 +167,8 @@
     // an action is queued once (a replay that fails again is already in the queue)
     if (tapped && !actions.some(function (a) { return a.join() === tapped.join(); })) actions.push(tapped);
     kept = S.write(f, {pending: true, actions: actions, saveTapped: cfg.saving || !!kept.saveTapped});
+    // the refusal of an earlier Save ("Not saved yet …") is not this Save's answer
+    if (cfg.saving) f.querySelectorAll("#hand-summary .flash.warn").forEach(function (old) { old.remove(); });
     // a preset tapped offline shows as waiting, until its answer comes
     if (tapped && tapped[0] === "preset") {
       var preset = f.querySelector('button[name="preset"][value="' + tapped[1] + '"]');
@@ -161,7 +180,7 @@
     // a call queued (past what the pads can take on the phone) waits, so the next is tapped for the right player
     var calls = (kept.actions || []).some(function (a) { return a[0] !== "preset"; });
     f.classList.toggle("calls-waiting", calls);
-    status(f, kept.saveTapped ? OFFLINE_SAVE : calls ? OFFLINE_CALL : OFFLINE);
+    status(f, kept.saveTapped ? OFFLINE_SAVE : calls ? OFFLINE_CALL : kept.saveAgain ? SAVE_AGAIN : OFFLINE);
     if (G.sections) G.sections.unchecked(f);
     if (!retryTimer) retryTimer = setInterval(retry, 4000);
   }

@@ -84,3 +84,43 @@ def test_an_offline_save_refused_when_sent_is_forgotten(page, base_url, context)
     ui.ready()
     ui.save()
     assert exported(page, table)["hands"][0]["sets"] == [["gleek:K"], ["gleek:Q"], []]
+
+
+SAVE_AGAIN = "You changed the hand after Save: tap Save again when it is done."
+
+
+def test_an_offline_save_then_a_change_waits_for_save_again(page, base_url, context):
+    """The trial's case: offline, Save tapped before the hand was done, the hand
+    finished offline: back online it must not save by itself (the Save was for the
+    hand as it was), and says so; the scorer's next Save saves it, once."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    all_but(ui, last_honour=False)
+    context.set_offline(True)
+    ui.button("Save hand").click()
+    expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
+    page.locator(f'{FORM} label.chip:has(input[name="honour_J"][value="0"])').click()  # the last answer, offline
+    expect(page.locator("#connection")).to_contain_text(SAVE_AGAIN)
+    assert not any(k.get("saveTapped") for k in kept_on_phone(page))
+    context.set_offline(False)
+    expect(page.locator("#hand-summary .ready")).to_have_text(re.compile("Ready to save"), timeout=15_000)
+    still_on_the_form(page, table)
+    ui.save()
+    assert len(exported(page, table)["hands"]) == 1
+
+
+def test_an_offline_save_of_a_finished_hand_is_sent_when_back(page, base_url, context):
+    """The other side: a Save tapped offline on a finished hand, nothing changed
+    after it, saves the hand as soon as the connection is back (once)."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    all_but(ui)
+    ui.ready()
+    context.set_offline(True)
+    ui.button("Save hand").click()
+    expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
+    context.set_offline(False)
+    expect(page).to_have_url(re.compile(r"/s/[^/?]+$"), timeout=15_000)
+    assert len(exported(page, table)["hands"]) == 1

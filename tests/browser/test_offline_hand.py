@@ -80,3 +80,27 @@ def test_a_whole_hand_entered_offline_is_saved_once_as_online(page, base_url, co
     context.set_offline(False)
     page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=20_000)   # sent, checked, saved: no further tap
     assert exported(page, table)["hands"] == online              # exactly once, and as entered online
+
+
+def test_a_forfeit_can_be_tapped_offline_before_the_server_knows_the_buyer(page, base_url, context):
+    """Cotton's forfeit is the buyer's: online its chips come once the server knows
+    who bought; offline every player's are shown (the buyer's taken when back)."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "cotton1674")
+    ui.next_hand()
+    forfeits = page.locator(f"{FORM} .offline-only")
+    expect(forfeits).to_be_hidden()                     # online: the server says whose they are
+    context.set_offline(True)
+    page.locator(f'{FORM} label.chip:has(input[name="trump"][value="hearts"])').click()
+    page.locator(f'{FORM} label.chip:has(input[name="buyer"][value="1"])').click()   # Ben bought
+    page.locator(f'{FORM} label.chip:has(input[name="price"][value="12"])').click()
+    expect(forfeits).to_be_visible()
+    expect(forfeits).to_contain_text("Ben called a set he had laid out")
+    forfeits.locator('label.chip:has(input[name="forfeits_1"][value="gleek:A"])').click()
+    context.set_offline(False)
+    # back online: the answers are sent, and the buyer's own chips say what he forfeits
+    expect(page.locator(f'{FORM} input[name="forfeits_1"][value="gleek:A"]:visible')).to_be_checked(timeout=15_000)
+    expect(forfeits).to_have_count(0)
+    expect(page.locator(f"{FORM} #step-sets")).to_contain_text("8 to each")
+    draft = page.request.get(table + "/export.json").json()
+    assert draft["hands"] == []                             # a hand in progress, not saved

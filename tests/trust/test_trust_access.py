@@ -20,6 +20,7 @@ import secrets
 import pytest
 
 from support.data import load_example
+from support.database import fresh_database
 from support.web import hand_fields
 
 from scorekeeper import create_app, store
@@ -29,8 +30,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{24}")   # secrets.token_urlsafe(18): 18 bytes
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "a.db"), "SECRET_KEY": "x",
+def app(tmp_path, migrated_database):
+    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "x",
                        "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 100_000})
 
 

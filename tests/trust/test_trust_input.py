@@ -26,6 +26,7 @@ import pytest
 from markupsafe import escape
 
 from support.data import load_example
+from support.database import fresh_database
 from support.web import hand_fields
 
 from scorekeeper import create_app, store
@@ -37,8 +38,8 @@ LONE = "\ud800"
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "i.db"), "SECRET_KEY": "x",
+def app(tmp_path, migrated_database):
+    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "x",
                        "BACKUP_DIR": str(tmp_path / "backups")})
 
 

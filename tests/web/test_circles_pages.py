@@ -65,6 +65,15 @@ class Browser:
     def get(self, path):
         return self.open("GET", path)
 
+    def open_bytes(self, path) -> tuple[int, dict, bytes]:
+        """A GET whose body is kept as bytes (a PDF)."""
+        request = urllib.request.Request(self.base + path, headers={"Sec-Fetch-Site": "same-origin"})
+        try:
+            with self.opener.open(request, timeout=120) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
     def post(self, path, fields=None, files=None):
         return self.open("POST", path, fields or {}, files)
 
@@ -391,3 +400,39 @@ def test_the_season_sheet_prints_with_the_circles_archive_in_it(served):
         assert name == "circle-thursday-gleek.json"
         assert json.loads(data) == json.loads(phone.get(circle + "/export.json")[2])
     assert phone.get(circle + "/season.pdf?paper=a3")[0] == 404
+
+
+def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_renders_a_minute(tmp_path):
+    """The season PDF goes through the session sheets' renderer (pdf.py), not the server's own
+    threads: it counts in the same few new renders a minute per device, and a sheet already
+    rendered costs nothing."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from scorekeeper import pdf
+
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
+                      "SESSIONS_PER_MINUTE": 10_000, "PDF_RENDERS_PER_MINUTE": 2})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        phone = Browser(f"http://127.0.0.1:{server.server_port}")
+        circle = new_circle(phone)
+        ids = members_of(phone.get(circle)[2])
+        evening = start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14")
+        play(phone, evening, HANDS[:2])
+        status, headers, _ = phone.open_bytes(circle + "/season.pdf")
+        assert status == 200 and headers["Content-Type"] == "application/pdf"
+        assert pdf._pool is not None   # the renderer process was started for it
+        assert phone.open_bytes(circle + "/season.pdf")[0] == 200                 # rendered already: free
+        status, _, body = phone.open_bytes(circle + "/season.pdf?paper=letter")   # the device's second render
+        assert status == 200 and round(float(PdfReader(BytesIO(body)).pages[0].mediabox.width)) == 792
+        status, headers, body = phone.open_bytes(circle + "/season.pdf?rulebook=parlett")   # a third: refused
+        assert status == 429 and 1 <= int(headers["Retry-After"]) <= 61
+        assert "This device asked for 2 new season sheets in the last minute" in body.decode()
+        assert phone.open_bytes(evening + "/sheet.pdf")[0] == 429   # the session sheets' count is the same one
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)

@@ -87,3 +87,106 @@ def test_ledger_amounts():
 
     assert [ledger_amount(a) for a in (0, 41, -Fraction(89, 2), 1237 + Fraction(1, 2))] == [
         "0", "+41", "-44.5", "+1,237.5"]
+
+
+# The ledger's lines are written into the PDF by scorekeeper.ledger_pdf, in a font of their own
+# (DejaVu Sans Mono, subset): read back by that font, page by page, they are the ledger's lines.
+LEDGER_FONT = "/LEDGER+DejaVuSansMono"
+
+
+def ledger_text(page) -> str:
+    """The text a page draws in the ledger's font, as pypdf reads it."""
+    parts = []
+
+    def visit(text, cm, tm, font, size):
+        if font is not None and font.get("/BaseFont") == LEDGER_FONT:
+            parts.append(text)
+
+    page.extract_text(visitor_text=visit)
+    return "".join(parts).strip("\n")  # pypdf starts a new text object on a new line
+
+
+def ledger_baselines(page) -> list[float]:
+    """The height of each ledger line's baseline on the page, in points from its foot."""
+    ys = []
+
+    def visit(text, cm, tm, font, size):
+        if font is not None and font.get("/BaseFont") == LEDGER_FONT and text.strip():
+            ys.append(cm[5] + tm[5] * cm[3])
+
+    page.extract_text(visitor_text=visit)
+    return ys
+
+
+def changed(evening, **fields):
+    """An evening's figures with some fields changed."""
+    return type(evening)(**{**dict(zip(evening._fields, evening)), **fields})
+
+
+def long_season(figures, evenings: int):
+    """``evenings`` of the four worked ones in turn, a week apart (a ledger over several pages)."""
+    import datetime
+
+    start = datetime.date(2026, 1, 1)
+    out = []
+    for i in range(evenings):
+        day = (start + datetime.timedelta(days=7 * i)).isoformat()
+        out.append(changed(figures[i % len(figures)], played_on=day, key=f"evening {i + 1}"))
+    return season(out)
+
+
+def the_ledger_lines(s, paper="a4") -> list[str]:
+    from scorekeeper.season_sheet import season_context
+
+    return season_context(s, [], "x", paper)["ledger"]["lines"]
+
+
+def test_the_ledger_pages_text_is_the_ledgers_lines_exactly(figures, pdf):
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    lines = the_ledger_lines(season(figures))
+    assert lines[0] == "2026-11-14 cotton1674     4      +41     +41    -44.5   -44.5     +3.5    +3.5                0"
+    assert ledger_text(reader.pages[0]) == "\n".join(lines)
+    assert [ledger_text(p) for p in reader.pages[1:]] == [""] * (len(reader.pages) - 1)
+    # the font is embedded, and its text reads back through its ToUnicode map
+    font = reader.pages[0]["/Resources"]["/Font"]["/FLedger"]
+    assert font["/Subtype"] == "/Type0" and font["/Encoding"] == "/Identity-H" and "/ToUnicode" in font
+    assert "/FontFile2" in font["/DescendantFonts"][0]["/FontDescriptor"]
+
+
+@pytest.mark.parametrize("paper, size", [("A4", (842, 595)), ("Letter", (792, 612))])
+def test_a_ledger_over_several_pages_is_numbered_and_read_back_in_order(figures, paper, size):
+    s = long_season(figures, 160)
+    reader = pypdf.PdfReader(io.BytesIO(season_sheet_pdf(s, [], "Thursday Gleek", paper=paper)))
+    pages = reader.pages
+    count = len(pages)
+    lines = the_ledger_lines(s, paper.lower())
+    per_page = [ledger_text(p) for p in pages]
+    drawn = [text for text in per_page if text]
+    assert len(drawn) >= 3  # 160 evenings: the ledger runs over at least three pages
+    assert per_page[:len(drawn)] == drawn  # from the first page on, none skipped
+    assert "\n".join(drawn) == "\n".join(lines)  # every line once, in order, split between lines
+    for number, page in enumerate(pages, start=1):
+        assert (round(page.mediabox.width), round(page.mediabox.height)) == size
+        assert f"Page {number} of {count}" in page.extract_text()
+    for page in pages[:len(drawn)]:
+        ys = ledger_baselines(page)
+        # inside the page's margins (13 mm at the head, 12 mm at the foot), evenly spaced downwards
+        assert min(ys) > 12 / 25.4 * 72 and max(ys) < size[1] - 13 / 25.4 * 72
+        steps = {round(a - b, 2) for a, b in zip(ys, ys[1:])}
+        assert len(steps) == 1 and steps.pop() > 0
+    # the season's totals close the ledger on its last page (set by WeasyPrint, bold), the summary follows
+    from scorekeeper.season_sheet import season_context
+
+    totals = season_context(s, [], "x", paper.lower())["ledger"]["totals"]
+    assert totals.startswith("Season                  440")
+    assert totals.rstrip() in pages[len(drawn) - 1].extract_text() or totals.rstrip() in pages[len(drawn)].extract_text()
+    text = "\n".join(p.extract_text() for p in pages)
+    assert "Season balances" in text and "Head to head" in text
+
+
+def test_a_ledger_the_font_cannot_print_is_set_by_weasyprint(figures):
+
+    odd = [changed(f, played_on=None, key=f"宴会 {i}") for i, f in enumerate(figures)]
+    reader = pypdf.PdfReader(io.BytesIO(season_sheet_pdf(season(odd), [], "Thursday Gleek")))
+    assert "/FLedger" not in reader.pages[0]["/Resources"]["/Font"]
+    assert "宴会 0" in reader.pages[0].extract_text()

@@ -13,9 +13,10 @@ loopback address, 127.0.1.x, as each phone is its own device):
   /w/<watch id>/live?v=<version> every ``--poll-interval`` seconds, as htmx does:
   204 when nothing changed, the live fragment when it did;
 - ``--players N`` more phones per table (issue 13: the other players', to agree
-  each hand), polling the same way. A link per player does not exist yet, so
-  they poll the table's watch link, as a player's link would show the same
-  live table.
+  each hand), polling the same way, on the table's watch link (as issue 21's load
+  says). Each player's own link (``/p/<token>``, where hands need OKs) has a part
+  of its own to make at each change: on those links the server makes up to four
+  parts a change where this bench has it make one.
 
 Each phase runs ``--duration`` seconds. The baseline phase replays the same
 clients on the same schedule against GET /manifest.webmanifest (a tiny route

@@ -113,3 +113,28 @@ class SharedParts:
 #: before it forks them; none in a single process or a test, unless configured).
 SHARED_PARTS_FOLDER = "SCOREKEEPER_SHARED_PARTS"
 SHARED = SharedParts()
+
+
+class CompressedParts:
+    """flask-compress's cache (``COMPRESS_CACHE_BACKEND``), for the live parts only:
+    the phones polling a link are sent the same part until it changes, and brotli
+    made it anew for each of them (0.4 ms of a poll's 0.8). A view names what it
+    sends (``g.compressed_as``, a part and its version); flask-compress keys its
+    cache "<encoding>;<name>", and a response with no name ("br;") is never kept."""
+
+    def __init__(self, size: int = 1024):
+        self.kept = Recent(size)
+
+    def get(self, key: str):
+        return None if key.endswith(";") else self.kept.peek(key)
+
+    def set(self, key: str, value) -> None:
+        if not key.endswith(";"):
+            self.kept.put(key, value)
+
+
+def compressed_as(request) -> str:
+    """``COMPRESS_CACHE_KEY``: the name the view gave its response, if any."""
+    from flask import g
+
+    return g.get("compressed_as", "")

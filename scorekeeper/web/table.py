@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request
+from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from .. import store
 from ..localtime import viewer_clock
@@ -60,6 +60,7 @@ def live(key, kind):
         else:             # a watcher's or a player's part is the same for every phone on that link
             link = (current_app.config["DATABASE"], kind, key, request.args.get("all") == "1")
             body = LIVE.get((*link, version), lambda: shared_part(link, version, make))
+            g.compressed_as = repr((*link, version))   # compressed once, for every phone (cache.CompressedParts)
         response = make_response(body)
     response.headers["Vary"] = "HX-Request"
     return response

@@ -453,6 +453,33 @@ def test_a_killed_servers_shared_parts_are_removed_at_the_next_start(tmp_path):
     assert not left.exists() and running.exists() and other.exists()
 
 
+def test_live_part_is_compressed_once_for_every_phone(app):
+    """The phones polling a link get the same brotli bytes until the part changes
+    (kept by flask-compress's cache, for the live parts only), and the new part after."""
+    import brotli
+
+    scorer, ann, ben = app.test_client(), app.test_client(), app.test_client()
+    url = new_session(scorer)
+    watch = re.search(r'href="http://[^"]*(/w/[^"/]+)"', scorer.get(url).data.decode()).group(1)
+    kept = app.extensions["scorekeeper.compress"].cache.kept
+
+    def live(client):
+        response = client.get(f"{watch}/live", headers={"HX-Request": "true", "Accept-Encoding": "br, gzip"})
+        assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
+        assert "Accept-Encoding" in response.headers["Vary"]
+        return response.data
+
+    save(scorer, url, SEED_HAND)
+    first = live(ann)
+    assert "+5" in brotli.decompress(first).decode() and live(ben) == first
+    assert len(kept._values) == 1   # one part, one encoding
+    assert scorer.get(url, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+    assert len(kept._values) == 1   # the table page is compressed, never kept
+    assert post_change(scorer, url, "/undo").status_code in (200, 303)
+    undone = brotli.decompress(live(ben)).decode()
+    assert "No hands yet" in undone and "+5" not in undone and len(kept._values) == 2
+
+
 def test_watch_link_is_read_only(client):
     url = new_session(client)
     save(client, url, SEED_HAND)

@@ -84,9 +84,11 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     a long season can be drawn from a sample of its evenings (``thin``).
     """
     players = [str(p) for p in players]
-    series = [[Fraction(0)] * len(players)] + [[Fraction(a) for a in row] for row in running_balances]
+    # exact amounts as they are (ints stay ints: a season's 1,000 evenings were 5,000 Fractions made
+    # for nothing), any other number as a Fraction; only where drawn do they become floats
+    series = [[0] * len(players)] + [[a if type(a) is int else Fraction(a) for a in row] for row in running_balances]
     values = [v for row in series for v in row]
-    low, high = min(values + [Fraction(0)]), max(values + [Fraction(0)])
+    low, high = min(values + [0]), max(values + [0])
     if max(abs(low), abs(high)) > CHARTABLE:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
                 f'width="{width}" height="40" viewBox="0 0 {width} 40" aria-label="{escape(title)}">'

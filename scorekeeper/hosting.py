@@ -12,7 +12,8 @@
   `make run`'s plain http on the same name).
 - Hosted (``PROXY_COUNT`` set), sessions untouched for ``EXPIRE_AFTER_DAYS``
   (365) expire with their backups, and one client address keeps at most
-  ``SESSIONS_PER_ADDRESS`` (200) sessions; on a LAN both default to never.
+  ``SESSIONS_PER_ADDRESS`` (200) sessions and ``CIRCLES_PER_ADDRESS`` (20) circles
+  (a circle never expires); on a LAN each defaults to never.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 FORWARDED = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
              "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
-HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200}
+HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCLES_PER_ADDRESS": 20}
 
 
 class FromTheFront:

@@ -346,7 +346,8 @@ class RuleBook:
                 aces = bool(shown) and shown[winner] == "aces"  # calls.FOUR_ACES
         sets = ()
         if sets_key is not None:
-            sets = tuple(tuple(SETS[text] for text in declared) for declared in hand[sets_key])
+            named = SETS.__getitem__
+            sets = tuple([tuple(map(named, declared)) for declared in hand[sets_key]])
         held = []
         if side and hand.get("trump") != "none":
             turned = hand.get("turned_up")

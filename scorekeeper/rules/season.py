@@ -62,14 +62,13 @@ SeatFacts = named_tuple(
 
 class EveningFigures(named_tuple(
         "EveningFigures",
-        "key played_on title rulebook players stake hands totals money hand_totals phases facts")):
+        "key played_on title rulebook players stake hands totals money phases facts")):
     """One evening, reduced to what a season needs (see ``evening_figures``).
 
     - ``key``: the caller's name for it; ``played_on``: ``"YYYY-MM-DD"`` or None; ``title``;
     - ``rulebook``; ``players``: three names in seat order; ``stake``: ``Stake`` or None;
     - ``hands``: how many; ``totals``: three exact amounts (counters, summing to 0);
     - ``money``: three exact money values (``totals`` × the stake) or None;
-    - ``hand_totals``: each hand's three totals (counters);
     - ``phases``: ``(phase, (a, b, c))`` in the book's order, each phase's net per seat;
     - ``facts``: three ``SeatFacts``, one per seat.
     """
@@ -171,14 +170,11 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
     held = [{}, {}, {}]
     agreed = [0, 0, 0]
     disputed = [0, 0, 0]
-    hand_totals = []
     facts_of = book.season_facts
     all_halves = []
     for result, hand in zip(settlement.hands, record["hands"]):
-        a, b, c = halves = result.halves
+        halves = result.halves
         all_halves.append(halves)
-        hand_totals.append((a // 2 if a % 2 == 0 else from_halves(a), b // 2 if b % 2 == 0 else from_halves(b),
-                            c // 2 if c % 2 == 0 else from_halves(c)))
         buyer, paid, winner, by_aces, sets, cards = facts_of(hand, options)
         if buyer is not None:
             bought[buyer] += 1
@@ -213,7 +209,7 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
         for s in (0, 1, 2))
     phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
     return EveningFigures(key, record.get("played_on"), record.get("title"), book.id, players, stake,
-                          len(settlement.hands), totals, money, tuple(hand_totals), phases, facts)
+                          len(settlement.hands), totals, money, phases, facts)
 
 
 # ---------------------------------------------------------------- a season
@@ -235,50 +231,52 @@ def _settle_names(balances: dict) -> list:
             for p in fewest_payments([balances[n] for n in names])]
 
 
-class _Tally:
-    """One player's season while it is added up."""
-
-    __slots__ = ("evenings", "hands", "won", "best", "worst", "total", "bought", "price", "ruffs", "aces",
-                 "gleeks", "mournivals", "held", "agreed", "disputed", "phases")
-
-    def __init__(self):
-        self.evenings = self.hands = self.won = self.bought = self.price = 0
-        self.ruffs = self.aces = self.agreed = self.disputed = 0
-        self.best = self.worst = None
-        self.total = 0
-        self.gleeks, self.mournivals, self.held, self.phases = {}, {}, {}, {}
-
-    def add(self, evening: EveningFigures, seat: int) -> None:
-        f = evening.facts[seat]
-        self.evenings += 1
-        self.hands += evening.hands
-        self.total += evening.totals[seat]
-        self.won += f.won
-        if f.best is not None and (self.best is None or f.best > self.best):
-            self.best = f.best
-        if f.worst is not None and (self.worst is None or f.worst < self.worst):
-            self.worst = f.worst
-        self.bought += f.bought
-        self.price += f.price
-        self.ruffs += f.ruffs
-        self.aces += f.ruffs_by_aces
-        self.agreed += f.agreed
-        self.disputed += f.disputed
-        for counter, pairs in ((self.gleeks, f.gleeks), (self.mournivals, f.mournivals), (self.held, f.held)):
+def _stats_of(played: list) -> Stats:
+    """One player's ``Stats`` from the evenings he played, ``(EveningFigures, seat)`` in
+    date order. Each count is summed column by column (``zip`` of his seats' facts), in
+    the evenings' order: the same additions, in the same order, as one evening at a
+    time, so each amount is the same exact value of the same type."""
+    facts = [e.facts[seat] for e, seat in played]
+    (won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed,
+     disputed) = zip(*facts)
+    hands = sum(e.hands for e, _ in played)
+    total = sum(e.totals[seat] for e, seat in played)
+    price = sum(price)
+    bought = sum(bought)
+    best = max((b for b in best if b is not None), default=None)
+    worst = min((w for w in worst if w is not None), default=None)
+    counted = []
+    for column in (gleeks, mournivals, held):
+        counter = {}
+        for pairs in column:
             for k, n in pairs:
                 counter[k] = counter.get(k, 0) + n
-        phases = self.phases
-        for phase, amounts in evening.phases:
+        counted.append(counter)
+    gleeks, mournivals, held = counted
+    phases: dict = {}
+    for e, seat in played:
+        for phase, amounts in e.phases:
             phases[phase] = phases.get(phase, 0) + amounts[seat]
+    average = fraction(total, hands) if hands else None
+    average_price = fraction(price, bought) if bought else None
+    return Stats(len(played), hands, sum(won), best, worst, total, average, bought, price, average_price,
+                 sum(ruffs), sum(aces), {r: gleeks[r] for r in RANKS if r in gleeks},
+                 {r: mournivals[r] for r in RANKS if r in mournivals}, held, sum(agreed), sum(disputed), phases)
 
-    def stats(self) -> Stats:
-        average = fraction(self.total, self.hands) if self.hands else None
-        average_price = fraction(self.price, self.bought) if self.bought else None
-        return Stats(self.evenings, self.hands, self.won, self.best, self.worst, self.total, average,
-                     self.bought, self.price, average_price, self.ruffs, self.aces,
-                     {r: self.gleeks[r] for r in RANKS if r in self.gleeks},
-                     {r: self.mournivals[r] for r in RANKS if r in self.mournivals},
-                     dict(self.held), self.agreed, self.disputed, dict(self.phases))
+
+def _money_of(staked: dict) -> dict:
+    """currency → name → amount, from currency → name → rate → counters won (a rate:
+    the stake's per_counter as (numerator, denominator); None: counters): each rate's
+    counters summed first, then times the rate (exact: the same amount as adding each
+    evening's money, with one Fraction product per rate, not per evening)."""
+    money = {}
+    for currency, by_name in staked.items():
+        if currency is None:
+            money[currency] = {name: rates[None] for name, rates in by_name.items()}
+            continue
+        money[currency] = {name: sum(fraction(*rate) * fraction(counters) for rate, counters in rates.items())
+                           for name, rates in by_name.items()}
+    return money
 
 
 def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
@@ -297,8 +295,8 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
         chosen.append(e)
     players: dict[str, int] = {}  # name → index, in order of first appearance
     balances: dict = {}
-    money: dict = {}
-    tallies: dict[str, _Tally] = {}
+    staked: dict = {}  # currency → name → rate (None: counters) → counters (see _money_of)
+    played: dict[str, list] = {}  # name → [(evening, seat)]
     pairs: dict = {}  # (a, b) → [evenings, hands, a's net]
     running = []
     for e in chosen:
@@ -307,14 +305,25 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
             if name not in players:
                 players[name] = len(players)
                 balances[name] = 0
-                tallies[name] = _Tally()
-        currency = e.stake.currency if e.stake is not None else None
-        in_currency = money.setdefault(currency, {})
-        values = e.money if e.stake is not None else e.totals
+                played[name] = []
+        stake = e.stake
+        if stake is None:
+            currency = rate = None
+        else:   # a rate keyed by its two ints: a Fraction's own hash is ~20× slower
+            currency, per_counter = stake
+            rate = (per_counter.numerator, per_counter.denominator)
+        in_currency = staked.get(currency)
+        if in_currency is None:
+            in_currency = staked[currency] = {}
+        totals = e.totals
         for seat, name in enumerate(names):
-            balances[name] += e.totals[seat]
-            in_currency[name] = in_currency.get(name, 0) + values[seat]
-            tallies[name].add(e, seat)
+            total = totals[seat]
+            balances[name] += total
+            rates = in_currency.get(name)
+            if rates is None:
+                rates = in_currency[name] = {}
+            rates[rate] = rates.get(rate, 0) + total
+            played[name].append((e, seat))
             for other_seat, other in enumerate(names):
                 if other_seat != seat:
                     pair = pairs.get((name, other))
@@ -322,7 +331,7 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
                         pair = pairs[name, other] = [0, 0, 0]
                     pair[0] += 1
                     pair[1] += e.hands
-                    pair[2] += e.totals[seat]
+                    pair[2] += total
         running.append(tuple(balances.get(n, 0) for n in players))
     width = len(players)
     running = tuple(r + (0,) * (width - len(r)) for r in running)
@@ -331,6 +340,7 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
         head_to_head[a][b] = HeadToHead(count, hands, net)
     for name in players:
         head_to_head[name] = {b: head_to_head[name][b] for b in players if b in head_to_head[name]}
+    money = _money_of(staked)
     return Season(
         evenings=tuple(chosen),
         players=tuple(players),
@@ -339,7 +349,7 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
         money=money,
         money_payments={c: _settle_names(b) for c, b in money.items()},
         payments=_settle_names(balances),
-        stats={name: tallies[name].stats() for name in players},
+        stats={name: _stats_of(played[name]) for name in players},
         head_to_head=head_to_head,
         since=since, until=until, rulebook=rulebook,
     )

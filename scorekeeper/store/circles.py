@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from ..rules import Problem
 from ..rules.core import is_text
 from ..rules.record import MAX_NAME
-from .common import NotFound, Refused, StaleEdit, new_token, now
+from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 
 MAX_CIRCLE_NAME = 80
@@ -229,14 +229,26 @@ def _bump(db: Database, circle_id: str, based_on: int | None = None) -> None:
     db.execute("update circles set version = version + 1, updated_at = ? where id = ?", [now(), circle_id])
 
 
+def check_circles_kept(db: Database, owner: str | None, keep_limit: int | None) -> None:
+    """Inside the creating transaction: ``StorageFull`` once ``owner`` (a client
+    address) keeps ``keep_limit`` circles (a hosted server's cap: a circle, and
+    every evening it holds, is never expired)."""
+    if keep_limit is not None and owner is not None and db.execute(
+            "select count(*) from circles where creator = ?", [owner]).fetchone()[0] >= keep_limit:
+        raise StorageFull(keep_limit, "circles")
+
+
 def create_circle(db: Database, name: str, member_names: list, pin_hash: str | None = None,
-                  owner: str | None = None) -> Circle:
-    """A new circle with its members (``Refused``, nothing saved, if the names will not do)."""
+                  owner: str | None = None, keep_limit: int | None = None) -> Circle:
+    """A new circle with its members (``Refused``, nothing saved, if the names will not do).
+    ``owner``: the client address making it, kept with it: ``StorageFull`` once that
+    address keeps ``keep_limit`` circles."""
     problems = [p for p in (circle_name_problem(name),) if p] + members_problems(member_names)
     if problems:
         raise Refused(problems)
     circle_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
+        check_circles_kept(db, owner, keep_limit)
         db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": name.strip(), "pin_hash": pin_hash,
                               "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
         db["members"].insert_all({"circle_id": circle_id, "name": n.strip(), "created_at": stamp}

@@ -38,13 +38,17 @@ class RateLimited(Exception):
 
 
 class StorageFull(Exception):
-    """One client address already keeps the most sessions it may (a hosted server's cap)."""
+    """One client address already keeps the most sessions (or circles) it may (a hosted server's cap)."""
 
-    def __init__(self, limit: int):
-        self.limit = limit
-        super().__init__(f"This address already keeps {limit} sessions here, the most one address may. "
-                         f"A session nobody has changed for a long time is removed by itself; "
-                         f"until then, go on with one of yours.")
+    def __init__(self, limit: int, what: str = "sessions"):
+        self.limit, self.what = limit, what
+        if what == "circles":   # a circle is kept as long as the server: its evenings are its season
+            super().__init__(f"This address already keeps {limit} circles here, the most one address may. "
+                             f"Add your evenings to one of your circles.")
+        else:
+            super().__init__(f"This address already keeps {limit} sessions here, the most one address may. "
+                             f"A session nobody has changed for a long time is removed by itself; "
+                             f"until then, go on with one of yours.")
 
 
 class Refused(Exception):

@@ -12,6 +12,7 @@ the circle's version and every evening's version: never stale, only recomputed.
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
 from flask import current_app
 
@@ -97,18 +98,31 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
     return [found[session_id] for session_id, _, _ in versions]
 
 
+#: The shape of ``encode``'s bytes: kept in each row's code, so rows of an older
+#: shape are computed again, never misread.
+FORMAT = "m4"
+
+
 def _amount(x):
     return x if type(x) is int else (x.numerator, x.denominator)
 
 
 def _amounts(values):
-    return tuple(x if type(x) is int else (x.numerator, x.denominator) for x in values)
+    """Exact amounts as marshal keeps them: a tuple of ints as it is (read back as
+    it is: most of an evening's amounts are whole counters), else a list of ints
+    and (numerator, denominator) pairs."""
+    values = tuple(values)
+    if all(type(x) is int for x in values):
+        return values
+    return [_amount(x) for x in values]
 
 
 def encode(f) -> bytes:
     """An ``EveningFigures`` as ``marshal`` bytes: plain tuples, each exact amount an
-    int or (numerator, denominator). (pickle of the same took ~0.5 ms an evening,
-    mostly Fractions parsed back from text: 1,000 evenings were most of a cold page.)"""
+    int or (numerator, denominator); a run of whole amounts stays the tuple it is,
+    so that reading it back builds nothing (see ``decode``). (pickle of the same took
+    ~0.5 ms an evening, mostly Fractions parsed back from text: 1,000 evenings were
+    most of a cold page.)"""
     import marshal
 
     stake = None if f.stake is None else (f.stake.currency, _amount(f.stake.per_counter))
@@ -116,45 +130,72 @@ def encode(f) -> bytes:
                    s.bought, _amount(s.price), s.ruffs, s.ruffs_by_aces, s.gleeks, s.mournivals, s.held, s.agreed,
                    s.disputed) for s in f.facts)
     return marshal.dumps((f.key, f.played_on, f.title, f.rulebook, f.players, stake, f.hands, _amounts(f.totals),
-                          None if f.money is None else _amounts(f.money), tuple(map(_amounts, f.hand_totals)),
+                          None if f.money is None else _amounts(f.money),
                           tuple((p, _amounts(t)) for p, t in f.phases), facts))
 
 
-def decode(data: bytes):
-    import marshal
+@lru_cache(maxsize=16384)
+def _shared_fraction(numerator: int, denominator: int):
+    """One Fraction per value read back, shared by every evening that has it (a
+    Fraction cannot change): 1,000 evenings' money is a few hundred values, each
+    made (and normalised) once, and fewer objects for the collector to walk."""
     from fractions import Fraction
+
+    return Fraction(numerator, denominator)
+
+
+def _fraction(x):
+    return x if type(x) is int else _shared_fraction(*x)
+
+
+def _read_amounts(values):
+    return values if type(values) is tuple else tuple([x if type(x) is int else _shared_fraction(*x) for x in values])
+
+
+def decode(data: bytes):
+    """``encode``'s bytes back into the ``EveningFigures`` they were made from (equal
+    to it, Fractions and all)."""
+    import marshal
 
     from ..rules.season import EveningFigures, SeatFacts, Stake
 
-    def amount(x):
-        return x if type(x) is int else Fraction(*x)
+    make = tuple.__new__   # each field is given, in order: the named tuples' checking __new__ is not needed
+    key, played_on, title, rulebook, players, stake, hands, totals, money, phases, facts = marshal.loads(data)
+    return make(EveningFigures, (
+        key, played_on, title, rulebook, players,
+        None if stake is None else make(Stake, (stake[0], _fraction(stake[1]))),
+        hands, _read_amounts(totals), None if money is None else _read_amounts(money),
+        tuple([(p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases]),
+        tuple([make(SeatFacts, (won, best if type(best) is not tuple else _shared_fraction(*best),
+                                worst if type(worst) is not tuple else _shared_fraction(*worst), bought,
+                                price if type(price) is int else _shared_fraction(*price), ruffs, aces, gleeks,
+                                mournivals, held, agreed, disputed))
+               for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts])))
 
-    def amounts(values):
-        return tuple(x if type(x) is int else Fraction(*x) for x in values)
-    key, played_on, title, rulebook, players, stake, hands, totals, money, hand_totals, phases, facts = marshal.loads(data)
-    return EveningFigures(
-        key, played_on, title, rulebook, players, None if stake is None else Stake(stake[0], amount(stake[1])), hands,
-        amounts(totals), None if money is None else amounts(money), tuple(map(amounts, hand_totals)),
-        tuple((p, amounts(t)) for p, t in phases),
-        tuple(SeatFacts(won, None if best is None else amount(best), None if worst is None else amount(worst), bought,
-                        amount(price), ruffs, aces, gleeks, mournivals, held, agreed, disputed)
-              for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts))
+
+#: Evenings missing from this process's figures that are read by their ids (else every row of the circle).
+FEW = 50
 
 
 def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
-    code = rules_code()
+    code = rules_code() + FORMAT
     wanted = {session_id: (version, members) for session_id, version, members in missing}
     found, fresh = {}, []
-    rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
-                      "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
+    if len(wanted) <= FEW:   # a new hand, a new evening: their rows only, not the circle's 1,000
+        rows = db.execute("select session_id, version, members, code, data from evening_figures "
+                          f"where session_id in ({','.join('?' * len(wanted))})", list(wanted))
+    else:
+        rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
+                          "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
     for session_id, version, members, row_code, data in rows:
         if wanted.get(session_id) == (version, members) and row_code == code:
             found[session_id] = decode(data)
+            FIGURES.put((path, session_id, version, members), found[session_id])
     for session_id, (version, members) in wanted.items():
         if session_id not in found:
             found[session_id] = _figures_of(db, session_id, version, members)
             fresh.append((session_id, version, members, code, encode(found[session_id])))
-        FIGURES.put((path, session_id, version, members), found[session_id])
+            FIGURES.put((path, session_id, version, members), found[session_id])
     if fresh:
         try:
             with store.writing(db, durable=False):   # a cache: losing it to a crash costs a recomputation

@@ -130,9 +130,9 @@ def member_names(text: str) -> list[str]:
 
 @bp.post("/circles")
 def create_circle():
-    from .home import creator, home_page, too_many_sessions
+    from .home import creator, home_page, keep_limit, storage_full, too_many_sessions
 
-    try:
+    try:   # a new circle counts as a new session does (a try a minute, and a cap of circles kept)
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
@@ -145,7 +145,9 @@ def create_circle():
         if problems:
             raise store.Refused([])
         circle = store.create_circle(get_db(), name, member_names(members), pin_hash_of(pin) if pin else None,
-                                     owner=creator()[0])
+                                     owner=creator()[0], keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+    except store.StorageFull as full:
+        return storage_full(full)
     except store.Refused as refused:
         for p in refused.problems:
             problems.bad("circle_" + ("name" if p.key == "circle" else "members"), p.text)
@@ -425,7 +427,7 @@ def import_circle():
     """A circle's archive (``gleek-circle/1``), as a new circle with new links."""
     from ..rules.record import NotJSON, decode_json
     from ..limits import MAX_RECORD_BYTES
-    from .home import creator, home_page, too_many_sessions
+    from .home import creator, keep_limit, storage_full, too_many_sessions
 
     try:
         store.count_attempt(get_db(), *creator())
@@ -443,7 +445,10 @@ def import_circle():
             problems = [f"That is not a circle's archive: not valid JSON ({why})."]
     if not problems:
         try:
-            circle = store.import_archive(get_db(), found, owner=creator()[0])
+            circle = store.import_archive(get_db(), found, owner=creator()[0],
+                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+        except store.StorageFull as full:
+            return storage_full(full)
         except store.Refused as refused:
             problems = refused.lines()
     if problems:
@@ -458,8 +463,10 @@ MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
 
 # ------------------------------------------------------------------ the season
 
+@lru_cache(maxsize=8192, typed=True)
 def amount_text(amount, currency) -> str:
-    """An exact amount as the table says it: counters (currency None), or money."""
+    """An exact amount as the table says it: counters (currency None), or money.
+    (Kept by value: a season's pages say the same few hundred amounts thousands of times.)"""
     from ..money import value_text
     from ..rules.core import format_counters
 
@@ -468,6 +475,7 @@ def amount_text(amount, currency) -> str:
     return value_text(amount, {"currency": currency})
 
 
+@lru_cache(maxsize=8192, typed=True)
 def signed_amount(amount, currency) -> str:
     from ..money import value_text
     from ..rules.core import signed_counters

@@ -39,18 +39,19 @@ def creator() -> tuple[str, int]:
     return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
 
 
-def keep_limit() -> int | None:
-    """How many sessions one client address may keep (a hosted server's cap)."""
+def keep_limit(what: str = "SESSIONS_PER_ADDRESS") -> int | None:
+    """How many sessions (``what``: or ``"CIRCLES_PER_ADDRESS"``, circles) one client
+    address may keep (a hosted server's cap)."""
     from ..hosting import setting
 
-    return setting(current_app, "SESSIONS_PER_ADDRESS")
+    return setting(current_app, what)
 
 
 def storage_full(full: store.StorageFull):
-    """507: this address keeps the most sessions it may."""
+    """507: this address keeps the most sessions (or circles) it may."""
     if request.is_json:
         return {"problems": [str(full)]}, 507
-    return render_template("error.html", title="Too many sessions kept", message=str(full)), 507
+    return render_template("error.html", title=f"Too many {full.what} kept", message=str(full)), 507
 
 
 def too_many_sessions(limited: store.RateLimited):

@@ -4,6 +4,8 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support.data import load_example
 from scorekeeper.chart import balance_chart_svg
@@ -113,3 +115,16 @@ def test_the_legend_draws_emoji_in_the_emoji_face_and_keeps_names_whole():
         ("🃏", "Noto Color Emoji")]
     assert "".join(texts[1].itertext()) == "Bartholomew…"  # cut at its hyphen, never inside a word
     assert texts[1].findall(f"{SVG}tspan") == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6).flatmap(lambda n: st.lists(
+    st.lists(st.integers(-400, 400) | st.fractions(-400, 400, max_denominator=2), min_size=n, max_size=n),
+    min_size=1, max_size=60)))
+def test_whole_amounts_are_drawn_as_their_fractions_are(rows):
+    """The chart keeps ints as ints (a season's running totals) and makes Fractions only
+    of the rest: the picture is the one drawn from every amount as a Fraction."""
+    players = [f"P{i}" for i in range(len(rows[0]))]
+    as_fractions = [[Fraction(a) for a in row] for row in rows]
+    assert balance_chart_svg(players, rows, x_label="evening") == balance_chart_svg(players, as_fractions,
+                                                                                     x_label="evening")

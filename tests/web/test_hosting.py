@@ -242,3 +242,45 @@ def test_the_worker_names_every_static_file_by_its_version(client):
     kept = client.get(app_js[0])
     assert kept.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert "immutable" not in client.get("/static/app.js?v=stale").headers["Cache-Control"]
+
+
+CIRCLE = {"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat"}
+
+
+def new_circle(client, phone):
+    return client.post("/circles", data=CIRCLE, environ_base=FRONT, headers={"Host": "localhost", **phone})
+
+
+def test_one_address_keeps_at_most_its_share_of_circles(tmp_path):
+    """A circle never expires (nor do its evenings): hosted, one address keeps at most
+    CIRCLES_PER_ADDRESS of them, made on the home page or imported."""
+    import io
+
+    app = make_app(tmp_path, PROXY_COUNT=1, PUBLIC_URL="https://scores.example.org", CIRCLES_PER_ADDRESS=2)
+    client = app.test_client()
+    phone = {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.1"}
+    made = [new_circle(client, phone) for _ in range(2)]
+    assert [m.status_code for m in made] == [303, 303]
+    full = new_circle(client, phone)
+    assert full.status_code == 507
+    page = full.data.decode()
+    assert "Too many circles kept" in page
+    assert "This address already keeps 2 circles here, the most one address may." in page
+    archive = client.get(made[0].headers["Location"] + "/export.json", environ_base=FRONT,
+                         headers={"Host": "localhost", **phone}).data
+    imported = client.post("/circles/import", data={"file": (io.BytesIO(archive), "circle.json")},
+                           environ_base=FRONT, headers={"Host": "localhost", **phone})
+    assert imported.status_code == 507 and "already keeps 2 circles" in imported.data.decode()
+    assert new_circle(client, {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.2"}).status_code == 303
+    assert sqlite3.connect(tmp_path / "test.db").execute("select count(*) from circles").fetchone()[0] == 3
+
+
+def test_new_circles_count_against_an_address_tries_a_minute(hosted):
+    hosted.config["SESSIONS_PER_MINUTE"] = 2
+    client = hosted.test_client()
+    phone = {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.1"}
+    assert new_circle(client, phone).status_code == 303
+    assert create(client, FRONT, phone).status_code == 303
+    refused = new_circle(client, phone)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert new_circle(client, {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.2"}).status_code == 303

@@ -17,7 +17,7 @@ APT_INSTALL = if [ -n "$$missing" ]; then \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-.PHONY: run run-https test test-fast bench bench-load bench-trust print-deps system-deps https-deps clean
+.PHONY: run run-https test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -96,6 +96,17 @@ bench-load: $(STAMP)
 	$(PY) bench/load_bench.py
 	$(PY) bench/load_bench.py --hands 500
 	$(PY) bench/load_bench.py --hands 500 --players 3 --trust
+
+# The club night through the HTTPS front (issue 21): the phones' polls from wrk (C),
+# the saves from Python (bench/load_bench.py's docstring).
+bench-front: $(STAMP) https-deps bench-deps
+	$(PY) bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100
+
+# wrk, the load bench's client for the phones (--wrk): a Python one took as much CPU as the server
+bench-deps:
+	@missing=""; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	$(APT_INSTALL)
 
 # Slow clients and PDF sheets beside other requests, against the real server.
 bench-trust: $(STAMP)

@@ -13,9 +13,10 @@ loopback address, 127.0.1.x, as each phone is its own device):
   /w/<watch id>/live?v=<version> every ``--poll-interval`` seconds, as htmx does:
   204 when nothing changed, the live fragment when it did;
 - ``--players N`` more phones per table (issue 13: the other players', to agree
-  each hand), polling the same way. A link per player does not exist yet, so
-  they poll the table's watch link, as a player's link would show the same
-  live table.
+  each hand), polling the same way, on the table's watch link (as issue 21's load
+  says). Each player's own link (``/p/<token>``, where hands need OKs) has a part
+  of its own to make at each change: on those links the server makes up to four
+  parts a change where this bench has it make one.
 
 Each phase runs ``--duration`` seconds. The baseline phase replays the same
 clients on the same schedule against GET /manifest.webmanifest (a tiny route
@@ -31,6 +32,26 @@ internal, on loopback) and each client keeps one HTTPS connection, as a phone's
 browser does; ``--keep-alive`` keeps one plain connection per client, straight to
 waitress (the same clients without the front).
 
+``--wrk`` (with ``--front`` or alone) sends the watchers' and players' polls from
+wrk instead (Debian's ``wrk``, C: ``make bench-deps``), one kept connection per phone
+(bench/load_phones.lua): a Python client of 1,200 connections took as much CPU as the
+server it measured. Each connection's requests are the phones' turns in order (wrk
+names no connection), each phone asking with the version it knew at its previous
+turn; a connection waits ``--poll-interval`` after each answer (its first: a random
+part of it), so an overloaded server is offered less (the count says so). The saves
+stay in Python (asyncio, 67 a second at 200 tables: they need each session's
+version) and are checked as before against what is stored. wrk keeps no single
+requests: its row's percentiles are its own (``latency:percentile``), its "in app"
+the X-App-Time of every response, and "app, all" the larger of the saves' and the
+polls'. Every phase also says the CPU its client, wrk, waitress and Caddy took
+(from /proc), and the server's CPU milliseconds a request.
+
+    .venv/bin/python bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100
+    (`make bench-front`)
+
+``--warm-up N`` asks for each table's live part N times before the phases (untimed),
+so that both server processes start the phase with the sessions decoded and settled.
+
 ``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
 Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
@@ -45,6 +66,7 @@ import os
 import platform
 import random
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -89,7 +111,7 @@ from scorekeeper.serve import run
 
 def make_app():
     flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
-                             "SESSIONS_PER_MINUTE": 100_000, "PROXY_COUNT": {proxies}}})
+                             "SESSIONS_PER_MINUTE": 100_000, "PROXY_COUNT": {proxies}, **{extra!r}}})
 
     def app(environ, start_response):
         started = time.perf_counter()
@@ -109,6 +131,19 @@ else:   # gunicorn, for comparison
     app = make_app()[0]
 """
 
+def warm_up(port: int, tables: list, times: int) -> None:
+    """Each table's live part asked for ``times`` times on fresh connections before
+    the phases (not timed): each server process then has the sessions decoded and
+    settled, as a server that has watched the evening grow hand by hand has;
+    otherwise the first seconds of a short phase are 200 tables × 2 processes
+    settling 100 hands from nothing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda t: request(port, "GET", f"/w/{t.wid}/live?v=0", source="127.0.0.1"),
+                      [t for t in tables for _ in range(times)]))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -116,11 +151,13 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT, proxies: int = 0):
+    def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT, proxies: int = 0,
+                 extra: dict | None = None):
         self.folder, self.threads, self.workers, self.root = folder, threads, workers, root
         self.database = folder / "load.db"
         (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
-                                                             backups=str(folder / "backups"), proxies=proxies))
+                                                             backups=str(folder / "backups"), proxies=proxies,
+                                                             extra=extra or {}))
         self.port = free_port()
         self.proc = None
 
@@ -379,13 +416,42 @@ class AsyncPhase(Phase):
         start = loop.time() + 0.5
         end = start + self.args.duration
         tasks = [self.table_task(t, random.Random(rng.random()), start, end) for t in self.tables]
-        tasks += [self.viewer_task(self.tables[i % len(self.tables)], random.Random(rng.random()), start, end)
-                  for i in range(self.args.viewers)]
-        tasks += [self.viewer_task(t, random.Random(rng.random()), start, end, "player")
-                  for t in self.tables for _ in range(self.args.players)]
+        if self.args.wrk:
+            tasks.append(self.wrk_phones(start))
+        else:
+            tasks += [self.viewer_task(self.tables[i % len(self.tables)], random.Random(rng.random()), start, end)
+                      for i in range(self.args.viewers)]
+            tasks += [self.viewer_task(t, random.Random(rng.random()), start, end, "player")
+                      for t in self.tables for _ in range(self.args.players)]
         begun = time.monotonic()
         await asyncio.gather(*tasks)
         return time.monotonic() - begun - 0.5
+
+    async def wrk_phones(self, start: float) -> None:
+        """``--wrk``: every watcher's and player's phone from one wrk process
+        (bench/load_phones.lua), started with the tables and run as long; its
+        figures are kept in ``self.wrk``."""
+        import asyncio
+        import json
+
+        folder = Path(self.args.folder)
+        phones = [self.tables[i % len(self.tables)].wid for i in range(self.args.viewers)]
+        phones += [t.wid for t in self.tables for _ in range(self.args.players)]
+        (folder / "phones.txt").write_text("\n".join(phones) + "\n")
+        out = folder / f"wrk-{self.name}.json"
+        url = (f"https://localhost:{self.front.port}/" if self.front is not None else f"http://127.0.0.1:{self.port}/")
+        env = dict(os.environ, GLEEK_PHONES=str(folder / "phones.txt"), GLEEK_OUT=str(out),
+                   GLEEK_INTERVAL_MS=str(round(self.args.poll_interval * 1000)), GLEEK_CONNECTIONS=str(len(phones)),
+                   GLEEK_BASELINE="1" if self.baseline else "0")
+        await asyncio.sleep(max(0.0, start - asyncio.get_running_loop().time()))
+        process = await asyncio.create_subprocess_exec(
+            "wrk", "--threads", "1", "--connections", str(len(phones)), "--duration", f"{round(self.args.duration)}s",
+            "--timeout", "30s", "--script", str(ROOT / "bench/load_phones.lua"), url,
+            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        printed = (await process.communicate())[0].decode()
+        if process.returncode != 0 or not out.exists():
+            raise RuntimeError(f"wrk failed ({process.returncode}): {printed}")
+        self.wrk = json.loads(out.read_text())
 
     async def exchange(self, conn: dict, method: str, path: str, fields=None):
         import asyncio
@@ -510,6 +576,88 @@ def summarise(samples: list[Sample], duration: float) -> dict:
     }
 
 
+def summarise_wrk(figures: dict) -> dict:
+    """wrk's figures (bench/load_phones.lua) in summarise()'s shape; its errors are
+    connections it could not open, read or write, statuses ≥ 400 and time-outs."""
+    duration = figures["duration_us"] / 1e6
+    app_ms = figures["app_ms"]
+    return {
+        "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95),
+        "requests": figures["requests"], "per_second": figures["requests"] / duration if duration else 0.0,
+        "errors": sum(figures["errors"].values()), "error_kinds": figures["errors"],
+        "p50": figures["p50_us"] / 1000, "p95": figures["p95_us"] / 1000, "p99": figures["p99_us"] / 1000,
+        "max": figures["max_us"] / 1000, "mean": figures["mean_us"] / 1000,
+        "statuses": {int(code): count for code, count in sorted(figures["statuses"].items())},
+    }
+
+
+def with_polls(samples: list[Sample], phones: dict, duration: float) -> dict:
+    """The phase's figures by kind, with ``phones`` (wrk's, summarised) as the polls:
+    "all" pools the saves' samples with wrk's percentiles weighted by count (wrk keeps
+    no single requests), so its percentiles are the larger of the two kinds'."""
+    saves = summarise(samples, duration)
+    total = saves["requests"] + phones["requests"]
+    pooled = {key: max(saves[key], phones[key]) for key in ("p50", "p95", "p99", "max", "app_p50", "app_p95")
+              if saves[key] == saves[key]} if saves["requests"] else dict(phones)
+    pooled.update(requests=total, per_second=saves["per_second"] + phones["per_second"],
+                  errors=saves["errors"] + phones["errors"], mean=float("nan"),
+                  statuses={code: saves["statuses"].get(code, 0) + phones["statuses"].get(code, 0)
+                            for code in sorted(set(saves["statuses"]) | set(phones["statuses"]))})
+    return {"save": saves, "poll": phones, "player": summarise([], duration), "all": pooled}
+
+
+def family_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds so far of process ``pid`` and its living descendants (/proc)."""
+    tick, parents, cpu = os.sysconf("SC_CLK_TCK"), {}, {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            parents[int(entry.name)], cpu[int(entry.name)] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+    family, grown = {pid}, True
+    while grown:
+        before = len(family)
+        family |= {child for child, parent in parents.items() if parent in family}
+        grown = len(family) > before
+    return sum(cpu.get(p, 0.0) for p in family)
+
+
+class CpuUse:
+    """Where the machine's CPU went during a phase, in per cent of one core: this
+    Python client, its wrk child (if any), the waitress processes and Caddy."""
+
+    def __init__(self, server, front):
+        self.server, self.front = server, front
+
+    def now(self) -> dict:
+        import resource
+
+        me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        figures = {"client": me.ru_utime + me.ru_stime, "wrk": children.ru_utime + children.ru_stime,
+                   "waitress": family_cpu_seconds(self.server.proc.pid)}
+        if self.front is not None:
+            figures["Caddy"] = family_cpu_seconds(self.front.proc.pid)
+        return {"at": time.monotonic(), **figures}
+
+    @staticmethod
+    def per_cent(before: dict, after: dict) -> dict:
+        seconds = after["at"] - before["at"]
+        return {name: 100 * (after[name] - before[name]) / seconds for name in after if name != "at"}
+
+
+def cpu_line(name: str, use: dict, per_second: float | None = None) -> str:
+    """Each one's share of a core; with ``per_second`` (requests answered), the
+    server's CPU milliseconds a request too (waitress's, Caddy's)."""
+    line = f"{name}: " + ", ".join(f"{who} {share:.0f} %" for who, share in use.items() if who != "wrk" or share)
+    if per_second:
+        line += " (a request: " + ", ".join(f"{who} {10 * use[who] / per_second:.2f} ms" for who in ("waitress", "Caddy")
+                                            if who in use) + " of CPU)"
+    return line
+
+
 def machine() -> dict:
     from importlib.metadata import version
 
@@ -554,8 +702,10 @@ def report(results: dict, info: dict, args) -> str:
                if args.players else "")
     served = "(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else (
         f"(waitress, {args.workers} processes × {args.threads} threads"
+        + ("; the phones from wrk" if args.wrk else "")
         + ("; through Caddy over HTTPS, a kept connection per client" if args.front else
            "; a kept connection per client" if args.keep_alive else "")
+        + (f"; warmed up ({args.warm_up} polls a table)" if args.warm_up else "")
         + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
     lines = [
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
@@ -570,13 +720,23 @@ def report(results: dict, info: dict, args) -> str:
         "| requests | count | per s | p50 ms | p95 ms | p99 ms | max ms | in app p50 / p95 ms | errors |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         row("save a hand (POST → 303)", app["save"]),
-        row(f"watch poll ({no_change} × 204, {polls['statuses'].get(200, 0)} × 200)", polls),
+        row(f"{'watch and player polls, wrk' if args.wrk else 'watch poll'} ({no_change} × 204, "
+            f"{polls['statuses'].get(200, 0)} × 200)", polls),
         *([row(f"player poll ({app['player']['statuses'].get(204, 0)} × 204, "
-               f"{app['player']['statuses'].get(200, 0)} × 200)", app["player"])] if args.players else []),
+               f"{app['player']['statuses'].get(200, 0)} × 200)", app["player"])] if args.players and not args.wrk
+          else []),
         row("**app, all**", app["all"]),
         row("baseline: manifest, all", base["all"]),
         "",
+        "CPU (per cent of one core, of 200): " + "; ".join(
+            cpu_line(name, results["cpu"][name], results[name]["all"]["per_second"]) for name in ("app", "baseline"))
+        + ".",
+        "",
     ]
+    if args.wrk:
+        lines[2:2] = ["The phones from wrk (`--wrk`, bench/load_phones.lua): one kept connection each, a request "
+                      "every poll interval after the last answer; \"app, all\" takes the larger percentile of "
+                      "the saves' and the polls'.", ""]
     met_errors = app["all"]["errors"] == 0 and base["all"]["errors"] == 0
     met_p95 = app["all"]["p95"] < P95_TARGET_MS
     ratio = app["all"]["p95"] / base["all"]["p95"] if base["all"]["p95"] else float("nan")
@@ -628,6 +788,11 @@ def main(argv=None) -> int:
     parser.add_argument("--front", action="store_true",
                         help="through Caddy over HTTPS (issue 21), one kept connection per client")
     parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
+    parser.add_argument("--wrk", action="store_true",
+                        help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
+                             "from Python: the client's own CPU out of the way")
+    parser.add_argument("--warm-up", type=int, default=0, metavar="N",
+                        help="ask for each table's live part N times before the phases (untimed; e.g. 4)")
     parser.add_argument("--trust", action="store_true",
                         help="append to the section of issues 8 and 13 (long sessions, players' phones)")
     args = parser.parse_args(argv)
@@ -635,6 +800,8 @@ def main(argv=None) -> int:
             and 0 <= args.hands <= 900 and 0 <= args.players <= 6):
         parser.error("keep the load bounded: tables 1-200, viewers 0-400, players 0-6 a table, "
                      "duration 5-300 s, hands 0-900")
+    if args.wrk and shutil.which("wrk") is None:
+        parser.error("--wrk needs wrk (Debian: apt-get install wrk; `make bench-deps`)")
     from scorekeeper.serve import THREADS, WORKERS
 
     args.threads = args.threads or THREADS
@@ -643,8 +810,11 @@ def main(argv=None) -> int:
     info = machine()
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
+        args.folder = folder
+        # wrk's phones all come from 127.0.0.1: straight to waitress, its per-address cap would refuse them
         server = Server(Path(folder), args.threads, args.workers,
-                        Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0)
+                        Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
+                        extra={"CONNECTIONS_PER_ADDRESS": 100_000} if args.wrk and not args.front else None)
         server.start(gunicorn=args.gunicorn)
         front = Front(Path(folder), server.port) if args.front else None
         try:
@@ -662,15 +832,28 @@ def main(argv=None) -> int:
                 for table in tables:
                     table.wid = conn.execute("select watch_id from sessions where id = ?", [table.sid]).fetchone()[0]
 
+            if args.warm_up:
+                warm_up(server.port, tables, args.warm_up)
+            cpu = CpuUse(server, front)
+            results["cpu"] = {}
             for name, baseline in (("app", False), ("baseline", True)):
-                kind = AsyncPhase if (args.front or args.keep_alive) else Phase
+                kind = AsyncPhase if (args.front or args.keep_alive or args.wrk) else Phase
                 phase = kind(name, server.port, tables, args, baseline, front)
                 print(f"{name}: {args.tables} tables + {args.viewers} watchers for {args.duration:g} s …", flush=True)
+                before = cpu.now()
                 duration = phase.run()
-                by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
-                           for kind in ("save", "poll", "player")}
-                by_kind["all"] = summarise(phase.samples, duration)
+                results["cpu"][name] = CpuUse.per_cent(before, cpu.now())
+                if args.wrk:
+                    by_kind = with_polls(phase.samples, summarise_wrk(phase.wrk), duration)
+                else:
+                    by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
+                               for kind in ("save", "poll", "player")}
+                    by_kind["all"] = summarise(phase.samples, duration)
                 results[name] = by_kind
+                print("  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
+                      flush=True)
+                if args.wrk and by_kind["poll"]["errors"]:
+                    print("  wrk's errors:", by_kind["poll"]["error_kinds"])
                 errors = [s.error for s in phase.samples if s.error][:5]
                 if errors:
                     print("  first errors:", errors)

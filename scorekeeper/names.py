@@ -15,6 +15,7 @@ and hyphens and never runs past its box.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import regex
@@ -108,8 +109,11 @@ def widest_word_em(text: str) -> float:
     return round(max(widest, 1.0) * _MARGIN, 2)
 
 
+@functools.lru_cache(maxsize=4096)
 def fit_style(text: str) -> str:
-    """The inline style that lets a name's box size it (``.fit`` in app.css)."""
+    """The inline style that lets a name's box size it (``.fit`` in app.css).
+    Kept per name: a table's live part asks for each of its recent hands' dealer
+    (30 names a rendering, most of its time before this was kept)."""
     return f"--em: {widest_word_em(text)}"
 
 

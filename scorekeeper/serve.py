@@ -28,6 +28,7 @@ import signal
 import socket
 import sys
 import time
+from pathlib import Path
 
 from .lan import lan_address
 
@@ -107,8 +108,54 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     from . import door
 
     door.share_held_off()   # and one of the addresses told to wait
+    shared_parts = share_live_parts(workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
     sock = listen(host, port)
+    try:
+        serve_workers(make_app, sock, threads, workers)
+    finally:
+        if shared_parts:
+            import shutil
+
+            shutil.rmtree(shared_parts, ignore_errors=True)
+
+
+def share_live_parts(workers: int) -> str | None:
+    """With several processes, a private folder where they share the live parts of
+    the tables (``web.cache.SharedParts``): each change's part made once, not once
+    a process. Removed when the server stops."""
+    if workers <= 1:
+        return None
+    import tempfile
+
+    from .web.cache import SHARED_PARTS_FOLDER
+
+    remove_left_parts(Path(tempfile.gettempdir()))
+    folder = os.environ[SHARED_PARTS_FOLDER] = tempfile.mkdtemp(prefix=f"scorekeeper-live-{os.getpid()}-")   # 0700
+    return folder
+
+
+def remove_left_parts(temporary: Path) -> list[Path]:
+    """The folders of shared parts a killed server left (named by its process id,
+    which is gone), this user's only."""
+    import shutil
+
+    removed = []
+    for folder in temporary.glob("scorekeeper-live-*-*"):
+        try:
+            pid = int(folder.name.split("-")[2])
+            if folder.stat().st_uid != os.getuid() or pid == os.getpid():
+                continue
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+        except (ValueError, OSError):
+            continue
+    return removed
+
+
+def serve_workers(make_app, sock: socket.socket, threads: int, workers: int) -> None:
     if workers <= 1:
         serve_worker(make_app, sock, threads)
         return

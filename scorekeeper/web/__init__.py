@@ -29,13 +29,16 @@ from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from . import circles, client, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
+from .cache import CompressedParts, compressed_as
 
 BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:
     init_htmx(app)
-    Compress(app)
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", CompressedParts)   # the live parts' compressed bytes kept
+    app.config.setdefault("COMPRESS_CACHE_KEY", compressed_as)
+    app.extensions["scorekeeper.compress"] = Compress(app)
     security.init_app(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

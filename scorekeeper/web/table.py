@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request
+import os
+
+from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from .. import store
 from ..localtime import viewer_clock
 from ..db import get_db
-from .cache import LIVE
+from .cache import LIVE, SHARED, SHARED_PARTS_FOLDER
 from .access import editable, is_unlocked, load_player_table, load_table, on_both_links
 from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
@@ -56,10 +58,18 @@ def live(key, kind):
         if kind == "s":   # the scorer's part depends on his PIN being unlocked: made each time
             body = make()
         else:             # a watcher's or a player's part is the same for every phone on that link
-            body = LIVE.get((current_app.config["DATABASE"], kind, key, version, request.args.get("all") == "1"), make)
+            link = (current_app.config["DATABASE"], kind, key, request.args.get("all") == "1")
+            body = LIVE.get((*link, version), lambda: shared_part(link, version, make))
+            g.compressed_as = repr((*link, version))   # compressed once, for every phone (cache.CompressedParts)
         response = make_response(body)
     response.headers["Vary"] = "HX-Request"
     return response
+
+
+def shared_part(link: tuple, version: str, make) -> str:
+    """The part another server process made for this version, if it did (cache.SharedParts)."""
+    folder = current_app.config.get("SHARED_PARTS") or os.environ.get(SHARED_PARTS_FOLDER)
+    return SHARED.get(folder, link, version, make) if folder else make()
 
 
 @bp.get("/s/<key>/history")

@@ -392,6 +392,94 @@ def test_watchers_share_the_live_part_and_it_follows_each_change(app):
     assert "No hands yet" in undone and "+5" not in undone and live(ann) == undone
 
 
+def test_live_part_is_made_once_for_both_server_processes(app, tmp_path):
+    """With the folder `serve.run` shares between its processes, a change's live
+    part made by one process is the one the other serves (issue 21: each process
+    made each change's part itself); a part made for an older version never is."""
+    from flask import template_rendered
+
+    from scorekeeper.web.cache import LIVE
+
+    app.config["SHARED_PARTS"] = str(tmp_path / "shared")
+    (tmp_path / "shared").mkdir(mode=0o700)
+    scorer, watcher = app.test_client(), app.test_client()
+    url = new_session(scorer)
+    watch = re.search(r'href="http://[^"]*(/w/[^"/]+)"', scorer.get(url).data.decode()).group(1)
+    made = []
+
+    def record(sender, template, context, **extra):
+        made.append(template.name)
+
+    template_rendered.connect(record, app)   # (held weakly: ``record`` lives as long as the test)
+
+    def live():
+        response = watcher.get(f"{watch}/live", headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        return response.data.decode()
+
+    save(scorer, url, SEED_HAND)
+    first = live()
+    assert "+5" in first and made.count("_live.html") == 1
+    LIVE._values.clear()   # the other process: its own cache is empty
+    assert live() == first and made.count("_live.html") == 1   # read, not made again
+    assert len(list((tmp_path / "shared").iterdir())) == 1      # one file for the link
+
+    assert post_change(scorer, url, "/undo").status_code in (200, 303)
+    LIVE._values.clear()
+    undone = live()   # the file holds the older version's part: made anew
+    assert "No hands yet" in undone and "+5" not in undone and made.count("_live.html") == 2
+    LIVE._values.clear()
+    assert live() == undone and made.count("_live.html") == 2
+
+
+def test_a_killed_servers_shared_parts_are_removed_at_the_next_start(tmp_path):
+    """serve.run's folder of shared live parts is named by its process: one a
+    server killed outright left behind goes at the next start; a running one's stays."""
+    import os
+    import subprocess
+    import sys
+
+    from scorekeeper.serve import remove_left_parts
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    left = tmp_path / f"scorekeeper-live-{gone}-abc123"
+    running = tmp_path / f"scorekeeper-live-{os.getppid()}-def456"
+    other = tmp_path / "scorekeeper-live-notapid-x"
+    for folder in (left, running, other):
+        folder.mkdir()
+        (folder / "part").write_text("1\n<section></section>")
+    assert remove_left_parts(tmp_path) == [left]
+    assert not left.exists() and running.exists() and other.exists()
+
+
+def test_live_part_is_compressed_once_for_every_phone(app):
+    """The phones polling a link get the same brotli bytes until the part changes
+    (kept by flask-compress's cache, for the live parts only), and the new part after."""
+    import brotli
+
+    scorer, ann, ben = app.test_client(), app.test_client(), app.test_client()
+    url = new_session(scorer)
+    watch = re.search(r'href="http://[^"]*(/w/[^"/]+)"', scorer.get(url).data.decode()).group(1)
+    kept = app.extensions["scorekeeper.compress"].cache.kept
+
+    def live(client):
+        response = client.get(f"{watch}/live", headers={"HX-Request": "true", "Accept-Encoding": "br, gzip"})
+        assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
+        assert "Accept-Encoding" in response.headers["Vary"]
+        return response.data
+
+    save(scorer, url, SEED_HAND)
+    first = live(ann)
+    assert "+5" in brotli.decompress(first).decode() and live(ben) == first
+    assert len(kept._values) == 1   # one part, one encoding
+    assert scorer.get(url, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+    assert len(kept._values) == 1   # the table page is compressed, never kept
+    assert post_change(scorer, url, "/undo").status_code in (200, 303)
+    undone = brotli.decompress(live(ben)).decode()
+    assert "No hands yet" in undone and "+5" not in undone and len(kept._values) == 2
+
+
 def test_watch_link_is_read_only(client):
     url = new_session(client)
     save(client, url, SEED_HAND)

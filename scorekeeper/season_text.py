@@ -134,9 +134,9 @@ def stats_rows(s) -> list[list[str]]:
             row("Hands won", lambda x: str(x.won)),
             row("Best hand", lambda x: maybe(x.best)),
             row("Worst hand", lambda x: maybe(x.worst)),
-            row("Average a hand", lambda x: maybe(_halves_round(x.average))),
+            row("Average a hand", lambda x: maybe(nearest_half(x.average))),
             row("Stocks bought", lambda x: str(x.bought)),
-            row("Average price", lambda x: maybe(_halves_round(x.average_price), signed=False)),
+            row("Average price", lambda x: maybe(nearest_half(x.average_price), signed=False)),
             row("Ruffs won", lambda x: str(x.ruffs) + (f" ({x.ruffs_by_aces} by four Aces)" if x.ruffs_by_aces else "")),
             row("Gleeks", lambda x: counts_text(x.gleeks)),
             row("Mournivals", lambda x: counts_text(x.mournivals)),
@@ -151,8 +151,9 @@ def stats_rows(s) -> list[list[str]]:
     return rows
 
 
-def _halves_round(value):
-    """An average, to the nearest half counter (the finest amount of the game), as shown."""
+def nearest_half(value):
+    """An average, to the nearest half counter (the finest amount of the game), as shown
+    (the text, the season sheet and the circle's Statistics page alike)."""
     if value is None:
         return None
     from fractions import Fraction

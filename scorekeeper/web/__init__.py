@@ -26,6 +26,7 @@ from flask_compress import Compress
 from .. import security
 from ..names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
+from ..season_text import nearest_half
 from . import circles, client, hands, home, hosting, offline, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
@@ -46,6 +47,7 @@ def init_app(app: Flask) -> None:
     offline.init_app(app)
     app.jinja_env.filters["counters"] = format_counters
     app.jinja_env.filters["signed"] = signed_counters
+    app.jinja_env.filters["nearest_half"] = nearest_half
     app.jinja_env.filters["field_value"] = field_value
     app.jinja_env.filters["short_names"] = short_names
     app.jinja_env.filters["fit"] = fit_style

@@ -436,3 +436,17 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+def test_the_statistics_give_an_average_to_the_nearest_half_counter(served):
+    """Three hands of the worked evening: Ann +43, Ben +3, Cat −46, so a hand's
+    average is 14⅓, 1 and −15⅓: shown, as the text and the season sheet show it,
+    to the nearest half counter (the finest amount of the game), signed."""
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    ids = members_of(phone.get(circle)[2])
+    play(phone, start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14"), HANDS[:3])
+    page = phone.get(circle + "/stats")[2]
+    row = re.search(r'<th scope="row">Average a hand</th>(.*?)</tr>', page).group(1)
+    assert re.findall(r'<td class="amount">([^<]*)</td>', row) == ["+14½", "+1", "−15½"]

@@ -279,8 +279,10 @@ def _money_of(staked: dict) -> dict:
     return money
 
 
-def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
-    """The evenings added up (see the module's docstring)."""
+def chosen_evenings(evenings: Iterable[EveningFigures], since=None, until=None,
+                    rulebook: str | None = None) -> list[EveningFigures]:
+    """The evenings in date order, within the date range (inclusive; undated ones left
+    out when a range is given) and of ``rulebook`` if given."""
     since, until = _date_text(since), _date_text(until)
     chosen = []
     for e in _in_date_order(evenings):
@@ -293,6 +295,13 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
         if until is not None and e.played_on > until:
             continue
         chosen.append(e)
+    return chosen
+
+
+def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
+    """The evenings added up (see the module's docstring)."""
+    since, until = _date_text(since), _date_text(until)
+    chosen = chosen_evenings(evenings, since, until, rulebook)
     players: dict[str, int] = {}  # name → index, in order of first appearance
     balances: dict = {}
     staked: dict = {}  # currency → name → rate (None: counters) → counters (see _money_of)

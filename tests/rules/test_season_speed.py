@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.core import RANKS, fraction
-from scorekeeper.rules.season import (EveningFigures, HeadToHead, Season, Stats, _date_text, _in_date_order,
-                                      _settle_names, evening_figures, owed, season)
+from scorekeeper.rules.season import (EveningFigures, HeadToHead, Season, Stats, _date_text,
+                                      _settle_names, chosen_evenings, evening_figures, owed, season)
 from support.strategies import records
 
 POOL = ("Ann", "Ben", "Cat", "Dan", "Eve")
@@ -70,17 +70,7 @@ class _Tally:
 def season_one_at_a_time(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
     """rules.season as it was before issue 19's speed-up (commit e19043d), evening by evening."""
     since, until = _date_text(since), _date_text(until)
-    chosen = []
-    for e in _in_date_order(evenings):
-        if rulebook is not None and e.rulebook != rulebook:
-            continue
-        if (since is not None or until is not None) and e.played_on is None:
-            continue
-        if since is not None and e.played_on < since:
-            continue
-        if until is not None and e.played_on > until:
-            continue
-        chosen.append(e)
+    chosen = chosen_evenings(evenings, since, until, rulebook)   # the choice is not what changed
     players: dict[str, int] = {}  # name → index, in order of first appearance
     balances: dict = {}
     money: dict = {}

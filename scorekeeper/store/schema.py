@@ -9,6 +9,8 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
+from . import commits
+
 
 
 migrations = Migrations("scorekeeper")
@@ -250,22 +252,44 @@ def writing(db: Database, durable: bool = True):
     """A short write transaction taken at once (``BEGIN IMMEDIATE``), so a
     read-then-write never fails with "database is locked" halfway.
 
-    ``durable=False`` commits without waiting for the disk (``synchronous =
-    NORMAL``: in WAL mode the commit survives the server being killed, not the
-    machine losing power). The hand in progress is written so, on every tap: it
-    is also kept on the phone, and a tap must be quick (docs/engineering.md)."""
-    if not durable:
-        db.conn.execute("PRAGMA synchronous = NORMAL")
-    db.conn.execute("BEGIN IMMEDIATE")
+    Writers take turns (``commits.Turn``: no sleeping in SQLite's busy handler)
+    and commit without syncing inside the lock; a durable write then returns only
+    once the WAL is on the disk (``commits.WalSync``, one sync shared by the
+    commits made meanwhile: store/commits.py says why and why it is as safe as
+    ``synchronous = FULL``).
+
+    ``durable=False`` does not wait for the disk (in WAL mode the commit survives
+    the server being killed, not the machine losing power). The hand in progress
+    is written so, on every tap: it is also kept on the phone, and a tap must be
+    quick (docs/engineering.md)."""
+    path = getattr(db, "path", "")
+    turn = commits.turn_for(path) if not db.conn.in_transaction else None
+    if turn is None:   # a connection not opened by ``connect`` (or already in a transaction: BEGIN says so)
+        with _transaction(db, "FULL" if durable else "NORMAL"):
+            yield db
+        return
+    with turn:
+        with _transaction(db, "NORMAL"):
+            yield db
+    if durable:
+        commits.sync_for(path).wait()
+
+
+@contextlib.contextmanager
+def _transaction(db: Database, synchronous: str):
+    if not db.conn.in_transaction:
+        db.conn.execute(f"PRAGMA synchronous = {synchronous}")
     try:
-        yield db
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    else:
-        db.conn.execute("COMMIT")
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.conn.execute("ROLLBACK")
+            raise
+        else:
+            db.conn.execute("COMMIT")
     finally:
-        if not durable:
+        if not db.conn.in_transaction:
             db.conn.execute("PRAGMA synchronous = FULL")
 
 

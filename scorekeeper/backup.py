@@ -102,7 +102,7 @@ class EncodedHands:
     sessions are kept, ``budget`` hands in all (as ``store._HANDS``: the hands
     kept here are mostly the same objects)."""
 
-    def __init__(self, size: int = 128, budget: int = 40_000):
+    def __init__(self, size: int = 1024, budget: int = 40_000):
         self.size, self.budget, self.kept, self.lock = size, budget, OrderedDict(), threading.Lock()
 
     def text(self, session_id: str, hands: list) -> str:

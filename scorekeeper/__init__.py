@@ -48,6 +48,7 @@ def create_app(test_config=None):
     from flask import Flask
 
     from . import db, hosting, logs, web
+    from .web import kept_polls
     from .limits import MAX_RECORD_BYTES
 
     logs.install()   # before anything can log: no log line carries a link's id
@@ -92,6 +93,7 @@ def create_app(test_config=None):
     db.init_app(app)
     web.init_app(app)
     hosting.init_app(app)
+    kept_polls.init_app(app)   # outermost: a poll answered before the front's headers are read (web/kept_polls.py)
     return app
 
 

@@ -34,6 +34,8 @@ class Recent:
                 self._values.popitem(last=False)
         return value
 
+    def __len__(self) -> int:
+        return len(self._values)
 
     def peek(self, key):
         """The value for ``key`` if kept (None if not)."""
@@ -56,7 +58,7 @@ LATEST_SETTLEMENT: dict = {}  # session id -> its newest settlement (to settle o
 PDFS = Recent(8)
 #: A watcher's or a player's live part of the table, by link and live version: the
 #: phones polling one table (two watchers, three players) share one rendering per change.
-LIVE = Recent(512)
+LIVE = Recent(2048)
 
 
 class SharedParts:

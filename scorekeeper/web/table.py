@@ -15,6 +15,7 @@ from .changes import based_on, change_or_refuse, undo_offer
 from .context import public_base_url, qr_svg, table_context
 from .circles import circle_of
 from .htmx import render
+from .kept_polls import VERSION_MARK
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
 bp = Blueprint("table", __name__)
@@ -49,6 +50,8 @@ def live(key, kind):
         version = store.live_version(get_db(), key, kind)
     except store.NotFound:
         abort(404)
+    if kind != "s":   # a watcher's or player's answer can be sent again without Flask (kept_polls)
+        request.environ[VERSION_MARK] = version
     if request.args.get("v") == version:
         response = make_response("", 204)
     else:

@@ -453,6 +453,24 @@ def test_a_killed_servers_shared_parts_are_removed_at_the_next_start(tmp_path):
     assert not left.exists() and running.exists() and other.exists()
 
 
+def test_the_shared_parts_live_in_memory_where_there_is_tmpfs(monkeypatch):
+    """serve.run writes one shared part at every change of every table: in
+    /dev/shm where the machine has it (Linux), else the temporary folder."""
+    import os
+    import tempfile
+
+    from scorekeeper.serve import parts_folder_parent, share_live_parts
+
+    expected = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else tempfile.gettempdir()
+    assert str(parts_folder_parent()) == expected
+    monkeypatch.delenv("SCOREKEEPER_SHARED_PARTS", raising=False)
+    folder = share_live_parts(2)
+    try:
+        assert os.path.dirname(folder) == expected and os.stat(folder).st_mode & 0o777 == 0o700
+    finally:
+        os.rmdir(folder)
+
+
 def test_live_part_is_compressed_once_for_every_phone(app):
     """The phones polling a link get the same brotli bytes until the part changes
     (kept by flask-compress's cache, for the live parts only), and the new part after."""

@@ -58,7 +58,12 @@ def free_port() -> int:
 
 
 def _running_in_group(pgid: int) -> list[int]:
-    """Processes of group ``pgid`` that are not (yet) dead."""
+    """Processes of group ``pgid`` any of whose threads is not (yet) dead.
+
+    Every thread, not only the first: a process killed while one of its
+    threads is inside a system call (``fsync`` of the WAL, under group commit)
+    shows its leader as a zombie while that thread still holds the file and
+    its locks; reading the database then would misjudge the change in flight."""
     running = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -66,10 +71,30 @@ def _running_in_group(pgid: int) -> list[int]:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            fields = stat.rsplit(")", 1)[1].split()
-            if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid and _threads_alive(int(entry)):
                 running.append(int(entry))
     return running
+
+
+def _threads_alive(pid: int) -> bool:
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for task in tasks:
+        try:
+            state = Path(f"/proc/{pid}/task/{task}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X"):
+            return True
+    return False
+
+
+def test_a_process_counts_as_running_while_any_thread_is(tmp_path):
+    """The leader of this test's own process is alive, and so is the process."""
+    assert _threads_alive(os.getpid())
+    assert not _threads_alive(2 ** 22 + 7)   # no such process
 
 
 class Server:
@@ -117,8 +142,9 @@ class Server:
         if self.proc is not None:
             self.proc.wait(timeout=10)
             # its children die with the group (a dead child may linger as a zombie
-            # until init reaps it: it holds no file or lock any more)
-            deadline = time.monotonic() + 5
+            # until init reaps it: it holds no file or lock any more; a thread in an
+            # fsync on a slow disk can take seconds to die)
+            deadline = time.monotonic() + 30
             while _running_in_group(self.proc.pid) and time.monotonic() < deadline:
                 time.sleep(0.01)
             assert not _running_in_group(self.proc.pid)

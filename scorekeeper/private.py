@@ -15,7 +15,7 @@ from pathlib import Path
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
-SQLITE_SIDES = ("", "-wal", "-shm", "-journal")
+SQLITE_SIDES = ("", "-wal", "-shm", "-journal", "-writer")   # -writer: the write turn (store/commits.py)
 
 
 def private_dir(path: str | Path) -> Path:

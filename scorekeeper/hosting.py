@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 
 from flask import Flask, request
@@ -27,6 +28,21 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 FORWARDED = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
              "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
 HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCLES_PER_ADDRESS": 20}
+
+
+def front_proxies(config, environ) -> int:
+    """How many proxies' forwarded headers to believe for this request:
+    ``PROXY_COUNT`` when it came from one of ``PROXY_FROM``, else 0 (the one
+    answer ``FromTheFront`` and ``web.kept_polls`` both go by)."""
+    count = int(config.get("PROXY_COUNT") or 0)
+    if count and environ.get("REMOTE_ADDR") in _addresses(tuple(config.get("PROXY_FROM") or ())):
+        return count
+    return 0
+
+
+@functools.lru_cache(maxsize=8)
+def _addresses(fronts: tuple) -> frozenset:
+    return frozenset(str(ipaddress.ip_address(a)) for a in fronts)
 
 
 class FromTheFront:
@@ -39,19 +55,15 @@ class FromTheFront:
         self.flask, self.app = flask, app
         self._fixed: tuple | None = None
 
-    def fixed(self, count: int, fronts) -> tuple:
-        if self._fixed is None or self._fixed[0] != (count, tuple(fronts)):
-            addresses = frozenset(str(ipaddress.ip_address(a)) for a in fronts)
-            self._fixed = ((count, tuple(fronts)), addresses,
-                           ProxyFix(self.app, x_for=count, x_proto=count, x_host=count))
-        return self._fixed
+    def fixed(self, count: int) -> ProxyFix:
+        if self._fixed is None or self._fixed[0] != count:
+            self._fixed = (count, ProxyFix(self.app, x_for=count, x_proto=count, x_host=count))
+        return self._fixed[1]
 
     def __call__(self, environ, start_response):
-        count = int(self.flask.config.get("PROXY_COUNT") or 0)
+        count = front_proxies(self.flask.config, environ)
         if count:
-            _, fronts, fixed = self.fixed(count, self.flask.config.get("PROXY_FROM") or ())
-            if environ.get("REMOTE_ADDR") in fronts:
-                return fixed(environ, start_response)
+            return self.fixed(count)(environ, start_response)
         for name in FORWARDED:
             environ.pop(name, None)
         return self.app(environ, start_response)

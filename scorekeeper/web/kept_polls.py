@@ -37,7 +37,7 @@ import re
 from werkzeug.wsgi import ClosingIterator
 
 from .. import store
-from ..hosting import FORWARDED
+from ..hosting import FORWARDED, front_proxies
 from .cache import Recent
 
 LIVE_PATH = re.compile(r"/([wp])/([A-Za-z0-9_-]{1,64})/live\Z")
@@ -109,8 +109,7 @@ class KeptPolls:
 
     def shape(self, environ, kind: str, link: str, show_all: bool) -> tuple:
         """What besides the version an answer can depend on (the module's docstring)."""
-        config = self.flask.config
-        from_front = bool(config.get("PROXY_COUNT")) and environ.get("REMOTE_ADDR") in (config.get("PROXY_FROM") or ())
+        from_front = front_proxies(self.flask.config, environ)   # as hosting.FromTheFront decides it
         return (kind, link, show_all, environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST"), from_front,
                 tuple(environ.get(name) for name in FORWARDED),
                 environ.get("HTTP_ACCEPT_ENCODING"), environ.get("HTTP_HX_REQUEST"))

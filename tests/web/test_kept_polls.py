@@ -150,11 +150,15 @@ def test_turned_off_every_poll_reaches_flask(app, flask_answers):
     assert flask_answers == [f"{watch}/live"] * 3
 
 
-def test_behind_the_front_an_answer_to_the_front_is_never_given_to_a_stranger(tmp_path):
+@pytest.mark.parametrize("front_address, configured", [
+    ("127.0.0.1", ["127.0.0.1", "::1"]),
+    ("::1", ["0:0:0:0:0:0:0:1"]),   # the front's address as the config spells it: the same one to FromTheFront
+])
+def test_behind_the_front_an_answer_to_the_front_is_never_given_to_a_stranger(tmp_path, front_address, configured):
     from scorekeeper import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "test.db"), "SECRET_KEY": "test", "TESTING": True,
-                      "BACKUP_DIR": str(tmp_path / "backups"), "PROXY_COUNT": 1,
+                      "BACKUP_DIR": str(tmp_path / "backups"), "PROXY_COUNT": 1, "PROXY_FROM": configured,
                       "PUBLIC_URL": "https://scores.example.org"})
     reached = []
     request_started.connect(lambda sender, **extra: reached.append(1), app, weak=False)
@@ -162,10 +166,11 @@ def test_behind_the_front_an_answer_to_the_front_is_never_given_to_a_stranger(tm
     url = new_session(client)
     watch = watch_link(client, url)
     forwarded = {**HX, "X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org"}
-    client.get(watch, headers=forwarded, environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    from_front = {"REMOTE_ADDR": front_address}
+    client.get(watch, headers=forwarded, environ_base=from_front)
     reached.clear()
-    front = client.get(f"{watch}/live", headers=forwarded, environ_base={"REMOTE_ADDR": "127.0.0.1"})
-    again = client.get(f"{watch}/live", headers=forwarded, environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    front = client.get(f"{watch}/live", headers=forwarded, environ_base=from_front)
+    again = client.get(f"{watch}/live", headers=forwarded, environ_base=from_front)
     assert front.status_code == 200 and same_answer(front, again) and len(reached) == 1
     stranger = client.get(f"{watch}/live", headers=forwarded, environ_base={"REMOTE_ADDR": "203.0.113.9"})
     assert len(reached) == 2   # its own answer, made by Flask

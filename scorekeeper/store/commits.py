@@ -39,33 +39,32 @@ import threading
 from pathlib import Path
 
 _LOCK = threading.Lock()
-_TURNS: dict = {}     # (database path, process id) -> Turn
-_FLUSHERS: dict = {}  # (database path, process id) -> WalSync
+_KEPT: dict = {}   # (Turn or WalSync, database path, process id) -> the one of this process
 
 
 def turn_for(path: str) -> "Turn | None":
     """The write turn of the database at ``path`` in this process (None for an
-    in-memory database). Per process: a lock file's descriptor inherited across
-    ``fork`` would be one lock for parent and child."""
-    if not path or path == ":memory:" or path.startswith("file:"):
-        return None
-    key = (os.path.abspath(path), os.getpid())
-    with _LOCK:
-        turn = _TURNS.get(key)
-        if turn is None:
-            turn = _TURNS[key] = Turn(path)
-        return turn
+    in-memory database)."""
+    return _per_process(Turn, path)
 
 
 def sync_for(path: str) -> "WalSync | None":
+    """The group commit of the database at ``path`` in this process."""
+    return _per_process(WalSync, path)
+
+
+def _per_process(kind, path: str):
+    """One ``kind(path)`` per database file and process. Per process: a lock
+    file's descriptor inherited across ``fork`` would be one lock for parent
+    and child."""
     if not path or path == ":memory:" or path.startswith("file:"):
         return None
-    key = (os.path.abspath(path), os.getpid())
+    key = (kind, os.path.abspath(path), os.getpid())
     with _LOCK:
-        flusher = _FLUSHERS.get(key)
-        if flusher is None:
-            flusher = _FLUSHERS[key] = WalSync(path)
-        return flusher
+        kept = _KEPT.get(key)
+        if kept is None:
+            kept = _KEPT[key] = kind(path)
+        return kept
 
 
 class Turn:

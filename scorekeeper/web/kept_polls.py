@@ -95,17 +95,16 @@ class KeptPolls:
 
     def live_version(self, link: str, kind: str) -> str | None:
         connections = self.flask.extensions["scorekeeper.connections"]
-        db = connections.take(self.flask.config["DATABASE"])
+        db, failed = connections.take(self.flask.config["DATABASE"]), False
         try:
-            version = store.live_version(db, link, kind)
+            return store.live_version(db, link, kind)
         except store.NotFound:
-            connections.give_back(db, failed=False)
             return None
         except Exception:   # noqa: BLE001 - Flask answers it, and says what went wrong
-            connections.give_back(db, failed=True)
+            failed = True
             return None
-        connections.give_back(db, failed=False)
-        return version
+        finally:
+            connections.give_back(db, failed=failed)
 
     def shape(self, environ, kind: str, link: str, show_all: bool) -> tuple:
         """What besides the version an answer can depend on (the module's docstring)."""
@@ -119,7 +118,7 @@ class KeptPolls:
 
         def remember(status, headers, exc_info=None):
             said["status"], said["headers"] = status, list(headers)
-            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+            return start_response(status, headers, exc_info)
 
         body_iter = self.app(environ, remember)
         parts = list(body_iter)

@@ -112,6 +112,10 @@ from scorekeeper.serve import run
 def make_app():
     flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
                              "SESSIONS_PER_MINUTE": 100_000, "PROXY_COUNT": {proxies}, **{extra!r}}})
+    if flask_app.config.get("FRONT_POLLS"):   # as serve --front does (web/front_polls.py)
+        from scorekeeper.web import front_polls
+
+        front_polls.enable(flask_app)
 
     def app(environ, start_response):
         started = time.perf_counter()
@@ -239,13 +243,13 @@ class Sample:
 class Front:
     """Caddy in front of the bench's server, as `make run-https` runs it (issue 21)."""
 
-    def __init__(self, folder: Path, upstream: int):
+    def __init__(self, folder: Path, upstream: int, polls: Path | None = None):
         from scorekeeper import front
 
         self.port, self.storage = free_port(), folder / "caddy"
         config = folder / "Caddyfile"
         config.write_text(front.caddyfile([f"https://localhost:{self.port}"], False, f"127.0.0.1:{upstream}",
-                                          self.storage))
+                                          self.storage, polls))
         self.log = open(folder / "caddy.log", "ab")
         self.proc = subprocess.Popen(["timeout", "-s", "KILL", "900"] + front.caddy_command(config), cwd=folder,
                                      env=dict(os.environ, HOME=str(folder)), stdout=self.log, stderr=self.log,
@@ -787,6 +791,8 @@ def main(argv=None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     parser.add_argument("--front", action="store_true",
                         help="through Caddy over HTTPS (issue 21), one kept connection per client")
+    parser.add_argument("--no-front-polls", action="store_true",
+                        help="with --front: every poll to the app (before web/front_polls.py)")
     parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
     parser.add_argument("--wrk", action="store_true",
                         help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
@@ -814,9 +820,12 @@ def main(argv=None) -> int:
         # wrk's phones all come from 127.0.0.1: straight to waitress, its per-address cap would refuse them
         server = Server(Path(folder), args.threads, args.workers,
                         Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
-                        extra={"CONNECTIONS_PER_ADDRESS": 100_000} if args.wrk and not args.front else None)
+                        extra=({"CONNECTIONS_PER_ADDRESS": 100_000} if args.wrk and not args.front else
+                               {"FRONT_POLLS": str(Path(folder) / "polls")} if args.front and not args.no_front_polls
+                               else None))
         server.start(gunicorn=args.gunicorn)
-        front = Front(Path(folder), server.port) if args.front else None
+        front = (Front(Path(folder), server.port, None if args.no_front_polls else Path(folder) / "polls")
+                 if args.front else None)
         try:
             tables = []
             for n in range(args.tables):

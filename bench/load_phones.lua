@@ -49,7 +49,7 @@ function request()
    local wid = phones[turn]
    local asked = known[turn] or "0"
    known[turn] = latest[wid]
-   return wrk.format("GET", "/w/" .. wid .. "/live?v=" .. asked)
+   return wrk.format("GET", "/w/" .. wid .. "/live?v=" .. asked, {["HX-Request"] = "true"})
 end
 
 function response(status, headers, body)

@@ -52,10 +52,12 @@ def sites(public_url: str | None, https_port: int, lan: str | None) -> tuple[lis
     return [f"https://{'[%s]' % n if ':' in n else n}:{https_port}" for n in names], False
 
 
-def caddyfile(site_addresses: list[str], public: bool, upstream: str, storage: Path) -> str:
+def caddyfile(site_addresses: list[str], public: bool, upstream: str, storage: Path,
+              polls: Path | None = None) -> str:
     """The Caddyfile: Caddy's own admin API off, certificates kept in ``storage``,
     every request passed to ``upstream`` (Caddy adds X-Forwarded-For/-Proto/-Host
-    and keeps the Host header)."""
+    and keeps the Host header), except, with ``polls``, a watch link's htmx poll
+    the app has left its answer for in that folder (scorekeeper/web/front_polls.py)."""
     options = ["admin off", f"storage file_system {storage}", "log {\n\t\tlevel ERROR\n\t}"]
     if not public:
         # a local CA: nothing to install in this machine's trust store, no http->https redirect on :80
@@ -63,8 +65,49 @@ def caddyfile(site_addresses: list[str], public: bool, upstream: str, storage: P
     lines = ["{"] + [f"\t{o}" for o in options] + ["}", "", ", ".join(site_addresses) + " {"]
     if not public:
         lines.append("\ttls internal")
+    if polls is not None:
+        lines += poll_answers(polls, upstream)
     lines += [f"\treverse_proxy {upstream}", "}", ""]
     return "\n".join(lines)
+
+
+def poll_answers(polls: Path, upstream: str) -> list[str]:
+    """Caddy's part of web/front_polls.py: 204 when ``same-<v>`` is there, else
+    ``part.html`` (precompressed), else the app; with the app's own headers."""
+    from .security import CSP
+
+    root = str(polls).replace('"', "")
+    return [
+        "\t@poll {",
+        "\t\tmethod GET",
+        "\t\tpath_regexp poll ^/w/([A-Za-z0-9_-]{1,64})/live$",
+        '\t\texpression `{query}.matches("^v=[0-9a-z-]{1,64}$")`',
+        "\t\theader HX-Request true",
+        "\t}",
+        "\troute @poll {",
+        f'\t\t@same file {{\n\t\t\troot "{root}"\n\t\t\ttry_files /w/{{re.poll.1}}/same-{{query.v}}\n\t\t}}',
+        f'\t\t@part file {{\n\t\t\troot "{root}"\n\t\t\ttry_files /w/{{re.poll.1}}/part.html\n\t\t}}',
+        "\t\theader @same Vary \"HX-Request, Accept-Encoding\"",
+        "\t\theader @same X-Answered-By front",
+        "\t\trespond @same 204",
+        "\t\thandle @part {",
+        "\t\t\theader {",
+        f"\t\t\t\tContent-Security-Policy \"{CSP}\"",
+        "\t\t\t\tX-Content-Type-Options nosniff",
+        "\t\t\t\tReferrer-Policy same-origin",
+        "\t\t\t\tX-Frame-Options DENY",
+        "\t\t\t\tCache-Control no-cache",
+        "\t\t\t\tVary \"HX-Request, Accept-Encoding\"",
+        "\t\t\t\t-Last-Modified",
+        "\t\t\t\tX-Answered-By front",
+        "\t\t\t}",
+        "\t\t\trewrite * /w/{re.poll.1}/part.html",
+        f'\t\t\tfile_server {{\n\t\t\t\troot "{root}"\n\t\t\t\tprecompressed br gzip\n\t\t\t\tpass_thru\n\t\t\t}}',
+        "\t\t}",
+        "\t\trewrite * {http.request.orig_uri}",
+        f"\t\treverse_proxy {upstream}",
+        "\t}",
+    ]
 
 
 def root_certificate(storage: Path) -> Path:
@@ -87,7 +130,9 @@ def plan(https_port: int, app_port: int):
     storage = folder / "caddy"
     addresses, public = sites(app.config.get("PUBLIC_URL"), https_port, lan_address())
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
-    text = caddyfile(addresses, public, f"127.0.0.1:{app_port}", storage)
+    from .web.front_polls import folder_for
+
+    text = caddyfile(addresses, public, f"127.0.0.1:{app_port}", storage, folder_for(app))
     return folder / "Caddyfile", text, url, public, storage
 
 

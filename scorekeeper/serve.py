@@ -257,12 +257,14 @@ def front(app, url: str) -> None:
     from urllib.parse import urlsplit
 
     from . import security
+    from .web import front_polls
 
     if not url:
         raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
     app.config["PROXY_COUNT"] = app.config.get("PROXY_COUNT") or 1
     app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
     security.allow_hosts(app, urlsplit(url).hostname)
+    front_polls.enable(app)   # the front answers watch polls from the app's last answers
 
 
 def main(argv=None) -> int:
@@ -297,6 +299,9 @@ def main(argv=None) -> int:
     print("Gleek scorekeeper", flush=True)
     print(f"  database: {first.config['DATABASE']}", flush=True)
     if args.front is not None:
+        from .web import front_polls
+
+        front_polls.enable(first, clear=True)   # what a server before this one left: other versions, maybe
         print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
               flush=True)
     elif address:

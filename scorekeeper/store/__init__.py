@@ -23,6 +23,7 @@ from .common import (  # noqa: F401
     new_token, TOKEN, is_token, id_label, printable,
     CREATION_WINDOW,
 )
+from . import live_changes  # noqa: F401
 from .schema import (  # noqa: F401
     migrations, connect, connect_keeper, initialise, writing,
     reading,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
-from . import commits
+from . import commits, live_changes
 
 
 
@@ -222,6 +222,7 @@ def connect(path: str | Path) -> Database:
     conn.execute("PRAGMA busy_timeout = 15000")
     db = Database(conn)
     db.path = str(path)  # which database a kept list of hands belongs to
+    live_changes.install(db)
     return db
 
 
@@ -264,13 +265,17 @@ def writing(db: Database, durable: bool = True):
     quick (docs/engineering.md)."""
     path = getattr(db, "path", "")
     turn = commits.turn_for(path) if not db.conn.in_transaction else None
-    if turn is None:   # a connection not opened by ``connect`` (or already in a transaction: BEGIN says so)
-        with _transaction(db, "FULL" if durable else "NORMAL"):
-            yield db
-        return
-    with turn:
-        with _transaction(db, "NORMAL"):
-            yield db
+    try:
+        if turn is None:   # a connection not opened by ``connect`` (or already in a transaction: BEGIN says so)
+            with _transaction(db, "FULL" if durable else "NORMAL"):
+                yield db
+            return
+        with turn:
+            with _transaction(db, "NORMAL"):
+                yield db
+    finally:
+        if not db.conn.in_transaction:   # committed (or rolled back): the front's kept polls of it forgotten
+            live_changes.flush(db)
     if durable:
         commits.sync_for(path).wait()
 

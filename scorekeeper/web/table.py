@@ -54,6 +54,7 @@ def live(key, kind):
         request.environ[VERSION_MARK] = version
     if request.args.get("v") == version:
         response = make_response("", 204)
+        leave_for_the_front(key, kind, version, None)
     else:
         def make():
             table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
@@ -64,9 +65,25 @@ def live(key, kind):
             link = (current_app.config["DATABASE"], kind, key, request.args.get("all") == "1")
             body = LIVE.get((*link, version), lambda: shared_part(link, version, make))
             g.compressed_as = repr((*link, version))   # compressed once, for every phone (cache.CompressedParts)
+            if not link[3]:
+                leave_for_the_front(key, kind, version, body.encode())
         response = make_response(body)
     response.headers["Vary"] = "HX-Request"
     return response
+
+
+def leave_for_the_front(key: str, kind: str, version: str, body: bytes | None) -> None:
+    """Behind the front, a watch link's answer is left for it to send again
+    (web/front_polls.py); removed at once if the link changed meanwhile."""
+    files = current_app.extensions.get("scorekeeper.front_polls")
+    if files is None or kind != "w" or not files.keep(key, version, body):
+        return
+    try:
+        if store.live_version(get_db(), key, kind) == version:
+            return
+    except store.NotFound:
+        pass
+    files.forget([key])
 
 
 def shared_part(link: tuple, version: str, make) -> str:

@@ -41,13 +41,15 @@ class HttpsFront:
         self.app_port, self.port = free_port(), free_port()
         self.url = f"https://localhost:{self.port}"
         self.storage = folder / "caddy"
+        self.polls = self.instance / "front" / "polls"   # serve --front's default (web/front_polls.py)
         self.root_certificate = front.root_certificate(self.storage)
         self.procs: list[subprocess.Popen] = []
 
     def start(self, timeout: float = 40.0) -> "HttpsFront":
         env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
         caddyfile = self.folder / "Caddyfile"
-        caddyfile.write_text(front.caddyfile([self.url], False, f"127.0.0.1:{self.app_port}", self.storage))
+        caddyfile.write_text(front.caddyfile([self.url], False, f"127.0.0.1:{self.app_port}", self.storage,
+                                             self.polls))
         bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
         with open(self.folder / "serve.log", "wb") as log:
             self.procs.append(subprocess.Popen(

@@ -89,3 +89,55 @@ def test_the_host_allow_list_holds_behind_the_front(https):
         assert status == 400 and b"does not answer to that address" in body
     status, _, body = https.request("GET", "/healthz")
     assert status == 200 and json.loads(body) == {"database": "ok"}
+
+
+def test_a_watch_poll_is_answered_by_the_front_until_its_table_changes(https):
+    """web/front_polls.py: the app's last answer for a watch link, sent again by
+    Caddy itself (``X-Answered-By: front``), forgotten the moment a hand is saved."""
+    import brotli
+    import re
+
+    origin = {"Origin": https.url, **FORM}
+    _, headers, _ = https.request("POST", "/sessions", form(
+        {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett", "first_dealer": "0",
+         "stake": ""}), origin)
+    url, jar = headers["Location"], {"Cookie": headers["Set-Cookie"].split(";", 1)[0]}
+    _, _, page = https.request("GET", url, headers=jar)
+    watch = re.search(rb"/w/([A-Za-z0-9_-]+)", page).group(1).decode()
+    hx = {"HX-Request": "true"}
+
+    def poll(version, **more):
+        status, headers, body = https.request("GET", f"/w/{watch}/live?v={version}", headers={**hx, **more})
+        return status, headers.get("X-Answered-By", "app"), body
+
+    status, server, first = poll("0")
+    assert (status, server) == (200, "app")   # the app's answer, left for the front
+    version = re.search(rb"live\?v=([0-9a-z-]+)", first).group(1).decode()
+    assert poll("0") == (200, "front", first)
+    assert poll(version) == (204, "front", b"")
+    status, headers, squeezed = https.request("GET", f"/w/{watch}/live?v=0",
+                                              headers={**hx, "Accept-Encoding": "br"})
+    assert headers["X-Answered-By"] == "front" and headers["Content-Encoding"] == "br"
+    assert brotli.decompress(squeezed) == first
+    assert headers["Content-Security-Policy"].startswith("default-src 'self'")
+    # anything but a plain htmx poll of a watch link is the app's
+    assert https.request("GET", f"/w/{watch}/live?v=0")[1].get("X-Answered-By") is None
+    assert https.request("GET", f"/w/{watch}/live?v=0&all=1", headers=hx)[1].get("X-Answered-By") is None
+    assert https.request("GET", f"/w/{watch}/live?v=../../x", headers=hx)[1].get("X-Answered-By") is None
+
+    hand = load_example("parlett-evening.json")["hands"][0]
+    status, _, _ = https.request("POST", url + "/hands", form(list(hand_fields(hand, 1).items(multi=True))),
+                                 {**origin, **jar})
+    assert status == 303
+    status, server, after = poll(version)   # no 204 for the version now past: the app, with the hand
+    assert (status, server) == (200, "app") and after != first
+    newer = re.search(rb"live\?v=([0-9a-z-]+)", after).group(1).decode()
+    assert newer != version
+    assert poll(version) == (200, "front", after)
+    assert poll(newer) == (204, "front", b"")
+
+    # the hand undone: forgotten again, and the app's answer has no hand
+    status, _, _ = https.request("POST", url + "/undo", form({"version": newer.split("-")[0]}), {**origin, **jar})
+    assert status in (200, 303)
+    status, server, undone = poll(newer)
+    assert (status, server) == (200, "app") and undone != after

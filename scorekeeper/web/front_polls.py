@@ -1,0 +1,142 @@
+"""Polls answered by the front itself (behind Caddy: `make run-https`, deploy/).
+
+Under issue 21's load (200 tables, 1,000 phones polling every 3 s through the
+front) four requests in five are a watcher's or a player's phone asking for its
+table's live part, and nearly all of them are a question another phone on the
+same link has just asked. Answered by waitress, even replayed without Flask
+(``web.kept_polls``), each still cost Python ~2 ms of CPU and a place in its
+queue; Caddy answers one from a file for a fraction of that, on every core.
+
+So for a watch link (``/w/<id>/live?v=<version>``, asked by htmx) the app leaves
+its last answer in a folder the front reads (``FRONT_POLLS``, under the
+instance folder: ``front.caddyfile`` names the same one), one folder a link:
+
+- ``same-<version>``, empty: the live version the app last answered for. A
+  poll asking with that version is answered 204 by the front.
+- ``part.html`` (with ``part.html.br`` and ``part.html.gz`` beside it, the same
+  bytes compressed): the live part of that version. A poll asking with any other
+  version is sent it by the front.
+- nothing (no folder, or emptied): the front passes the poll to the app, which
+  answers it as without a front and leaves its answer here again.
+
+It is never stale: every change to what a watch link's part shows is a change
+of its live version (``store.reads.live_key``), and every connection of the
+server tells, once such a change is committed, which links it changed
+(``store.live_changes``): their files are removed (``forget``). The app writes
+a link's files only after reading its version, and reads it again once they
+are written: if it changed meanwhile, it removes them itself. Either way a part
+the front serves is one the app would have sent within the last few
+milliseconds. A poll with any other query (``all=1``), without htmx's
+``HX-Request``, for a player's or the scorer's link, or for a deleted session
+always goes to the app. The folder is emptied when the server starts (a
+database restored while it was stopped has other versions).
+"""
+
+from __future__ import annotations
+
+import brotli
+import gzip
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
+VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
+PART = "part.html"
+COMPRESSED = {".br": lambda data: brotli.compress(data, quality=5), ".gz": lambda data: gzip.compress(data, 6)}
+MARK = "same-"
+
+
+class PollFiles:
+    """The folder of the front's answers, one sub-folder a watch link."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+
+    def of(self, watch_id: str) -> Path | None:
+        return self.folder / "w" / watch_id if LINK.match(watch_id) else None
+
+    def keep(self, watch_id: str, version: str, body: bytes | None) -> bool:
+        """The app's answer for ``version``: its part (``body``), or None when it
+        answered 204 (only the mark then). False if it could not be written."""
+        folder = self.of(watch_id)
+        if folder is None or not VERSION.match(version):
+            return False
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if body is not None:
+                for suffix, compress in COMPRESSED.items():
+                    _write(folder / (PART + suffix), compress(body))
+                _write(folder / PART, body)
+            mark = folder / (MARK + version)
+            if not mark.exists():
+                _write(mark, b"")
+            for name in os.listdir(folder):
+                if name.startswith(MARK) and name != mark.name:
+                    _unlink(folder / name)
+            return True
+        except OSError:
+            return False   # the app answers this link's polls, as without a front
+
+    def forget(self, watch_ids) -> None:
+        """Every answer kept for these links (their live version changed)."""
+        for watch_id in watch_ids:
+            folder = self.of(watch_id)
+            if folder is None:
+                continue
+            try:
+                names = os.listdir(folder)
+            except FileNotFoundError:
+                continue
+            for name in names:   # the marks first: a poll then finds no 204 for the version now past
+                if name.startswith(MARK):
+                    _unlink(folder / name)
+            for name in names:
+                if not name.startswith(MARK):
+                    _unlink(folder / name)
+
+    def clear(self) -> None:
+        """Nothing kept (the server starting)."""
+        shutil.rmtree(self.folder / "w", ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Written whole, then put in place: the front never reads half a file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def _unlink(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def folder_for(app) -> Path | None:
+    """The folder of the front's answers: ``FRONT_POLLS`` (False: none, every poll
+    to the app), by default ``front/polls`` in the instance folder."""
+    configured = app.config.get("FRONT_POLLS")
+    if configured is False:
+        return None
+    return Path(configured) if configured else Path(app.instance_path) / "front" / "polls"
+
+
+def enable(app, clear: bool = False) -> PollFiles | None:
+    """Behind the front (``serve --front``): this process keeps its answers there
+    and forgets them when a change is committed (``store.live_changes``)."""
+    from .. import store
+
+    folder = folder_for(app)
+    if folder is None:
+        return None
+    files = PollFiles(folder)
+    if clear:
+        files.clear()
+    app.extensions["scorekeeper.front_polls"] = files
+    store.live_changes.watch(app.config["DATABASE"], files.forget)
+    return files

@@ -130,7 +130,9 @@ def make_app():
 
 
 if __name__ == "__main__":
-    run(make_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+    own_ports = sys.argv[4:] == ["own-ports"]   # behind the front, as serve --front: a port a process
+    run(make_app, "127.0.0.1", int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
+        **({{"own_ports": True}} if own_ports else {{}}))
 else:   # gunicorn, for comparison
     app = make_app()[0]
 """
@@ -148,6 +150,15 @@ def warm_up(port: int, tables: list, times: int) -> None:
                       [t for t in tables for _ in range(times)]))
 
 
+def port_is_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -156,14 +167,21 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT, proxies: int = 0,
-                 extra: dict | None = None):
+                 extra: dict | None = None, own_ports: bool = False):
         self.folder, self.threads, self.workers, self.root = folder, threads, workers, root
+        self.own_ports = own_ports and workers > 1
         self.database = folder / "load.db"
         (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
                                                              backups=str(folder / "backups"), proxies=proxies,
                                                              extra=extra or {}))
         self.port = free_port()
+        while self.own_ports and not all(port_is_free(self.port + i) for i in range(1, workers)):
+            self.port = free_port()
         self.proc = None
+
+    def ports(self) -> list[int]:
+        """The ports of its processes (one shared port, or one each: ``own_ports``)."""
+        return [self.port + i for i in range(self.workers)] if self.own_ports else [self.port]
 
     def start(self, gunicorn: bool = False) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{self.root}")
@@ -173,7 +191,7 @@ class Server:
                        "--threads", "4", "--worker-class", "gthread", "load_server:app"]
         else:
             command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads),
-                       str(self.workers)]
+                       str(self.workers)] + (["own-ports"] if self.own_ports else [])
         self.proc = subprocess.Popen(command, cwd=self.root, env=env, stdout=self.log, stderr=self.log,
                                      start_new_session=True)
         deadline = time.monotonic() + 30
@@ -243,13 +261,13 @@ class Sample:
 class Front:
     """Caddy in front of the bench's server, as `make run-https` runs it (issue 21)."""
 
-    def __init__(self, folder: Path, upstream: int, polls: Path | None = None):
+    def __init__(self, folder: Path, upstream: list[int], polls: Path | None = None):
         from scorekeeper import front
 
         self.port, self.storage = free_port(), folder / "caddy"
         config = folder / "Caddyfile"
-        config.write_text(front.caddyfile([f"https://localhost:{self.port}"], False, f"127.0.0.1:{upstream}",
-                                          self.storage, polls))
+        config.write_text(front.caddyfile([f"https://localhost:{self.port}"], False,
+                                          [f"127.0.0.1:{port}" for port in upstream], self.storage, polls))
         self.log = open(folder / "caddy.log", "ab")
         self.proc = subprocess.Popen(["timeout", "-s", "KILL", "900"] + front.caddy_command(config), cwd=folder,
                                      env=dict(os.environ, HOME=str(folder)), stdout=self.log, stderr=self.log,
@@ -586,7 +604,7 @@ def summarise_wrk(figures: dict) -> dict:
     duration = figures["duration_us"] / 1e6
     app_ms = figures["app_ms"]
     return {
-        "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95),
+        "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95), "by_app": len(app_ms),
         "requests": figures["requests"], "per_second": figures["requests"] / duration if duration else 0.0,
         "errors": sum(figures["errors"].values()), "error_kinds": figures["errors"],
         "p50": figures["p50_us"] / 1000, "p95": figures["p95_us"] / 1000, "p99": figures["p99_us"] / 1000,
@@ -725,7 +743,8 @@ def report(results: dict, info: dict, args) -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         row("save a hand (POST → 303)", app["save"]),
         row(f"{'watch and player polls, wrk' if args.wrk else 'watch poll'} ({no_change} × 204, "
-            f"{polls['statuses'].get(200, 0)} × 200)", polls),
+            f"{polls['statuses'].get(200, 0)} × 200"
+            + (f"; {polls['by_app']} answered by the app" if "by_app" in polls else "") + ")", polls),
         *([row(f"player poll ({app['player']['statuses'].get(204, 0)} × 204, "
                f"{app['player']['statuses'].get(200, 0)} × 200)", app["player"])] if args.players and not args.wrk
           else []),
@@ -791,6 +810,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     parser.add_argument("--front", action="store_true",
                         help="through Caddy over HTTPS (issue 21), one kept connection per client")
+    parser.add_argument("--shared-socket", action="store_true",
+                        help="with --front: the server's processes on one shared port (the front balancing nothing), "
+                             "as before each had its own")
     parser.add_argument("--no-front-polls", action="store_true",
                         help="with --front: every poll to the app (before web/front_polls.py)")
     parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
@@ -822,9 +844,9 @@ def main(argv=None) -> int:
                         Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
                         extra=({"CONNECTIONS_PER_ADDRESS": 100_000} if args.wrk and not args.front else
                                {"FRONT_POLLS": str(Path(folder) / "polls")} if args.front and not args.no_front_polls
-                               else None))
+                               else None), own_ports=args.front and not args.shared_socket)
         server.start(gunicorn=args.gunicorn)
-        front = (Front(Path(folder), server.port, None if args.no_front_polls else Path(folder) / "polls")
+        front = (Front(Path(folder), server.ports(), None if args.no_front_polls else Path(folder) / "polls")
                  if args.front else None)
         try:
             tables = []
@@ -887,7 +909,7 @@ def main(argv=None) -> int:
             print(f"{name:>8} {kind:>4}: {s['requests']:5d} req, {s['per_second']:6.1f}/s, p50 {s['p50']:6.1f} ms, "
                   f"p95 {s['p95']:6.1f} ms, p99 {s['p99']:6.1f} ms, max {s['max']:7.1f} ms, "
                   f"errors {s['errors']}, statuses {s['statuses']}; in the app p50 {s['app_p50']:.1f} ms, "
-                  f"p95 {s['app_p95']:.1f} ms")
+                  f"p95 {s['app_p95']:.1f} ms" + (f" ({s['by_app']} answered by the app)" if "by_app" in s else ""))
     entry = report(results, info, args)
     print()
     print(entry)

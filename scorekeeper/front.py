@@ -52,7 +52,7 @@ def sites(public_url: str | None, https_port: int, lan: str | None) -> tuple[lis
     return [f"https://{'[%s]' % n if ':' in n else n}:{https_port}" for n in names], False
 
 
-def caddyfile(site_addresses: list[str], public: bool, upstream: str, storage: Path,
+def caddyfile(site_addresses: list[str], public: bool, upstream: str | list[str], storage: Path,
               polls: Path | None = None) -> str:
     """The Caddyfile: Caddy's own admin API off, certificates kept in ``storage``,
     every request passed to ``upstream`` (Caddy adds X-Forwarded-For/-Proto/-Host
@@ -67,11 +67,19 @@ def caddyfile(site_addresses: list[str], public: bool, upstream: str, storage: P
         lines.append("\ttls internal")
     if polls is not None:
         lines += poll_answers(polls, upstream)
-    lines += [f"\treverse_proxy {upstream}", "}", ""]
+    lines += proxy(upstream, "\t") + ["}", ""]
     return "\n".join(lines)
 
 
-def poll_answers(polls: Path, upstream: str) -> list[str]:
+def proxy(upstream: str | list[str], indent: str) -> list[str]:
+    """``reverse_proxy`` to the app: to each of its processes' own ports
+    (``serve.worker_ports``), the request to the one with the fewest in hand."""
+    if isinstance(upstream, str) or len(upstream) == 1:
+        return [f"{indent}reverse_proxy {upstream if isinstance(upstream, str) else upstream[0]}"]
+    return [f"{indent}reverse_proxy {' '.join(upstream)} {{", f"{indent}\tlb_policy least_conn", f"{indent}}}"]
+
+
+def poll_answers(polls: Path, upstream: str | list[str]) -> list[str]:
     """Caddy's part of web/front_polls.py: 204 when ``same-<v>`` is there, else
     ``part.html`` (precompressed), else the app; with the app's own headers."""
     from .security import CSP
@@ -105,7 +113,7 @@ def poll_answers(polls: Path, upstream: str) -> list[str]:
         f'\t\t\tfile_server {{\n\t\t\t\troot "{root}"\n\t\t\t\tprecompressed br gzip\n\t\t\t\tpass_thru\n\t\t\t}}',
         "\t\t}",
         "\t\trewrite * {http.request.orig_uri}",
-        f"\t\treverse_proxy {upstream}",
+        *proxy(upstream, "\t\t"),
         "\t}",
     ]
 
@@ -132,7 +140,10 @@ def plan(https_port: int, app_port: int):
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
     from .web.front_polls import folder_for
 
-    text = caddyfile(addresses, public, f"127.0.0.1:{app_port}", storage, folder_for(app))
+    from .serve import worker_ports
+
+    text = caddyfile(addresses, public, [f"127.0.0.1:{p}" for p in worker_ports(app_port)], storage,
+                     folder_for(app))
     return folder / "Caddyfile", text, url, public, storage
 
 

@@ -134,8 +134,22 @@ def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS) -> None:
-    """Serve ``make_app()`` on host:port with ``workers`` waitress processes."""
+def worker_ports(port: int, workers: int = WORKERS) -> list[int]:
+    """Behind the front each worker listens on a port of its own: ``port``, ``port + 1``, …"""
+    return [port + i for i in range(workers)]
+
+
+def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS,
+        own_ports: bool = False) -> None:
+    """Serve ``make_app()`` on host:port with ``workers`` waitress processes.
+
+    They share one listening socket (each accepts from it), except with
+    ``own_ports`` (behind the front: ``worker_ports``), where the front itself
+    sends each request to the process with the fewest in hand (Caddy's
+    ``lb_policy least_conn``). Measured under issue 21's load through the front:
+    on one shared socket the front's few kept connections, each accepted by one
+    process, left one process 82 % busy and the other 43 %, and the busy one's
+    queue set the p95."""
     raise_open_file_limit()
     from . import pdf
 
@@ -145,9 +159,9 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     door.share_held_off()   # and one of the addresses told to wait
     shared_parts = share_live_parts(workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
-    sock = listen(host, port)
+    socks = [listen(host, p) for p in worker_ports(port, workers)] if own_ports and workers > 1 else [listen(host, port)]
     try:
-        serve_workers(make_app, sock, threads, workers)
+        serve_workers(make_app, socks, threads, workers)
     finally:
         if shared_parts:
             import shutil
@@ -205,13 +219,14 @@ def remove_left_parts(temporary: Path) -> list[Path]:
     return removed
 
 
-def serve_workers(make_app, sock: socket.socket, threads: int, workers: int) -> None:
+def serve_workers(make_app, socks: list[socket.socket], threads: int, workers: int) -> None:
+    """``workers`` processes on the socket (or, one each, on the sockets) given."""
     if workers <= 1:
-        serve_worker(make_app, sock, threads)
+        serve_worker(make_app, socks[0], threads)
         return
-    children: dict[int, float] = {}
+    children: dict[int, tuple[float, socket.socket]] = {}
 
-    def start_one() -> None:
+    def start_one(sock: socket.socket) -> None:
         pid = os.fork()
         if pid == 0:   # the worker
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -226,7 +241,7 @@ def serve_workers(make_app, sock: socket.socket, threads: int, workers: int) -> 
                 code = 1
             finally:
                 os._exit(code)
-        children[pid] = time.monotonic()
+        children[pid] = (time.monotonic(), sock)
 
     def stop(signum, frame):
         for pid in list(children):
@@ -238,17 +253,18 @@ def serve_workers(make_app, sock: socket.socket, threads: int, workers: int) -> 
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    for _ in range(workers):
-        start_one()
+    for i in range(workers):
+        start_one(socks[i % len(socks)])
     while True:
         pid, status = os.wait()
-        started = children.pop(pid, None)
-        if started is None:
+        child = children.pop(pid, None)
+        if child is None:
             continue
+        started, sock = child
         logging.getLogger("scorekeeper").warning("worker %d stopped (status %d); starting another", pid, status)
         if time.monotonic() - started < 2:
             time.sleep(2)   # one that dies at once would otherwise be restarted in a tight loop
-        start_one()
+        start_one(sock)   # on the same socket (its own port, behind the front)
 
 
 def front(app, url: str) -> None:
@@ -308,7 +324,7 @@ def main(argv=None) -> int:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
     del first
-    run(make_app, args.host, args.port, args.threads, args.workers)
+    run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None)
     return 0
 
 

@@ -32,13 +32,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(count: int) -> int:
+    """A free port whose ``count - 1`` next ones are free too (serve --front: a port a process)."""
+    while True:
+        first = free_port()
+        try:
+            for port in range(first + 1, first + count):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+
+
 class HttpsFront:
     def __init__(self, folder: Path, config: str = "", workers: int = 2):
         self.folder, self.workers = folder, workers
         self.instance = folder / "instance"
         self.instance.mkdir(parents=True, exist_ok=True)
         (self.instance / "config.py").write_text(config)
-        self.app_port, self.port = free_port(), free_port()
+        self.app_port, self.port = free_ports(workers), free_port()
         self.url = f"https://localhost:{self.port}"
         self.storage = folder / "caddy"
         self.polls = self.instance / "front" / "polls"   # serve --front's default (web/front_polls.py)
@@ -48,8 +61,10 @@ class HttpsFront:
     def start(self, timeout: float = 40.0) -> "HttpsFront":
         env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
         caddyfile = self.folder / "Caddyfile"
-        caddyfile.write_text(front.caddyfile([self.url], False, f"127.0.0.1:{self.app_port}", self.storage,
-                                             self.polls))
+        from scorekeeper.serve import worker_ports
+
+        upstream = [f"127.0.0.1:{port}" for port in worker_ports(self.app_port, self.workers)]
+        caddyfile.write_text(front.caddyfile([self.url], False, upstream, self.storage, self.polls))
         bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
         with open(self.folder / "serve.log", "wb") as log:
             self.procs.append(subprocess.Popen(

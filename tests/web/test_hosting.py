@@ -208,6 +208,21 @@ def test_the_front_gets_a_public_certificate_only_for_a_public_name(tmp_path):
     assert "tls internal" not in public and "scores.example.org {\n\treverse_proxy 127.0.0.1:5000\n}" in public
 
 
+def test_the_front_sends_each_request_to_the_process_with_the_fewest_in_hand(tmp_path):
+    """Behind the front each waitress process has its own port (serve --front),
+    and Caddy balances between them, the polls it answers itself included."""
+    from scorekeeper import front
+    from scorekeeper.serve import worker_ports
+
+    assert worker_ports(5000, 2) == [5000, 5001] and worker_ports(5000, 1) == [5000]
+    text = front.caddyfile(["https://localhost:8443"], False, ["127.0.0.1:5000", "127.0.0.1:5001"], tmp_path,
+                           tmp_path / "polls")
+    balanced = "reverse_proxy 127.0.0.1:5000 127.0.0.1:5001 {\n\t\t+lb_policy least_conn\n\t+}"
+    assert "\n\t" + balanced.replace("+", "") in text          # every other request
+    assert "\n\t\t" + balanced.replace("+", "\t") in text      # a poll the app answers
+    assert "reverse_proxy 127.0.0.1:5000\n" not in text
+
+
 def test_a_poll_does_not_write_the_cookie_again(client):
     """The cookie (this browser's tables) is written when it changes: a phone
     polling every 3 s is not sent a newly signed cookie each time."""

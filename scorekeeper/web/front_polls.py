@@ -47,6 +47,7 @@ VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
 PART = "part.html"
 COMPRESSED = {".br": lambda data: brotli.compress(data, quality=5), ".gz": lambda data: gzip.compress(data, 6)}
 MARK = "same-"
+TO_RENEW, ANSWERED = "front_polls_to_renew", "front_polls_answered"   # in flask.g, while a request is made
 
 
 class PollFiles:
@@ -126,6 +127,68 @@ def folder_for(app) -> Path | None:
     return Path(configured) if configured else Path(app.instance_path) / "front" / "polls"
 
 
+class Renewer:
+    """Each watch link a committed change forgot, its new part left for the front
+    at once, not by the next poll (which would wait for the app behind the saves,
+    and under load there were many such polls: a third of them, when a thread of
+    its own renewed the parts, behind the request threads).
+
+    A change made by a request is renewed by that request's own thread, just
+    after its answer is sent (``call_on_close``: the scorer's phone does not wait
+    for it); any other (a command, or a write told only when a request gave its
+    connection back) by one thread of this process. The part is the view's own
+    (``table.renew_part``)."""
+
+    def __init__(self, app, files: PollFiles):
+        self.app, self.files = app, files
+        self.pending: dict[str, None] = {}
+        self.cond = threading.Condition()
+        self.thread: threading.Thread | None = None
+
+    def told(self, watch_ids) -> None:
+        from flask import g, has_request_context
+
+        self.files.forget(watch_ids)
+        if has_request_context() and not g.get(ANSWERED):
+            g.setdefault(TO_RENEW, {}).update(dict.fromkeys(watch_ids))
+            return
+        with self.cond:
+            for watch_id in watch_ids:
+                self.pending[watch_id] = None
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self.run, name="front-polls", daemon=True)
+                self.thread.start()
+            self.cond.notify()
+
+    def after_request(self, response):
+        """The links this request changed, renewed once its answer is sent."""
+        from flask import g
+
+        g.setdefault(ANSWERED, True)
+        watch_ids = list(g.pop(TO_RENEW, {}))
+        if watch_ids:
+            response.call_on_close(lambda: self.renew(watch_ids))
+        return response
+
+    def renew(self, watch_ids) -> None:
+        from .table import renew_part
+
+        for watch_id in watch_ids:
+            try:
+                renew_part(self.app, watch_id)
+            except Exception:   # noqa: BLE001 - the front then asks the app, as without this
+                self.app.logger.exception("could not leave the live part of a watch link for the front")
+
+    def run(self) -> None:
+        while True:
+            with self.cond:
+                while not self.pending:
+                    self.cond.wait()
+                watch_id = next(iter(self.pending))
+                del self.pending[watch_id]
+            self.renew([watch_id])
+
+
 def enable(app, clear: bool = False) -> PollFiles | None:
     """Behind the front (``serve --front``): this process keeps its answers there
     and forgets them when a change is committed (``store.live_changes``)."""
@@ -138,5 +201,8 @@ def enable(app, clear: bool = False) -> PollFiles | None:
     if clear:
         files.clear()
     app.extensions["scorekeeper.front_polls"] = files
-    store.live_changes.watch(app.config["DATABASE"], files.forget)
+    if "scorekeeper.front_polls_renewer" not in app.extensions:
+        renewer = app.extensions["scorekeeper.front_polls_renewer"] = Renewer(app, files)
+        app.after_request(renewer.after_request)
+    store.live_changes.watch(app.config["DATABASE"], app.extensions["scorekeeper.front_polls_renewer"].told)
     return files

@@ -56,20 +56,38 @@ def live(key, kind):
         response = make_response("", 204)
         leave_for_the_front(key, kind, version, None)
     else:
-        def make():
-            table = load_player_table(key) if kind == "p" else load_table(key, kind == "s")
-            return render_template("_live.html", fresh=True, **table_context(table))
         if kind == "s":   # the scorer's part depends on his PIN being unlocked: made each time
-            body = make()
+            body = render_template("_live.html", fresh=True, **table_context(load_table(key, True)))
         else:             # a watcher's or a player's part is the same for every phone on that link
-            link = (current_app.config["DATABASE"], kind, key, request.args.get("all") == "1")
-            body = LIVE.get((*link, version), lambda: shared_part(link, version, make))
-            g.compressed_as = repr((*link, version))   # compressed once, for every phone (cache.CompressedParts)
-            if not link[3]:
+            body = shared_live_part(key, kind, version, request.args.get("all") == "1")
+            if request.args.get("all") != "1":
                 leave_for_the_front(key, kind, version, body.encode())
         response = make_response(body)
     response.headers["Vary"] = "HX-Request"
     return response
+
+
+def shared_live_part(key: str, kind: str, version: str, show_all: bool) -> str:
+    """A watcher's or player's live part of ``version``: made once, for every phone."""
+    def make():
+        table = load_player_table(key) if kind == "p" else load_table(key, False)
+        return render_template("_live.html", fresh=True, **table_context(table))
+
+    link = (current_app.config["DATABASE"], kind, key, show_all)
+    g.compressed_as = repr((*link, version))   # compressed once, for every phone (cache.CompressedParts)
+    return LIVE.get((*link, version), lambda: shared_part(link, version, make))
+
+
+def renew_part(app, watch_id: str) -> None:
+    """Behind the front, after a change: the watch link's new part left for it
+    (web/front_polls.py), made as a poll of that link would make it."""
+    base = app.config.get("PUBLIC_URL") or "https://localhost/"
+    with app.test_request_context(f"/w/{watch_id}/live", base_url=base, headers={"HX-Request": "true"}):
+        try:
+            version = store.live_version(get_db(), watch_id, "w")
+        except store.NotFound:
+            return
+        leave_for_the_front(watch_id, "w", version, shared_live_part(watch_id, "w", version, False).encode())
 
 
 def leave_for_the_front(key: str, kind: str, version: str, body: bytes | None) -> None:

@@ -91,6 +91,19 @@ def test_the_host_allow_list_holds_behind_the_front(https):
     assert status == 200 and json.loads(body) == {"database": "ok"}
 
 
+def renewed_by_the_front(ask, within: float = 5.0):
+    """The answer once the front gives it (the app leaves a changed link's part
+    from a thread of its own, just after the change: a poll may come first)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while True:
+        answer = ask()
+        if answer[1] == "front" or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.05)
+
+
 def test_a_watch_poll_is_answered_by_the_front_until_its_table_changes(https):
     """web/front_polls.py: the app's last answer for a watch link, sent again by
     Caddy itself (``X-Answered-By: front``), forgotten the moment a hand is saved."""
@@ -129,8 +142,9 @@ def test_a_watch_poll_is_answered_by_the_front_until_its_table_changes(https):
     status, _, _ = https.request("POST", url + "/hands", form(list(hand_fields(hand, 1).items(multi=True))),
                                  {**origin, **jar})
     assert status == 303
-    status, server, after = poll(version)   # no 204 for the version now past: the app, with the hand
-    assert (status, server) == (200, "app") and after != first
+    status, server, after = poll(version)   # no 204 for the version now past: the part with the hand
+    assert status == 200 and after != first and b"No hands yet." not in after
+    assert renewed_by_the_front(lambda: poll(version)) == (200, "front", after)   # left by the app, unasked
     newer = re.search(rb"live\?v=([0-9a-z-]+)", after).group(1).decode()
     assert newer != version
     assert poll(version) == (200, "front", after)
@@ -140,4 +154,25 @@ def test_a_watch_poll_is_answered_by_the_front_until_its_table_changes(https):
     status, _, _ = https.request("POST", url + "/undo", form({"version": newer.split("-")[0]}), {**origin, **jar})
     assert status in (200, 303)
     status, server, undone = poll(newer)
-    assert (status, server) == (200, "app") and undone != after
+    assert status == 200 and undone != after and b"No hands yet." in undone
+    assert renewed_by_the_front(lambda: poll(newer)) == (200, "front", undone)
+
+
+def test_each_process_behind_the_front_has_its_own_port(https):
+    """serve --front: a port a waitress process (``serve.worker_ports``), each
+    answering by itself, as the front's ``least_conn`` balancing needs."""
+    import http.client
+
+    from scorekeeper.serve import worker_ports
+
+    answered = set()
+    for port in worker_ports(https.app_port, https.workers):
+        for _ in range(2):   # each port, on connections of its own
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/healthz", headers={"Host": "localhost"})
+            response = conn.getresponse()
+            assert response.status == 200 and json.loads(response.read()) == {"database": "ok"}
+            conn.close()
+        answered.add(port)
+    assert answered == {https.app_port, https.app_port + 1}
+    assert https.request("GET", "/healthz")[0] == 200   # and the front reaches them

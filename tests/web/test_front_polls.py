@@ -1,0 +1,88 @@
+"""web/front_polls.py in one process (real SQLite, the real app): after a
+change, the watch link's new part is left for the front without any poll
+asking for it — by the changing request's own thread once its answer is sent,
+or, for a change made outside a request, by a thread of the app's own.
+(Through a real Caddy: tests/trust/test_https_front.py.)"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from support.data import load_example
+from support.web import hand_fields, new_session
+
+
+@pytest.fixture
+def front_app(app, tmp_path):
+    from scorekeeper.web import front_polls
+
+    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
+    files = front_polls.enable(app, clear=True)
+    yield app, files
+    from scorekeeper import store
+
+    store.live_changes.unwatch(app.config["DATABASE"])
+
+
+def left_for_the_front(files, watch_id: str, within: float = 5.0):
+    """(the version marked, the part) the front would answer a poll with, once there."""
+    folder = files.of(watch_id)
+    deadline = time.monotonic() + within
+    while True:
+        marks = [name for name in (folder.iterdir() if folder.exists() else ()) if name.name.startswith("same-")]
+        if marks and (folder / "part.html").exists():
+            return marks[0].name.removeprefix("same-"), (folder / "part.html").read_bytes()
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
+
+
+def test_a_saved_hand_leaves_its_new_part_for_the_front_unasked(front_app):
+    from scorekeeper import store
+    from scorekeeper.db import get_db
+
+    app, files = front_app
+    client = app.test_client()
+    url = new_session(client)
+    watch = re.search(r"/w/([A-Za-z0-9_-]+)", client.get(url).get_data(as_text=True)).group(1)
+    assert left_for_the_front(files, watch, within=0) is None   # nothing asked, nothing changed: nothing left
+
+    hand = load_example("parlett-evening.json")["hands"][0]
+    response = client.post(url + "/hands", data=hand_fields(hand, 1))
+    assert response.status_code == 303
+    response.close()   # the answer sent: its thread renews the part, then and there
+    version, part = left_for_the_front(files, watch, within=0)
+    with app.app_context():
+        assert version == store.live_version(get_db(), watch, "w")
+    polled = client.get(f"/w/{watch}/live?v=0", headers={"HX-Request": "true"})
+    assert polled.get_data() == part and f"live?v={version}".encode() in part
+    assert b"No hands yet." not in part
+
+
+def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app):
+    """A command (a restore, the hand deleted here through the store) tells its
+    change outside any request: the part is renewed all the same."""
+    from scorekeeper import store
+    from scorekeeper.db import get_db
+
+    app, files = front_app
+    client = app.test_client()
+    url = new_session(client)
+    hand = load_example("parlett-evening.json")["hands"][0]
+    client.post(url + "/hands", data=hand_fields(hand, 1)).close()
+    watch = re.search(r"/w/([A-Za-z0-9_-]+)", client.get(url).get_data(as_text=True)).group(1)
+    before, _ = left_for_the_front(files, watch)
+    key = url.rsplit("/", 1)[1]
+    with app.app_context():
+        session = store.get_session(get_db(), key)
+        store.delete_last_hand(get_db(), session.id, session.version)
+        now = store.live_version(get_db(), watch, "w")
+    assert now != before
+    deadline = time.monotonic() + 5
+    while (found := left_for_the_front(files, watch)) is None or found[0] != now:
+        assert time.monotonic() < deadline, found
+        time.sleep(0.02)
+    assert b"No hands yet." in found[1]

@@ -89,8 +89,9 @@ def snapshot_session(session: store.Session, directory: str | Path, keep: int = 
     folder = session_file(directory, session.id, session.id)
     path = folder / f"v{session.version:06d}.json"
     write_text(path, snapshot_text(session))
-    for old in sorted(folder.glob("v*.json"))[:-keep]:
-        old.unlink(missing_ok=True)
+    # names, not Paths: pathlib's glob and sorting cost more than the snapshot's own write
+    for old in sorted(name for name in os.listdir(folder) if name.startswith("v") and name.endswith(".json"))[:-keep]:
+        (folder / old).unlink(missing_ok=True)
     return path
 
 

@@ -256,6 +256,7 @@ class Sample:
     status: int
     error: str = ""
     app_ms: float = float("nan")
+    at: float = field(default_factory=time.perf_counter)   # when it was answered
 
 
 class Front:
@@ -598,6 +599,21 @@ def summarise(samples: list[Sample], duration: float) -> dict:
     }
 
 
+def saves_over_time(samples: list[Sample], window: float = 5.0) -> str:
+    """The saves' p95 in each ``window`` seconds of the phase ("0–5 s: 900 ms, ..."):
+    whether the tail is the phase's first seconds (each process decoding and
+    settling every session it had not seen) or all of it."""
+    saves = [s for s in samples if s.kind == "save" and not s.error]
+    if not saves:
+        return ""
+    first = min(s.at - s.latency for s in saves)
+    windows: dict[int, list[float]] = {}
+    for s in saves:
+        windows.setdefault(int((s.at - s.latency - first) // window), []).append(s.latency * 1000)
+    return ", ".join(f"{int(k * window)}–{int((k + 1) * window)} s: {percentile(v, 95):.0f} ms"
+                     for k, v in sorted(windows.items()))
+
+
 def summarise_wrk(figures: dict) -> dict:
     """wrk's figures (bench/load_phones.lua) in summarise()'s shape; its errors are
     connections it could not open, read or write, statuses ≥ 400 and time-outs."""
@@ -769,6 +785,8 @@ def report(results: dict, info: dict, args) -> str:
         f"{'met' if met_p95 else 'NOT met'} ({ratio:.1f}× the baseline's p95 of {base['all']['p95']:.1f} ms). "
         f"{results['hands_saved']} hands saved; every table's stored hands matched its acknowledged saves: "
         f"{'yes' if results['consistent'] else 'NO'}.")
+    if results.get("save_windows", {}).get("app"):
+        lines += ["", f"The saves' p95 by 5 s of the app phase: {results['save_windows']['app']}."]
     return "\n".join(lines) + "\n"
 
 
@@ -881,6 +899,9 @@ def main(argv=None) -> int:
                                for kind in ("save", "poll", "player")}
                     by_kind["all"] = summarise(phase.samples, duration)
                 results[name] = by_kind
+                results.setdefault("save_windows", {})[name] = saves_over_time(phase.samples)
+                if not baseline:
+                    print("  saves' p95 by 5 s:", results["save_windows"][name], flush=True)
                 print("  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
                       flush=True)
                 if args.wrk and by_kind["poll"]["errors"]:

@@ -83,6 +83,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from scorekeeper.serve import worker_ports  # noqa: E402
+from support.front import free_ports  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
 
 from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
@@ -150,15 +152,6 @@ def warm_up(port: int, tables: list, times: int) -> None:
                       [t for t in tables for _ in range(times)]))
 
 
-def port_is_free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -174,14 +167,12 @@ class Server:
         (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
                                                              backups=str(folder / "backups"), proxies=proxies,
                                                              extra=extra or {}))
-        self.port = free_port()
-        while self.own_ports and not all(port_is_free(self.port + i) for i in range(1, workers)):
-            self.port = free_port()
+        self.port = free_ports(workers) if self.own_ports else free_port()
         self.proc = None
 
     def ports(self) -> list[int]:
         """The ports of its processes (one shared port, or one each: ``own_ports``)."""
-        return [self.port + i for i in range(self.workers)] if self.own_ports else [self.port]
+        return worker_ports(self.port, self.workers) if self.own_ports else [self.port]
 
     def start(self, gunicorn: bool = False) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{self.root}")

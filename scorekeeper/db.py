@@ -36,11 +36,10 @@ class Connections:
         return store.connect(path)
 
     def give_back(self, db, failed: bool) -> None:
+        store.live_changes.flush(db)   # a write made outside store.writing, told now
         if failed or db.conn.in_transaction:
-            store.live_changes.flush(db)
             db.close()   # never hand a half-done transaction, or a connection in doubt, to the next request
             return
-        store.live_changes.flush(db)   # a write made outside store.writing, told now
         db.conn.execute("PRAGMA synchronous = FULL")
         self.idle.db = db
 

@@ -74,8 +74,9 @@ def caddyfile(site_addresses: list[str], public: bool, upstream: str | list[str]
 def proxy(upstream: str | list[str], indent: str) -> list[str]:
     """``reverse_proxy`` to the app: to each of its processes' own ports
     (``serve.worker_ports``), the request to the one with the fewest in hand."""
-    if isinstance(upstream, str) or len(upstream) == 1:
-        return [f"{indent}reverse_proxy {upstream if isinstance(upstream, str) else upstream[0]}"]
+    upstream = [upstream] if isinstance(upstream, str) else upstream
+    if len(upstream) == 1:
+        return [f"{indent}reverse_proxy {upstream[0]}"]
     return [f"{indent}reverse_proxy {' '.join(upstream)} {{", f"{indent}\tlb_policy least_conn", f"{indent}}}"]
 
 
@@ -138,9 +139,8 @@ def plan(https_port: int, app_port: int):
     storage = folder / "caddy"
     addresses, public = sites(app.config.get("PUBLIC_URL"), https_port, lan_address())
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
-    from .web.front_polls import folder_for
-
     from .serve import worker_ports
+    from .web.front_polls import folder_for
 
     text = caddyfile(addresses, public, [f"127.0.0.1:{p}" for p in worker_ports(app_port)], storage,
                      folder_for(app))

@@ -159,7 +159,7 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     door.share_held_off()   # and one of the addresses told to wait
     shared_parts = share_live_parts(workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
-    socks = [listen(host, p) for p in worker_ports(port, workers)] if own_ports and workers > 1 else [listen(host, port)]
+    socks = [listen(host, p) for p in (worker_ports(port, workers) if own_ports else [port])]
     try:
         serve_workers(make_app, socks, threads, workers)
     finally:
@@ -317,7 +317,7 @@ def main(argv=None) -> int:
     if args.front is not None:
         from .web import front_polls
 
-        front_polls.enable(first, clear=True)   # what a server before this one left: other versions, maybe
+        front_polls.clear(first)   # what a server before this one left: other versions, maybe
         print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
               flush=True)
     elif address:

@@ -189,7 +189,14 @@ class Renewer:
             self.renew([watch_id])
 
 
-def enable(app, clear: bool = False) -> PollFiles | None:
+def clear(app) -> None:
+    """Nothing left for the front (the server starting, before its processes)."""
+    folder = folder_for(app)
+    if folder is not None:
+        PollFiles(folder).clear()
+
+
+def enable(app, clear_first: bool = False) -> PollFiles | None:
     """Behind the front (``serve --front``): this process keeps its answers there
     and forgets them when a change is committed (``store.live_changes``)."""
     from .. import store
@@ -198,7 +205,7 @@ def enable(app, clear: bool = False) -> PollFiles | None:
     if folder is None:
         return None
     files = PollFiles(folder)
-    if clear:
+    if clear_first:
         files.clear()
     app.extensions["scorekeeper.front_polls"] = files
     if "scorekeeper.front_polls_renewer" not in app.extensions:

@@ -59,8 +59,9 @@ def live(key, kind):
         if kind == "s":   # the scorer's part depends on his PIN being unlocked: made each time
             body = render_template("_live.html", fresh=True, **table_context(load_table(key, True)))
         else:             # a watcher's or a player's part is the same for every phone on that link
-            body = shared_live_part(key, kind, version, request.args.get("all") == "1")
-            if request.args.get("all") != "1":
+            show_all = request.args.get("all") == "1"
+            body = shared_live_part(key, kind, version, show_all)
+            if not show_all:
                 leave_for_the_front(key, kind, version, body.encode())
         response = make_response(body)
     response.headers["Vary"] = "HX-Request"

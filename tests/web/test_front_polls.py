@@ -20,7 +20,7 @@ def front_app(app, tmp_path):
     from scorekeeper.web import front_polls
 
     app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
-    files = front_polls.enable(app, clear=True)
+    files = front_polls.enable(app, clear_first=True)
     yield app, files
     from scorekeeper import store
 

@@ -109,11 +109,17 @@
     fold(section, false);
     section.scrollIntoView({block: "start"});
   });
+  // A box typed in says "changed" when it loses the focus, that is when the scorer
+  // is already tapping something else (the pad's Bid, a chip): its answer must not
+  // scroll the page then, or the tap lands on whatever moved under the thumb.
+  function typedBox(target) {
+    return target.matches && target.matches("textarea, input:not([type=checkbox]):not([type=radio])");
+  }
   function tapped(event) {
     var section = event.target.closest && event.target.closest("section.step");
     if (!section || (event.type === "click" && !event.target.closest("button"))) return;
     lastTapped = section;
-    tappedSince = true;
+    if (!(event.type === "change" && typedBox(event.target))) tappedSince = true;
     lastSeveral = event.target.type === "checkbox";
     if (opened && opened !== section) opened = null;
   }

@@ -52,3 +52,28 @@ def test_nonsense_in_a_number_box_is_called_wrong_while_typing(page, base_url):
     page.locator(f'{FORM} input[name="price_other"]').fill("16")
     expect(page.locator(f"{FORM} #step-stock .problem")).to_have_count(0, timeout=5000)
     expect(page.locator(f"{FORM} #step-stock .phase-result")).to_contain_text("−16")
+
+
+def test_leaving_a_typed_box_does_not_move_the_page_under_the_next_tap(page, base_url):
+    # A box says "changed" when the scorer taps something else (the pad's Bid, a chip):
+    # the answer to that change must not scroll the page, or the tap lands on whatever
+    # moved under the thumb (a Bid lost, a chip not taken).
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Cat"), "modern")
+    ui.next_hand()
+    pad = page.locator(f"{FORM} #pad-auction")
+    ui.form_tap(pad.get_by_role("button", name="Bid 13", exact=True))
+    box = pad.locator('input[name="bid_amount"]')
+    box.fill("20")
+    # the stock's section half out of view at the top, its Bid button in view
+    page.evaluate("window.scrollBy(0, document.querySelector('#step-stock').getBoundingClientRect().top + 40)")
+    before = page.evaluate("window.scrollY")
+    assert before > 0
+    ui._mark_form()
+    box.evaluate("box => box.blur()")                       # the change, as a tap elsewhere makes it
+    ui._fresh_form()
+    page.wait_for_timeout(100)                              # past the settle, where the page follows
+    assert page.evaluate("window.scrollY") == before
+    expect(box).to_have_value("20")
+    ui.form_tap(pad.get_by_role("button", name="Bid", exact=True))
+    expect(pad.locator(".calls-line")).to_have_text("Ben bids 13 · Cat 20")

@@ -75,6 +75,7 @@ def create_app(test_config=None):
         PDF_WAITING=1,  # request threads (of each process's 4) that may wait for a PDF sheet, of each kind (pdf.py)
         PDF_RENDERS_PER_MINUTE=6,  # new PDF renders one client address may start a minute (pdf.py)
         SESSIONS_PER_MINUTE=10,  # new sessions (form or import) one client address may create a minute
+        WARM_FOLLOW_SECONDS=1.0,  # each served process follows the other's changes this often (web/warm.py; 0: not)
         SEND_FILE_MAX_AGE_DEFAULT=600,
         COMPRESS_ALGORITHM=["br", "gzip"],
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",

@@ -93,8 +93,11 @@ def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     Flask app) is called here, after the fork: no SQLite connection crosses it."""
     from .door import make_server
 
+    from .web import warm
+
     wsgi, app = make_app()
     tune_interpreter()
+    warm.start(app)   # this process's caches follow the other's changes (web/warm.py)
     server = make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
     server.print_listen("Serving on http://{}:{}")
     server.run()

@@ -1,0 +1,126 @@
+"""Each server process keeps the evening's sessions ready: decoded, settled and
+encoded for their snapshot, including the changes the *other* process made.
+
+Why (issue 21): `make run` serves from two processes, each with its own caches
+(web/cache.py, store/reads.py, backup.py). A session one process has never seen
+costs its first request there the whole session: a 100-hand session is decoded,
+settled and encoded again (~6 ms more than a warm save). 200 tables whose
+sessions came in through one process (an import, a restart, the front sending a
+table's saves to both) put that on the other process all at once: its first
+seconds queued up to a second behind. And a session the other process changed
+is re-read in full by the next request here, on the scorer's time.
+
+So a thread of each process (``Follower``) reads, every ``WARM_FOLLOW_SECONDS``
+(1 s), which sessions changed since it last looked (the ``history`` table, by its
+rising id: every change of the hands writes one row) and brings each up to date
+here, off the request path. At start it does the same for the sessions changed in
+the last ``WARM_HOURS`` hours (newest first, at most ``WARM_SESSIONS``: what the
+caches keep), so a server restarted mid-evening is warm within seconds.
+
+Nothing here is needed for a right answer: a request finds the session cold or
+warm and answers the same. A failure is logged and the thread goes on."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+
+from .. import store
+from ..db import get_db
+from .cache import SETTLEMENTS
+
+WARM_FOLLOW_SECONDS = 1.0   # how often the other process's changes are followed (0: never)
+WARM_HOURS = 12             # at start: the sessions changed this recently (an evening)
+WARM_SESSIONS = 200         # at most this many at start (the settlements kept: web/cache.py)
+
+
+class Follower:
+    """Keeps this process's caches current with every process's changes."""
+
+    def __init__(self, app):
+        self.app = app
+        self.last_change: int | None = None   # the newest history row followed
+        self.stopped = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    # -- what one pass does (called by the thread; the tests call them directly)
+
+    def warm_recent(self, hours: float = WARM_HOURS, limit: int = WARM_SESSIONS) -> int:
+        """Warm the sessions changed in the last ``hours`` (newest first, at most
+        ``limit``), and start following from the newest change. Returns how many."""
+        since = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="seconds")
+        with self.app.app_context():
+            db = get_db()
+            self.last_change = db.execute("select coalesce(max(id), 0) from history").fetchone()[0]
+            ids = [row[0] for row in db.execute(
+                "select id from sessions where updated_at >= ? order by updated_at desc limit ?", [since, limit])]
+            warmed = sum(self.warm(db, session_id) for session_id in ids)
+        if warmed:
+            self.app.logger.info("warmed %d sessions changed in the last %g hours", warmed, hours)
+        return warmed
+
+    def follow_once(self) -> int:
+        """Warm each session changed since the last pass. Returns how many were warmed
+        (a session this process already has at its newest version costs one query)."""
+        with self.app.app_context():
+            db = get_db()
+            if self.last_change is None:
+                self.last_change = db.execute("select coalesce(max(id), 0) from history").fetchone()[0]
+                return 0
+            rows = db.execute("select session_id, max(id) from history where id > ? group by session_id",
+                              [self.last_change]).fetchall()
+            if not rows:
+                return 0
+            self.last_change = max(newest for _, newest in rows)
+            return sum(self.warm(db, session_id) for session_id, _ in rows)
+
+    def warm(self, db, session_id: str) -> bool:
+        """Bring one session up to date in this process's caches (False: it was already)."""
+        from ..backup import snapshot_text
+        from .context import settlement_of
+
+        try:
+            version = store.session_version(db, session_id)
+        except store.NotFound:
+            return False   # deleted meanwhile
+        if SETTLEMENTS.peek((self.app.config["DATABASE"], session_id, version)) is not None:
+            return False   # this process made that change, or has already followed it
+        session = store.get_session(db, session_id)   # decodes only the hands that changed
+        settlement_of(session)                         # settles only from the first changed hand
+        snapshot_text(session)                         # encodes only the new hands for the next snapshot
+        return True
+
+    # -- the thread
+
+    def start(self, interval: float = WARM_FOLLOW_SECONDS) -> threading.Thread | None:
+        if not interval:
+            return None
+        self.thread = threading.Thread(target=self.run, args=(interval,), name="warm-follower", daemon=True)
+        self.thread.start()
+        return self.thread
+
+    def run(self, interval: float) -> None:
+        try:
+            self.warm_recent()
+        except Exception:   # noqa: BLE001 - only an optimisation: requests answer without it
+            self.app.logger.exception("could not warm the recent sessions")
+        while not self.stopped.wait(interval):
+            try:
+                self.follow_once()
+            except Exception:   # noqa: BLE001
+                self.app.logger.exception("could not follow the other process's changes")
+                time.sleep(interval)
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def start(app) -> Follower | None:
+    """Start this process's follower (``serve``: in each worker process, after the fork)."""
+    interval = app.config.get("WARM_FOLLOW_SECONDS", WARM_FOLLOW_SECONDS)
+    if not interval:
+        return None
+    follower = app.extensions["scorekeeper.warm"] = Follower(app)
+    follower.start(interval)
+    return follower

@@ -1,0 +1,145 @@
+"""web/warm.py: each server process follows the changes the other made, and at
+start warms the evening's sessions, so no request pays for a session it has not
+seen. "The other process" here is a real one: a Python started by the test, with
+its own app on the same SQLite file (its caches are not this process's)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from support.data import load_example
+from support.web import export, hand_fields, new_session, version_of
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDS = load_example("parlett-evening.json")["hands"]
+
+OTHER_PROCESS = r"""
+import json, sys
+from scorekeeper import create_app
+from support.web import hand_fields, new_session, version_of
+database, hands, urls, new = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
+app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SESSIONS_PER_MINUTE": 1000})
+client = app.test_client()
+urls = urls + [new_session(client, players=("Ann", "Ben", f"Cat {n}")) for n in range(new)]
+for url in urls:
+    for hand in hands:
+        assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
+print(json.dumps(urls))
+"""
+
+
+def in_the_other_process(app, hands=(), urls=(), new=0) -> list[str]:
+    """Save ``hands`` at each of ``urls`` (and at ``new`` new sessions) from another
+    Python process on the same database. Returns the urls."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+    done = subprocess.run([sys.executable, "-c", OTHER_PROCESS, app.config["DATABASE"], json.dumps(list(hands)),
+                           json.dumps(list(urls)), str(new)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def stored_version(app, url) -> int:
+    import sqlite3
+
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("select version from sessions where id = ?", [url.rsplit("/", 1)[1]]).fetchone()[0]
+
+
+def kept_settlement(app, url, version):
+    from scorekeeper.web.cache import SETTLEMENTS
+
+    return SETTLEMENTS.peek((app.config["DATABASE"], url.rsplit("/", 1)[1], version))
+
+
+def test_a_change_made_by_the_other_process_is_followed_here(app, client):
+    from scorekeeper.rules.record import settle
+    from scorekeeper.web.warm import Follower
+
+    url = new_session(client)
+    for hand in HANDS[:2]:
+        assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
+    follower = Follower(app)
+    assert follower.follow_once() == 0           # where it starts following: nothing yet
+    assert follower.follow_once() == 0
+    in_the_other_process(app, HANDS[2:4], [url])
+    version = stored_version(app, url)   # read without settling it here
+    assert kept_settlement(app, url, version) is None   # this process has not seen it
+    assert follower.follow_once() == 1
+    settled = kept_settlement(app, url, version)
+    record = export(client, url)
+    assert [str(b) for b in settled.balances] == [str(b) for b in settle(record).balances]
+    assert len(settled.hands) == len(record["hands"]) == 3
+    assert follower.follow_once() == 0           # followed once
+
+
+def test_a_change_made_here_is_not_settled_again(app, client):
+    from scorekeeper.web.warm import Follower
+
+    url = new_session(client)
+    follower = Follower(app)
+    follower.follow_once()
+    assert client.post(url + "/hands", data=hand_fields(HANDS[0], version_of(client, url))).status_code == 303
+    client.get(url)   # the table page settles it here
+    assert follower.follow_once() == 0
+
+
+def test_at_start_the_evening_s_sessions_are_warmed_newest_first(app):
+    import sqlite3
+
+    from scorekeeper.web.warm import Follower
+
+    old, middle, newest = in_the_other_process(app, HANDS[:2], new=3)
+    database = app.config["DATABASE"]
+    with sqlite3.connect(database) as conn:
+        for url, stamp in ((old, "2020-01-01T20:00:00+00:00"), (middle, time.strftime("%Y-%m-%dT%H:%M:%S+00:00",
+                                                                                     time.gmtime(time.time() - 60)))):
+            conn.execute("update sessions set updated_at = ? where id = ?", [stamp, url.rsplit("/", 1)[1]])
+    follower = Follower(app)
+    assert follower.warm_recent(limit=1) == 1
+    version = stored_version(app, newest)
+    assert kept_settlement(app, newest, version) is not None and kept_settlement(app, middle, version) is None
+    assert follower.warm_recent() == 1           # the middle one; the newest is warm already
+    assert kept_settlement(app, middle, version) is not None
+    assert kept_settlement(app, old, version) is None  # changed two days ago: not this evening
+    assert follower.follow_once() == 0           # it follows from the newest change at its start
+
+
+def test_a_session_gone_after_its_change_is_passed_over(app):
+    """(Expired between the pass reading its change and warming it.)"""
+    from scorekeeper.db import get_db
+    from scorekeeper.web.warm import Follower
+
+    with app.app_context():
+        assert Follower(app).warm(get_db(), "Xx0123456789abcdefABCDEF") is False
+
+
+def test_a_server_started_mid_evening_warms_each_process(app, tmp_path):
+    """`serve` (two processes) over a database with this evening's sessions: each
+    process says it warmed them before any request asked."""
+    from support.front import free_port
+
+    in_the_other_process(app, HANDS[:3], new=2)
+    instance = Path(app.config["DATABASE"]).parent
+    port = free_port()
+    env = dict(os.environ, SCOREKEEPER_INSTANCE=str(instance), PYTHONUNBUFFERED="1")
+    (instance / "config.py").write_text(f"DATABASE = {app.config['DATABASE']!r}\nSECRET_KEY = 'test'\n")
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(["timeout", "-s", "KILL", "100", sys.executable, "-m", "scorekeeper.serve",
+                                   "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
+                                  cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while log.read_text().count("warmed 2 sessions changed in the last 12 hours") < 2:
+            assert server.poll() is None, log.read_text()[-3000:]
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.2)
+    finally:
+        os.killpg(server.pid, 9)
+        server.wait(timeout=10)

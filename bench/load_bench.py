@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import os
 import platform
 import random
@@ -139,7 +140,7 @@ else:   # gunicorn, for comparison
     app = make_app()[0]
 """
 
-def warm_up(port: int, tables: list, times: int) -> None:
+def warm_up(ports: list[int], tables: list, times: int) -> None:
     """Each table's live part asked for ``times`` times on fresh connections before
     the phases (not timed): each server process then has the sessions decoded and
     settled, as a server that has watched the evening grow hand by hand has;
@@ -148,8 +149,20 @@ def warm_up(port: int, tables: list, times: int) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(4) as pool:
-        list(pool.map(lambda t: request(port, "GET", f"/w/{t.wid}/live?v=0", source="127.0.0.1"),
-                      [t for t in tables for _ in range(times)]))
+        list(pool.map(lambda job: request(job[0], "GET", f"/w/{job[1].wid}/live?v=0", source="127.0.0.1"),
+                      [(port, t) for port in ports for t in tables for _ in range(times)]))
+
+
+def server_config(args, folder: str) -> dict | None:
+    """The app's settings this run asks for, beyond the bench's own (Server)."""
+    extra = {}
+    if args.wrk and not args.front:
+        extra["CONNECTIONS_PER_ADDRESS"] = 100_000
+    if args.front and not args.no_front_polls:
+        extra["FRONT_POLLS"] = str(Path(folder) / "polls")
+    if args.no_warm:
+        extra["WARM_FOLLOW_SECONDS"] = 0   # each process sees only its own requests (web/warm.py)
+    return extra or None
 
 
 def free_port() -> int:
@@ -735,6 +748,7 @@ def report(results: dict, info: dict, args) -> str:
         + ("; through Caddy over HTTPS, a kept connection per client" if args.front else
            "; a kept connection per client" if args.keep_alive else "")
         + (f"; warmed up ({args.warm_up} polls a table)" if args.warm_up else "")
+        + ("; `--no-warm`: the processes not following each other" if args.no_warm else "")
         + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
     lines = [
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
@@ -777,7 +791,8 @@ def report(results: dict, info: dict, args) -> str:
         f"{results['hands_saved']} hands saved; every table's stored hands matched its acknowledged saves: "
         f"{'yes' if results['consistent'] else 'NO'}.")
     if results.get("save_windows", {}).get("app"):
-        lines += ["", f"The saves' p95 by 5 s of the app phase: {results['save_windows']['app']}."]
+        lines += ["", f"The saves' p95 by 5 s of the app phase: {results['save_windows']['app']}; of the baseline "
+                         f"phase: {results['save_windows']['baseline']}."]
     return "\n".join(lines) + "\n"
 
 
@@ -822,12 +837,16 @@ def main(argv=None) -> int:
     parser.add_argument("--shared-socket", action="store_true",
                         help="with --front: the server's processes on one shared port (the front balancing nothing), "
                              "as before each had its own")
+    parser.add_argument("--no-warm", action="store_true",
+                        help="the processes do not follow each other's changes (web/warm.py): the A/B of that")
     parser.add_argument("--no-front-polls", action="store_true",
                         help="with --front: every poll to the app (before web/front_polls.py)")
     parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
     parser.add_argument("--wrk", action="store_true",
                         help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
                              "from Python: the client's own CPU out of the way")
+    parser.add_argument("--samples", metavar="FILE",
+                        help="also write the app phase's saves (start, latency, time in the app) to FILE, as JSON")
     parser.add_argument("--warm-up", type=int, default=0, metavar="N",
                         help="ask for each table's live part N times before the phases (untimed; e.g. 4)")
     parser.add_argument("--trust", action="store_true",
@@ -851,9 +870,7 @@ def main(argv=None) -> int:
         # wrk's phones all come from 127.0.0.1: straight to waitress, its per-address cap would refuse them
         server = Server(Path(folder), args.threads, args.workers,
                         Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
-                        extra=({"CONNECTIONS_PER_ADDRESS": 100_000} if args.wrk and not args.front else
-                               {"FRONT_POLLS": str(Path(folder) / "polls")} if args.front and not args.no_front_polls
-                               else None), own_ports=args.front and not args.shared_socket)
+                        extra=server_config(args, folder), own_ports=args.front and not args.shared_socket)
         server.start(gunicorn=args.gunicorn)
         front = (Front(Path(folder), server.ports(), None if args.no_front_polls else Path(folder) / "polls")
                  if args.front else None)
@@ -873,7 +890,7 @@ def main(argv=None) -> int:
                     table.wid = conn.execute("select watch_id from sessions where id = ?", [table.sid]).fetchone()[0]
 
             if args.warm_up:
-                warm_up(server.port, tables, args.warm_up)
+                warm_up(server.ports(), tables, args.warm_up)
             cpu = CpuUse(server, front)
             results["cpu"] = {}
             for name, baseline in (("app", False), ("baseline", True)):
@@ -891,8 +908,12 @@ def main(argv=None) -> int:
                     by_kind["all"] = summarise(phase.samples, duration)
                 results[name] = by_kind
                 results.setdefault("save_windows", {})[name] = saves_over_time(phase.samples)
+                print("  saves' p95 by 5 s:", results["save_windows"][name], flush=True)
                 if not baseline:
-                    print("  saves' p95 by 5 s:", results["save_windows"][name], flush=True)
+                    if args.samples:
+                        Path(args.samples).write_text(json.dumps(
+                            [[s.at - s.latency, s.latency * 1000, s.app_ms] for s in phase.samples
+                             if s.kind == "save" and not s.error]))
                 print("  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
                       flush=True)
                 if args.wrk and by_kind["poll"]["errors"]:

@@ -103,6 +103,9 @@ def cold_start_offline_then_saved(page, base: str, context) -> None:
     page.goto(table)
     expect(page.locator("#offline-copy")).to_be_visible()
     page.get_by_role("link", name="Continue hand 1").click()   # the hand kept on this phone
+    # the worker gives the network up to 4 s (sw.js NETWORK_WAIT) before it shows the phone's copy:
+    # a click does not wait for the page as goto does, so this waits for it as long
+    page.wait_for_url("**/hands/new")
     expect(page.locator("#offline-copy")).to_contain_text("Your taps are kept on this phone")
     for name, value in (("ruff_winner", "nobody"), ("sets", "none"), ("tricks_0", 5), ("tricks_1", 4)):
         page.locator(f'{FORM} label.chip:has(input[name="{name}"][value="{value}"])').click()

@@ -20,6 +20,7 @@ Not part of `make test`. Prints a Markdown entry for BENCHMARKS.md.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -29,7 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load_bench import HANDS, SERVER, Server, family_cpu_seconds, hand_fields, import_session, request  # noqa: E402
+from load_bench import (  # noqa: E402
+    HANDS, Server, family_cpu_seconds, hand_fields, import_session, loadavg, request,
+)
 
 from benchmarks_md import machine  # noqa: E402
 
@@ -63,8 +66,6 @@ def one_run(folder: Path, sessions: int, hands: int, follow: bool) -> dict:
             assert status == 303, status
             tables.append(location.rsplit("/", 1)[1])
         time.sleep(3)   # the follower looks every second
-        import sqlite3
-
         with sqlite3.connect(server.database) as conn:
             versions = {sid: conn.execute("select version from sessions where id = ?", [sid]).fetchone()[0]
                         for sid in tables}
@@ -82,7 +83,6 @@ def main(argv=None) -> int:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--hands", type=int, default=100)
     args = parser.parse_args(argv)
-    assert SERVER   # the server load_bench writes (X-App-Time)
     results = {}
     for follow in (True, False):
         with tempfile.TemporaryDirectory(prefix="gleek-warm-") as folder:
@@ -90,8 +90,7 @@ def main(argv=None) -> int:
     info = machine()
     print(f"### {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: the first save of a session at the process "
           f"that did not see it ({args.sessions} sessions of {args.hands} hands, imported through the other)\n")
-    load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
-    print(f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average {load}.\n")
+    print(f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average {loadavg()}.\n")
     print("| the processes | first save there, in the app: median / p95 ms | a warm save: median / p95 ms "
           "| first ÷ warm (medians) | CPU a save, both processes: first / warm ms |")
     print("| --- | ---: | ---: | ---: | ---: |")

@@ -35,13 +35,17 @@ WARM_HOURS = 12             # at start: the sessions changed this recently (an e
 WARM_SESSIONS = 200         # at most this many at start (the settlements kept: web/cache.py)
 
 
+def newest_change(db) -> int:
+    """The id of the newest ``history`` row (0: none yet): where following starts."""
+    return db.execute("select coalesce(max(id), 0) from history").fetchone()[0]
+
+
 class Follower:
     """Keeps this process's caches current with every process's changes."""
 
     def __init__(self, app):
         self.app = app
         self.last_change: int | None = None   # the newest history row followed
-        self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
 
     # -- what one pass does (called by the thread; the tests call them directly)
@@ -52,7 +56,7 @@ class Follower:
         since = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="seconds")
         with self.app.app_context():
             db = get_db()
-            self.last_change = db.execute("select coalesce(max(id), 0) from history").fetchone()[0]
+            self.last_change = newest_change(db)
             ids = [row[0] for row in db.execute(
                 "select id from sessions where updated_at >= ? order by updated_at desc limit ?", [since, limit])]
             warmed = sum(self.warm(db, session_id) for session_id in ids)
@@ -66,7 +70,7 @@ class Follower:
         with self.app.app_context():
             db = get_db()
             if self.last_change is None:
-                self.last_change = db.execute("select coalesce(max(id), 0) from history").fetchone()[0]
+                self.last_change = newest_change(db)
                 return 0
             rows = db.execute("select session_id, max(id) from history where id > ? group by session_id",
                               [self.last_change]).fetchall()
@@ -93,9 +97,7 @@ class Follower:
 
     # -- the thread
 
-    def start(self, interval: float = WARM_FOLLOW_SECONDS) -> threading.Thread | None:
-        if not interval:
-            return None
+    def start(self, interval: float = WARM_FOLLOW_SECONDS) -> threading.Thread:
         self.thread = threading.Thread(target=self.run, args=(interval,), name="warm-follower", daemon=True)
         self.thread.start()
         return self.thread
@@ -105,15 +107,13 @@ class Follower:
             self.warm_recent()
         except Exception:   # noqa: BLE001 - only an optimisation: requests answer without it
             self.app.logger.exception("could not warm the recent sessions")
-        while not self.stopped.wait(interval):
+        while True:
+            time.sleep(interval)
             try:
                 self.follow_once()
             except Exception:   # noqa: BLE001
                 self.app.logger.exception("could not follow the other process's changes")
                 time.sleep(interval)
-
-    def stop(self) -> None:
-        self.stopped.set()
 
 
 def start(app) -> Follower | None:

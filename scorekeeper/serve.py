@@ -96,6 +96,7 @@ def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     from .web import warm
 
     wsgi, app = make_app()
+    warm.compile_templates(app)   # before the first request, and frozen with the rest (tune_interpreter)
     tune_interpreter()
     warm.start(app)   # this process's caches follow the other's changes (web/warm.py)
     server = make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))

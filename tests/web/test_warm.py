@@ -140,6 +140,29 @@ def test_a_server_started_mid_evening_warms_each_process(app, tmp_path):
             assert server.poll() is None, log.read_text()[-3000:]
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             time.sleep(0.2)
+        assert len(list((instance / "cache" / "templates").glob("*.cache"))) == len(page_templates())
     finally:
         os.killpg(server.pid, 9)
         server.wait(timeout=10)
+
+
+def page_templates() -> list[str]:
+    return sorted(p.relative_to(ROOT / "templates").as_posix() for p in (ROOT / "templates").rglob("*.html"))
+
+
+def test_every_template_is_compiled_before_serving_and_kept_for_the_next_start(app, tmp_path):
+    from scorekeeper import create_app
+    from scorekeeper.web.warm import compile_templates
+
+    app.instance_path = str(tmp_path / "instance")
+    assert compile_templates(app) == len(page_templates())
+    assert sorted(name for _, name in app.jinja_env.cache.keys()) == page_templates()
+    kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "instance" / "cache" / "templates").glob("*.cache")}
+    assert len(kept) == len(page_templates())
+
+    again = create_app({"DATABASE": app.config["DATABASE"], "SECRET_KEY": "test", "TESTING": True})
+    again.instance_path = app.instance_path
+    assert compile_templates(again) == len(page_templates())
+    # read from what the first start kept, none compiled and written again
+    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "instance" / "cache" / "templates").glob("*.cache")} == kept
+    assert "Gleek" in again.test_client().get("/").get_data(as_text=True)

@@ -25,6 +25,7 @@ FUNCTION = "scorekeeper_live_changed"
 
 _OF_SESSION = "(select watch_id from sessions where id = {row}.session_id)"
 TRIGGERS = [
+    ("sessions_added", "after insert on main.sessions", "new.watch_id"),   # its first part, before any poll
     ("sessions_changed", "after update on main.sessions", "old.watch_id), " + FUNCTION + "(new.watch_id"),
     ("sessions_removed", "after delete on main.sessions", "old.watch_id"),
     ("draft_added", "after insert on main.drafts", _OF_SESSION.format(row="new")),

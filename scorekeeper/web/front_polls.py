@@ -81,6 +81,11 @@ class PollFiles:
         except OSError:
             return False   # the app answers this link's polls, as without a front
 
+    def has_part(self, watch_id: str) -> bool:
+        """Whether the front has a part to send for this link (else its polls go to the app)."""
+        folder = self.of(watch_id)
+        return folder is not None and (folder / PART).exists()
+
     def forget(self, watch_ids) -> None:
         """Every answer kept for these links (their live version changed)."""
         for watch_id in watch_ids:

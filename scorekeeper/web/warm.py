@@ -15,7 +15,8 @@ So a thread of each process (``Follower``) reads, every ``WARM_FOLLOW_SECONDS``
 rising id: every change of the hands writes one row) and brings each up to date
 here, off the request path. At start it does the same for the sessions changed in
 the last ``WARM_HOURS`` hours (newest first, at most ``WARM_SESSIONS``: what the
-caches keep), so a server restarted mid-evening is warm within seconds.
+caches keep), so a server restarted mid-evening is warm within seconds; behind
+the front it also leaves each of their live parts for the front to send.
 
 Before the first request each process also compiles every page template
 (``compile_templates``), kept compiled in the instance folder for the next start.
@@ -61,12 +62,33 @@ class Follower:
         with self.app.app_context():
             db = get_db()
             self.last_change = newest_change(db)
-            ids = [row[0] for row in db.execute(
-                "select id from sessions where updated_at >= ? order by updated_at desc limit ?", [since, limit])]
-            warmed = sum(self.warm(db, session_id) for session_id in ids)
+            rows = db.execute("select id, watch_id from sessions where updated_at >= ? "
+                              "order by updated_at desc limit ?", [since, limit]).fetchall()
+            warmed = sum(self.warm(db, session_id) for session_id, _ in rows)
+            left = self.leave_for_the_front([watch_id for _, watch_id in rows])
         if warmed:
             self.app.logger.info("warmed %d sessions changed in the last %g hours", warmed, hours)
+        if left:
+            self.app.logger.info("left %d live parts for the front", left)
         return warmed
+
+    def leave_for_the_front(self, watch_ids) -> int:
+        """Behind the front, each of these links' live part left for it
+        (web/front_polls.py), unless one is there: the folder is emptied when the
+        server starts, and otherwise every phone's first poll after a restart
+        waits for the app (200 tables: 200 parts made in the first seconds,
+        behind the saves). Returns how many were left."""
+        from .table import renew_part
+
+        files = self.app.extensions.get("scorekeeper.front_polls")
+        if files is None:
+            return 0
+        left = 0
+        for watch_id in watch_ids:
+            if not files.has_part(watch_id):
+                renew_part(self.app, watch_id)
+                left += files.has_part(watch_id)
+        return left
 
     def follow_once(self) -> int:
         """Warm each session changed since the last pass. Returns how many were warmed

@@ -62,6 +62,34 @@ def test_a_saved_hand_leaves_its_new_part_for_the_front_unasked(front_app):
     assert b"No hands yet." not in part
 
 
+def test_a_new_or_imported_session_leaves_its_first_part_for_the_front(front_app):
+    """Before any phone polls it: otherwise every link's first poll waits for the
+    app (200 tables imported at once: 200 parts made in the first seconds of
+    their phones' polls, behind the saves)."""
+    import json
+
+    from scorekeeper import store
+    from scorekeeper.db import get_db
+    from support.sessions import long_session
+
+    app, files = front_app
+    client = app.test_client()
+    created = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
+                                             "rulebook": "parlett", "first_dealer": "0", "stake": ""})
+    created.close()
+    imported = client.post("/import", data=json.dumps(dict(long_session(12), players=["Dan", "Eve", "Fay"])),
+                           headers={"Content-Type": "application/json"})
+    assert imported.status_code == 303
+    imported.close()
+    for response, shown in ((created, b"No hands yet."), (imported, b"#12")):
+        page = client.get(response.headers["Location"]).get_data(as_text=True)
+        watch = re.search(r"/w/([A-Za-z0-9_-]+)", page).group(1)
+        version, part = left_for_the_front(files, watch, within=0)
+        with app.app_context():
+            assert version == store.live_version(get_db(), watch, "w")
+        assert shown in part
+
+
 def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app):
     """A command (a restore, the hand deleted here through the store) tells its
     change outside any request: the part is renewed all the same."""

@@ -166,3 +166,32 @@ def test_every_template_is_compiled_before_serving_and_kept_for_the_next_start(a
     # read from what the first start kept, none compiled and written again
     assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "instance" / "cache" / "templates").glob("*.cache")} == kept
     assert "Gleek" in again.test_client().get("/").get_data(as_text=True)
+
+
+def test_at_start_behind_the_front_the_evening_s_live_parts_are_left_for_it(app, tmp_path):
+    """The front's folder is emptied when the server starts: without this, each
+    link's first poll after a restart waits for the app."""
+    import sqlite3
+
+    from scorekeeper import store
+    from scorekeeper.db import get_db
+    from scorekeeper.web import front_polls
+    from scorekeeper.web.warm import Follower
+
+    urls = in_the_other_process(app, HANDS[:2], new=2)
+    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
+    files = front_polls.enable(app, clear_first=True)
+    try:
+        with sqlite3.connect(app.config["DATABASE"]) as conn:
+            watches = [conn.execute("select watch_id from sessions where id = ?", [url.rsplit("/", 1)[1]]).fetchone()[0]
+                       for url in urls]
+        assert not any(files.has_part(watch) for watch in watches)
+        assert Follower(app).warm_recent() == 2
+        with app.app_context():
+            for watch in watches:
+                folder = files.of(watch)
+                assert (folder / f"same-{store.live_version(get_db(), watch, 'w')}").exists()
+                assert b"#2" in (folder / "part.html").read_bytes()
+        assert Follower(app).leave_for_the_front(watches) == 0   # there already: not made again
+    finally:
+        store.live_changes.unwatch(app.config["DATABASE"])

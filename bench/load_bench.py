@@ -49,6 +49,19 @@ polls'. Every phase also says the CPU its client, wrk, waitress and Caddy took
     .venv/bin/python bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100
     (`make bench-front`)
 
+``--ramp S`` (with ``--front``, ``--keep-alive`` or ``--wrk``) has every client connect
+in the S seconds before the measured window, as phones that have had the table open
+have: their first polls and the tables' first saves come in the window, not the
+handshakes. Without it the window starts with 1,200 phones and 200 tables opening
+their TLS connections in the same second (a restart, or the Wi-Fi back for everyone).
+``make bench-front`` runs both.
+
+Where the time goes: the server adds X-Queue-Time (the time a request waited in
+waitress for a thread, from its last byte) and X-App-CPU (its thread's CPU in the
+app) to X-App-Time; ``--samples FILE`` keeps each save's figures and ``--trace FILE``
+has the server write every request, renewal and follower pass;
+``bench/load_trace.py SAMPLES TRACE`` prints them half a second at a time.
+
 ``--warm-up N`` asks for each table's live part N times before the phases (untimed),
 so that both server processes start the phase with the sessions decoded and settled.
 
@@ -105,11 +118,60 @@ HANDS = [EVENING[1], EVENING[2], dict(SEED, ruff={"winner": 2, "paid": [2, 4, 0]
 # response being ready): the rest of the latency is the network, waitress's queue
 # and waiting for a CPU.
 SERVER = """\
+import os
 import sys
 import time
 
+from waitress import parser as waitress_parser, task as waitress_task
+
 from scorekeeper import create_app
 from scorekeeper.serve import run
+
+# When waitress had the whole request (X-Queue-Time: from then to the app being called,
+# the time it waited for one of the process's threads): the bench's measure, not the app's
+_received = waitress_parser.HTTPRequestParser.received
+
+
+def received(self, data):
+    used = _received(self, data)
+    if self.completed and not hasattr(self, "bench_completed_at"):
+        self.bench_completed_at = time.perf_counter()
+    return used
+
+
+waitress_parser.HTTPRequestParser.received = received
+_environment = waitress_task.WSGITask.get_environment
+
+
+def get_environment(self):
+    environ = _environment(self)
+    environ["bench.completed_at"] = getattr(self.request, "bench_completed_at", None)
+    return environ
+
+
+waitress_task.WSGITask.get_environment = get_environment
+
+# --trace: every request, renewal and follower pass, one line each (bench/load_trace.py)
+if os.environ.get("GLEEK_TRACE"):
+    from scorekeeper.web import front_polls, warm
+    _trace = open(os.environ["GLEEK_TRACE"] + f".{{os.getpid()}}", "a", buffering=1)
+
+    def traced(cls, name, detail=lambda a: ""):
+        inner = getattr(cls, name)
+
+        def wrapper(*a, **k):
+            t, c = time.perf_counter(), time.thread_time()
+            try:
+                return inner(*a, **k)
+            finally:
+                _trace.write(f"{{name}} {{t:.4f}} {{(time.perf_counter() - t) * 1000:.2f}} "
+                             f"{{(time.thread_time() - c) * 1000:.2f}} {{detail(a)}}\\n")
+        setattr(cls, name, wrapper)
+
+    traced(front_polls.Renewer, "renew", lambda a: ",".join(a[1]))
+    traced(warm.Follower, "warm")
+    traced(front_polls.PollFiles, "forget", lambda a: ",".join(a[1]))
+    traced(front_polls.PollFiles, "keep", lambda a: f"{{a[1]}}:{{a[2]}}:{{a[3] is not None}}")
 
 
 def make_app():
@@ -121,10 +183,18 @@ def make_app():
         front_polls.enable(flask_app)
 
     def app(environ, start_response):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
+        queued = environ.get("bench.completed_at")
 
         def timed_start_response(status, headers, exc_info=None):
             headers.append(("X-App-Time", f"{{(time.perf_counter() - started) * 1000:.3f}}"))
+            headers.append(("X-App-CPU", f"{{(time.thread_time() - cpu) * 1000:.3f}}"))
+            if queued is not None:
+                headers.append(("X-Queue-Time", f"{{(started - queued) * 1000:.3f}}"))
+            if os.environ.get("GLEEK_TRACE"):
+                _trace.write(f"{{environ['REQUEST_METHOD']}}:{{environ['PATH_INFO'].split('/')[-1]}} {{started:.4f}} "
+                             f"{{(time.perf_counter() - started) * 1000:.2f}} {{(time.thread_time() - cpu) * 1000:.2f}} "
+                             f"{{environ['PATH_INFO']}}?{{environ.get('QUERY_STRING', '')}}:{{status.split()[0]}}\\n")
             return start_response(status, headers, exc_info)
 
         return flask_app(environ, timed_start_response)
@@ -260,6 +330,9 @@ class Sample:
     status: int
     error: str = ""
     app_ms: float = float("nan")
+    queue_ms: float = float("nan")   # waiting in waitress for a thread (X-Queue-Time)
+    connect_ms: float = float("nan")   # opening its connection (and TLS), when this request did
+    cpu_ms: float = float("nan")   # the CPU its thread took in the app (X-App-CPU)
     at: float = field(default_factory=time.perf_counter)   # when it was answered
 
 
@@ -440,11 +513,12 @@ class AsyncPhase(Phase):
 
         loop = asyncio.get_running_loop()
         rng = random.Random(5)
-        start = loop.time() + 0.5
+        ramp = self.args.ramp
+        start = loop.time() + 0.5 + ramp   # the measured window: its clients connected during the ramp
         end = start + self.args.duration
         tasks = [self.table_task(t, random.Random(rng.random()), start, end) for t in self.tables]
         if self.args.wrk:
-            tasks.append(self.wrk_phones(start))
+            tasks.append(self.wrk_phones(start - ramp))
         else:
             tasks += [self.viewer_task(self.tables[i % len(self.tables)], random.Random(rng.random()), start, end)
                       for i in range(self.args.viewers)]
@@ -452,7 +526,7 @@ class AsyncPhase(Phase):
                       for t in self.tables for _ in range(self.args.players)]
         begun = time.monotonic()
         await asyncio.gather(*tasks)
-        return time.monotonic() - begun - 0.5
+        return time.monotonic() - begun - 0.5 - ramp
 
     async def wrk_phones(self, start: float) -> None:
         """``--wrk``: every watcher's and player's phone from one wrk process
@@ -469,10 +543,11 @@ class AsyncPhase(Phase):
         url = (f"https://localhost:{self.front.port}/" if self.front is not None else f"http://127.0.0.1:{self.port}/")
         env = dict(os.environ, GLEEK_PHONES=str(folder / "phones.txt"), GLEEK_OUT=str(out),
                    GLEEK_INTERVAL_MS=str(round(self.args.poll_interval * 1000)), GLEEK_CONNECTIONS=str(len(phones)),
-                   GLEEK_BASELINE="1" if self.baseline else "0")
+                   GLEEK_BASELINE="1" if self.baseline else "0", GLEEK_RAMP_MS=str(round(self.args.ramp * 1000)))
         await asyncio.sleep(max(0.0, start - asyncio.get_running_loop().time()))
         process = await asyncio.create_subprocess_exec(
-            "wrk", "--threads", "1", "--connections", str(len(phones)), "--duration", f"{round(self.args.duration)}s",
+            "wrk", "--threads", "1", "--connections", str(len(phones)),
+            "--duration", f"{round(self.args.ramp + self.args.duration)}s",
             "--timeout", "30s", "--script", str(ROOT / "bench/load_phones.lua"), url,
             env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
         printed = (await process.communicate())[0].decode()
@@ -485,6 +560,7 @@ class AsyncPhase(Phase):
         from urllib.parse import urlencode
 
         if conn.get("writer") is None:
+            opening = time.perf_counter()
             if self.front is not None:
                 import ssl
 
@@ -493,6 +569,7 @@ class AsyncPhase(Phase):
                     "127.0.0.1", self.front.port, ssl=context, server_hostname="localhost")
             else:
                 conn["reader"], conn["writer"] = await asyncio.open_connection("127.0.0.1", self.port)
+            conn["connect_ms"] = (time.perf_counter() - opening) * 1000
         body = urlencode(fields).encode() if fields is not None else b""
         host = f"localhost:{self.front.port}" if self.front is not None else f"127.0.0.1:{self.port}"
         head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(body)}\r\n"
@@ -520,12 +597,13 @@ class AsyncPhase(Phase):
         if headers.get("connection") == "close":
             conn["writer"].close()
             conn["writer"] = None
-        return status, headers.get("location", ""), data, float(headers.get("x-app-time", "nan"))
+        return (status, headers.get("location", ""), data,
+                tuple(float(headers.get(name, "nan")) for name in ("x-app-time", "x-queue-time", "x-app-cpu")))
 
     async def atimed(self, conn, kind, method, path, fields=None, ok=(200,)):
         started = time.perf_counter()
         try:
-            status, location, body, app_ms = await self.exchange(conn, method, path, fields)
+            status, location, body, (app_ms, queue_ms, cpu_ms) = await self.exchange(conn, method, path, fields)
         except (OSError, ValueError, IndexError, EOFError, Exception) as error:   # noqa: BLE001 - counted
             if conn.get("writer") is not None:
                 conn["writer"].close()
@@ -533,13 +611,15 @@ class AsyncPhase(Phase):
             self.record(Sample(kind, time.perf_counter() - started, 0, repr(error)))
             return None
         self.record(Sample(kind, time.perf_counter() - started, status,
-                           "" if status in ok else f"status {status}", app_ms))
+                           "" if status in ok else f"status {status}", app_ms, queue_ms,
+                           conn.pop("connect_ms", float("nan")), cpu_ms))
         return status, location, body
 
     async def table_task(self, table, rng, start, end):
         import asyncio
 
         loop, conn, interval = asyncio.get_running_loop(), {}, self.args.save_interval
+        await self.connect_first(conn, rng, start)
         at = start + rng.uniform(0, interval)
         while at < end:
             await asyncio.sleep(max(0.0, at - loop.time()))
@@ -556,10 +636,26 @@ class AsyncPhase(Phase):
         if conn.get("writer") is not None:
             conn["writer"].close()
 
+    async def connect_first(self, conn, rng, start) -> None:
+        """``--ramp``: this phone has had the table open, so its connection is made
+        before the window (at a random moment of the ramp's first half)."""
+        import asyncio
+
+        if not self.args.ramp:
+            return
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, start - self.args.ramp + rng.uniform(0, self.args.ramp / 2) - loop.time()))
+        try:
+            await self.exchange(conn, "GET", "/healthz")
+            conn.pop("connect_ms", None)
+        except (OSError, ValueError, IndexError, EOFError):
+            conn["writer"] = None   # its first request connects, and says so
+
     async def viewer_task(self, table, rng, start, end, kind="poll"):
         import asyncio
 
         loop, conn, interval = asyncio.get_running_loop(), {}, self.args.poll_interval
+        await self.connect_first(conn, rng, start)
         at = start + rng.uniform(0, interval)
         known = table.version
         while at < end:
@@ -618,10 +714,11 @@ def saves_over_time(samples: list[Sample], window: float = 5.0) -> str:
                      for k, v in sorted(windows.items()))
 
 
-def summarise_wrk(figures: dict) -> dict:
+def summarise_wrk(figures: dict, ramp: float = 0.0) -> dict:
     """wrk's figures (bench/load_phones.lua) in summarise()'s shape; its errors are
-    connections it could not open, read or write, statuses ≥ 400 and time-outs."""
-    duration = figures["duration_us"] / 1e6
+    connections it could not open, read or write, statuses ≥ 400 and time-outs.
+    Its first ``ramp`` seconds only connect (``--ramp``): no request is in them."""
+    duration = figures["duration_us"] / 1e6 - ramp
     app_ms = figures["app_ms"]
     return {
         "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95), "by_app": len(app_ms),
@@ -747,6 +844,8 @@ def report(results: dict, info: dict, args) -> str:
         + ("; the phones from wrk" if args.wrk else "")
         + ("; through Caddy over HTTPS, a kept connection per client" if args.front else
            "; a kept connection per client" if args.keep_alive else "")
+        + (f"; every client connected in the {args.ramp:g} s before the window (`--ramp`)" if args.ramp else
+           "; every client connecting in the window's first second" if args.front else "")
         + (f"; warmed up ({args.warm_up} polls a table)" if args.warm_up else "")
         + ("; `--no-warm`: the processes not following each other" if args.no_warm else "")
         + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
@@ -845,8 +944,15 @@ def main(argv=None) -> int:
     parser.add_argument("--wrk", action="store_true",
                         help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
                              "from Python: the client's own CPU out of the way")
+    parser.add_argument("--ramp", type=float, default=0.0, metavar="S",
+                        help="with --front/--keep-alive/--wrk: every client connects in the S seconds before the "
+                             "measured window (its phones' first polls and the tables' first saves come after)")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="the server writes every request, renewal and follower pass (start, wall and CPU ms) "
+                             "to FILE.<pid>; with --samples, bench/load_trace.py reads both second by second")
     parser.add_argument("--samples", metavar="FILE",
-                        help="also write the app phase's saves (start, latency, time in the app) to FILE, as JSON")
+                        help="also write the app phase's saves to FILE, as JSON: [start, latency, in the app, "
+                             "in waitress's queue, connecting, the app's CPU] (ms, the start in seconds)")
     parser.add_argument("--warm-up", type=int, default=0, metavar="N",
                         help="ask for each table's live part N times before the phases (untimed; e.g. 4)")
     parser.add_argument("--trust", action="store_true",
@@ -856,6 +962,10 @@ def main(argv=None) -> int:
             and 0 <= args.hands <= 900 and 0 <= args.players <= 6):
         parser.error("keep the load bounded: tables 1-200, viewers 0-400, players 0-6 a table, "
                      "duration 5-300 s, hands 0-900")
+    if args.ramp and not (args.front or args.keep_alive or args.wrk):
+        parser.error("--ramp needs kept connections: --front, --keep-alive or --wrk")
+    if not 0 <= args.ramp <= 30:
+        parser.error("keep the ramp 0-30 s")
     if args.wrk and shutil.which("wrk") is None:
         parser.error("--wrk needs wrk (Debian: apt-get install wrk; `make bench-deps`)")
     from scorekeeper.serve import THREADS, WORKERS
@@ -863,6 +973,8 @@ def main(argv=None) -> int:
     args.threads = args.threads or THREADS
     args.workers = args.workers or WORKERS
 
+    if args.trace:
+        os.environ["GLEEK_TRACE"] = str(Path(args.trace).resolve())   # read by the server (SERVER)
     info = machine()
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
@@ -901,7 +1013,7 @@ def main(argv=None) -> int:
                 duration = phase.run()
                 results["cpu"][name] = CpuUse.per_cent(before, cpu.now())
                 if args.wrk:
-                    by_kind = with_polls(phase.samples, summarise_wrk(phase.wrk), duration)
+                    by_kind = with_polls(phase.samples, summarise_wrk(phase.wrk, args.ramp), duration)
                 else:
                     by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
                                for kind in ("save", "poll", "player")}
@@ -912,7 +1024,8 @@ def main(argv=None) -> int:
                 if not baseline:
                     if args.samples:
                         Path(args.samples).write_text(json.dumps(
-                            [[s.at - s.latency, s.latency * 1000, s.app_ms] for s in phase.samples
+                            [[s.at - s.latency, s.latency * 1000, s.app_ms, s.queue_ms, s.connect_ms, s.cpu_ms]
+                             for s in phase.samples
                              if s.kind == "save" and not s.error]))
                 print("  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
                       flush=True)

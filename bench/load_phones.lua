@@ -14,6 +14,7 @@ local phones_file = os.getenv("GLEEK_PHONES")
 local interval = tonumber(os.getenv("GLEEK_INTERVAL_MS"))
 local connections = tonumber(os.getenv("GLEEK_CONNECTIONS"))
 local baseline = os.getenv("GLEEK_BASELINE") == "1"
+local ramp = tonumber(os.getenv("GLEEK_RAMP_MS") or "0")   -- connected first, then polling (--ramp)
 
 local phones, known, latest = {}, {}, {}
 local turn, first_waits = 0, 0
@@ -36,7 +37,7 @@ end
 function delay()
    if first_waits < connections then   -- each connection's first request
       first_waits = first_waits + 1
-      return math.random(0, interval)
+      return ramp + math.random(0, interval)
    end
    return interval
 end

@@ -766,7 +766,9 @@ def family_cpu_seconds(pid: int) -> float:
 
 class CpuUse:
     """Where the machine's CPU went during a phase, in per cent of one core: this
-    Python client, its wrk child (if any), the waitress processes and Caddy."""
+    Python client, its wrk child (if any), the waitress processes and Caddy; and
+    the machine's own idle time and the time its hypervisor gave to other guests
+    ("stolen", /proc/stat: the same work then takes longer, as on a busy host)."""
 
     def __init__(self, server, front):
         self.server, self.front = server, front
@@ -779,6 +781,9 @@ class CpuUse:
                    "waitress": family_cpu_seconds(self.server.proc.pid)}
         if self.front is not None:
             figures["Caddy"] = family_cpu_seconds(self.front.proc.pid)
+        ticks = Path("/proc/stat").read_text().split("\n", 1)[0].split()   # cpu user nice system idle ... steal
+        figures["idle"], figures["stolen"] = (int(ticks[4]) / os.sysconf("SC_CLK_TCK"),
+                                              int(ticks[8]) / os.sysconf("SC_CLK_TCK"))
         return {"at": time.monotonic(), **figures}
 
     @staticmethod

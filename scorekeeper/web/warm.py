@@ -26,6 +26,7 @@ warm and answers the same. A failure is logged and the thread goes on."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import datetime, timedelta, timezone
@@ -160,9 +161,10 @@ def compile_templates(app) -> int:
         folder = Path(app.instance_path) / "cache" / "templates"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
         except OSError:
-            pass   # compiled here only
+            pass
+        if os.access(folder, os.W_OK):   # else compiled here only (Jinja would fail to keep them)
+            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
     names = env.list_templates(filter_func=lambda name: name.endswith(".html"))
     for name in names:
         env.get_template(name)

@@ -195,3 +195,15 @@ def test_at_start_behind_the_front_the_evening_s_live_parts_are_left_for_it(app,
         assert Follower(app).leave_for_the_front(watches) == 0   # there already: not made again
     finally:
         store.live_changes.unwatch(app.config["DATABASE"])
+
+
+def test_templates_are_compiled_where_the_instance_folder_cannot_keep_them(app, tmp_path):
+    """An instance folder that cannot be written (here: under a file, which even
+    root cannot make a folder in): compiled all the same, kept nowhere."""
+    from scorekeeper.web.warm import compile_templates
+
+    (tmp_path / "a-file").write_text("")
+    app.instance_path = str(tmp_path / "a-file" / "instance")
+    assert compile_templates(app) == len(page_templates())
+    assert app.jinja_env.bytecode_cache is None
+    assert "Gleek" in app.test_client().get("/").get_data(as_text=True)

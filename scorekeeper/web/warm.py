@@ -156,11 +156,13 @@ def compile_templates(app) -> int:
     each. From the kept bytecode all of them load in ~20 ms."""
     from jinja2 import FileSystemBytecodeCache
 
+    from ..private import private_dir
+
     env = app.jinja_env
     if env.bytecode_cache is None:
         folder = Path(app.instance_path) / "cache" / "templates"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_dir(folder)   # the owner's only, as the rest of the instance folder
         except OSError:
             pass
         if os.access(folder, os.W_OK):   # else compiled here only (Jinja would fail to keep them)

@@ -172,6 +172,7 @@ class Client:
         self.versions: dict[str, int] = {}
         self.current: str | None = None
         self.inflight = None                  # (session id or None, op) sent, no answer yet
+        self.orphans: set[str] = set()        # created, killed before the answer: stored, never ours
         self.counter = 0
         self.acked = 0
         self.unexpected = []
@@ -238,7 +239,7 @@ def check_database(server: Server, client: Client) -> dict:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         stored_ids = {r[0] for r in conn.execute("select id from sessions")}
         known = set(client.sessions)
-        extra = stored_ids - known
+        extra = stored_ids - known - client.orphans
         in_flight_sid, op = client.inflight if client.inflight else (None, None)
         if op and op[0] == "create":
             assert len(extra) <= 1, extra       # created but not acknowledged: allowed, once
@@ -265,6 +266,7 @@ def check_database(server: Server, client: Client) -> dict:
         for sid in extra:   # a session whose creation was in flight: whole, empty, version 1
             assert stored_hands(conn, sid) == []
             assert conn.execute("select version from sessions where id = ?", [sid]).fetchone() == (1,)
+        client.orphans |= extra   # checked once; a later round's own in-flight create is told from them
         return outcome
     finally:
         conn.close()

@@ -156,6 +156,10 @@ if os.environ.get("GLEEK_TRACE"):
     from scorekeeper.web import front_polls, warm
     _trace = open(os.environ["GLEEK_TRACE"] + f".{{os.getpid()}}", "a", buffering=1)
 
+    def trace(name, started, cpu, detail=""):   # what, when it began, its wall and CPU ms so far, what of
+        _trace.write(f"{{name}} {{started:.4f}} {{(time.perf_counter() - started) * 1000:.2f}} "
+                     f"{{(time.thread_time() - cpu) * 1000:.2f}} {{detail}}\\n")
+
     def traced(cls, name, detail=lambda a: ""):
         inner = getattr(cls, name)
 
@@ -164,8 +168,7 @@ if os.environ.get("GLEEK_TRACE"):
             try:
                 return inner(*a, **k)
             finally:
-                _trace.write(f"{{name}} {{t:.4f}} {{(time.perf_counter() - t) * 1000:.2f}} "
-                             f"{{(time.thread_time() - c) * 1000:.2f}} {{detail(a)}}\\n")
+                trace(name, t, c, detail(a))
         setattr(cls, name, wrapper)
 
     traced(front_polls.Renewer, "renew", lambda a: ",".join(a[1]))
@@ -192,9 +195,8 @@ def make_app():
             if queued is not None:
                 headers.append(("X-Queue-Time", f"{{(started - queued) * 1000:.3f}}"))
             if os.environ.get("GLEEK_TRACE"):
-                _trace.write(f"{{environ['REQUEST_METHOD']}}:{{environ['PATH_INFO'].split('/')[-1]}} {{started:.4f}} "
-                             f"{{(time.perf_counter() - started) * 1000:.2f}} {{(time.thread_time() - cpu) * 1000:.2f}} "
-                             f"{{environ['PATH_INFO']}}?{{environ.get('QUERY_STRING', '')}}:{{status.split()[0]}}\\n")
+                trace(f"{{environ['REQUEST_METHOD']}}:{{environ['PATH_INFO'].split('/')[-1]}}", started, cpu,
+                      f"{{environ['PATH_INFO']}}?{{environ.get('QUERY_STRING', '')}}:{{status.split()[0]}}")
             return start_response(status, headers, exc_info)
 
         return flask_app(environ, timed_start_response)

@@ -15,10 +15,12 @@ import collections
 import json
 import sys
 
+from load_bench import percentile
 
-def percentile(values, q):
-    values = sorted(v for v in values if v == v)
-    return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
+
+def known(values) -> list[float]:
+    """The figures a save has (a NaN: not measured, e.g. no connect)."""
+    return [v for v in values if v == v]
 
 
 def kind_of(name: str) -> str | None:
@@ -49,11 +51,11 @@ def main(argv: list[str]) -> int:
     print("s     | saves  p50  p95 | queue p50  p95 | connect n  p50 | server: kind count/CPU ms")
     for half in range(-4, last + 1):
         rows = by_half.get(half, [])
-        connects = [s[4] for s in rows if s[4] == s[4]]
+        latency, queue, connects = (known(s[i] for s in rows) for i in (1, 3, 4))
         done = " ".join(f"{kind} {len(cpu)}/{sum(cpu):.0f}" for kind, cpu in sorted(work[half].items()))
-        print(f"{half / 2:5.1f} | {len(rows):5d} {percentile([s[1] for s in rows], .5):4.0f} "
-              f"{percentile([s[1] for s in rows], .95):4.0f} | {percentile([s[3] for s in rows], .5):9.0f} "
-              f"{percentile([s[3] for s in rows], .95):4.0f} | {len(connects):9d} {percentile(connects, .5):4.0f} | {done}")
+        print(f"{half / 2:5.1f} | {len(rows):5d} {percentile(latency, 50):4.0f} {percentile(latency, 95):4.0f} | "
+              f"{percentile(queue, 50):9.0f} {percentile(queue, 95):4.0f} | {len(connects):9d} "
+              f"{percentile(connects, 50):4.0f} | {done}")
     return 0
 
 

@@ -225,13 +225,22 @@ def warm_up(ports: list[int], tables: list, times: int) -> None:
                       [(port, t) for port in ports for t in tables for _ in range(times)]))
 
 
+def polls_folder(args, folder: str) -> Path:
+    """Where the app leaves the front's answers: where it would (in memory, where there
+    is a memory file system: web/front_polls.py's ``default_folder``), or on the disk
+    beside the database (``--polls-on-disk``, the A/B of that)."""
+    from scorekeeper.web.front_polls import default_folder
+
+    return Path(folder) / "polls" if args.polls_on_disk else default_folder(folder)
+
+
 def server_config(args, folder: str) -> dict | None:
     """The app's settings this run asks for, beyond the bench's own (Server)."""
     extra = {}
     if args.wrk and not args.front:
         extra["CONNECTIONS_PER_ADDRESS"] = 100_000
     if args.front and not args.no_front_polls:
-        extra["FRONT_POLLS"] = str(Path(folder) / "polls")
+        extra["FRONT_POLLS"] = str(polls_folder(args, folder))
     if args.no_warm:
         extra["WARM_FOLLOW_SECONDS"] = 0   # each process sees only its own requests (web/warm.py)
     return extra or None
@@ -947,6 +956,8 @@ def main(argv=None) -> int:
                         help="the processes do not follow each other's changes (web/warm.py): the A/B of that")
     parser.add_argument("--no-front-polls", action="store_true",
                         help="with --front: every poll to the app (before web/front_polls.py)")
+    parser.add_argument("--polls-on-disk", action="store_true",
+                        help="with --front: the front's answers kept beside the database, not in memory")
     parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
     parser.add_argument("--wrk", action="store_true",
                         help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
@@ -991,7 +1002,7 @@ def main(argv=None) -> int:
                         Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
                         extra=server_config(args, folder), own_ports=args.front and not args.shared_socket)
         server.start(gunicorn=args.gunicorn)
-        front = (Front(Path(folder), server.ports(), None if args.no_front_polls else Path(folder) / "polls")
+        front = (Front(Path(folder), server.ports(), None if args.no_front_polls else polls_folder(args, folder))
                  if args.front else None)
         try:
             tables = []
@@ -1054,6 +1065,10 @@ def main(argv=None) -> int:
             if front is not None:
                 front.stop()
             server.stop()
+            if args.front:
+                from scorekeeper.web.front_polls import remove_memory_folder
+
+                remove_memory_folder(polls_folder(args, folder))
     results["load_after"] = loadavg()
 
     for name in ("app", "baseline"):

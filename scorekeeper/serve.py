@@ -318,17 +318,22 @@ def main(argv=None) -> int:
     first.extensions["scorekeeper.keeper"].close()
     print("Gleek scorekeeper", flush=True)
     print(f"  database: {first.config['DATABASE']}", flush=True)
+    polls = None
     if args.front is not None:
         from .web import front_polls
 
-        front_polls.clear(first)   # what a server before this one left: other versions, maybe
+        polls = front_polls.clear(first)   # what a server before this one left: other versions, maybe
         print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
               flush=True)
     elif address:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
     del first
-    run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None)
+    try:
+        run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None)
+    finally:
+        if polls is not None:
+            front_polls.remove_memory_folder(polls)
     return 0
 
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from scorekeeper import front
+from scorekeeper.web import front_polls
 
 ROOT = Path(__file__).resolve().parents[2]
 LIFETIME = 900   # seconds: the most either process lives, whatever happens to the test run
@@ -54,7 +55,7 @@ class HttpsFront:
         self.app_port, self.port = free_ports(workers), free_port()
         self.url = f"https://localhost:{self.port}"
         self.storage = folder / "caddy"
-        self.polls = self.instance / "front" / "polls"   # serve --front's default (web/front_polls.py)
+        self.polls = front_polls.default_folder(self.instance)   # serve --front's default
         self.root_certificate = front.root_certificate(self.storage)
         self.procs: list[subprocess.Popen] = []
 
@@ -135,6 +136,7 @@ class HttpsFront:
                     pass
                 proc.wait(timeout=10)
         self.procs = []
+        front_polls.remove_memory_folder(self.polls)   # killed: its server could not remove it
 
 
 def have_caddy() -> bool:

@@ -114,3 +114,58 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
         assert time.monotonic() < deadline, found
         time.sleep(0.02)
     assert b"No hands yet." in found[1]
+
+
+# -- where the front's answers are kept unless configured: in memory, in a folder of this user's
+
+def test_the_default_folder_is_in_memory_and_this_users_own(tmp_path):
+    import os
+    import stat
+
+    from scorekeeper.web import front_polls
+
+    if not front_polls.MEMORY.is_dir():
+        pytest.skip("no /dev/shm on this machine")
+    folder = front_polls.default_folder(tmp_path / "instance")
+    try:
+        assert folder.name == "polls" and folder.parent.parent == front_polls.MEMORY
+        assert folder.parent.name.startswith(f"scorekeeper-front-{os.getuid()}-")
+        assert stat.S_IMODE(folder.parent.lstat().st_mode) == 0o700
+        # the front's Caddyfile and the app name the same folder, whichever way the path is spelt
+        assert front_polls.default_folder(str(tmp_path / "instance" / ".." / "instance")) == folder
+        assert front_polls.default_folder(tmp_path / "another") != folder   # another instance, another folder
+    finally:
+        front_polls.remove_memory_folder(folder)
+        front_polls.remove_memory_folder(front_polls.default_folder(tmp_path / "another"))
+    assert not folder.parent.exists()
+
+
+def test_a_memory_folder_open_to_others_or_a_link_in_its_place_is_refused(tmp_path):
+    from scorekeeper.web import front_polls
+
+    if not front_polls.MEMORY.is_dir():
+        pytest.skip("no /dev/shm on this machine")
+    instance = tmp_path / "instance"
+    fallback = instance.resolve() / "front" / "polls"
+    mine = front_polls.default_folder(instance).parent
+    try:
+        mine.chmod(0o755)   # as if made by someone else for the phones to be sent his parts
+        assert front_polls.default_folder(instance) == fallback
+        mine.rmdir()
+        mine.symlink_to(tmp_path)
+        assert front_polls.default_folder(instance) == fallback
+        assert tmp_path.exists()
+    finally:
+        if mine.is_symlink():
+            mine.unlink()
+        elif mine.exists():
+            mine.rmdir()
+    front_polls.remove_memory_folder(fallback)   # not one in memory: left alone
+    assert tmp_path.exists()
+
+
+def test_without_a_memory_file_system_the_answers_are_in_the_instance_folder(tmp_path, monkeypatch):
+    from scorekeeper.web import front_polls
+
+    monkeypatch.setattr(front_polls, "MEMORY", tmp_path / "no-such-folder")
+    assert front_polls.default_folder(tmp_path) == tmp_path.resolve() / "front" / "polls"

@@ -35,12 +35,14 @@ database restored while it was stopped has other versions).
 from __future__ import annotations
 
 import brotli
+import fcntl
 import gzip
 import os
 import re
 import shutil
 import stat
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
@@ -48,6 +50,7 @@ VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
 PART = "part.html"
 COMPRESSED = {".br": lambda data: brotli.compress(data, quality=5), ".gz": lambda data: gzip.compress(data, 6)}
 MARK = "same-"
+LOCK = ".leaving"   # held by the process leaving the evening's parts at start (warm.Follower)
 TO_RENEW, ANSWERED = "front_polls_to_renew", "front_polls_answered"   # in flask.g, while a request is made
 
 
@@ -81,6 +84,27 @@ class PollFiles:
             return True
         except OSError:
             return False   # the app answers this link's polls, as without a front
+
+    @contextmanager
+    def one_process_at_a_time(self):
+        """True inside if this process holds the folder's lock (``.leaving``, an
+        ``flock``: let go when the process ends, however it ends), False if another
+        process holds it. Never waits."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            yield True   # no lock to be had: as before it, each process leaves them
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            yield True
+        finally:
+            os.close(fd)   # and with it the lock
 
     def has_part(self, watch_id: str) -> bool:
         """Whether the front has a part to send for this link (else its polls go to the app)."""

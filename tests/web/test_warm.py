@@ -197,6 +197,37 @@ def test_at_start_behind_the_front_the_evening_s_live_parts_are_left_for_it(app,
         store.live_changes.unwatch(app.config["DATABASE"])
 
 
+def test_at_start_one_process_leaves_the_parts_and_another_at_the_same_moment_none(app, tmp_path):
+    """Both processes start together and share the front's folder: the one that
+    finds the other leaving the parts leaves none (they were made twice before)."""
+    import fcntl
+    import os
+    import sqlite3
+
+    from scorekeeper import store
+    from scorekeeper.web import front_polls
+    from scorekeeper.web.warm import Follower
+
+    urls = in_the_other_process(app, HANDS[:1], new=2)
+    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
+    files = front_polls.enable(app, clear_first=True)
+    try:
+        with sqlite3.connect(app.config["DATABASE"]) as conn:
+            watches = [conn.execute("select watch_id from sessions where id = ?", [url.rsplit("/", 1)[1]]).fetchone()[0]
+                       for url in urls]
+        other = os.open(tmp_path / "polls" / front_polls.LOCK, os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)   # the other process, leaving them now
+            assert Follower(app).leave_for_the_front(watches) == 0
+            assert not any(files.has_part(watch) for watch in watches)
+        finally:
+            os.close(other)   # done (or gone: its lock goes with it)
+        assert Follower(app).leave_for_the_front(watches) == 2
+        assert all(files.has_part(watch) for watch in watches)
+    finally:
+        store.live_changes.unwatch(app.config["DATABASE"])
+
+
 def test_templates_are_compiled_where_the_instance_folder_cannot_keep_them(app, tmp_path):
     """An instance folder that cannot be written (here: under a file, which even
     root cannot make a folder in): compiled all the same, kept nowhere."""

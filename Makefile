@@ -100,10 +100,11 @@ bench-load: $(STAMP)
 # The club night through the HTTPS front (issue 21): the phones' polls from wrk (C),
 # the saves from Python (bench/load_bench.py's docstring). First with every phone
 # connected before the measured 40 s (--ramp 5), then with all of them connecting
-# in its first second (a restart, or the Wi-Fi back for everyone).
+# in its first second (a restart, or the Wi-Fi back for everyone); then a restart's own CPU.
 bench-front: $(STAMP) https-deps bench-deps
 	$(PY) bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100 --ramp 5
 	$(PY) bench/load_bench.py --front --wrk --tables 200 --viewers 400 --players 3 --hands 100
+	$(PY) bench/restart_bench.py
 
 # wrk, the load bench's client for the phones (--wrk): a Python one took as much CPU as the server
 bench-deps:

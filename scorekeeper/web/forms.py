@@ -113,11 +113,21 @@ def on_off(form, name: str, default: bool, problems: Problems) -> bool | None:
     return raw == "on"
 
 
+def option_field(book, option) -> str:
+    """The form's field of one book's option: named by the book too, since two
+    books have an option of the same name (``tiddy``: wits1671's and cotton1674's),
+    and one name for both made their chips one radio group across the page."""
+    return f"opt_{book.id}_{option.name}"
+
+
 def read_options(form, book, problems: Problems) -> dict:
-    """The book's options that differ from their defaults."""
+    """The book's options that differ from their defaults (each from its own field,
+    else from ``opt_<name>``, as a client that names only the option posts it)."""
     options = {}
     for option in book.options:
-        chosen = on_off(form, f"opt_{option.name}", option.default, problems)
+        field, short = option_field(book, option), f"opt_{option.name}"
+        posted = {field: form[field]} if field in form else {field: form[short]} if short in form else {}
+        chosen = on_off(posted, field, option.default, problems)   # a problem shown at the book's chips
         if chosen is not None and chosen != option.default:
             options[option.name] = chosen
     return options

@@ -163,7 +163,7 @@ class UI:
         if options:
             page.locator("details.options summary").click()
             for name, on in options.items():
-                page.locator(f'label.chip:has(input[name="opt_{name}"][value="{"on" if on else "off"}"])').click()
+                page.locator(f'label.chip:has(input[name="opt_{rulebook}_{name}"][value="{"on" if on else "off"}"])').click()
         page.locator(f'label.chip:has(input[name="first_dealer"][value="{first_dealer}"])').click()
         if screenshot:
             screenshot("home")

@@ -72,6 +72,34 @@ def test_money_stake_and_option_are_kept(client):
     assert record["stake"] == {"per_counter": "0.05", "currency": "EUR"}
 
 
+def test_two_books_options_of_one_name_are_two_choices_on_the_home_page(client):
+    """wits1671 and cotton1674 both have a ``tiddy`` option: one field name for both
+    made their chips one radio group, so Wits' showed neither On nor Off chosen."""
+    page = client.get("/").get_data(as_text=True)
+    checked = dict(re.findall(r'<input type="radio" name="(opt_[a-z0-9]+_[a-z]+)" value="(on|off)" checked', page))
+    assert checked == {"opt_wits1671_tiddy": "on", "opt_modern_simplified": "off",
+                       "opt_cotton1674_tiddy": "on", "opt_cotton1674_towser": "on"}
+    assert page.count('id="label-opt_wits1671_tiddy"') == 1 and page.count('id="label-opt_cotton1674_tiddy"') == 1
+    assert 'name="opt_tiddy"' not in page
+
+
+def test_each_book_reads_its_own_option_from_the_whole_form(client):
+    """The form posts every book's chips: Wits' Off is kept although Cotton's On came too."""
+    url = new_session(client, rulebook="wits1671", opt_wits1671_tiddy="off", opt_cotton1674_tiddy="on",
+                      opt_cotton1674_towser="off", opt_modern_simplified="on")
+    assert export(client, url)["options"] == {"tiddy": False}
+    url = new_session(client, rulebook="cotton1674", opt_wits1671_tiddy="off", opt_cotton1674_tiddy="on",
+                      opt_cotton1674_towser="off")
+    assert export(client, url)["options"] == {"towser": False}
+    response = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
+                                              "rulebook": "wits1671", "first_dealer": "0",
+                                              "opt_wits1671_tiddy": "maybe"})
+    assert response.status_code == 422 and "Choose on or off." in response.get_data(as_text=True)
+    response = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
+                                              "rulebook": "wits1671", "first_dealer": "0", "opt_tiddy": "maybe"})
+    assert response.status_code == 422 and "Choose on or off." in response.get_data(as_text=True)
+
+
 def test_unknown_session_is_a_friendly_404(client):
     for path in ("/s/nope", "/w/nope", "/s/nope/hands/new", "/s/nope/export.json", "/s/nope/live"):
         response = client.get(path)

@@ -8,6 +8,22 @@
 (function () {
   var root = document.documentElement;
 
+  // A change only the server can make (undo, delete, go back, …: a plain form, not the
+  // hand form, whose taps are queued) is not sent with no connection: the browser
+  // would show its own error page, or nothing. The page says so, and nothing changes.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form || form.id === "hand-form" || form.hasAttribute("hx-post") ||
+        (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    if (!root.hasAttribute("data-offline-copy") && navigator.onLine !== false) return;
+    event.preventDefault();
+    var said = form.querySelector(".no-connection") || document.createElement("p");
+    said.className = "flash warn no-connection";
+    said.setAttribute("role", "alert");
+    said.textContent = "No connection: nothing was changed. Try again once the connection is back.";
+    form.appendChild(said);
+  });
+
   if (!window.isSecureContext || !("serviceWorker" in navigator)) {
     var note = document.getElementById("insecure-note");
     if (note) note.hidden = false;

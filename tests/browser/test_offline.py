@@ -144,6 +144,23 @@ def test_installable_and_a_cold_start_with_no_connection_on_localhost(playwright
         expect(page.locator("#offline-copy")).to_have_count(0, timeout=10_000)
         page.wait_for_load_state()
         cold_start_offline_then_saved(page, base, context)
+        # a change only the server can make, tapped with no connection: said, and nothing changed
+        table = page.url
+        page.wait_for_timeout(1200)   # the table as shown reaches the worker
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#offline-copy")).to_be_visible()
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("form.undo-bar button").click()
+        expect(page.locator("form.undo-bar .no-connection")).to_have_text(
+            "No connection: nothing was changed. Try again once the connection is back.")
+        assert page.url == table
+        context.set_offline(False)   # the page fetches itself again, the hand still saved and still to undo
+        expect(page.locator("#offline-copy")).to_have_count(0, timeout=10_000)
+        page.wait_for_load_state()
+        expect(page.locator("form.undo-bar button")).to_be_visible()
+        exported = page.evaluate("url => fetch(url).then(r => r.json())", table + "/export.json")
+        assert exported["hands"] == [HAND]
         # a page never opened on this phone says so, rather than the browser's error
         context.set_offline(True)
         page.goto(base + "/rules")

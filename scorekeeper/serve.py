@@ -144,7 +144,7 @@ def worker_ports(port: int, workers: int = WORKERS) -> list[int]:
 
 
 def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS,
-        own_ports: bool = False) -> None:
+        own_ports: bool = False, front_polls: Path | None = None) -> None:
     """Serve ``make_app()`` on host:port with ``workers`` waitress processes.
 
     They share one listening socket (each accepts from it), except with
@@ -155,6 +155,14 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     process, left one process 82 % busy and the other 43 %, and the busy one's
     queue set the p95."""
     raise_open_file_limit()
+    socks: list[socket.socket] = []
+    try:   # first: a port another server holds stops this one before it has made anything
+        for p in (worker_ports(port, workers) if own_ports else [port]):
+            socks.append(listen(host, p))
+    except OSError:
+        for sock in socks:
+            sock.close()
+        raise
     from . import pdf
 
     pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
@@ -163,7 +171,6 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     door.share_held_off()   # and one of the addresses told to wait
     shared_parts = share_live_parts(workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
-    socks = [listen(host, p) for p in (worker_ports(port, workers) if own_ports else [port])]
     try:
         serve_workers(make_app, socks, threads, workers)
     finally:
@@ -171,6 +178,10 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
             import shutil
 
             shutil.rmtree(shared_parts, ignore_errors=True)
+        if front_polls is not None:   # only once this server had its ports: not another's, still running
+            from .web.front_polls import remove_memory_folder
+
+            remove_memory_folder(front_polls)
 
 
 def share_live_parts(workers: int) -> str | None:
@@ -329,11 +340,8 @@ def main(argv=None) -> int:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
     del first
-    try:
-        run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None)
-    finally:
-        if polls is not None:
-            front_polls.remove_memory_folder(polls)
+    run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None,
+        front_polls=polls)
     return 0
 
 

@@ -45,6 +45,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..private import private_dir
+
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
 PART = "part.html"
@@ -70,7 +72,7 @@ class PollFiles:
         if folder is None or not VERSION.match(version):
             return False
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_dir(folder)   # and any folder above it made again 0700 (its parent removed meanwhile)
             if body is not None:
                 for suffix, compress in COMPRESSED.items():
                     _write(folder / (PART + suffix), compress(body))
@@ -91,7 +93,7 @@ class PollFiles:
         ``flock``: let go when the process ends, however it ends), False if another
         process holds it. Never waits."""
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            private_dir(self.folder)
             fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
             yield True   # no lock to be had: as before it, each process leaves them
@@ -131,7 +133,7 @@ class PollFiles:
     def clear(self) -> None:
         """Nothing kept (the server starting)."""
         shutil.rmtree(self.folder / "w", ignore_errors=True)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_dir(self.folder)
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -178,8 +180,6 @@ def default_folder(instance_path: str | Path) -> Path:
     a real folder of this user's, ``0700``: ``/dev/shm`` is shared with every user
     of the machine, and a folder someone else made there is refused."""
     from hashlib import sha256
-
-    from ..private import private_dir
 
     instance = os.path.realpath(instance_path)
     fallback = Path(instance) / "front" / "polls"

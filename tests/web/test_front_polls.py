@@ -169,3 +169,47 @@ def test_without_a_memory_file_system_the_answers_are_in_the_instance_folder(tmp
 
     monkeypatch.setattr(front_polls, "MEMORY", tmp_path / "no-such-folder")
     assert front_polls.default_folder(tmp_path) == tmp_path.resolve() / "front" / "polls"
+
+
+def test_a_memory_folder_removed_under_a_running_server_is_made_again_this_users_only(tmp_path):
+    import stat
+
+    from scorekeeper.web import front_polls
+
+    if not front_polls.MEMORY.is_dir():
+        pytest.skip("no /dev/shm on this machine")
+    folder = front_polls.default_folder(tmp_path / "instance")
+    files = front_polls.PollFiles(folder)
+    try:
+        front_polls.remove_memory_folder(folder)   # say, by a server that stopped
+        assert files.keep("AbC", "7", b"<p>part</p>")
+        assert (folder / "w" / "AbC" / "part.html").read_bytes() == b"<p>part</p>"
+        assert stat.S_IMODE(folder.parent.lstat().st_mode) == 0o700   # not the umask's 0755: others cannot list it
+        assert front_polls.default_folder(tmp_path / "instance") == folder   # and the next start takes it
+    finally:
+        front_polls.remove_memory_folder(folder)
+
+
+def test_a_server_that_cannot_have_its_port_leaves_the_running_ones_folder(tmp_path, monkeypatch):
+    """``make run-https`` started twice: the second stops at the port the first holds,
+    and must not remove the first's answers for the front on its way out."""
+    import socket
+
+    from scorekeeper import serve
+    from scorekeeper.web import front_polls
+
+    if not front_polls.MEMORY.is_dir():
+        pytest.skip("no /dev/shm on this machine")
+    instance = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
+    folder = front_polls.default_folder(instance)
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        with pytest.raises(OSError):
+            serve.main(["--host", "127.0.0.1", "--port", str(held.getsockname()[1]), "--front", "https://localhost:8443"])
+        assert folder.is_dir()
+    finally:
+        held.close()
+        front_polls.remove_memory_folder(folder)

@@ -128,13 +128,22 @@ class HttpsFront:
         return home
 
     def stop(self) -> None:
-        for proc in self.procs:
+        for proc in self.procs:   # asked to stop first, as a service manager does: a server then clears up
             if proc.poll() is None:
                 try:
-                    os.killpg(proc.pid, signal.SIGKILL)
+                    os.killpg(proc.pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
-                proc.wait(timeout=10)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)   # whatever of its group is left
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=10)
         self.procs = []
         front_polls.remove_memory_folder(self.polls)   # killed: its server could not remove it
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 import tempfile
@@ -25,20 +24,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def server_cpu(group: int) -> float:
-    """Seconds of CPU of every process of the server's process group now."""
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == group:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
 def main(argv=None) -> int:
+    from load_bench import family_cpu_seconds
     from support.front import HttpsFront, have_caddy
     from support.sessions import long_session
 
@@ -66,7 +53,7 @@ def main(argv=None) -> int:
             front.start()
             try:
                 time.sleep(args.seconds)
-                cpu = server_cpu(front.procs[0].pid)   # its own session (start_new_session)
+                cpu = family_cpu_seconds(front.procs[0].pid)   # the server's processes, none else
                 text = log.read_text()
             finally:
                 front.stop()

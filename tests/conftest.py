@@ -30,3 +30,15 @@ def app(tmp_path, migrated_database):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def front_files(app, tmp_path):
+    """``app`` behind the https front (as ``serve --front``): the folder of the
+    answers it leaves for the front (web/front_polls.py), emptied."""
+    from scorekeeper import store
+    from scorekeeper.web import front_polls
+
+    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
+    yield front_polls.enable(app, clear_first=True)
+    store.live_changes.unwatch(app.config["DATABASE"])

@@ -16,15 +16,8 @@ from support.web import hand_fields, new_session
 
 
 @pytest.fixture
-def front_app(app, tmp_path):
-    from scorekeeper.web import front_polls
-
-    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
-    files = front_polls.enable(app, clear_first=True)
-    yield app, files
-    from scorekeeper import store
-
-    store.live_changes.unwatch(app.config["DATABASE"])
+def front_app(app, front_files):
+    return app, front_files
 
 
 def left_for_the_front(files, watch_id: str, within: float = 5.0):

@@ -168,64 +168,53 @@ def test_every_template_is_compiled_before_serving_and_kept_for_the_next_start(a
     assert "Gleek" in again.test_client().get("/").get_data(as_text=True)
 
 
-def test_at_start_behind_the_front_the_evening_s_live_parts_are_left_for_it(app, tmp_path):
-    """The front's folder is emptied when the server starts: without this, each
-    link's first poll after a restart waits for the app."""
+def watch_ids(app, urls) -> list[str]:
+    """The watch link of each of these sessions (their scorer's URLs)."""
     import sqlite3
 
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return [conn.execute("select watch_id from sessions where id = ?", [url.rsplit("/", 1)[1]]).fetchone()[0]
+                for url in urls]
+
+
+def test_at_start_behind_the_front_the_evening_s_live_parts_are_left_for_it(app, front_files):
+    """The front's folder is emptied when the server starts: without this, each
+    link's first poll after a restart waits for the app."""
     from scorekeeper import store
     from scorekeeper.db import get_db
-    from scorekeeper.web import front_polls
     from scorekeeper.web.warm import Follower
 
-    urls = in_the_other_process(app, HANDS[:2], new=2)
-    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
-    files = front_polls.enable(app, clear_first=True)
-    try:
-        with sqlite3.connect(app.config["DATABASE"]) as conn:
-            watches = [conn.execute("select watch_id from sessions where id = ?", [url.rsplit("/", 1)[1]]).fetchone()[0]
-                       for url in urls]
-        assert not any(files.has_part(watch) for watch in watches)
-        assert Follower(app).warm_recent() == 2
-        with app.app_context():
-            for watch in watches:
-                folder = files.of(watch)
-                assert (folder / f"same-{store.live_version(get_db(), watch, 'w')}").exists()
-                assert b"#2" in (folder / "part.html").read_bytes()
-        assert Follower(app).leave_for_the_front(watches) == 0   # there already: not made again
-    finally:
-        store.live_changes.unwatch(app.config["DATABASE"])
+    files = front_files
+    watches = watch_ids(app, in_the_other_process(app, HANDS[:2], new=2))
+    assert not any(files.has_part(watch) for watch in watches)
+    assert Follower(app).warm_recent() == 2
+    with app.app_context():
+        for watch in watches:
+            folder = files.of(watch)
+            assert (folder / f"same-{store.live_version(get_db(), watch, 'w')}").exists()
+            assert b"#2" in (folder / "part.html").read_bytes()
+    assert Follower(app).leave_for_the_front(watches) == 0   # there already: not made again
 
 
-def test_at_start_one_process_leaves_the_parts_and_another_at_the_same_moment_none(app, tmp_path):
+def test_at_start_one_process_leaves_the_parts_and_another_at_the_same_moment_none(app, front_files):
     """Both processes start together and share the front's folder: the one that
     finds the other leaving the parts leaves none (they were made twice before)."""
     import fcntl
-    import os
-    import sqlite3
 
-    from scorekeeper import store
     from scorekeeper.web import front_polls
     from scorekeeper.web.warm import Follower
 
-    urls = in_the_other_process(app, HANDS[:1], new=2)
-    app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
-    files = front_polls.enable(app, clear_first=True)
+    files = front_files
+    watches = watch_ids(app, in_the_other_process(app, HANDS[:1], new=2))
+    other = os.open(files.folder / front_polls.LOCK, os.O_RDWR | os.O_CREAT)
     try:
-        with sqlite3.connect(app.config["DATABASE"]) as conn:
-            watches = [conn.execute("select watch_id from sessions where id = ?", [url.rsplit("/", 1)[1]]).fetchone()[0]
-                       for url in urls]
-        other = os.open(tmp_path / "polls" / front_polls.LOCK, os.O_RDWR | os.O_CREAT)
-        try:
-            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)   # the other process, leaving them now
-            assert Follower(app).leave_for_the_front(watches) == 0
-            assert not any(files.has_part(watch) for watch in watches)
-        finally:
-            os.close(other)   # done (or gone: its lock goes with it)
-        assert Follower(app).leave_for_the_front(watches) == 2
-        assert all(files.has_part(watch) for watch in watches)
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)   # the other process, leaving them now
+        assert Follower(app).leave_for_the_front(watches) == 0
+        assert not any(files.has_part(watch) for watch in watches)
     finally:
-        store.live_changes.unwatch(app.config["DATABASE"])
+        os.close(other)   # done (or gone: its lock goes with it)
+    assert Follower(app).leave_for_the_front(watches) == 2
+    assert all(files.has_part(watch) for watch in watches)
 
 
 def test_templates_are_compiled_where_the_instance_folder_cannot_keep_them(app, tmp_path):

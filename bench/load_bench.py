@@ -234,13 +234,14 @@ def polls_folder(args, folder: str) -> Path:
     return Path(folder) / "polls" if args.polls_on_disk else default_folder(folder)
 
 
-def server_config(args, folder: str) -> dict | None:
-    """The app's settings this run asks for, beyond the bench's own (Server)."""
+def server_config(args, polls: Path | None) -> dict | None:
+    """The app's settings this run asks for, beyond the bench's own (Server);
+    ``polls``: the folder of the front's answers (``polls_folder``), if any."""
     extra = {}
     if args.wrk and not args.front:
         extra["CONNECTIONS_PER_ADDRESS"] = 100_000
-    if args.front and not args.no_front_polls:
-        extra["FRONT_POLLS"] = str(polls_folder(args, folder))
+    if polls is not None:
+        extra["FRONT_POLLS"] = str(polls)
     if args.no_warm:
         extra["WARM_FOLLOW_SECONDS"] = 0   # each process sees only its own requests (web/warm.py)
     return extra or None
@@ -997,13 +998,13 @@ def main(argv=None) -> int:
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
         args.folder = folder
+        polls = polls_folder(args, folder) if args.front and not args.no_front_polls else None
         # wrk's phones all come from 127.0.0.1: straight to waitress, its per-address cap would refuse them
         server = Server(Path(folder), args.threads, args.workers,
                         Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
-                        extra=server_config(args, folder), own_ports=args.front and not args.shared_socket)
+                        extra=server_config(args, polls), own_ports=args.front and not args.shared_socket)
         server.start(gunicorn=args.gunicorn)
-        front = (Front(Path(folder), server.ports(), None if args.no_front_polls else polls_folder(args, folder))
-                 if args.front else None)
+        front = Front(Path(folder), server.ports(), polls) if args.front else None
         try:
             tables = []
             for n in range(args.tables):
@@ -1065,10 +1066,9 @@ def main(argv=None) -> int:
             if front is not None:
                 front.stop()
             server.stop()
-            if args.front:
-                from scorekeeper.web.front_polls import remove_memory_folder
+            from scorekeeper.web.front_polls import remove_memory_folder
 
-                remove_memory_folder(polls_folder(args, folder))
+            remove_memory_folder(polls)
     results["load_after"] = loadavg()
 
     for name in ("app", "baseline"):

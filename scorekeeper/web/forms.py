@@ -125,9 +125,9 @@ def read_options(form, book, problems: Problems) -> dict:
     else from ``opt_<name>``, as a client that names only the option posts it)."""
     options = {}
     for option in book.options:
-        field, short = option_field(book, option), f"opt_{option.name}"
-        posted = {field: form[field]} if field in form else {field: form[short]} if short in form else {}
-        chosen = on_off(posted, field, option.default, problems)   # a problem shown at the book's chips
+        field = option_field(book, option)
+        raw = form.get(field, form.get(f"opt_{option.name}"))
+        chosen = on_off({} if raw is None else {field: raw}, field, option.default, problems)   # said at its chips
         if chosen is not None and chosen != option.default:
             options[option.name] = chosen
     return options

@@ -145,7 +145,7 @@ class HttpsFront:
                 pass
             proc.wait(timeout=10)
         self.procs = []
-        front_polls.remove_memory_folder(self.polls)   # killed: its server could not remove it
+        front_polls.remove_memory_folder(self.polls)   # if its server was killed before it could
 
 
 def have_caddy() -> bool:

@@ -86,7 +86,7 @@ $(AXE):
 test-fast: $(STAMP) print-deps
 	$(PY) -m pytest -n 2 -m "not browser"
 
-# Benchmarks (not part of `make test`); results go into BENCHMARKS.md by hand.
+# Benchmarks (not part of `make test`): each run goes into bench/history.md, a target's figure into bench/results.json (BENCHMARKS.md's table).
 bench: $(STAMP) print-deps
 	$(PY) bench/settle_bench.py
 	$(PY) bench/app_bench.py

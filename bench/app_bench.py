@@ -32,7 +32,7 @@ Parts:
 - ``bytes`` (issue 3): what a phone downloads for the table page and a live update.
 
 ``--profile`` runs the taps (200 hands) and the save (500 hands) under cProfile
-and prints where their time goes. ``--write`` appends the tables to BENCHMARKS.md.
+and prints where their time goes. ``--write`` appends the tables to bench/history.md.
 """
 
 from __future__ import annotations
@@ -547,7 +547,7 @@ def main(argv=None) -> int:
     parser.add_argument("--hands-entered", type=int, default=30, help="hands tapped in per session size")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions, each on a fresh app and database")
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--write", action="store_true", help="append the tables to BENCHMARKS.md")
+    parser.add_argument("--write", action="store_true", help="append the tables to bench/history.md")
     parser.add_argument("--label", default="", help="a word on what was measured (e.g. 'before')")
     parser.add_argument("--root", default=None, help="measure another copy of the project (before/after)")
     args = parser.parse_args(argv)
@@ -609,7 +609,7 @@ def main(argv=None) -> int:
                 append_to_section(heading_, TAP_INTRO, entry)
             elif heading_ == PAD_HEADING:
                 append_to_section(heading_, PAD_INTRO, entry)
-        print("appended to BENCHMARKS.md (the issue 3 figures: by hand)", file=sys.stderr)
+        print("appended to bench/history.md (the issue 3 figures: by hand)", file=sys.stderr)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Writing a benchmark's results into its own section of BENCHMARKS.md."""
+"""Writing a benchmark's run into its own section of bench/history.md, and a target's
+current figure into bench/results.json (from which BENCHMARKS.md's table is written)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ROOT / "BENCHMARKS.md"
+HISTORY = ROOT / "bench" / "history.md"
 
 
 def append_to_section(heading: str, intro: str, entry: str) -> None:
     """Add ``entry`` at the end of the section ``heading`` (created with ``intro``
     if missing), re-reading the file right before writing and leaving every other
     section exactly as it is; the file is replaced atomically."""
-    text = BENCHMARKS.read_text(encoding="utf-8") if BENCHMARKS.exists() else "# Benchmarks\n"
+    text = HISTORY.read_text(encoding="utf-8") if HISTORY.exists() else "# Benchmark runs\n"
     if heading not in text:
         text = text.rstrip("\n") + f"\n\n{heading}\n\n{intro}"
     start = text.index(heading) + len(heading)
@@ -24,11 +25,11 @@ def append_to_section(heading: str, intro: str, entry: str) -> None:
     end = len(text) if following < 0 else following + 1
     section = text[:end].rstrip("\n") + "\n\n" + entry
     text = section + ("\n" + text[end:] if following >= 0 else "")
-    fd, temporary = tempfile.mkstemp(dir=ROOT, prefix=".BENCHMARKS-", suffix=".part")
+    fd, temporary = tempfile.mkstemp(dir=HISTORY.parent, prefix=".history-", suffix=".part")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
     os.chmod(temporary, 0o644)
-    os.replace(temporary, BENCHMARKS)
+    os.replace(temporary, HISTORY)
 
 
 RESULTS = ROOT / "bench" / "results.json"

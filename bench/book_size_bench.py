@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default="982e5c1")
     parser.add_argument("--added", default="c8e0ff4")
-    parser.add_argument("--write", metavar="NOTE", help="also append the results to BENCHMARKS.md, headed with NOTE")
+    parser.add_argument("--write", metavar="NOTE", help="also append the results to bench/history.md, headed with NOTE")
     args = parser.parse_args(argv)
     text, results = report(args.before, args.added)
     print(text)

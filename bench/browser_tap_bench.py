@@ -10,7 +10,7 @@ htmx:afterSettle of its answer, measured in the page (performance.now()).
 
     .venv/bin/python bench/browser_tap_bench.py [--base 3779cef] [--taps 40]
 
-Not part of `make test`. Prints a Markdown entry for BENCHMARKS.md.
+Not part of `make test`. Prints a Markdown entry for bench/history.md.
 """
 
 from __future__ import annotations

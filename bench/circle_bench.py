@@ -16,7 +16,7 @@ machine the wall time grows with the load, the CPU time much less.
     .venv/bin/python bench/circle_bench.py [--evenings 1000] [--hands 30] [--rounds 5] [--write]
 
 Baseline: the trivial route (/healthz) in the same process. ``--write`` records
-the figures in BENCHMARKS.md and bench/results.json."""
+the figures in bench/history.md and bench/results.json."""
 
 from __future__ import annotations
 

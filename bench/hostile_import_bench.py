@@ -218,7 +218,7 @@ def main(argv=None) -> int:
     parser.add_argument("--root-label", default=None)
     parser.add_argument("--runs", type=int, default=3, help="fresh processes for the worst PDF (median)")
     parser.add_argument("--seconds", type=float, default=30.0, help="of each phase of the refused imports")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
     if not (1 <= args.runs <= 5 and 5 <= args.seconds <= 120):
         parser.error("keep it bounded: 1-5 runs, 5-120 s")

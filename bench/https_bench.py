@@ -13,7 +13,7 @@ Caddy (tls internal, loopback), as `make run-https` runs them.
 
     .venv/bin/python bench/https_bench.py [--hands 100] [--taps 300]
 
-Not part of `make test`. Prints a Markdown entry for BENCHMARKS.md.
+Not part of `make test`. Prints a Markdown entry for bench/history.md.
 """
 
 from __future__ import annotations

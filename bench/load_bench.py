@@ -67,7 +67,7 @@ so that both server processes start the phase with the sessions decoded and sett
 
 ``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
-Not part of ``make test``. Each run is appended to BENCHMARKS.md, section
+Not part of ``make test``. Each run is appended to bench/history.md, section
 "## Load (issue 5)".
 """
 
@@ -101,7 +101,7 @@ from scorekeeper.serve import worker_ports  # noqa: E402
 from support.front import free_ports  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
 
-from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
+from benchmarks_md import HISTORY, append_to_section, machine as common_machine  # noqa: E402
 HEADING = "## Load (issue 5)"
 P95_TARGET_MS = 100.0
 
@@ -947,7 +947,7 @@ def main(argv=None) -> int:
     parser.add_argument("--root-label", default=None)
     parser.add_argument("--gunicorn", action="store_true",
                         help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     parser.add_argument("--front", action="store_true",
                         help="through Caddy over HTTPS (issue 21), one kept connection per client")
     parser.add_argument("--shared-socket", action="store_true",
@@ -1083,7 +1083,7 @@ def main(argv=None) -> int:
     print(entry)
     if not args.no_write:
         append_to_benchmarks(entry, trust=args.trust)
-        print(f"appended to {BENCHMARKS.relative_to(ROOT)}")
+        print(f"appended to {HISTORY.relative_to(ROOT)}")
     return 0
 
 

@@ -15,7 +15,7 @@ Targets (issue 12): 12 hands ≤ 1× the bare table, 120 hands ≤ 1 s, and a PD
 import ≤ 2 × (the JSON import + the PDF parse).
 
 Prints the medians of several runs and appends them with the machine's details
-to BENCHMARKS.md under "## PDF sheet and import (issue 12)" (--no-write: print only).
+to bench/history.md under "## PDF sheet and import (issue 12)" (--no-write: print only).
 
     .venv/bin/python bench/pdf_bench.py [--runs 7] [--no-write]
 """
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks_md import BENCHMARKS, append_to_section, machine as common_machine  # noqa: E402
+from benchmarks_md import HISTORY, append_to_section, machine as common_machine  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from support.sessions import long_session  # noqa: E402
@@ -223,7 +223,7 @@ def machine() -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
 
     results = measure(args.runs)
@@ -232,7 +232,7 @@ def main(argv=None) -> int:
     print(entry)
     if not args.no_write:
         append_to_benchmarks(entry)
-        print(f"appended to {BENCHMARKS.relative_to(ROOT)}")
+        print(f"appended to {HISTORY.relative_to(ROOT)}")
     return 0
 
 

@@ -6,7 +6,7 @@ logs say they did: the sessions each warmed, the live parts each left for the fr
 
     .venv/bin/python bench/restart_bench.py [--tables 200] [--hands 100] [--runs 3] [--seconds 8]
 
-Not part of ``make test``; figures go into BENCHMARKS.md by hand (section "Load (issue 5)",
+Not part of ``make test``; figures go into bench/history.md by hand (section "Load (issue 5)",
 "Issue 21, 2026-12-04")."""
 
 from __future__ import annotations

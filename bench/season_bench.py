@@ -11,7 +11,7 @@ interpreter starts): what the season adds over settling is the difference.
 ten evenings (target ≤ 2 s), against a one-line WeasyPrint document in the same process.
 
     .venv/bin/python bench/season_bench.py [--evenings 1000] [--hands 30] [--runs 3]
-        [--part cli|pdf ...] [--write NOTE]   (--write: append to BENCHMARKS.md, bench/results.json)
+        [--part cli|pdf ...] [--write NOTE]   (--write: append to bench/history.md, bench/results.json)
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--part", action="append", choices=("cli", "pdf"))
-    parser.add_argument("--write", metavar="NOTE", help="append the run to BENCHMARKS.md and bench/results.json")
+    parser.add_argument("--write", metavar="NOTE", help="append the run to bench/history.md and bench/results.json")
     args = parser.parse_args(argv)
     parts = args.part or ["cli", "pdf"]
     season_records = records(args.evenings, args.hands)

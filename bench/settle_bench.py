@@ -10,7 +10,7 @@ call (docs/rules.md, "Call by call") against that session without its calls (tar
 1.2x), and breaks the time down inside one process.
 
     .venv/bin/python bench/settle_bench.py [--hands 1000] [--runs 7] [--seed 1671]
-        [--part import|calls|stages ...] [--write NOTE]   (--write: append to BENCHMARKS.md)
+        [--part import|calls|stages ...] [--write NOTE]   (--write: append to bench/history.md)
 """
 
 from __future__ import annotations
@@ -393,7 +393,7 @@ def main(argv=None) -> int:
     parser.add_argument("--part", action="append", choices=("import", "calls", "books", "stages"),
                         help="only this part (repeatable); default: all of them")
     parser.add_argument("--write", metavar="NOTE",
-                        help="also append the results to BENCHMARKS.md, headed with NOTE")
+                        help="also append the results to bench/history.md, headed with NOTE")
     args = parser.parse_args(argv)
     parts = args.part or ["import", "calls", "books", "stages"]
     if not args.write:
@@ -448,7 +448,7 @@ processes in the same run, interleaved. Target: at most 1.2×.
 
 
 def write_run(note: str, parts: list, text: str) -> None:
-    """Append this run to BENCHMARKS.md: under the calls section if that is all it
+    """Append this run to bench/history.md: under the calls section if that is all it
     measured, else under settle's own."""
     from benchmarks_md import append_to_section
     from benchmarks_md import machine as common_machine

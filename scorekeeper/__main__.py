@@ -213,6 +213,14 @@ def build_parser():
                             help="the records (JSON, or sheet PDFs), one evening each; - for standard input")
     season_cmd.add_argument("--json", action="store_true", help="print the figures as JSON")
     season_cmd.set_defaults(run=cmd_season)
+    seating_cmd = commands.add_parser("seating", help="draw a club night's tables of three for each round, so that "
+                                                      "players meet as many others as possible")
+    seating_cmd.add_argument("players", metavar="PLAYERS",
+                             help="how many players (numbered 1, 2, …), or their names separated by commas")
+    seating_cmd.add_argument("rounds", metavar="ROUNDS", type=int, help="how many rounds")
+    seating_cmd.add_argument("--seed", type=int, help="draw the same schedule again from this number")
+    seating_cmd.add_argument("--json", action="store_true", help="print rounds, byes and repeats as JSON")
+    seating_cmd.set_defaults(run=cmd_seating)
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
     doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
     doc_cmd.set_defaults(run=cmd_rules_doc)
@@ -221,6 +229,24 @@ def build_parser():
     docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
     docs_cmd.set_defaults(run=cmd_docs)
     return parser
+
+
+def cmd_seating(args) -> int:
+    import json
+
+    from .club.seating import SeatingError, draw, schedule_lines
+
+    text = args.players.strip()
+    players = [str(n) for n in range(1, int(text) + 1)] if text.isdigit() else text.split(",")
+    try:
+        schedule = draw(players, args.rounds, seed=args.seed)
+    except SeatingError as error:
+        return refuse([str(error)])
+    if args.json:
+        sys.stdout.write(json.dumps(schedule.as_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write("\n".join(schedule_lines(schedule)) + "\n")
+    return 0
 
 
 def cmd_docs(args) -> int:

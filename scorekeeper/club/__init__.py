@@ -1,1 +1,2 @@
-"""A club night: several tables at once (seating now; standings and ratings to come). Pure code."""
+"""A club night: several tables at once. Pure code (no Flask, no SQL): the seating of
+each round, the table placings, and the players' ratings."""

@@ -1,0 +1,30 @@
+"""Table placings: at each table of a round, the highest total gets 2 points, the
+next 1, the last 0; tied players share the points of the places they span (two tied
+first get 1½ each, three tied 1 each). Tables play different numbers of hands, so the
+placings compare players across tables where counters cannot. Exact arithmetic."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+PLACE_POINTS = (2, 1, 0)
+
+
+def ranks(totals: Sequence[Fraction | int]) -> list[int]:
+    """Each player's place at the table (1 is the highest total); tied players share
+    the best of the places they span."""
+    return [1 + sum(other > total for other in totals) for total in totals]
+
+
+def table_points(totals: Sequence[Fraction | int]) -> list[Fraction]:
+    """The placing points of each player at one table, in the order of ``totals``."""
+    if len(totals) != len(PLACE_POINTS):
+        raise ValueError(f"a table has {len(PLACE_POINTS)} players, not {len(totals)}")
+    points = []
+    for total in totals:
+        above = sum(other > total for other in totals)
+        tied = sum(other == total for other in totals)
+        spanned = PLACE_POINTS[above:above + tied]
+        points.append(Fraction(sum(spanned), tied))
+    return points

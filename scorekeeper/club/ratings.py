@@ -1,0 +1,50 @@
+"""Ratings: each player's skill as openskill's Plackett-Luce model estimates it
+(``mu``, and ``sigma`` its uncertainty; openskill's defaults, 25 and 25/3 before a
+first game). Each evening, or each table of a club night, is a three-player free for
+all ranked by the players' totals there (equal totals tie), taken in the order
+played. Ratings are estimates, not money: openskill's floats are right for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from openskill.models import PlackettLuce
+
+from .placings import ranks
+
+
+@dataclass(frozen=True)
+class Game:
+    """One table's result: the players and their totals, in the same order."""
+
+    players: Sequence[str]
+    totals: Sequence[Fraction | int]
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def shown(self) -> float:
+        """What a standings table can sort by: mu less three sigmas (openskill's ordinal),
+        so that a newcomer with one lucky evening does not top the list."""
+        return self.mu - 3 * self.sigma
+
+    def as_json(self) -> dict:
+        return {"mu": self.mu, "sigma": self.sigma}
+
+
+def ratings(games: Iterable[Game]) -> dict[str, Rating]:
+    """Every player's rating after ``games``, taken in order."""
+    model = PlackettLuce()
+    current: dict[str, object] = {}
+    for game in games:
+        teams = [[current.get(name) or model.rating(name=name)] for name in game.players]
+        rated = model.rate(teams, ranks=ranks(game.totals))
+        for name, (after,) in zip(game.players, rated):
+            current[name] = after
+    return {name: Rating(r.mu, r.sigma) for name, r in current.items()}

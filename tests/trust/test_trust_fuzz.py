@@ -211,7 +211,6 @@ def mutated_form(draw, base: MultiDict, names: list[str]):
             items.append((key, value))
         else:
             items.insert(0, (key, value))
-    version = [v for k, v in items if k == "version"]
     return MultiDict(items)
 
 
@@ -259,7 +258,6 @@ def mutated_record(draw):
             parent[path[-1]][draw(hostile_key)] = draw(json_value)
         elif isinstance(parent[path[-1]], list):
             parent[path[-1]].append(draw(json_value))
-    title = record.get("title")
     return record
 
 

@@ -180,9 +180,17 @@ def _season(paths, as_json: bool) -> int:
         return refuse(problems)
     figures = season(evenings)
     if as_json:
+        from .club.placings import placings
+        from .club.ratings import in_date_order, ratings
+        from .rules.core import as_number
         from .rules.record import to_json_text
 
-        sys.stdout.write(to_json_text(season_json(figures)))
+        played = in_date_order(figures.evenings)
+        figures_json = season_json(figures) | {
+            "placings": {name: as_number(points) for name, points in placings(played).items()},
+            "ratings": {name: rating.as_json() for name, rating in ratings(played).items()},
+        }
+        sys.stdout.write(to_json_text(figures_json))
         sys.stdout.write("\n")
         return 0
     from .season_text import season_lines

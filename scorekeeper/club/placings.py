@@ -6,7 +6,7 @@ placings compare players across tables where counters cannot. Exact arithmetic."
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Sequence
+from typing import Iterable, Protocol, Sequence
 
 PLACE_POINTS = (2, 1, 0)
 
@@ -28,3 +28,19 @@ def table_points(totals: Sequence[Fraction | int]) -> list[Fraction]:
         spanned = PLACE_POINTS[above:above + tied]
         points.append(Fraction(sum(spanned), tied))
     return points
+
+
+class Played(Protocol):
+    """What a placing needs of one table's result (a season's ``EveningFigures`` is one)."""
+
+    players: Sequence[str]
+    totals: Sequence[Fraction | int]
+
+
+def placings(tables: Iterable[Played]) -> dict[str, Fraction]:
+    """Each player's table points summed over ``tables`` (an evening is one table)."""
+    summed: dict[str, Fraction] = {}
+    for table in tables:
+        for name, points in zip(table.players, table_points(table.totals)):
+            summed[name] = summed.get(name, Fraction(0)) + points
+    return summed

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 from openskill.models import PlackettLuce
 
-from .placings import ranks
+from .placings import Played, ranks
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,13 @@ class Rating:
         return {"mu": self.mu, "sigma": self.sigma}
 
 
-def ratings(games: Iterable[Game]) -> dict[str, Rating]:
+def in_date_order(evenings: Iterable) -> list:
+    """Evenings (anything with ``played_on``, ``"YYYY-MM-DD"`` or None) by date,
+    undated ones last, in the order given among equals."""
+    return sorted(evenings, key=lambda e: (e.played_on is None, e.played_on or ""))
+
+
+def ratings(games: Iterable[Game | Played]) -> dict[str, Rating]:
     """Every player's rating after ``games``, taken in order."""
     model = PlackettLuce()
     current: dict[str, object] = {}

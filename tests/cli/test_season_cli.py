@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from openskill.models import PlackettLuce
 
 from scorekeeper.__main__ import main
 from support.data import DATA, load_example
@@ -42,7 +43,7 @@ def test_json_of_a_season(capsys, evenings):
     code, out, err = run(capsys, *evenings, "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
-    assert list(data) == ["evenings", "hands", "players", "balances", "payments", "stats"]
+    assert list(data) == ["evenings", "hands", "players", "balances", "payments", "stats", "placings", "ratings"]
     assert (data["evenings"], data["hands"]) == (3, 8)
     # date order: the wits1671 evening (7 Nov) first, so Samuel, Dick, Will, then Elizabeth
     assert data["players"] == ["Samuel", "Dick", "Will", "Elizabeth"]
@@ -54,6 +55,20 @@ def test_json_of_a_season(capsys, evenings):
     assert data["stats"]["Will"]["evenings"] == 3 and data["stats"]["Will"]["hands"] == 8
     assert set(data["stats"]["Will"]) == {"evenings", "hands", "won", "best", "worst", "bought", "ruffs", "gleeks",
                                           "mournivals", "phases"}
+
+
+def test_json_placings_and_ratings_take_each_evening_as_one_table(capsys, evenings):
+    data = json.loads(run(capsys, *evenings, "--json")[1])
+    # 7 Nov: Samuel +18, Dick +8½, Will −26½; 14 Nov: Samuel +43, Elizabeth +3, Will −46;
+    # 21 Nov: Will +43, Samuel +3, Elizabeth −46 (2, 1 and 0 points at each)
+    assert data["placings"] == {"Samuel": 5, "Dick": 1, "Will": 2, "Elizabeth": 1}
+    model = PlackettLuce()
+    rating = {name: model.rating(name=name) for name in ("Samuel", "Dick", "Will", "Elizabeth")}
+    for table in (("Samuel", "Dick", "Will"), ("Samuel", "Elizabeth", "Will"), ("Will", "Samuel", "Elizabeth")):
+        rated = model.rate([[rating[name]] for name in table], ranks=[1, 2, 3])
+        rating.update({name: after for name, (after,) in zip(table, rated)})
+    assert data["ratings"] == {name: {"mu": pytest.approx(r.mu), "sigma": pytest.approx(r.sigma)}
+                               for name, r in rating.items()}
 
 
 def test_human_output_is_the_ledger_and_the_statistics(capsys, evenings):

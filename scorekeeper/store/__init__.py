@@ -56,7 +56,7 @@ from .pins import (  # noqa: F401
     PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
 )
 from .circles import (  # noqa: F401
-    Circle, Member, Seat, Evening, MAX_CIRCLE_NAME, MAX_MEMBERS, create_circle, get_circle,
+    Circle, Member, Seat, Evening, EveningLink, MAX_CIRCLE_NAME, MAX_MEMBERS, create_circle, get_circle,
     get_circle_by_watch_id, circle_version, circles_by_ids, seats_of, circle_of_session, evenings,
     session_versions, evening_links, add_member, rename_member, merge_members, seat_members_problems, attach_session,
     detach_session, set_circle_pin, likely_members, members_problems, circle_name_problem,

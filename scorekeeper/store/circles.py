@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
@@ -195,7 +196,7 @@ def evenings(db: Database, circle_id: str) -> list[Evening]:
                   (select json_group_array(json_array(seat, name, member_id)) from
                      (select seat, name, member_id from seats where session_id = s.id order by seat)) as seats
            from circle_sessions x join sessions s on s.id = x.session_id
-           where x.circle_id = ? order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, s.id""",
+           where x.circle_id = ? order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid""",
         [circle_id]))
     return [Evening(session_id=r["id"], watch_id=r["watch_id"], title=r["title"], played_on=r["played_on"],
                     rulebook=r["rulebook"], version=r["version"], hand_count=r["hand_count"],
@@ -203,11 +204,22 @@ def evenings(db: Database, circle_id: str) -> list[Evening]:
                     updated_at=r["updated_at"]) for r in rows]
 
 
-def evening_links(db: Database, circle_id: str) -> list[tuple]:
-    """(session id, watch id, played on) of each evening, in one light query (the
-    season pages' links and dates)."""
-    return db.execute("select s.id, s.watch_id, s.played_on from circle_sessions x join sessions s "
-                      "on s.id = x.session_id where x.circle_id = ?", [circle_id]).fetchall()
+class EveningLink(NamedTuple):
+    """An evening as the season pages name and link it."""
+
+    session_id: str
+    watch_id: str
+    played_on: str | None
+    title: str | None
+
+
+def evening_links(db: Database, circle_id: str) -> list[EveningLink]:
+    """Each evening's ids, date and title in one light query (the season pages'
+    links and names), in the order of ``evenings``."""
+    return [EveningLink(*row) for row in db.execute(
+        "select s.id, s.watch_id, s.played_on, s.title from circle_sessions x join sessions s "
+        "on s.id = x.session_id where x.circle_id = ? "
+        "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid", [circle_id]).fetchall()]
 
 
 def session_versions(db: Database, circle_id: str) -> list[tuple[str, int]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import NamedTuple
 
 from sqlite_utils import Database
@@ -22,6 +23,7 @@ from sqlite_utils import Database
 from ..rules import Problem
 from ..rules.core import is_text
 from ..rules.record import MAX_NAME
+from ..season_text import amount_text
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 
@@ -324,12 +326,31 @@ def merge_members(db: Database, circle_id: str, keep_id: int, merged_id: int) ->
             when = both[0][0] or both[0][1] or "one evening"
             raise Refused([Problem(None, "merge", f"{keep.name} and {merged.name} both played on {when}: "
                                                   "they are two people, not two names of one.")])
+        between = payment_between(db, circle, keep_id, merged_id)
+        if between:
+            raise Refused([Problem(None, "merge", f"{between}: they are two people, not two names of one (if that "
+                                                  "payment was marked by mistake, take it back first).")])
         db.execute("update seats set member_id = ? where member_id = ?", [keep_id, merged_id])
         db.execute("update payments set payer = ? where payer = ?", [keep_id, merged_id])
         db.execute("update payments set payee = ? where payee = ?", [keep_id, merged_id])
         db.execute("delete from members where id = ?", [merged_id])
         _bump(db, circle_id)
     return keep.name, merged.name
+
+
+def payment_between(db: Database, circle: Circle, one: int, other: int) -> str | None:
+    """The first payment marked between two members, in words ("Dan paid Ben 2s 11d on
+    2026-11-28, marked by Ann"), if one was: merged, it would be a member paying himself
+    (which no export, import, backup or restore takes)."""
+    rows = db.execute("select payer, payee, amount, unit, paid_on, paid_by from payments where circle_id = ? and "
+                      "((payer = ? and payee = ?) or (payer = ? and payee = ?)) order by id limit 1",
+                      [circle.id, one, other, other, one]).fetchall()
+    if not rows:
+        return None
+    payer, payee, amount, unit, paid_on, paid_by = rows[0]
+    names = circle.names()
+    return (f"{names[payer]} paid {names[payee]} "
+            f"{amount_text(Fraction(amount), None if unit == 'counters' else unit)} on {paid_on}, marked by {paid_by}")
 
 
 def seat_members_problems(circle: Circle, member_ids) -> list[Problem]:

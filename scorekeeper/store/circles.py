@@ -22,6 +22,7 @@ from sqlite_utils import Database
 
 from ..rules import Problem
 from ..rules.core import is_text
+from ..names import member_name
 from ..rules.record import MAX_NAME
 from ..season_text import amount_text
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
@@ -95,10 +96,11 @@ def name_problem(name, key: str = "name", what: str = "A member's name") -> Prob
     if not isinstance(name, str) or not name.strip():
         return Problem(None, key, f"{what} cannot be empty.")
     name = name.strip()
+    if not is_text(name) or not name.isprintable():   # first: the length's message quotes the name
+        return Problem(None, key, f"{what} must be plain text.")
+    name = member_name(name)
     if len(name) > MAX_NAME:
         return Problem(None, key, f"{what} is at most {MAX_NAME} characters ({name[:20]}… has {len(name)}).")
-    if not is_text(name) or not name.isprintable():
-        return Problem(None, key, f"{what} must be plain text.")
     return None
 
 
@@ -120,7 +122,7 @@ def members_problems(names: list) -> list[Problem]:
     """A new circle's members: three at least (a session needs three players),
     each named once."""
     problems = [p for p in (name_problem(n, "members") for n in names) if p]
-    names = [n.strip() for n in names if isinstance(n, str) and n.strip()]
+    names = [member_name(n) for n in names if isinstance(n, str) and n.strip()]
     if not problems and len(names) < 3:
         problems.append(Problem(None, "members", "A circle needs three members at least: Gleek is a game for three."))
     if len(names) > MAX_MEMBERS:
@@ -265,7 +267,7 @@ def create_circle(db: Database, name: str, member_names: list, pin_hash: str | N
         check_circles_kept(db, owner, keep_limit)
         db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": name.strip(), "pin_hash": pin_hash,
                               "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
-        db["members"].insert_all({"circle_id": circle_id, "name": n.strip(), "created_at": stamp}
+        db["members"].insert_all({"circle_id": circle_id, "name": member_name(n), "created_at": stamp}
                                  for n in member_names if n.strip())
     return get_circle(db, circle_id)
 
@@ -274,9 +276,9 @@ def _check_new_name(circle: Circle, name: str, but: int | None = None) -> str:
     problem = name_problem(name)
     if problem:
         raise Refused([problem])
-    name = name.strip()
+    name = member_name(name)
     for m in circle.members:
-        if m.id != but and _same_name(m.name, name):
+        if m.id != but and _same_name(member_name(m.name), name):
             raise Refused([Problem(None, "name", f"{m.name} is already a member: if they are one person, "
                                                   "merge the two names instead.")])
     return name
@@ -421,5 +423,6 @@ def set_circle_pin(db: Database, circle_id: str, pin_hash: str | None) -> None:
 
 
 def likely_members(circle: Circle, names) -> list[int | None]:
-    """For each name as played, the member of that name (trimmed, any case), if one."""
-    return [next((m.id for m in circle.members if _same_name(m.name, n)), None) for n in names]
+    """For each name as played, the member of that name (trimmed, composed, any case), if one."""
+    return [next((m.id for m in circle.members if _same_name(member_name(m.name), member_name(n))), None)
+            for n in names]

@@ -106,3 +106,94 @@ def test_a_circle_holding_a_payment_from_a_member_to_himself_still_backs_up_rest
     exported = json.loads(store.archive(db, store.get_circle(db, circle.id)))
     copy = store.import_archive(db, exported)
     assert store.archive_data(db, copy) == exported
+
+
+def archive_of(db, circle) -> dict:
+    return json.loads(store.archive(db, store.get_circle(db, circle.id)))
+
+
+def import_file(client, text: bytes):
+    import io
+
+    return client.post("/circles/import", data={"file": (io.BytesIO(text), "circle.json")})
+
+
+@pytest.mark.parametrize("paid_by, line", [
+    ("\ud800", "payments[0]: paid_by (who marked it paid) must be plain text."),
+    ("A\x00<b>x</b>\n", "payments[0]: paid_by (who marked it paid) must be plain text."),
+    ("  ", "payments[0]: paid_by (who marked it paid) cannot be empty."),
+    ("A" * 41, "payments[0]: paid_by (who marked it paid) is at most 40 characters (AAAAAAAAAAAAAAAAAAAA… has 41)."),
+])
+def test_who_marked_a_payment_in_an_archive_is_checked_as_a_name_and_nothing_is_saved(client, db, paid_by, line):
+    circle, one, two = dan_paid_ben(db)
+    data = archive_of(db, circle)
+    data["payments"][0]["paid_by"] = paid_by
+    before = db.execute("select count(*) from circles").fetchone()
+    response = import_file(client, json.dumps(data).encode())       # a lone surrogate as JSON writes it: \ud800
+    assert response.status_code == 422
+    assert line in response.get_data(as_text=True).replace("&lt;", "<").replace("&gt;", ">")
+    assert db.execute("select count(*) from circles").fetchone() == before
+
+
+def test_an_archive_payment_on_a_day_that_never_was_is_refused(db):
+    circle, one, two = dan_paid_ben(db)
+    data = archive_of(db, circle)
+    data["payments"][0]["paid_on"] = "2026-02-30"
+    with pytest.raises(store.Refused) as refused:
+        store.import_archive(db, data)
+    assert [line for line in refused.value.lines() if line.startswith("payments[0]")]
+
+
+COMPOSED, DECOMPOSED = "Jos\u00e9", "Jose\u0301"     # "José" as one letter é, and as e + a combining accent
+
+
+def test_names_that_differ_only_in_how_an_accent_is_typed_are_one_member(client, db):
+    assert COMPOSED != DECOMPOSED
+    with pytest.raises(store.Refused) as refused:
+        store.create_circle(db, "T", ["Ann", COMPOSED, "Cat", DECOMPOSED])
+    assert refused.value.lines() == [f"{COMPOSED} is named twice: each member once."]
+    circle = store.create_circle(db, "T", ["Ann", DECOMPOSED, "Cat", "Zoe\u0308 "])
+    assert [m.name for m in circle.members] == ["Ann", COMPOSED, "Cat", "Zo\u00eb"]     # kept composed
+    ann, jose, cat, zoe = (m.id for m in circle.members)
+    for change in (lambda: store.add_member(db, circle.id, COMPOSED.upper()),
+                   lambda: store.rename_member(db, circle.id, ann, DECOMPOSED)):
+        with pytest.raises(store.Refused) as refused:
+            change()
+        assert refused.value.lines() == [f"{COMPOSED} is already a member: if they are one person, merge the two "
+                                         "names instead."]
+    assert store.add_member(db, circle.id, "Ren\u0303e").name == "Re\u00f1e"
+    # an evening whose players were typed either way is matched to the members
+    played = store.create_session(db, evening([DECOMPOSED, "Cat", "Zo\u00eb"]))
+    assert store.likely_members(store.get_circle(db, circle.id), played.players) == [jose, cat, zoe]
+    page = client.get(f"/c/{circle.id}/attach/{played.id}").get_data(as_text=True)
+    assert re.findall(r'<option value="([^"]+)" selected', page) == [str(jose), str(cat), str(zoe)]
+    # an archive naming one member both ways is refused whole
+    data = archive_of(db, circle)
+    data["members"].append(DECOMPOSED)
+    response = import_file(client, json.dumps(data).encode())
+    assert response.status_code == 422 and f"members: {COMPOSED} is named twice" in response.get_data(as_text=True)
+
+
+def test_an_earlier_releases_members_are_kept_composed_and_two_that_look_the_same_told_apart(tmp_path):
+    """m013: the names an earlier release stored as typed are composed; where that
+    makes two members of a circle one name, the later is "José (2)" (nothing lost)."""
+    path = tmp_path / "old.db"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "x", "TESTING": True,
+                      "BACKUP_DIR": str(tmp_path / "snapshots")})
+    db = store.connect(path)
+    circle = store.create_circle(db, "T", ["Ann", "Ben", "Cat"])
+    db.close()
+    app.extensions["scorekeeper.keeper"].close()
+    con = sqlite3.connect(path)
+    con.executemany("insert into members (circle_id, name, created_at) values (?, ?, 'x')",
+                    [(circle.id, COMPOSED), (circle.id, DECOMPOSED), (circle.id, "Zoe\u0308")])
+    con.execute("delete from _sqlite_migrations where name = 'm013_member_names_composed'")
+    con.commit()
+    con.close()
+    store.initialise(path)
+    db = store.connect(path)
+    assert [m.name for m in store.get_circle(db, circle.id).members] == [
+        "Ann", "Ben", "Cat", COMPOSED, f"{COMPOSED} (2)", "Zo\u00eb"]
+    db.close()
+    result = app.test_cli_runner().invoke(args=["backup", "--out", str(tmp_path / "full")])
+    assert result.exit_code == 0, result.output

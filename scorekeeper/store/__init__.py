@@ -38,7 +38,7 @@ from .changes import (  # noqa: F401
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
     UNDOABLE, undoable, go_back,
 )
-from .expiry import expire, untouched_since  # noqa: F401
+from .expiry import expire, expire_circles, unused_circles, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft, same_answer,
     discard_draft, saved_from,

@@ -16,8 +16,8 @@ from ..rules.core import describe, key_name
 from ..names import member_name
 from ..rules.record import real_date, validate
 from .changes import insert_session, limit_problems
-from .circles import (Circle, MAX_MEMBERS, check_circles_kept, circle_name_problem, evenings, get_circle,
-                      members_problems, name_problem)
+from .circles import (Circle, MAX_MEMBERS, check_circles_kept, check_sessions_kept, circle_name_problem, evenings,
+                      get_circle, members_problems, name_problem)
 from .common import Refused, new_token, now
 from .payments import AMOUNT, DATE, UNIT, closed_evenings, payments
 from .reads import get_session
@@ -178,15 +178,18 @@ def archive_problems(data) -> list[str]:
     return problems
 
 
-def import_archive(db: Database, data: dict, owner: str | None = None, keep_limit: int | None = None) -> Circle:
+def import_archive(db: Database, data: dict, owner: str | None = None, keep_limit: int | None = None,
+                   sessions_limit: int | None = None) -> Circle:
     """A new circle from an archive: new links for it and for each evening; all or nothing.
-    ``StorageFull`` once ``owner`` keeps ``keep_limit`` circles (``check_circles_kept``)."""
+    ``StorageFull`` once ``owner`` keeps ``keep_limit`` circles (``check_circles_kept``), or
+    where its evenings would take ``owner`` past ``sessions_limit`` sessions (``check_sessions_kept``)."""
     problems = archive_problems(data)
     if problems:
         raise Refused(problems)
     circle_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
         check_circles_kept(db, owner, keep_limit)
+        check_sessions_kept(db, owner, sessions_limit, len(data["evenings"]))
         db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": data["name"].strip(), "pin_hash": None,
                               "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
         ids = [db["members"].insert({"circle_id": circle_id, "name": member_name(n), "created_at": stamp}).last_pk

@@ -254,6 +254,21 @@ def check_circles_kept(db: Database, owner: str | None, keep_limit: int | None) 
         raise StorageFull(keep_limit, "circles")
 
 
+def check_sessions_kept(db: Database, owner: str | None, keep_limit: int | None, adding: int) -> None:
+    """Inside the creating transaction: ``StorageFull`` where ``adding`` new sessions
+    (an archive's evenings) would take ``owner`` past the ``keep_limit`` sessions one
+    address may keep (each evening is a session: an archive is not a way round the cap)."""
+    if keep_limit is None or owner is None:
+        return
+    kept = db.execute("select count(*) from sessions where creator = ?", [owner]).fetchone()[0]
+    if kept + adding > keep_limit:
+        room = max(0, keep_limit - kept)
+        raise StorageFull(keep_limit, message=(
+            f"This archive holds {adding:,} evening{'s' * (adding != 1)}, each a session here; this address keeps "
+            f"{kept:,} session{'s' * (kept != 1)} and may keep {keep_limit:,}, so there is room for {room:,} more. "
+            "Nothing was imported."))
+
+
 def create_circle(db: Database, name: str, member_names: list, pin_hash: str | None = None,
                   owner: str | None = None, keep_limit: int | None = None) -> Circle:
     """A new circle with its members (``Refused``, nothing saved, if the names will not do).

@@ -464,7 +464,7 @@ def import_circle():
     if not problems:
         try:
             circle = store.import_archive(get_db(), found, owner=creator()[0],
-                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"), sessions_limit=keep_limit())
         except store.StorageFull as full:
             return storage_full(full)
         except store.Refused as refused:

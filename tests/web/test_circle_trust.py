@@ -6,6 +6,9 @@ count against an address's sessions, and a circle nobody uses expires."""
 
 from __future__ import annotations
 
+import datetime
+import html
+import io
 import json
 import re
 import sqlite3
@@ -15,6 +18,7 @@ import pytest
 
 from scorekeeper import create_app, store
 from support.data import load_example
+from support.web import hand_fields
 
 
 @pytest.fixture
@@ -34,8 +38,6 @@ def evening(players, played_on=None, hands=2, stake=None):
 
 
 def problems(page: str) -> list[str]:
-    import html
-
     return [html.unescape(re.sub(r"<[^>]+>", "", p)) for p in re.findall(r'class="problem" role="alert">(.*?)</p>', page)]
 
 
@@ -113,8 +115,6 @@ def archive_of(db, circle) -> dict:
 
 
 def import_file(client, text: bytes):
-    import io
-
     return client.post("/circles/import", data={"file": (io.BytesIO(text), "circle.json")})
 
 
@@ -197,3 +197,117 @@ def test_an_earlier_releases_members_are_kept_composed_and_two_that_look_the_sam
     db.close()
     result = app.test_cli_runner().invoke(args=["backup", "--out", str(tmp_path / "full")])
     assert result.exit_code == 0, result.output
+
+
+FRONT = {"REMOTE_ADDR": "127.0.0.1"}     # the HTTPS front, telling the app who asked
+
+
+def hosted_app(tmp_path, **config):
+    return create_app({"DATABASE": str(tmp_path / "hosted.db"), "SECRET_KEY": "x", "TESTING": True,
+                       "BACKUP_DIR": str(tmp_path / "snapshots"), "PROXY_COUNT": 1,
+                       "PUBLIC_URL": "https://scores.example.org", "SESSIONS_PER_MINUTE": 1_000, **config})
+
+
+def ask(client, path, address, data=None):
+    """A request through the front from a phone at ``address`` (GET, or POST with ``data``)."""
+    headers = {"Host": "localhost", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org",
+               "X-Forwarded-For": address}
+    if data is None:
+        return client.get(path, environ_base=FRONT, headers=headers)
+    return client.post(path, data=data, environ_base=FRONT, headers=headers)
+
+
+def archive_with(db, evenings: int) -> bytes:
+    circle = store.create_circle(db, "Thursday Gleek", ["Ann", "Ben", "Cat"])
+    seats = [m.id for m in circle.members]
+    for day in range(evenings):
+        store.create_session(db, evening(["Ann", "Ben", "Cat"], f"2026-11-{day + 1:02d}", hands=1),
+                             circle=(circle.id, seats))
+    return store.archive(db, store.get_circle(db, circle.id)).encode()
+
+
+def test_an_archives_evenings_count_against_the_sessions_an_address_may_keep(tmp_path):
+    app = hosted_app(tmp_path, SESSIONS_PER_ADDRESS=5)
+    client, db = app.test_client(), store.connect(app.config["DATABASE"])
+    phone = "198.51.100.1"
+    new = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett", "first_dealer": "0",
+           "stake": ""}
+    assert [ask(client, "/sessions", phone, new).status_code for _ in range(2)] == [303, 303]
+    four, three = archive_with(db, 4), archive_with(db, 3)
+    before = [db.execute(f"select count(*) from {t}").fetchone()[0] for t in ("circles", "sessions", "members")]
+    refused = ask(client, "/circles/import", phone, {"file": (io.BytesIO(four), "circle.json")})
+    assert refused.status_code == 507
+    assert ("This archive holds 4 evenings, each a session here; this address keeps 2 sessions and may keep 5, "
+            "so there is room for 3 more. Nothing was imported.") in refused.get_data(as_text=True)
+    assert [db.execute(f"select count(*) from {t}").fetchone()[0] for t in ("circles", "sessions", "members")] == before
+    assert ask(client, "/circles/import", phone, {"file": (io.BytesIO(three), "circle.json")}).status_code == 303
+    assert db.execute("select count(*) from sessions where creator = ?", [phone]).fetchone() == (5,)
+    assert ask(client, "/sessions", phone, new).status_code == 507      # and that is the address's all
+
+
+def aged(path, days: int, circle_id: str) -> None:
+    """The circle and every evening of it last changed ``days`` ago."""
+    stamp = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=days)).isoformat(
+        timespec="seconds")
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("update circles set updated_at = ? where id = ?", [stamp, circle_id])
+        con.execute("update sessions set updated_at = ? where id in "
+                    "(select session_id from circle_sessions where circle_id = ?)", [stamp, circle_id])
+        con.execute("update drafts set updated_at = ? where session_id in "
+                    "(select session_id from circle_sessions where circle_id = ?)", [stamp, circle_id])
+    con.close()
+
+
+def test_a_circle_nobody_has_used_for_the_expiry_goes_with_its_evenings(tmp_path):
+    app = hosted_app(tmp_path)
+    client, path = app.test_client(), app.config["DATABASE"]
+    phone = "198.51.100.1"
+
+    def circle_with_evenings():
+        made = ask(client, "/circles", phone, {"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan"})
+        circle = made.headers["Location"]
+        ids = re.findall(r'<option value="(\d+)"', ask(client, circle, phone).get_data(as_text=True))[:4]
+        evenings = []
+        for seats, day in (((0, 1, 2), "2026-11-14"), ((3, 1, 2), "2026-11-21")):
+            started = ask(client, circle + "/sessions", phone, {
+                "seat_0": ids[seats[0]], "seat_1": ids[seats[1]], "seat_2": ids[seats[2]], "rulebook": "parlett",
+                "first_dealer": "0", "stake": "1d", "played_on": day})
+            assert started.status_code == 303, started.data
+            evenings.append(started.headers["Location"])
+            for version, hand in enumerate(load_example("parlett-evening.json")["hands"][:2], 1):
+                assert ask(client, evenings[-1] + "/hands", phone, hand_fields(hand, version)).status_code == 303
+        owed = ask(client, circle + "/owed", phone).get_data(as_text=True)
+        form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>', owed, re.S).group(0)
+        fields = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
+        assert ask(client, circle + "/owed/pay", phone, dict(fields, paid_by=ids[0], paid_on="2026-11-28")).status_code == 303
+        return circle, evenings
+    unused, unused_evenings = circle_with_evenings()
+    played, played_evenings = circle_with_evenings()
+    kept, kept_evenings = circle_with_evenings()
+    aged(path, 400, unused.rsplit("/", 1)[1])
+    aged(path, 400, played.rsplit("/", 1)[1])
+    con = sqlite3.connect(path)
+    with con:   # one of its evenings was changed a day ago: the circle is in use
+        con.execute("update sessions set updated_at = datetime('now', '-1 day') where id = ?",
+                    [played_evenings[1].rsplit("/", 1)[1]])
+    con.close()
+    snapshots = tmp_path / "snapshots"
+    gone = [e.rsplit("/", 1)[1] for e in unused_evenings]
+    assert all((snapshots / i).is_dir() for i in gone)
+    app.extensions["scorekeeper.expiry"].last = -1e9   # due now
+    ask(client, "/", phone).close()                    # the check runs once the response has gone
+    assert ask(client, unused, phone).status_code == 404
+    assert [ask(client, e, phone).status_code for e in unused_evenings] == [404, 404]
+    assert not any((snapshots / i).exists() for i in gone)
+    for page in (played, kept, *played_evenings, *kept_evenings):
+        assert ask(client, page, phone).status_code == 200, page
+    con = sqlite3.connect(path)
+    circle_id = unused.rsplit("/", 1)[1]
+    left = {t: con.execute(f"select count(*) from {t} where circle_id = ?", [circle_id]).fetchone()[0]
+            for t in ("members", "payments", "circle_sessions", "circle_pin_failures")}
+    left["seats"] = con.execute(f"select count(*) from seats where session_id in ({','.join('?' * len(gone))})",
+                                gone).fetchone()[0]
+    assert left == {"members": 0, "payments": 0, "circle_sessions": 0, "circle_pin_failures": 0, "seats": 0}
+    assert con.execute("select count(*) from circles").fetchone() == (2,)
+    con.close()

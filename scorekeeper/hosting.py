@@ -11,9 +11,10 @@
   host name, never for localhost or an address: a browser would then refuse
   `make run`'s plain http on the same name).
 - Hosted (``PROXY_COUNT`` set), sessions untouched for ``EXPIRE_AFTER_DAYS``
-  (365) expire with their backups, and one client address keeps at most
-  ``SESSIONS_PER_ADDRESS`` (200) sessions and ``CIRCLES_PER_ADDRESS`` (20) circles
-  (a circle never expires); on a LAN each defaults to never.
+  (365) expire with their backups (a circle with all its evenings once none of it
+  has changed for as long), and one client address keeps at most
+  ``SESSIONS_PER_ADDRESS`` (200) sessions (an imported archive's evenings counted) and
+  ``CIRCLES_PER_ADDRESS`` (20) circles; on a LAN each defaults to never.
 """
 
 from __future__ import annotations

@@ -31,6 +31,13 @@ PIECES = regex.compile(r"[^\s-]*-+|[^\s-]+")
 LABEL_GRAPHEMES = 12
 
 
+def member_name(name: str) -> str:
+    """A circle member's name as it is kept and compared: trimmed and composed (NFC),
+    so that "José" typed as one letter é and as e followed by a combining accent is
+    one name, not two members who look the same."""
+    return unicodedata.normalize("NFC", name.strip())
+
+
 def graphemes(text: str) -> list[str]:
     return GRAPHEME.findall(text)
 

@@ -38,7 +38,7 @@ from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, ST
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
 CHUNK = 10  # evenings per ledger text (one table row)
-WORDS_HEADING = "Evening    Rule book  Hands"
+EVENING_CH = 16  # the widest an evening's name is in the ledger ("Evening 2000", a title cut)
 MAX_CHART_PLAYERS = 6  # distinct line styles (chart.STYLES)
 
 
@@ -66,8 +66,13 @@ def _ledger(s, paper: str) -> dict:
     wide = max([len(a) for row in amounts for a, _ in row] + [5])  # "Even."
     wide_total = max([len(b) for row in amounts + [totals] for _, b in row] + [5])  # "Total"
     player_ch = wide + wide_total + 5
-    words = [f"{(e.played_on or str(e.key))[:10]:<10} {e.rulebook[:10]:<10} {e.hands:>5}" for e in s.evenings]
-    words_ch = max([len(WORDS_HEADING)] + [len(w) for w in words])
+    # an undated evening by its name ("Evening 123", a title), as wide as the widest
+    # of them up to EVENING_CH: cut to a date's ten, "Evening 123" would read "Evening 12"
+    said = [e.played_on or str(e.key) for e in s.evenings]
+    evening_ch = max([10] + [min(len(w), EVENING_CH) for w in said])
+    words = [f"{w[:evening_ch]:<{evening_ch}} {e.rulebook[:10]:<10} {e.hands:>5}" for w, e in zip(said, s.evenings)]
+    heading = f"{'Evening':<{evening_ch}} {'Rule book':<10} Hands"
+    words_ch = max([len(heading)] + [len(w) for w in words])
 
     def line(cells):
         return "".join(f"   {a:>{wide}}  {b:>{wide_total}}" for a, b in cells)
@@ -77,10 +82,10 @@ def _ledger(s, paper: str) -> dict:
     chunks = ["\n".join(rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK)]
     width_ch = words_ch + player_ch * len(names)
     font_pt = max(MIN_NUMBER_PT, min(NUMBER_PT, CONTENT_WIDTH_PT[paper] / (width_ch * MONO_EM)))
-    heading = "".join(f"   {'Even.':>{wide}}  {'Total':>{wide_total}}" for _ in names)
+    amount_heading = "".join(f"   {'Even.':>{wide}}  {'Total':>{wide_total}}" for _ in names)
     return {"chunks": chunks, "lines": rows, "words_ch": words_ch, "player_ch": player_ch, "width_ch": width_ch,
-            "font_pt": round(font_pt, 2), "words_heading": WORDS_HEADING, "amount_heading": heading,
-            "totals": f"{'Season':<21} {s.hands:>5}".ljust(words_ch) + line(totals)}
+            "font_pt": round(font_pt, 2), "words_heading": heading, "amount_heading": amount_heading,
+            "totals": f"{'Season':<{evening_ch + 11}} {s.hands:>5}".ljust(words_ch) + line(totals)}
 
 
 def _money(s) -> list[dict]:

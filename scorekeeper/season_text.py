@@ -41,7 +41,7 @@ def and_list(words) -> str:
 
 def debt_words(debt, with_year: bool | None = None) -> str:
     """"Ben pays Ann £1 3s 4d, for 14 Nov and 21 Nov" (the evenings' dates; their keys
-    where undated). ``with_year``: None puts the year in when the dates span years."""
+    where undated: a file name, or a circle's name for the evening, never a session id). ``with_year``: None puts the year in when the dates span years."""
     dates = [d for d in debt.dates if d]
     if with_year is None:
         with_year = len({d[:4] for d in dates}) > 1

@@ -6,7 +6,8 @@ SQL, no I/O). Two steps, so that a circle recomputes only the evening that chang
 ``evening_figures(record, key, names=None) -> EveningFigures``
     One valid ``gleek-session/1`` record (``validate`` it first), settled once
     (``record.settle``), reduced to everything a season needs of it. ``key`` names
-    the evening (a session id, a file name); ``names`` gives the three seats' member
+    the evening (a file name; a circle's session id, which it replaces by the
+    evening's name before anything is printed: the id is the scorer's link); ``names`` gives the three seats' member
     names (default: the record's trimmed names). Immutable (tuples throughout) and
     picklable: the unit a circle caches per (session, version).
 

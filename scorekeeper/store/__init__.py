@@ -38,7 +38,7 @@ from .changes import (  # noqa: F401
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
     UNDOABLE, undoable, go_back,
 )
-from .expiry import expire, untouched_since  # noqa: F401
+from .expiry import expire, expire_circles, unused_circles, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
     Draft, StaleDraft, get_draft, draft_version, keep_draft, same_answer,
     discard_draft, saved_from,
@@ -56,7 +56,7 @@ from .pins import (  # noqa: F401
     PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,
 )
 from .circles import (  # noqa: F401
-    Circle, Member, Seat, Evening, MAX_CIRCLE_NAME, MAX_MEMBERS, create_circle, get_circle,
+    Circle, Member, Seat, Evening, EveningLink, MAX_CIRCLE_NAME, MAX_MEMBERS, create_circle, get_circle,
     get_circle_by_watch_id, circle_version, circles_by_ids, seats_of, circle_of_session, evenings,
     session_versions, evening_links, add_member, rename_member, merge_members, seat_members_problems, attach_session,
     detach_session, set_circle_pin, likely_members, members_problems, circle_name_problem,

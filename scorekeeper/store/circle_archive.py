@@ -13,10 +13,11 @@ from fractions import Fraction
 from sqlite_utils import Database
 
 from ..rules.core import describe, key_name
-from ..rules.record import validate
+from ..names import member_name
+from ..rules.record import real_date, validate
 from .changes import insert_session, limit_problems
-from .circles import (Circle, MAX_MEMBERS, check_circles_kept, circle_name_problem, evenings, get_circle,
-                      members_problems)
+from .circles import (Circle, MAX_MEMBERS, check_circles_kept, check_sessions_kept, circle_name_problem, evenings,
+                      get_circle, members_problems, name_problem)
 from .common import Refused, new_token, now
 from .payments import AMOUNT, DATE, UNIT, closed_evenings, payments
 from .reads import get_session
@@ -158,32 +159,40 @@ def archive_problems(data) -> list[str]:
             paid = []
         keys = ["amount", "evenings", "paid_by", "paid_on", "payee", "payer", "unit"]
         for i, p in enumerate(paid):
+            if isinstance(p, dict) and "paid_by" in p:   # who marked it: a member's name, checked as one
+                wrong = name_problem(p["paid_by"], "paid_by", "paid_by (who marked it paid)")
+                if wrong:
+                    problems.append(f"payments[{i}]: {wrong.text}")
+                    continue
             ok = (isinstance(p, dict) and sorted(p) == keys
-                  and all(type(p[k]) is int and 0 <= p[k] < count for k in ("payer", "payee")) and p["payer"] != p["payee"]
+                  # one member may be both: a merge before it was refused for that made some (it settles nothing)
+                  and all(type(p[k]) is int and 0 <= p[k] < count for k in ("payer", "payee"))
                   and isinstance(p["amount"], str) and AMOUNT.match(p["amount"]) and Fraction(p["amount"]) > 0
                   and isinstance(p["unit"], str) and UNIT.match(p["unit"])
                   and isinstance(p["evenings"], list) and p["evenings"]
                   and all(type(x) is int and 0 <= x < len(items or ()) for x in p["evenings"])
-                  and isinstance(p["paid_by"], str) and 0 < len(p["paid_by"]) <= 40
-                  and isinstance(p["paid_on"], str) and DATE.match(p["paid_on"]))
+                  and isinstance(p["paid_on"], str) and DATE.match(p["paid_on"]) and real_date(p["paid_on"]))
             if not ok:
                 problems.append(f"payments[{i}]: must be a payment between two members, an exact amount above 0 "
                                 "in counters or a currency, for some of the evenings, with who marked it and the day")
     return problems
 
 
-def import_archive(db: Database, data: dict, owner: str | None = None, keep_limit: int | None = None) -> Circle:
+def import_archive(db: Database, data: dict, owner: str | None = None, keep_limit: int | None = None,
+                   sessions_limit: int | None = None) -> Circle:
     """A new circle from an archive: new links for it and for each evening; all or nothing.
-    ``StorageFull`` once ``owner`` keeps ``keep_limit`` circles (``check_circles_kept``)."""
+    ``StorageFull`` once ``owner`` keeps ``keep_limit`` circles (``check_circles_kept``), or
+    where its evenings would take ``owner`` past ``sessions_limit`` sessions (``check_sessions_kept``)."""
     problems = archive_problems(data)
     if problems:
         raise Refused(problems)
     circle_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
         check_circles_kept(db, owner, keep_limit)
+        check_sessions_kept(db, owner, sessions_limit, len(data["evenings"]))
         db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": data["name"].strip(), "pin_hash": None,
                               "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
-        ids = [db["members"].insert({"circle_id": circle_id, "name": n.strip(), "created_at": stamp}).last_pk
+        ids = [db["members"].insert({"circle_id": circle_id, "name": member_name(n), "created_at": stamp}).last_pk
                for n in data["members"]]
         session_ids = []
         for e in data["evenings"]:
@@ -200,5 +209,5 @@ def import_archive(db: Database, data: dict, owner: str | None = None, keep_limi
             db["payments"].insert({"circle_id": circle_id, "payer": ids[p["payer"]], "payee": ids[p["payee"]],
                                    "amount": p["amount"], "unit": p["unit"],
                                    "evenings": json.dumps(sorted(session_ids[i] for i in p["evenings"])),
-                                   "paid_by": p["paid_by"], "paid_on": p["paid_on"], "at": stamp})
+                                   "paid_by": member_name(p["paid_by"]), "paid_on": p["paid_on"], "at": stamp})
     return get_circle(db, circle_id)

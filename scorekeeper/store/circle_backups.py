@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from ..names import member_name
 from ..rules.core import describe, is_text, key_name
 from .circles import MAX_MEMBERS, circle_name_problem, evenings, get_circle, members_problems
 from .common import is_token, now
@@ -169,7 +170,7 @@ def restore_circle(db: Database, data: dict) -> str | None:
         db["circles"].insert({"id": cid, "watch_id": circle["watch_id"], "name": circle["name"],
                               "pin_hash": circle["pin_hash"], "version": circle["version"],
                               "created_at": circle["created_at"], "updated_at": now()})
-    ids = [db["members"].insert({"circle_id": cid, "name": name.strip(), "created_at": now()}).last_pk
+    ids = [db["members"].insert({"circle_id": cid, "name": member_name(name), "created_at": now()}).last_pk
            for name in data["members"]]
     for e in data["evenings"]:
         for seat, m in enumerate(e["members"]):

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
 from ..rules import Problem
 from ..rules.core import is_text
+from ..names import member_name
 from ..rules.record import MAX_NAME
+from ..season_text import amount_text
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 
@@ -92,10 +96,11 @@ def name_problem(name, key: str = "name", what: str = "A member's name") -> Prob
     if not isinstance(name, str) or not name.strip():
         return Problem(None, key, f"{what} cannot be empty.")
     name = name.strip()
+    if not is_text(name) or not name.isprintable():   # first: the length's message quotes the name
+        return Problem(None, key, f"{what} must be plain text.")
+    name = member_name(name)
     if len(name) > MAX_NAME:
         return Problem(None, key, f"{what} is at most {MAX_NAME} characters ({name[:20]}… has {len(name)}).")
-    if not is_text(name) or not name.isprintable():
-        return Problem(None, key, f"{what} must be plain text.")
     return None
 
 
@@ -117,7 +122,7 @@ def members_problems(names: list) -> list[Problem]:
     """A new circle's members: three at least (a session needs three players),
     each named once."""
     problems = [p for p in (name_problem(n, "members") for n in names) if p]
-    names = [n.strip() for n in names if isinstance(n, str) and n.strip()]
+    names = [member_name(n) for n in names if isinstance(n, str) and n.strip()]
     if not problems and len(names) < 3:
         problems.append(Problem(None, "members", "A circle needs three members at least: Gleek is a game for three."))
     if len(names) > MAX_MEMBERS:
@@ -195,7 +200,7 @@ def evenings(db: Database, circle_id: str) -> list[Evening]:
                   (select json_group_array(json_array(seat, name, member_id)) from
                      (select seat, name, member_id from seats where session_id = s.id order by seat)) as seats
            from circle_sessions x join sessions s on s.id = x.session_id
-           where x.circle_id = ? order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, s.id""",
+           where x.circle_id = ? order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid""",
         [circle_id]))
     return [Evening(session_id=r["id"], watch_id=r["watch_id"], title=r["title"], played_on=r["played_on"],
                     rulebook=r["rulebook"], version=r["version"], hand_count=r["hand_count"],
@@ -203,11 +208,22 @@ def evenings(db: Database, circle_id: str) -> list[Evening]:
                     updated_at=r["updated_at"]) for r in rows]
 
 
-def evening_links(db: Database, circle_id: str) -> list[tuple]:
-    """(session id, watch id, played on) of each evening, in one light query (the
-    season pages' links and dates)."""
-    return db.execute("select s.id, s.watch_id, s.played_on from circle_sessions x join sessions s "
-                      "on s.id = x.session_id where x.circle_id = ?", [circle_id]).fetchall()
+class EveningLink(NamedTuple):
+    """An evening as the season pages name and link it."""
+
+    session_id: str
+    watch_id: str
+    played_on: str | None
+    title: str | None
+
+
+def evening_links(db: Database, circle_id: str) -> list[EveningLink]:
+    """Each evening's ids, date and title in one light query (the season pages'
+    links and names), in the order of ``evenings``."""
+    return [EveningLink(*row) for row in db.execute(
+        "select s.id, s.watch_id, s.played_on, s.title from circle_sessions x join sessions s "
+        "on s.id = x.session_id where x.circle_id = ? "
+        "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid", [circle_id]).fetchall()]
 
 
 def session_versions(db: Database, circle_id: str) -> list[tuple[str, int]]:
@@ -238,6 +254,21 @@ def check_circles_kept(db: Database, owner: str | None, keep_limit: int | None) 
         raise StorageFull(keep_limit, "circles")
 
 
+def check_sessions_kept(db: Database, owner: str | None, keep_limit: int | None, adding: int) -> None:
+    """Inside the creating transaction: ``StorageFull`` where ``adding`` new sessions
+    (an archive's evenings) would take ``owner`` past the ``keep_limit`` sessions one
+    address may keep (each evening is a session: an archive is not a way round the cap)."""
+    if keep_limit is None or owner is None:
+        return
+    kept = db.execute("select count(*) from sessions where creator = ?", [owner]).fetchone()[0]
+    if kept + adding > keep_limit:
+        room = max(0, keep_limit - kept)
+        raise StorageFull(keep_limit, message=(
+            f"This archive holds {adding:,} evening{'s' * (adding != 1)}, each a session here; this address keeps "
+            f"{kept:,} session{'s' * (kept != 1)} and may keep {keep_limit:,}, so there is room for {room:,} more. "
+            "Nothing was imported."))
+
+
 def create_circle(db: Database, name: str, member_names: list, pin_hash: str | None = None,
                   owner: str | None = None, keep_limit: int | None = None) -> Circle:
     """A new circle with its members (``Refused``, nothing saved, if the names will not do).
@@ -251,7 +282,7 @@ def create_circle(db: Database, name: str, member_names: list, pin_hash: str | N
         check_circles_kept(db, owner, keep_limit)
         db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": name.strip(), "pin_hash": pin_hash,
                               "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
-        db["members"].insert_all({"circle_id": circle_id, "name": n.strip(), "created_at": stamp}
+        db["members"].insert_all({"circle_id": circle_id, "name": member_name(n), "created_at": stamp}
                                  for n in member_names if n.strip())
     return get_circle(db, circle_id)
 
@@ -260,9 +291,9 @@ def _check_new_name(circle: Circle, name: str, but: int | None = None) -> str:
     problem = name_problem(name)
     if problem:
         raise Refused([problem])
-    name = name.strip()
+    name = member_name(name)
     for m in circle.members:
-        if m.id != but and _same_name(m.name, name):
+        if m.id != but and _same_name(member_name(m.name), name):
             raise Refused([Problem(None, "name", f"{m.name} is already a member: if they are one person, "
                                                   "merge the two names instead.")])
     return name
@@ -312,12 +343,31 @@ def merge_members(db: Database, circle_id: str, keep_id: int, merged_id: int) ->
             when = both[0][0] or both[0][1] or "one evening"
             raise Refused([Problem(None, "merge", f"{keep.name} and {merged.name} both played on {when}: "
                                                   "they are two people, not two names of one.")])
+        between = payment_between(db, circle, keep_id, merged_id)
+        if between:
+            raise Refused([Problem(None, "merge", f"{between}: they are two people, not two names of one (if that "
+                                                  "payment was marked by mistake, take it back first).")])
         db.execute("update seats set member_id = ? where member_id = ?", [keep_id, merged_id])
         db.execute("update payments set payer = ? where payer = ?", [keep_id, merged_id])
         db.execute("update payments set payee = ? where payee = ?", [keep_id, merged_id])
         db.execute("delete from members where id = ?", [merged_id])
         _bump(db, circle_id)
     return keep.name, merged.name
+
+
+def payment_between(db: Database, circle: Circle, one: int, other: int) -> str | None:
+    """The first payment marked between two members, in words ("Dan paid Ben 2s 11d on
+    2026-11-28, marked by Ann"), if one was: merged, it would be a member paying himself
+    (which no export, import, backup or restore takes)."""
+    rows = db.execute("select payer, payee, amount, unit, paid_on, paid_by from payments where circle_id = ? and "
+                      "((payer = ? and payee = ?) or (payer = ? and payee = ?)) order by id limit 1",
+                      [circle.id, one, other, other, one]).fetchall()
+    if not rows:
+        return None
+    payer, payee, amount, unit, paid_on, paid_by = rows[0]
+    names = circle.names()
+    return (f"{names[payer]} paid {names[payee]} "
+            f"{amount_text(Fraction(amount), None if unit == 'counters' else unit)} on {paid_on}, marked by {paid_by}")
 
 
 def seat_members_problems(circle: Circle, member_ids) -> list[Problem]:
@@ -388,5 +438,6 @@ def set_circle_pin(db: Database, circle_id: str, pin_hash: str | None) -> None:
 
 
 def likely_members(circle: Circle, names) -> list[int | None]:
-    """For each name as played, the member of that name (trimmed, any case), if one."""
-    return [next((m.id for m in circle.members if _same_name(m.name, n)), None) for n in names]
+    """For each name as played, the member of that name (trimmed, composed, any case), if one."""
+    return [next((m.id for m in circle.members if _same_name(member_name(m.name), member_name(n))), None)
+            for n in names]

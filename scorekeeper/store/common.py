@@ -40,9 +40,11 @@ class RateLimited(Exception):
 class StorageFull(Exception):
     """One client address already keeps the most sessions (or circles) it may (a hosted server's cap)."""
 
-    def __init__(self, limit: int, what: str = "sessions"):
+    def __init__(self, limit: int, what: str = "sessions", message: str | None = None):
         self.limit, self.what = limit, what
-        if what == "circles":   # a circle is kept as long as the server: its evenings are its season
+        if message is not None:
+            super().__init__(message)
+        elif what == "circles":   # a circle is kept as long as the server: its evenings are its season
             super().__init__(f"This address already keeps {limit} circles here, the most one address may. "
                              f"Add your evenings to one of your circles.")
         else:

@@ -151,9 +151,10 @@ def payments_backup_problems(items, members: int | None, evenings: set) -> list[
                 wrong = "closed must map the circle's evenings to when they were closed"
         elif not isinstance(p, dict) or sorted(p) != sorted(PAYMENT_KEYS):
             wrong = f"must be an object with {', '.join(PAYMENT_KEYS)}, not {describe(p)}"
-        elif not all(type(p[k]) is int and 0 <= p[k] < (members or 0) for k in ("payer", "payee")) \
-                or p["payer"] == p["payee"]:
-            wrong = "payer and payee must be two members (their places in members)"
+        # payer and payee may be one member: a merge before it was refused for that made some
+        # (it settles nothing); a backup must restore what the app holds
+        elif not all(type(p[k]) is int and 0 <= p[k] < (members or 0) for k in ("payer", "payee")):
+            wrong = "payer and payee must be members (their places in members)"
         elif not isinstance(p["amount"], str) or not AMOUNT.match(p["amount"]) or Fraction(p["amount"]) <= 0:
             wrong = f"amount must be an exact amount above 0 (\"5\", \"41/4\"), not {describe(p['amount'])}"
         elif not isinstance(p["unit"], str) or not UNIT.match(p["unit"]):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
+from ..names import member_name
 from . import commits, live_changes
 
 
@@ -206,6 +207,30 @@ def m012_evening_figures(db: Database) -> None:
         {"session_id": str, "version": int, "members": str, "code": str, "data": bytes},
         pk="session_id", foreign_keys=[("session_id", "sessions", "id")],
         not_null={"version", "members", "code", "data"}, if_not_exists=True)
+
+
+@migrations()
+def m013_member_names_composed(db: Database) -> None:
+    """Members' names kept composed (NFC), as they are compared now: "José" typed with
+    a combining accent was a second member who looked the same as "José". Where two
+    members of a circle would then be one name, the later keeps it with " (2)" after
+    it (seen apart, they can be merged or renamed): no member or seat is lost."""
+    for circle_id, in db.execute("select id from circles").fetchall():
+        taken = set()
+        for member_id, name in db.execute("select id, name from members where circle_id = ? order by id",
+                                          [circle_id]).fetchall():
+            composed, number = member_name(name), 1
+            while member_name(composed).casefold() in taken:
+                number += 1
+                suffix = f" ({number})"
+                composed = member_name(name)[:MAX_MEMBER_NAME - len(suffix)].rstrip() + suffix
+            taken.add(composed.casefold())
+            if composed != name:
+                db.execute("update members set name = ? where id = ?", [composed, member_id])
+
+
+#: A member's name at most (``rules.record.MAX_NAME``; not imported: a migration keeps its own).
+MAX_MEMBER_NAME = 40
 
 
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:

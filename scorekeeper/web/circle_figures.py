@@ -36,11 +36,14 @@ def member_of(key: str) -> int | None:
 
 
 def evening_versions(db, circle_id: str) -> tuple:
-    """(session id, version, members) of each evening: what every cached figure is keyed by."""
+    """(session id, version, members) of each evening: what every cached figure is keyed by.
+    In the circle's order (``store.evenings``): the season lists undated evenings in the
+    order given, and they are named by their number in that order ("Evening 3")."""
     rows = db.execute(
         "select s.id, s.version, (select group_concat(coalesce(member_id, ''), ',') from "
         "(select member_id from seats where session_id = s.id order by seat)) "
-        "from circle_sessions x join sessions s on s.id = x.session_id where x.circle_id = ? order by s.id",
+        "from circle_sessions x join sessions s on s.id = x.session_id where x.circle_id = ? "
+        "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid",
         [circle_id]).fetchall()
     return tuple(rows)
 

@@ -35,10 +35,27 @@ bp = Blueprint("circles", __name__)
 
 @dataclass
 class CircleView:
-    """A circle as one of its links sees it."""
+    """A circle as one of its links sees it: the manage link (``can_manage``),
+    unlocked in this browser or not, or the members' link."""
 
     circle: store.Circle
     can_manage: bool
+    unlocked: bool = False
+
+    @property
+    def sees_scorer_links(self) -> bool:
+        """Whether the pages may link to each evening's scorer's link: only the
+        manage link, and where the circle has a PIN only once this browser
+        unlocked it (else its pages are the members' link's, watch links)."""
+        return self.can_manage and self.unlocked
+
+    @property
+    def kind(self) -> str:
+        """What a page kept for this link is kept by: "manage", "locked" or "members"."""
+        return ("manage" if self.unlocked else "locked") if self.can_manage else "members"
+
+    def evening_url(self, session_id: str, watch_id: str) -> str:
+        return f"/s/{session_id}" if self.sees_scorer_links else f"/w/{watch_id}"
 
     @property
     def key(self) -> str:
@@ -70,7 +87,7 @@ def load_circle(key: str, can_manage: bool) -> CircleView:
     except store.NotFound:
         abort(404)
     remember_circle(circle.id if can_manage else circle.watch_id)
-    return CircleView(circle, can_manage)
+    return CircleView(circle, can_manage, can_manage and circle_unlocked(circle))
 
 
 def remember_circle(key: str) -> None:
@@ -170,6 +187,7 @@ def circle_context(view: CircleView, problems: dict | None = None, values: dict 
     watch_url = base + view.watch_url
     return {
         "view": view, "circle": circle, "names": names, "evenings": evenings, "closed": closed,
+        "evening_names": evening_names(store.evening_links(db, circle.id)),
         "books": BOOKS, "unlocked": circle_unlocked(circle), "watch_url": watch_url, "qr": qr_svg(watch_url),
         "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values or {},
         "stakes": forms.STAKE_LABELS, "currencies": forms.CURRENCIES, "today": forms.today(),
@@ -446,7 +464,7 @@ def import_circle():
     if not problems:
         try:
             circle = store.import_archive(get_db(), found, owner=creator()[0],
-                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"), sessions_limit=keep_limit())
         except store.StorageFull as full:
             return storage_full(full)
         except store.Refused as refused:
@@ -508,6 +526,15 @@ def _day_text(played_on: str | None, this_year: int) -> str:
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+def evening_names(links: list[store.EveningLink], dated: bool = True) -> dict:
+    """session id -> how the circle's pages and sheet name that evening: its date
+    ("14 Nov"; with ``dated`` False, not even the date), else its title, else its
+    number in the circle ("Evening 3"). Never by its session id: that is its
+    scorer's link, and the members' link and the sheet are for everyone."""
+    return {e.session_id: day_text(e.played_on) if dated and e.played_on else e.title or f"Evening {number}"
+            for number, e in enumerate(links, 1)}
+
+
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     from .circle_figures import member_of, season_of
 
@@ -519,8 +546,12 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
         member = member_of(key)
         return names.get(member, key) if member is not None else key
     def links() -> dict:
-        return {sid: f"/s/{sid}" if view.can_manage else f"/w/{wid}" for sid, wid, _ in store.evening_links(db, circle.id)}
+        return {e.session_id: view.evening_url(e.session_id, e.watch_id) for e in store.evening_links(db, circle.id)}
+
+    def named() -> dict:
+        return evening_names(store.evening_links(db, circle.id))
     return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
+            "evening_names": named,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
             "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
 
@@ -542,8 +573,9 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
     from .htmx import is_fragment_request
 
     view = context["view"]
-    key = (context["cache_key"], fragment, view.can_manage, circle_unlocked(view.circle), *extra)
-    html = PAGES.get(key, lambda: render_template(fragment, **dict(context, links=context["links"]())))
+    key = (context["cache_key"], fragment, view.kind, *extra)
+    html = PAGES.get(key, lambda: render_template(fragment, **dict(context, links=context["links"](),
+                                                                   evening_names=context["evening_names"]())))
     if not is_fragment_request():
         html = render_template(template, part=Markup(html), **context)
     response = make_response(html)
@@ -611,7 +643,7 @@ def owed_response(view: CircleView, problems: dict | None = None, status: int = 
     from .circle_figures import PAGES, evenings_key
 
     db = get_db()
-    key = (*evenings_key(db, view.circle), view.can_manage, circle_unlocked(view.circle), forms.today())
+    key = (*evenings_key(db, view.circle), view.kind, forms.today())
     context = None
 
     def make():
@@ -634,19 +666,22 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
         return names.get(member, key) if member is not None else key
     open_ids = {f.key for f in open_figures}
     closed = store.closed_evenings(db, circle.id)
-    dates = {sid: day_text(played_on) for sid, _, played_on in store.evening_links(db, circle.id)}
+    named = evening_names(store.evening_links(db, circle.id))
     paid = store.payments(db, circle.id)
     return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
-            "amount": amount_text, "signed": signed_amount, "day": day_text, "dates": dates,
+            "amount": amount_text, "signed": signed_amount, "day": day_text, "evening_names": named,
             "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
             "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
-            "today": forms.today(), "for_text": for_text(dates), "OPEN_LISTED": 30}
+            "today": forms.today(), "for_text": for_text(named), "OPEN_LISTED": 30}
 
 
-def for_text(dates: dict):
-    """"14 Nov and 21 Nov"; a long run of evenings as its first and last ("14 Nov … 3 Mar, 40 evenings")."""
+def for_text(named: dict):
+    """"14 Nov and 21 Nov" (``evening_names``); a long run of evenings as its first and
+    last ("14 Nov … 3 Mar, 40 evenings")."""
+    order = {session_id: number for number, session_id in enumerate(named)}
+
     def text(ids) -> str:
-        days = [dates.get(i, "?") for i in ids]
+        days = [named.get(i, "an evening") for i in sorted(ids, key=lambda i: order.get(i, len(order)))]
         if len(days) > 4:
             return f"{days[0]} … {days[-1]}, {len(days)} evenings"
         return " and ".join(days) if len(days) <= 2 else ", ".join(days[:-1]) + " and " + days[-1]
@@ -753,21 +788,28 @@ SEASON_PDFS = None
 
 def named_season(view: CircleView, chosen):
     """The season and what is still owed with the members' names (the figures name
-    members by id), for the printed sheet."""
+    members by id) and each evening's name (they are keyed by session id: the sheet
+    names an undated evening by its title or number, never by its scorer's link),
+    for the printed sheet."""
     from ..rules.season import season
     from .circle_figures import figures, member_of, open_debts
 
     db, circle = get_db(), view.circle
     names = circle.names()
+    evening = evening_names(store.evening_links(db, circle.id), dated=False)
 
     def who(key: str) -> str:
         member = member_of(key)
         return names.get(member, key) if member is not None else key
 
+    def replaced(record, **changes):
+        return type(record)(**dict(zip(record._fields, record), **changes))
+
     def renamed(f):
-        return type(f)(*(tuple(who(p) for p in v) if i == 4 else v for i, v in enumerate(f)))
+        return replaced(f, key=evening.get(f.key, "An evening"), players=tuple(who(p) for p in f.players))
     debts, _ = open_debts(db, circle)
-    debts = [type(d)(who(d.payer), who(d.payee), *d[2:]) for d in debts]
+    debts = [replaced(d, payer=who(d.payer), payee=who(d.payee),
+                      evenings=tuple(evening.get(key, "An evening") for key in d.evenings)) for d in debts]
     return season([renamed(f) for f in figures(db, circle.id)], *chosen), debts
 
 
@@ -789,7 +831,8 @@ def season_pdf(view):
     config = current_app.config
     chosen_paper, chosen = paper(), filter_of(request.args)
     circle = view.circle
-    key = ("season", config["DATABASE"], *evenings_key(get_db(), circle), chosen, chosen_paper)
+    # kept per kind of link: what the members' link is sent is rendered for it
+    key = ("season", config["DATABASE"], *evenings_key(get_db(), circle), view.kind, chosen, chosen_paper)
 
     def parts():   # once the renderer has a place for it
         season, debts = named_season(view, chosen)

@@ -50,11 +50,15 @@ class Expiry:
             db = store.connect(app.config["DATABASE"])
             try:
                 removed = store.expire(db, days, app.config["BACKUP_DIR"])
+                circles, evenings = store.expire_circles(db, days, app.config["BACKUP_DIR"])
             finally:
                 db.close()
             if removed:
                 app.logger.info("removed %d session(s) untouched for %s days", len(removed), days)
-            return removed
+            if circles:
+                app.logger.info("removed %d circle(s) unused for %s days, with their %d evening(s)",
+                                len(circles), days, len(evenings))
+            return removed + evenings
         finally:
             self.lock.release()
 

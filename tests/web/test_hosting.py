@@ -267,8 +267,8 @@ def new_circle(client, phone):
 
 
 def test_one_address_keeps_at_most_its_share_of_circles(tmp_path):
-    """A circle never expires (nor do its evenings): hosted, one address keeps at most
-    CIRCLES_PER_ADDRESS of them, made on the home page or imported."""
+    """Hosted, one address keeps at most CIRCLES_PER_ADDRESS circles, made on the home
+    page or imported."""
     import io
 
     app = make_app(tmp_path, PROXY_COUNT=1, PUBLIC_URL="https://scores.example.org", CIRCLES_PER_ADDRESS=2)

@@ -133,3 +133,17 @@ def test_a_bad_day_or_marker_is_said_and_nothing_is_marked(served):
     status, _, page = phone.post(action, dict(fields, paid_by="999999"))
     assert status == 422 and problems(page) == ["Say who marks it paid."]
     assert "Paid ·" not in page and len(debts_of(phone.get(circle + "/owed")[2])) == 2
+
+
+def test_a_payment_taken_back_twice_on_what_is_owed_is_taken_back_once(served):
+    phone = Phone(served)
+    circle, ids, session = an_evening(phone)
+    assert phone.post(*forms(phone.get(circle + "/owed")[2], "/owed/pay")[0])[0] == 303
+    page = phone.get(circle + "/owed")[2]
+    assert debts_of(page) == ["Cat pays Ben 3d, for 14 Nov"]
+    undo = forms(page, "/undo")[0]
+    assert phone.post(*undo)[0] == 303
+    status, _, page = phone.post(*undo)
+    assert status == 409 and problems(page) == ["That payment is taken back already: nothing changed."]
+    assert debts_of(page) == ["Cat pays Ann 4s 4d, for 14 Nov", "Cat pays Ben 3d, for 14 Nov"]
+    assert "Payments made" not in page

@@ -687,6 +687,8 @@ def settle_evening(key, session_id):
 
     view = managed(key)
     db, circle = get_db(), view.circle
+    if store.circle_of_session(db, session_id) != circle.id:
+        abort(404)
     try:
         till = settle(db, circle, session_id, posted(circle))
     except NotOwed as stale:

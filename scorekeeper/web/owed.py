@@ -26,7 +26,9 @@ from ..rules.season import Paid, owed
 from . import forms
 from .access import editable
 from .circle_figures import figures, member_key, member_of, open_debts
+from .circles import amount_text, day_text
 from .htmx import redirect
+from .sheets import settle_page
 
 bp = Blueprint("owed", __name__)
 
@@ -132,7 +134,7 @@ def settle_evening(db, circle: store.Circle, session_id: str, form: Posted) -> s
             if session_id not in store.open_evening_ids(db, circle.id):
                 raise NotOwed(settled_line(db, circle, session_id))
             for debt in evening_debts(db, circle, session_id):
-                till.record(due_of(debt), form.paid_by, form.paid_on)
+                till.record(due_of(debt), form.paid_by, form.paid_on or forms.today())
             till.close([session_id])
     except store.StaleEdit:
         if session_id not in store.open_evening_ids(db, circle.id):
@@ -153,8 +155,6 @@ def stale_line(db, circle: store.Circle, due: store.Due) -> str:
 
 
 def marked_line(circle: store.Circle, due: store.Due, done: store.Payment) -> str:
-    from .circles import amount_text
-
     names = circle.names()
     return (f"{names.get(due.payer, '?')} paying {names.get(due.payee, '?')} "
             f"{amount_text(due.amount, None if due.unit == 'counters' else due.unit)} is marked paid already "
@@ -162,8 +162,6 @@ def marked_line(circle: store.Circle, due: store.Due, done: store.Payment) -> st
 
 
 def settled_line(db, circle: store.Circle, session_id: str) -> str:
-    from .circles import day_text
-
     played_on = next((e.played_on for e in store.evenings(db, circle.id) if e.session_id == session_id), None)
     return f"{day_text(played_on)} is settled already: nothing was marked twice."
 
@@ -174,8 +172,6 @@ def taken_back_line() -> str:
 
 def paid_line(circle: store.Circle, till: store.Paying) -> str:
     """"Cat paid Ann 4s 4d." for each payment marked, and the evenings it settled."""
-    from .circles import amount_text, day_text
-
     names = circle.names()
     lines = [f"{names[p.payer]} paid {names[p.payee]} {amount_text(p.amount, None if p.unit == 'counters' else p.unit)}."
              for p in till.marked]
@@ -232,8 +228,6 @@ def evening_circle(table) -> store.Circle:
 @bp.post("/s/<key>/settle/pay")
 def pay_on_settle_up(key):
     """One of the evening's own payments marked paid, from its Settle up page."""
-    from .sheets import settle_page
-
     table = editable(key)
     db, circle = get_db(), evening_circle(table)
     try:
@@ -249,8 +243,6 @@ def pay_on_settle_up(key):
 @bp.post("/s/<key>/settle/payments/<int:payment_id>/undo")
 def undo_on_settle_up(key, payment_id):
     """A payment marked by mistake on the Settle up page, taken back (the evening opens again)."""
-    from .sheets import settle_page
-
     table = editable(key)
     db, circle = get_db(), evening_circle(table)
     try:

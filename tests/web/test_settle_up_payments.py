@@ -11,6 +11,7 @@ An evening of two parlett hands at 1d a counter: Cat pays Ann 52 counters = 4s
 from __future__ import annotations
 
 import re
+from datetime import date
 import threading
 
 import pytest
@@ -147,3 +148,16 @@ def test_a_payment_taken_back_twice_on_what_is_owed_is_taken_back_once(served):
     assert status == 409 and problems(page) == ["That payment is taken back already: nothing changed."]
     assert debts_of(page) == ["Cat pays Ann 4s 4d, for 14 Nov", "Cat pays Ben 3d, for 14 Nov"]
     assert "Payments made" not in page
+
+
+def test_settled_at_the_table_is_for_an_evening_of_the_circle_and_dated_today_unless_said(served):
+    phone = Phone(served)
+    circle, ids, session = an_evening(phone)
+    action, fields = forms(phone.get(circle + "/owed")[2], "/settle")[0]
+    assert phone.post(f"{circle}/owed/{'x' * 24}/settle", fields)[0] == 404
+    other, _, stranger = an_evening(phone)             # an evening of another circle
+    assert phone.post(f"{circle}/owed/{stranger.rsplit('/', 1)[1]}/settle", fields)[0] == 404
+    assert len(debts_of(phone.get(circle + "/owed")[2])) == 2
+    assert phone.post(action, dict(fields, paid_on=""))[0] == 303
+    page = phone.get(circle + "/owed")[2]
+    assert page.count(f"{date.today().isoformat()}, marked by Cat") == 2

@@ -361,10 +361,9 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     assert debts == ["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov", "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
                      "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
     # the first evening was settled at the table; the second is carried
-    settle = dict(forms(page, f"/owed/{one.rsplit('/', 1)[1]}/settle"))[circle + f"/owed/{one.rsplit('/', 1)[1]}/settle"]
+    [(action, settle)] = forms(page, f"/owed/{one.rsplit('/', 1)[1]}/settle")
     assert settle["paid_by"] == str(ids["Cat"])     # marked by the evening's payer, unless changed
-    status, _, _ = phone.post(circle + f"/owed/{one.rsplit('/', 1)[1]}/settle", dict(settle, paid_by=ids["Ann"],
-                                                                                   paid_on="2026-11-14"))
+    status, _, _ = phone.post(action, dict(settle, paid_by=ids["Ann"], paid_on="2026-11-14"))
     assert status == 303
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]

@@ -65,8 +65,8 @@ from .circle_backups import (  # noqa: F401
     is_circle_backup, circle_snapshot, all_circle_ids, circle_backup_problems,
 )
 from .payments import (  # noqa: F401
-    Payment, payments, open_evening_ids, closed_evenings, record_payment, undo_payment, close_evenings,
-    reopen_evening,
+    Payment, Due, Paying, paying, amount_of, payments, payment_for, get_payment, open_evening_ids, closed_evenings,
+    record_payment, undo_payment, close_evenings, reopen_evening,
 )
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,

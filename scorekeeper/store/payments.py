@@ -12,17 +12,19 @@ computed what is left)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
 from ..rules import Problem
 from ..rules.core import describe, is_text
-from .circles import _bump, get_circle
-from .common import NotFound, Refused, is_token, now
+from .circles import _bump, circle_version, get_circle
+from .common import NotFound, Refused, StaleEdit, is_token, now
 from .schema import writing
 
 UNIT = re.compile(r"(counters|d|[A-Z]{3})\Z")
@@ -63,45 +65,141 @@ def closed_evenings(db: Database, circle_id: str) -> dict:
                            "where circle_id = ? and closed_at is not null", [circle_id]).fetchall())
 
 
+def amount_of(text) -> Fraction | None:
+    """An exact amount as a form or a backup writes it ("5", "41/4"), if it is one above 0."""
+    if not isinstance(text, str) or not AMOUNT.match(text) or re.search(r"/0+\Z", text):
+        return None
+    amount = Fraction(text)
+    return amount if amount > 0 else None
+
+
+class Due(NamedTuple):
+    """A payment owed, as it is marked paid: ``payer`` pays ``payee`` (member ids)
+    ``amount`` (> 0) in ``unit``, for ``evenings`` (session ids)."""
+
+    payer: int
+    payee: int
+    amount: Fraction
+    unit: str
+    evenings: tuple
+
+
+class Paying:
+    """Payments being marked, inside ``paying``'s one write transaction: what is
+    owed is read inside it, so two phones cannot both mark the same debt."""
+
+    def __init__(self, db: Database, circle_id: str, based_on: int | None):
+        self.db, self.circle_id, self.based_on = db, circle_id, based_on
+        self.circle = get_circle(db, circle_id)
+        self.marked: list[Payment] = []
+        self.closed: list[str] = []
+
+    def marked_already(self, due: Due) -> Payment | None:
+        """The payment of ``due`` marked from the same version of the circle (the same
+        form, posted again), if one."""
+        if self.based_on is None:
+            return None
+        rows = list(self.db.query(
+            "select * from payments where circle_id = ? and based_on = ? and payer = ? and payee = ? and amount = ? "
+            "and unit = ? and evenings = ?", [self.circle_id, self.based_on, *_due_key(due)]))
+        return _payment(rows[0]) if rows else None
+
+    def record(self, due: Due, paid_by: str, paid_on: str) -> Payment:
+        """``due`` marked paid (by whom, on which day), for evenings each one of the circle's open ones."""
+        problems = []
+        if not DATE.match(paid_on or ""):
+            problems.append(Problem(None, "paid_on", "Enter the day it was paid."))
+        if not paid_by or len(paid_by) > 40 or not is_text(paid_by):
+            problems.append(Problem(None, "paid_by", "Say who marks it paid."))
+        if due.amount <= 0 or not UNIT.match(due.unit or ""):
+            problems.append(Problem(None, "amount", "That payment is not one still owed."))
+        if problems:
+            raise Refused(problems)
+        if self.circle.member(due.payer) is None or self.circle.member(due.payee) is None or due.payer == due.payee:
+            raise NotFound(due.payer)
+        evenings = tuple(sorted(due.evenings))
+        if not evenings or not set(evenings) <= set(open_evening_ids(self.db, self.circle_id)):
+            raise Refused([Problem(None, "evenings", "Those evenings are settled already: nothing was marked.")])
+        stamp = now()
+        payment_id = self.db["payments"].insert({
+            "circle_id": self.circle_id, "payer": due.payer, "payee": due.payee,
+            "amount": str(due.amount), "unit": due.unit, "evenings": json.dumps(evenings),
+            "paid_by": paid_by, "paid_on": paid_on, "at": stamp, "based_on": self.based_on}).last_pk
+        payment = Payment(payment_id, due.payer, due.payee, due.amount, due.unit, evenings, paid_by, paid_on, stamp)
+        self.marked.append(payment)
+        return payment
+
+    def close(self, session_ids) -> list[str]:
+        """These open evenings are settled (their payments made): closed. Those it closed."""
+        ids = sorted(set(session_ids) & set(open_evening_ids(self.db, self.circle_id)))
+        if ids:
+            self.db.execute(f"update circle_sessions set closed_at = ? where circle_id = ? and closed_at is null "
+                            f"and session_id in ({','.join('?' * len(ids))})", [now(), self.circle_id, *ids])
+            self.closed += ids
+        return ids
+
+
+def _due_key(due: Due) -> list:
+    """A payment's columns that say which debt it paid, as stored."""
+    return [due.payer, due.payee, str(due.amount), due.unit, json.dumps(sorted(due.evenings))]
+
+
+@contextlib.contextmanager
+def paying(db: Database, circle_id: str, based_on: int | None, exact: bool = True):
+    """One write transaction (``BEGIN IMMEDIATE``) in which the caller reads what
+    is still owed and marks payments (``Paying``), based on the circle's version
+    ``based_on`` (the one the page showed; each payment keeps it: one payment of a
+    debt per version). ``exact``: ``StaleEdit`` if the version moved on (another
+    phone marked a payment, or this one did a moment ago: a double tap), nothing
+    marked; else the caller checks that what it marks is still owed. The circle's
+    version is bumped once, if anything changed; anything raised inside takes every
+    mark back. ``based_on`` None: no check (the store's own callers)."""
+    with writing(db):
+        current = circle_version(db, circle_id)
+        if exact and based_on is not None and based_on != current:
+            raise StaleEdit(current)
+        till = Paying(db, circle_id, based_on)
+        yield till
+        if till.marked or till.closed:
+            _bump(db, circle_id)
+
+
 def record_payment(db: Database, circle_id: str, payer: int, payee: int, amount: Fraction, unit: str,
                    evenings: list, paid_by: str, paid_on: str, based_on: int | None = None) -> Payment:
     """A payment marked paid, for ``evenings`` (each one of the circle's open evenings)."""
-    problems = []
-    if not DATE.match(paid_on or ""):
-        problems.append(Problem(None, "paid_on", "Enter the day it was paid."))
-    if not paid_by or len(paid_by) > 40 or not is_text(paid_by):
-        problems.append(Problem(None, "paid_by", "Say who marks it paid."))
-    if amount <= 0 or not UNIT.match(unit or ""):
-        problems.append(Problem(None, "amount", "That payment is not one still owed."))
-    if problems:
-        raise Refused(problems)
-    with writing(db):
-        circle = get_circle(db, circle_id)
-        if circle.member(payer) is None or circle.member(payee) is None or payer == payee:
-            raise NotFound(payer)
-        open_ids = set(open_evening_ids(db, circle_id))
-        if not evenings or not set(evenings) <= open_ids:
-            raise Refused([Problem(None, "evenings", "Those evenings are settled already: nothing was marked.")])
-        stamp = now()
-        payment_id = db["payments"].insert({
-            "circle_id": circle_id, "payer": payer, "payee": payee,
-            "amount": str(amount), "unit": unit, "evenings": json.dumps(sorted(evenings)),
-            "paid_by": paid_by, "paid_on": paid_on, "at": stamp}).last_pk
-        _bump(db, circle_id, based_on)
-    return Payment(payment_id, payer, payee, amount, unit, tuple(sorted(evenings)), paid_by, paid_on, stamp)
+    with paying(db, circle_id, based_on) as till:
+        return till.record(Due(payer, payee, amount, unit, tuple(evenings)), paid_by, paid_on)
 
 
-def undo_payment(db: Database, circle_id: str, payment_id: int) -> None:
-    """Take a payment back (marked by mistake): the evenings it closed open again."""
+def payment_for(db: Database, circle_id: str, due: Due) -> Payment | None:
+    """The last payment marked for exactly ``due`` (the same members, amount, unit and evenings), if one."""
+    rows = list(db.query(
+        "select * from payments where circle_id = ? and payer = ? and payee = ? and amount = ? and unit = ? "
+        "and evenings = ? order by id desc limit 1", [circle_id, *_due_key(due)]))
+    return _payment(rows[0]) if rows else None
+
+
+def get_payment(db: Database, circle_id: str, payment_id: int) -> Payment:
+    rows = list(db.query("select * from payments where id = ? and circle_id = ?", [payment_id, circle_id]))
+    if not rows:
+        raise NotFound(payment_id)
+    return _payment(rows[0])
+
+
+def undo_payment(db: Database, circle_id: str, payment_id: int, evening: str | None = None) -> Payment:
+    """Take a payment back (marked by mistake): the evenings it closed open again.
+    ``evening``: only a payment marked for that evening alone (its Settle up page's).
+    ``NotFound`` if there is no such payment (taken back already: a double tap)."""
     with writing(db):
         rows = list(db.query("select * from payments where id = ? and circle_id = ?", [payment_id, circle_id]))
-        if not rows:
+        if not rows or (evening is not None and json.loads(rows[0]["evenings"]) != [evening]):
             raise NotFound(payment_id)
         marks = json.loads(rows[0]["evenings"])
         db.execute("delete from payments where id = ?", [payment_id])
         db.execute(f"update circle_sessions set closed_at = null where circle_id = ? and session_id in "
                    f"({','.join('?' * len(marks))})", [circle_id, *marks])
         _bump(db, circle_id)
+    return _payment(rows[0])
 
 
 def close_evenings(db: Database, circle_id: str, session_ids) -> None:

@@ -233,6 +233,17 @@ def m013_member_names_composed(db: Database) -> None:
 MAX_MEMBER_NAME = 40
 
 
+@migrations()
+def m014_payments_based_on(db: Database) -> None:
+    """The circle's version each payment was marked from (the page its form was
+    on): one payment of a debt per version, so a form posted twice (a double tap,
+    a phone sending again) marks it once. Payments marked before (or restored)
+    have none."""
+    _add_column(db, "payments", "based_on", int)
+    db.execute("create unique index if not exists payments_once on payments "
+               "(circle_id, based_on, payer, payee, amount, unit, evenings) where based_on is not null")
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

@@ -11,6 +11,7 @@ the circle's version and every evening's version: never stale, only recomputed.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import date
 from functools import lru_cache
 
@@ -201,7 +202,9 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
             FIGURES.put((path, session_id, version, members), found[session_id])
     if fresh:
         try:
-            with store.writing(db, durable=False):   # a cache: losing it to a crash costs a recomputation
+            # a cache: losing it to a crash costs a recomputation. Inside a write transaction
+            # already (a payment being marked reads what is owed in its own) it goes with that one.
+            with contextlib.nullcontext() if db.conn.in_transaction else store.writing(db, durable=False):
                 db.conn.executemany("insert or replace into evening_figures (session_id, version, members, code, data) "
                                     "values (?, ?, ?, ?, ?)", fresh)
         except Exception as error:   # pragma: no cover - a busy or full database: the figures are still shown

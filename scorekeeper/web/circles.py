@@ -643,6 +643,8 @@ def owed_response(view: CircleView, problems: dict | None = None, status: int = 
     from .circle_figures import PAGES, evenings_key
 
     db = get_db()
+    if problems:   # after a refused change: the circle as it is now (its version is what the forms carry)
+        view = CircleView(store.get_circle(db, view.circle.id), view.can_manage, view.unlocked)
     key = (*evenings_key(db, view.circle), view.kind, forms.today())
     context = None
 
@@ -669,10 +671,18 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
     named = evening_names(store.evening_links(db, circle.id))
     paid = store.payments(db, circle.id)
     return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
+            "version": circle.version, "payer_of": payer_of(open_figures), "member_of": member_of,
             "amount": amount_text, "signed": signed_amount, "day": day_text, "evening_names": named,
             "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
             "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
             "today": forms.today(), "for_text": for_text(named), "OPEN_LISTED": 30}
+
+
+def payer_of(open_figures) -> dict:
+    """Each open evening's biggest loser (a member id): who "Settled at the table" is marked by, unless changed."""
+    from .circle_figures import member_of
+
+    return {f.key: member_of(min(zip(f.money if f.money else f.totals, f.players))[1]) for f in open_figures}
 
 
 def for_text(named: dict):
@@ -688,95 +698,51 @@ def for_text(named: dict):
     return text
 
 
-def debt_from_form(debts):
-    """The debt a Mark-paid form names (by payer, payee, currency and evenings), as it is still owed."""
-    wanted = (request.form.get("payer"), request.form.get("payee"), request.form.get("currency") or None,
-              request.form.get("evenings", ""))
-    for debt in debts:
-        if (debt.payer, debt.payee, debt.currency, ",".join(debt.evenings)) == wanted:
-            return debt
-    return None
-
-
-def close_what_is_settled(db, circle, debts_before_currency=None):
-    """After a payment: each currency (or counters) with nothing left owed closes its open evenings."""
-    from .circle_figures import open_debts
-
-    debts, open_figures = open_debts(db, circle)
-    owing = {d.currency for d in debts}
-    done = [f.key for f in open_figures
-            if (f.stake.currency if f.stake is not None else None) not in owing]
-    store.close_evenings(db, circle.id, done)
-    return done
-
-
 @bp.post("/c/<key>/owed/pay")
 def mark_paid(key):
-    """A payment still owed, marked paid (by whom, on which day)."""
-    from .circle_figures import member_of, open_debts
+    """A payment still owed, marked paid (by whom, on which day): once, however often it is posted."""
+    from .owed import NotOwed, mark_paid as mark, paid_line, posted
 
     view = managed(key)
     db, circle = get_db(), view.circle
-    debts, _ = open_debts(db, circle)
-    debt = debt_from_form(debts)
-    if debt is None:
-        flash("That payment is not owed any more (someone marked it a moment ago): here is what is owed now.")
-        return redirect(view.url("/owed"))
-    by = member_id(request.form.get("paid_by"))
-    paid_by = circle.names().get(by)
     try:
-        if paid_by is None:
-            raise store.Refused(["Say who marks it paid."])
-        store.record_payment(db, circle.id, member_of(debt.payer), member_of(debt.payee), debt.amount,
-                             debt.currency or "counters", list(debt.evenings), paid_by,
-                             request.form.get("paid_on", "").strip())
+        till = mark(db, circle, posted(circle))
+    except NotOwed as stale:
+        return owed_response(view, {"stale": [stale.line]}, 409)
     except store.Refused as refused:
-        problems = forms.Problems()
-        for line in refused.lines():
-            problems.bad("pay", line)
-        return owed_response(view, dict(problems), 422)
-    closed = close_what_is_settled(db, store.get_circle(db, circle.id))
-    names = circle.names()
-    flash(f"{names[member_of(debt.payer)]} paid {names[member_of(debt.payee)]} {amount_text(debt.amount, debt.currency)}."
-          + (f" Settled: {', '.join(day_text(e.played_on) for e in store.evenings(db, circle.id) if e.session_id in closed)}."
-             if closed else ""))
+        return owed_response(view, {"pay": refused.lines()}, 422)
+    flash(paid_line(circle, till))
     return redirect(view.url("/owed"))
 
 
 @bp.post("/c/<key>/owed/<session_id>/settle")
 def settle_evening(key, session_id):
     """An evening settled at the table: its own payments marked paid, and it closes."""
-    from ..rules.season import owed
-    from .circle_figures import figures, member_of
+    from .owed import NotOwed, paid_line, posted, settle_evening as settle
 
     view = managed(key)
     db, circle = get_db(), view.circle
-    if session_id not in store.open_evening_ids(db, circle.id):
-        flash("That evening is settled already.")
-        return redirect(view.url("/owed"))
-    evening = next(f for f in figures(db, circle.id) if f.key == session_id)
-    by = member_id(request.form.get("paid_by"))
-    paid_by = circle.names().get(by)
-    if paid_by is None:
-        problems = forms.Problems()
-        problems.bad(f"settle_{session_id}", "Say who marks it paid.")
-        return owed_response(view, dict(problems), 422)
-    for debt in owed([evening]):
-        store.record_payment(db, circle.id, member_of(debt.payer), member_of(debt.payee), debt.amount,
-                             debt.currency or "counters", [session_id], paid_by,
-                             request.form.get("paid_on", "").strip() or forms.today())
-    store.close_evenings(db, circle.id, [session_id])
-    flash(f"{day_text(evening.played_on)} is settled: its payments are marked paid.")
+    if store.circle_of_session(db, session_id) != circle.id:
+        abort(404)
+    try:
+        till = settle(db, circle, session_id, posted(circle))
+    except NotOwed as stale:
+        return owed_response(view, {"stale": [stale.line]}, 409)
+    except store.Refused as refused:
+        return owed_response(view, {f"settle_{session_id}": refused.lines()}, 422)
+    flash(paid_line(circle, till))
     return redirect(view.url("/owed"))
 
 
 @bp.post("/c/<key>/owed/payments/<int:payment_id>/undo")
 def undo_payment(key, payment_id):
+    from .owed import taken_back_line
+
     view = managed(key)
     try:
         store.undo_payment(get_db(), view.circle.id, payment_id)
     except store.NotFound:
-        abort(404)
+        return owed_response(view, {"stale": [taken_back_line()]}, 409)
     flash("That payment is taken back: its evenings are open again.")
     return redirect(view.url("/owed"))
 

@@ -1,5 +1,6 @@
 """Unlocking a table that has a PIN (5 wrong tries per 15 minutes from one
-device, 100 a day from all of them: store/pins.py)."""
+device, 100 a day from all of them, a circle's evenings and the circle itself
+counted together: store/pins.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ bp = Blueprint("pins", __name__)
 def refusal(attempt: store.PinTry) -> str:
     minutes = max(1, -(-attempt.wait // 60))   # rounded up: never less than the real wait
     later = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 else f"{-(-minutes // 60)} hours"
+    if attempt.circle_wide:
+        return (f"Too many wrong PINs today for this circle and its evenings (they share one PIN), from several "
+                f"devices. Try again in {later}; a phone already unlocked stays unlocked.")
     if attempt.table_wide:
         return (f"Too many wrong PINs for this table today, from several devices. Try again in {later}; "
                 "a phone already unlocked stays unlocked.")

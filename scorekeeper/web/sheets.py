@@ -21,8 +21,14 @@ bp = Blueprint("sheets", __name__)
 
 @on_both_links(bp, "/settle")
 def settle_up(table):
+    return settle_page(table)
+
+
+def settle_page(table, problems: list | None = None, status: int = 200):
+    """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
     from ..chart import balance_chart_svg
     from ..money import stake_label
+    from .owed import evening_payments
 
     context = table_context(table)
     settlement, session, players = context["settlement"], table.session, context["names"]
@@ -33,8 +39,10 @@ def settle_up(table):
         "stake_label": stake_label(session.stake) if session.stake else None,
         "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
         "agreement_summary": summary(session),
+        "pay_problems": problems or [],
+        **evening_payments(table, settlement),
     })
-    return render_template("settle.html", **context)
+    return render_template("settle.html", **context), status
 
 
 def paper() -> str:

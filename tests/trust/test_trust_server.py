@@ -18,7 +18,6 @@ import itertools
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -28,55 +27,12 @@ from pathlib import Path
 import pytest
 
 from support.data import load_example
+from support.served import Served
 from support.web import hand_fields, http_request
 
 ROOT = Path(__file__).resolve().parents[2]
 HALF_OPEN = 64
 IDLE_DROP_BUDGET = 25.0    # seconds: the server's idle timeout plus its clean-up interval, with slack
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Served:
-    """``python -m scorekeeper.serve --host 127.0.0.1 --port N`` as `make run` runs it."""
-
-    def __init__(self, instance: Path, config: str = ""):
-        self.instance, self.port = instance, free_port()
-        instance.mkdir(parents=True, exist_ok=True)
-        if config:
-            (instance / "config.py").write_text(config)
-        self.log = instance / "serve.log"
-        self.proc = None
-
-    def start(self, timeout: float = 30.0) -> str:
-        env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server exited: " + self.log.read_text()[-2000:])
-            try:
-                if self.request("GET", "/manifest.webmanifest", timeout=1)[0] == 200:
-                    return self.log.read_text()
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start: " + self.log.read_text()[-2000:])
-
-    def request(self, method, path, fields=None, timeout=10.0):
-        return http_request("127.0.0.1", self.port, method, path, fields, timeout)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
+from support.circles import forms
 from support.data import load_example
 from support.web import hand_fields
 
@@ -360,15 +361,16 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     assert debts == ["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov", "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
                      "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
     # the first evening was settled at the table; the second is carried
-    status, _, _ = phone.post(circle + f"/owed/{one.rsplit('/', 1)[1]}/settle", {"paid_by": ids["Ann"],
-                                                                               "paid_on": "2026-11-14"})
+    [(action, settle)] = forms(page, f"/owed/{one.rsplit('/', 1)[1]}/settle")
+    assert settle["paid_by"] == str(ids["Cat"])     # marked by the evening's payer, unless changed
+    status, _, _ = phone.post(action, dict(settle, paid_by=ids["Ann"], paid_on="2026-11-14"))
     assert status == 303
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
     assert debts == ["Cat pays Dan 4s 4d, for 21 Nov", "Cat pays Ben 3d, for 21 Nov"]
     for debt in range(2):
-        form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>', page, re.S).group(0)
-        fields = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
+        _, fields = forms(page, "/owed/pay")[0]
+        assert fields["paid_by"] == str(ids["Cat"])  # the payer
         status, _, _ = phone.post(circle + "/owed/pay", dict(fields, paid_by=ids["Ben"], paid_on="2026-11-28"))
         assert status == 303
         page = phone.get(circle + "/owed")[2]

@@ -91,7 +91,7 @@ def a_circle_of_dated_and_undated_evenings(app) -> tuple[str, str]:
     assert attached.status_code == 303
     owed = manager.get(circle + "/owed").get_data(as_text=True)
     form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>', owed, re.S).group(0)
-    fields = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
+    fields = dict(re.findall(r'name="(payer|payee|currency|evenings|amount|based_on)" value="([^"]*)"', form))
     assert manager.post(circle + "/owed/pay", data=dict(fields, paid_by=ids["Ann"],
                                                         paid_on="2026-11-28")).status_code == 303
     return circle, watch

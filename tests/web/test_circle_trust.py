@@ -279,7 +279,7 @@ def test_a_circle_nobody_has_used_for_the_expiry_goes_with_its_evenings(tmp_path
                 assert ask(client, evenings[-1] + "/hands", phone, hand_fields(hand, version)).status_code == 303
         owed = ask(client, circle + "/owed", phone).get_data(as_text=True)
         form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>', owed, re.S).group(0)
-        fields = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
+        fields = dict(re.findall(r'name="(payer|payee|currency|evenings|amount|based_on)" value="([^"]*)"', form))
         assert ask(client, circle + "/owed/pay", phone, dict(fields, paid_by=ids[0], paid_on="2026-11-28")).status_code == 303
         return circle, evenings
     unused, unused_evenings = circle_with_evenings()

@@ -207,16 +207,22 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
 
 
 def filter_of(args) -> tuple:
-    """(since, until, rulebook) from the ledger's filter (each None when not given or not valid)."""
+    """(since, until, rulebook) from the ledger's filter (each None when not given or not valid).
+    A field given twice (a link made before the form carried each once) is its last value:
+    the last choice made."""
     from ..rules import BOOKS
+
+    def last(name: str) -> str:
+        values = args.getlist(name)
+        return values[-1] if values else ""
 
     def day(raw):
         try:
             return date.fromisoformat(raw).isoformat() if raw else None
         except ValueError:
             return None
-    book = args.get("rulebook") or None
-    return day(args.get("since", "")), day(args.get("until", "")), book if book in BOOKS else None
+    book = last("rulebook") or None
+    return day(last("since")), day(last("until")), book if book in BOOKS else None
 
 
 def evenings_key(db, circle: store.Circle) -> tuple:

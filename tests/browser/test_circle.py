@@ -5,7 +5,9 @@ fewest payments, and then nothing is owed."""
 
 from __future__ import annotations
 
+import json
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -77,3 +79,56 @@ def test_a_circle_plays_two_evenings_carries_one_and_pays_what_is_owed(page, bas
     expect(page.locator(".payments li").first).to_contain_text("marked by Cat")
     page.goto(circle)
     expect(page.locator("#evenings .meta")).to_have_text([re.compile("settled$")] * 2)
+
+
+def import_circle(page, base_url, tmp_path, name, members, evenings):
+    """A circle made by importing its archive on the home page, as a person would:
+    ``evenings`` are (record, member index at each seat)."""
+    archive = {"format": "gleek-circle/1", "name": name, "members": members,
+               "evenings": [{"members": seats, "record": record} for record, seats in evenings]}
+    path = tmp_path / "circle.json"
+    path.write_text(json.dumps(archive))
+    page.goto(base_url + "/")
+    page.locator("#circle-archive").set_input_files(str(path))
+    page.get_by_role("button", name="Import the circle").click()
+    page.wait_for_url(re.compile(r"/c/[^/?]+$"))
+    return page.url
+
+
+def parlett_on(day: str, stake: dict | None = None) -> dict:
+    record = load_example("parlett-evening.json")
+    record["played_on"] = day
+    if stake:
+        record["stake"] = stake
+    return record
+
+
+def test_the_season_filter_shows_the_evenings_chosen_last_and_a_reload_keeps_them(page, base_url, tmp_path):
+    circle = import_circle(page, base_url, tmp_path, "Round two", ["Ann", "Ben", "Cat"],
+                           [(parlett_on(day), [0, 1, 2]) for day in ("2026-12-08", "2026-12-10", "2026-12-12",
+                                                                      "2026-12-18")])
+    for page_name in ("Ledger", "Statistics"):
+        page.goto(circle)
+        page.get_by_role("link", name=page_name).click()
+        page.locator('input[name="since"]').fill("2026-12-10")
+        page.locator('input[name="since"]').dispatch_event("change")
+        expect(page).to_have_url(re.compile(r"since=2026-12-10"))
+        page.locator('input[name="until"]').fill("2026-12-12")
+        page.locator('input[name="until"]').dispatch_event("change")
+        expect(page).to_have_url(re.compile(r"until=2026-12-12"))
+        page.get_by_role("button", name="Show").click()
+        expect(page).to_have_url(re.compile(r"until=2026-12-12"))
+        query = parse_qs(urlsplit(page.url).query, keep_blank_values=True)
+        assert {k: len(v) for k, v in query.items()} == {"since": 1, "until": 1, "rulebook": 1}, page.url
+        for reloaded in (False, True):
+            if reloaded:
+                page.reload()
+            expect(page.locator('input[name="since"]')).to_have_value("2026-12-10")
+            expect(page.locator('input[name="until"]')).to_have_value("2026-12-12")
+            if page_name == "Ledger":
+                expect(page.locator(".ledger-totals h2")).to_contain_text("(2 evenings, 6 hands)")
+                expect(page.locator("table.season-ledger tbody th")).to_have_text(
+                    [re.compile(r"^10 Dec"), re.compile(r"^12 Dec")])
+            else:
+                expect(page.locator("table.season-stats tbody tr").first).to_have_text(
+                    re.compile(r"Evenings\s*2\s*2\s*2"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from . import BOOKS
 from .book import RuleBook
@@ -65,6 +66,30 @@ def check_players(players) -> list[Problem]:
 
 
 NOT_TEXT_NAME = Problem(None, "players", "players: a name contains a character that is not valid text")
+
+
+def name_key(name: str) -> str:
+    """What two players' (or members') names are compared by: trimmed, composed (NFC) and
+    case-folded, so "Ann", " ann " and "ANN" are one name, and so are "Zoë" typed as one
+    letter and as an "e" followed by a combining diaeresis."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name.strip()).casefold())
+
+
+def alike_names(players) -> list[Problem]:
+    """A new session's players named alike (``name_key``) though not the same text:
+    refused where a session is made or imported, as a circle refuses such members (a
+    season would take them for one player). Not part of ``validate``: a session stored
+    before this was checked keeps its names and its hands. Valid players expected."""
+    keys = [name_key(n) for n in players]
+    problems = []
+    for i, key in enumerate(keys):
+        first = keys.index(key)
+        if first < i and players[first].strip() != players[i].strip():
+            a, b = one_line(players[first].strip()), one_line(players[i].strip())
+            problems.append(_problem("players", f'players: "{a}" and "{b}" are one name here (capitals, accents '
+                                                f'typed either way and spaces round a name do not count): give '
+                                                f'each player a different name'))
+    return problems
 
 
 def check_options(book: RuleBook, options) -> list[Problem]:

@@ -20,7 +20,7 @@ from sqlite_utils import Database
 
 from ..rules import Problem
 from ..rules.core import is_text
-from ..rules.record import MAX_NAME
+from ..rules.record import MAX_NAME, name_key
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 
@@ -110,7 +110,7 @@ def circle_name_problem(name) -> Problem | None:
 
 
 def _same_name(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+    return name_key(a) == name_key(b)   # as a new session's players are compared
 
 
 def members_problems(names: list) -> list[Problem]:

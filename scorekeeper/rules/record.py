@@ -255,7 +255,8 @@ def load(text: str | bytes) -> dict:
 
 def to_json_text(data) -> str:
     """Compact JSON of settle's output. A half counter too large for a float (an odd
-    price beyond 2**53, which no rule forbids) is written as its exact decimal."""
+    price beyond 2**53, which no rule forbids) is written as its exact decimal, and so
+    is any other Fraction (a season's money, ``exact_decimal``)."""
     exact: list = []
 
     def mark(value):
@@ -270,9 +271,23 @@ def to_json_text(data) -> str:
 
     def decimal(match) -> str:
         value = exact[int(match.group(1))]
-        return ("-" if value < 0 else "") + f"{abs(value.numerator) // 2}.5"
+        if value.denominator == 2:
+            return ("-" if value < 0 else "") + f"{abs(value.numerator) // 2}.5"
+        return exact_decimal(value)
 
     return re.sub(r'"\\u0000(\d+)\\u0000"', decimal, text)
+
+
+def exact_decimal(value) -> str:
+    """A Fraction whose decimal ends (money at a decimal stake: 13 counters at 0.1d are
+    1.3d) written out exactly, as a JSON number: ``1.3``, ``-5.75``. One that would not
+    end is cut at 40 places (no stake makes one)."""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    digits = []
+    while rest and len(digits) < 40:
+        digit, rest = divmod(rest * 10, value.denominator)
+        digits.append(str(digit))
+    return ("-" if value < 0 else "") + str(whole) + ("." + "".join(digits) if digits else "")
 
 
 def dump(record: dict) -> str:

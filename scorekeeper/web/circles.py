@@ -509,11 +509,31 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 
 
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
+    """What the season's pages say. Figures that add up evenings are in money per currency
+    (``money``: ``rules.season.in_money``; counters only for evenings without a stake):
+    ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit."""
+    from ..rules.season import in_money
+    from ..season_text import in_units, unit_words
     from .circle_figures import member_of, season_of
 
     db, circle = get_db(), view.circle
     season, key = season_of(db, circle, chosen)
+    money = in_money(season)
     names = circle.names()
+
+    def nets(player: str, field: str) -> str:
+        return in_units({u: getattr(n, field) for u, n in money.stats[player].items()}, money.units,
+                        nearest=field == "average")
+
+    def phase_net(player: str, phase: str) -> str:
+        return in_units({u: n.phases[phase] for u, n in money.stats[player].items() if phase in n.phases},
+                        money.units)
+
+    def pair_net(a: str, b: str) -> str:
+        return in_units(money.head_to_head[a][b], money.units)
+
+    def unit_name(unit) -> str:
+        return unit_words(unit, money.units)
 
     def who(key: str) -> str:
         member = member_of(key)
@@ -522,7 +542,8 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
         return {sid: f"/s/{sid}" if view.can_manage else f"/w/{wid}" for sid, wid, _ in store.evening_links(db, circle.id)}
     return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
-            "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
+            "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names,
+            "money": money, "nets": nets, "phase_net": phase_net, "pair_net": pair_net, "unit_name": unit_name}
 
 
 def phase_names(season) -> list:
@@ -554,20 +575,23 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
 @on_circle_links("/ledger")
 def ledger(view):
     from ..chart import balance_chart_svg
+    from ..rules.season import unit_of
     from .circle_figures import filter_of
 
     chosen = filter_of(request.args)
     context = season_context(view, chosen)
-    season, who = context["season"], context["who"]
+    season, who, money = context["season"], context["who"], context["money"]
     show_all = request.args.get("all") == "1"
     first = 0 if show_all else max(0, len(season.evenings) - LEDGER_ROWS)
 
-    def chart():
-        if not season.evenings:
-            return ""
-        return balance_chart_svg([who(p) for p in season.players], thinned(season.running), width=380, height=260,
-                                 title="Running totals, evening by evening", x_label="evening")
-    context.update(chart=chart, first=first, rows=list(zip(season.evenings, season.running))[first:])
+    def chart(unit):
+        """The running totals of the evenings in one currency (or without a stake): never two added."""
+        running = [row for e, row in zip(season.evenings, money.running) if unit_of(e) == unit]
+        return balance_chart_svg([who(p) for p in season.players], thinned(running), width=380, height=260,
+                                 title=f"Running totals, evening by evening, {context['unit_name'](unit)}",
+                                 x_label="evening", unit=unit)
+    context.update(chart=chart, first=first, unit_of=unit_of,
+                   rows=list(zip(season.evenings, money.running))[first:])
     return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
 
 
@@ -595,9 +619,10 @@ def stats(view):
     from ..chart import bars_svg
 
     context = season_context(view, filter_of(request.args))
-    season, who = context["season"], context["who"]
-    context["bars"] = lambda: bars_svg([(who(p), season.balances[p]) for p in season.players],
-                                       title="Each member's net over the season, in counters")
+    season, who, money = context["season"], context["who"], context["money"]
+    context["bars"] = lambda unit: bars_svg([(who(p), v) for p, v in money.balances[unit].items()],
+                                            title=f"Each member's net over the season, {context['unit_name'](unit)}",
+                                            unit=unit)
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 
 

@@ -54,10 +54,11 @@ def test_a_circle_plays_two_evenings_carries_one_and_pays_what_is_owed(page, bas
         page.locator(".circle-line a").click()
         page.wait_for_url(circle)
 
-    # the ledger: both evenings, each member's season
+    # the ledger: both evenings, each member's season (at 1d a counter: in money)
     page.get_by_role("link", name="Ledger").click()
     expect(page.locator("table.season-totals tbody tr")).to_have_text(
-        [re.compile(r"Ann\s*\+52"), re.compile(r"Ben\s*\+6"), re.compile(r"Cat\s*−110"), re.compile(r"Dan\s*\+52")])
+        [re.compile(r"Ann\s*\+4s 4d"), re.compile(r"Ben\s*\+6d"), re.compile(r"Cat\s*−9s 2d"),
+         re.compile(r"Dan\s*\+4s 4d")])
     expect(page.locator(".chart svg polyline")).to_have_count(4)
     assert_fits(page)
 
@@ -132,3 +133,22 @@ def test_the_season_filter_shows_the_evenings_chosen_last_and_a_reload_keeps_the
             else:
                 expect(page.locator("table.season-stats tbody tr").first).to_have_text(
                     re.compile(r"Evenings\s*2\s*2\s*2"))
+
+
+def test_a_season_at_three_stakes_shows_money_on_the_statistics_and_ledger(page, base_url, tmp_path):
+    """Round two: ¼d, 1d and ½d evenings. Zoë, up 16½ counters, is shown down 2s 0¾d."""
+    from support.data import ROUND_TWO_MEMBERS, round_two
+
+    circle = import_circle(page, base_url, tmp_path, "Round two", ROUND_TWO_MEMBERS, round_two())
+    page.goto(circle)
+    page.get_by_role("link", name="Statistics").click()
+    net = page.locator("table.season-stats tr", has=page.locator("th", has_text=re.compile(r"^Net$")))
+    expect(net.locator("td")).to_have_text(["−2s 0¾d", "−1s 0½d", "−11½d", "+3s 5d", "+7¾d"])
+    best = page.locator("table.season-stats tr", has=page.locator("th", has_text="Best hand"))
+    expect(best.locator("td").first).to_have_text("+1s 10½d")
+    expect(page.locator("svg.bars text")).to_contain_text(["Zoë", "−2s 0¾d"])
+    expect(page.locator("#season")).not_to_contain_text("counters")
+    assert_fits(page)
+    page.get_by_role("link", name="Ledger").click()
+    expect(page.locator("table.season-totals tbody tr").first).to_have_text(re.compile(r"Zoë\s*−2s 0¾d"))
+    expect(page.locator("table.season-totals thead")).not_to_contain_text("Counters")

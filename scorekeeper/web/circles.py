@@ -160,10 +160,23 @@ def create_circle():
     return redirect(f"/c/{circle.id}")
 
 
+def seat_names(circle: store.Circle, values: dict) -> list[str]:
+    """The member chosen for each seat of a new evening (else the first three members), as
+    the dealer's and scorer's chips name them."""
+    names = circle.names()
+    chosen = []
+    for seat in range(3):
+        raw = values.get(f"seat_{seat}")
+        member = member_id(raw) if raw is not None else (circle.members[seat].id if len(circle.members) > seat else None)
+        chosen.append(names.get(member) or f"Seat {seat + 1}")
+    return chosen
+
+
 def circle_context(view: CircleView, problems: dict | None = None, values: dict | None = None) -> dict:
     db = get_db()
     circle = view.circle
     names = circle.names()
+    values = {"played_on": forms.today(), **(values or {})}   # a new evening is tonight's unless said
     evenings = store.evenings(db, circle.id)
     closed = store.closed_evenings(db, circle.id)
     base = public_base_url()
@@ -171,7 +184,8 @@ def circle_context(view: CircleView, problems: dict | None = None, values: dict 
     return {
         "view": view, "circle": circle, "names": names, "evenings": evenings, "closed": closed,
         "books": BOOKS, "unlocked": circle_unlocked(circle), "watch_url": watch_url, "qr": qr_svg(watch_url),
-        "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values or {},
+        "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values,
+        "seat_names": seat_names(circle, values),
         "stakes": forms.STAKE_LABELS, "currencies": forms.CURRENCIES, "today": forms.today(),
     }
 
@@ -264,7 +278,8 @@ def set_pin(key):
     view = managed(key)
     pin = request.form.get("pin", "").strip()
     if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
-        return refused_here(view, store.Refused(["A PIN is 4 to 8 digits (or leave it empty to remove it)."]), "pin", {})
+        return refused_here(view, store.Refused(["A PIN is 4 to 8 digits (or leave it empty to remove it)."]),
+                            "circle_pin", {})   # "pin" is the new evening's table PIN
     store.set_circle_pin(get_db(), view.circle.id, pin_hash_of(pin) if pin else None)
     if pin:
         unlock_circle(view.circle)
@@ -276,7 +291,8 @@ def set_pin(key):
 
 @bp.post("/c/<key>/sessions")
 def start_session(key):
-    """A new evening: three members picked for the seats, in the order they sit."""
+    """A new evening: three members picked for the seats, in the order they sit, and the
+    home page's new-session options (the same form fields and reader, ``forms.parse_new_session``)."""
     from .home import creator, keep_limit, storage_full, too_many_sessions
 
     view = managed(key)
@@ -299,16 +315,18 @@ def start_session(key):
             for line in lines:
                 problems.bad("seats" if field.startswith("player_") else field, line)
         return circle_page(view, dict(problems), dict(request.form.items()), 422)
+    # the table's PIN: the one typed, else the circle's
+    pin_hash = pin_hash_of(parsed.pin) if parsed.pin else circle.pin_hash
     try:
-        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=circle.pin_hash,
+        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
                                        scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit(),
                                        circle=(circle.id, ids))
     except store.StorageFull as full:
         return storage_full(full)
     keep_snapshot(session)
     remember(session.id)
-    if circle.pin_hash:
-        unlock(session)   # the circle's PIN is the table's: this phone knew it
+    if pin_hash:
+        unlock(session)   # the circle's PIN is the table's (this phone knew it), or it was typed here
     return redirect(f"/s/{session.id}")
 
 

@@ -152,3 +152,46 @@ def test_a_season_at_three_stakes_shows_money_on_the_statistics_and_ledger(page,
     page.get_by_role("link", name="Ledger").click()
     expect(page.locator("table.season-totals tbody tr").first).to_have_text(re.compile(r"Zoë\s*−2s 0¾d"))
     expect(page.locator("table.season-totals thead")).not_to_contain_text("Counters")
+
+
+def test_a_circles_new_evening_offers_the_new_session_options(page, base_url, browser):
+    """The circle's "A new evening" has the home page's options: cotton1674's Towser off,
+    each hand needing the other players' OK with Ann keeping the score, and the table's
+    PIN the circle's when none is typed."""
+    page.goto(base_url + "/")
+    page.locator('input[name="circle_name"]').fill("Locked Thursday")
+    page.locator('textarea[name="circle_members"]').fill("Ann\nBen\nCat\nDan")
+    page.locator('input[name="circle_pin"]').fill("2468")
+    page.get_by_role("button", name="Make the circle").click()
+    page.wait_for_url(re.compile(r"/c/[^/?]+$"))
+    form = page.locator("#new-evening")
+    for seat, name in enumerate(("Dan", "Ann", "Cat")):
+        form.locator(f'select[name="seat_{seat}"]').select_option(label=name)
+    form.locator('input[name="rulebook"][value="cotton1674"]').check()
+    towser = form.locator('[aria-labelledby="label-opt_cotton1674_towser"]')
+    towser.get_by_text("Off", exact=True).click()
+    form.locator('[aria-labelledby="label-confirm"]').get_by_text("On", exact=True).click()
+    scorer = form.locator('[aria-labelledby="label-scorer"]')
+    expect(scorer.locator("label.chip")).to_have_text(["Dan", "Ann", "Cat", re.compile("None of us")])
+    scorer.get_by_text("Ann", exact=True).click()
+    expect(form.locator('input[name="pin"]')).to_have_attribute("placeholder", "the circle's PIN")
+    form.get_by_role("button", name="Start the evening").click()
+    page.wait_for_url(re.compile(r"/s/[^/?]+$"))
+    table = page.url
+
+    record = page.request.get(table + "/export.json").json()
+    assert (record["rulebook"], record["options"], record["players"]) == ("cotton1674", {"towser": False},
+                                                                         ["Dan", "Ann", "Cat"])
+    assert record["confirm"] is True and record["scorer"] == 1
+    # another phone meets the circle's PIN at the table
+    other = browser.new_context()
+    try:
+        stranger = other.new_page()
+        stranger.goto(table)
+        stranger.get_by_role("link", name="Unlock to record hands").click()
+        stranger.locator('input[name="pin"]').fill("2468")
+        stranger.locator('input[name="pin"]').press("Enter")
+        expect(stranger.get_by_role("link", name="Next hand")).to_be_visible()
+    finally:
+        other.close()
+

@@ -496,3 +496,32 @@ def test_a_season_at_three_stakes_is_added_up_in_money(served):
     bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
     assert re.findall(r'fill="#000">([^<]+)</text>', bars)[:2] == ["Zoë", "−2s 0¾d"]
     assert "in counters" not in page
+
+
+def test_a_new_evening_reads_the_new_session_options_and_a_bad_one_saves_nothing(served):
+    """The circle's new evening posts the home page's fields (web/forms.parse_new_session):
+    a book's option, the other players' OK and who keeps the score, a PIN of its own."""
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone, pin="1357", circle_pin="1357")
+    page = phone.get(circle)[2]
+    for field in ('name="opt_cotton1674_towser"', 'name="confirm"', 'name="scorer"', 'name="pin"'):
+        assert re.search(r'<form method="post" action="[^"]*/sessions".*' + field, page, re.S), field
+    ids = members_of(page)
+    seats = {"seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"], "rulebook": "wits1671",
+             "first_dealer": "1", "stake": "", "opt_wits1671_tiddy": "off", "confirm": "on", "scorer": "2"}
+    status, _, page = phone.post(circle + "/sessions", dict(seats, pin="12"))
+    assert status == 422 and problems(page) == ["A PIN is 4 to 8 digits (or leave it empty)."]
+    assert 'value="off" checked' in re.search(r'<div class="chips[^"]*" [^>]*label-opt_wits1671_tiddy.*?</div>',
+                                              page, re.S).group(0)   # what was chosen is kept
+    sessions = sqlite3.connect(app.config["DATABASE"]).execute("select count(*) from sessions").fetchone()[0]
+    assert sessions == 0
+    status, headers, _ = phone.post(circle + "/sessions", dict(seats, pin="8642"))
+    assert status == 303
+    record = json.loads(phone.get(headers["Location"] + "/export.json")[2])
+    assert (record["options"], record["confirm"], record["scorer"]) == ({"tiddy": False}, True, 2)
+    # its own PIN, typed here, not the circle's
+    from werkzeug.security import check_password_hash
+
+    pin_hash, = sqlite3.connect(app.config["DATABASE"]).execute("select pin_hash from sessions").fetchone()
+    assert check_password_hash(pin_hash, "8642") and not check_password_hash(pin_hash, "1357")

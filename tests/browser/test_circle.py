@@ -195,3 +195,21 @@ def test_a_circles_new_evening_offers_the_new_session_options(page, base_url, br
     finally:
         other.close()
 
+
+def test_export_the_circle_is_in_sight_on_its_pages(page, base_url):
+    """"Export the circle" was inside the closed "The members' link (QR code)": now with the
+    circle's other pages, in sight, and a tap downloads its archive."""
+    page.goto(base_url + "/")
+    page.locator('input[name="circle_name"]').fill("Export me")
+    page.locator('textarea[name="circle_members"]').fill("Ann\nBen\nCat")
+    page.get_by_role("button", name="Make the circle").click()
+    page.wait_for_url(re.compile(r"/c/[^/?]+$"))
+    for where in ("Evenings", "Ledger", "Statistics"):
+        page.get_by_role("link", name=where).click()
+        link = page.get_by_role("link", name="Export the circle (archive)")
+        expect(link).to_be_visible()
+    with page.expect_download() as download:
+        link.click()
+    archive = json.loads(download.value.path().read_text())
+    assert (archive["format"], archive["name"], archive["members"]) == ("gleek-circle/1", "Export me",
+                                                                       ["Ann", "Ben", "Cat"])

@@ -24,6 +24,7 @@ from .cache import LATEST_SETTLEMENT, Recent
 FIGURES = Recent(8192)
 #: Seasons and rendered pages by (database, circle id, circle version, evenings' versions, filter, page).
 SEASONS = Recent(64)
+MONEY = Recent(64)   # each season's figures in money (``in_money``), by the season's key
 PAGES = Recent(64)
 
 
@@ -242,6 +243,14 @@ def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
 
     key = (*evenings_key(db, circle), chosen)
     return SEASONS.get(key, lambda: season(figures(db, circle.id), *chosen)), key
+
+
+def money_of(season, key: tuple):
+    """The season's figures in money per currency (``rules.season.in_money``), kept by the
+    season's key: a page whose part is kept costs no recomputation."""
+    from ..rules.season import in_money
+
+    return MONEY.get(key, lambda: in_money(season))
 
 
 def open_debts(db, circle: store.Circle):

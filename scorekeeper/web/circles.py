@@ -530,13 +530,12 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     """What the season's pages say. Figures that add up evenings are in money per currency
     (``money``: ``rules.season.in_money``; counters only for evenings without a stake):
     ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit."""
-    from ..rules.season import in_money
     from ..season_text import in_units, unit_words
-    from .circle_figures import member_of, season_of
+    from .circle_figures import member_of, money_of, season_of
 
     db, circle = get_db(), view.circle
     season, key = season_of(db, circle, chosen)
-    money = in_money(season)
+    money = money_of(season, key)
     names = circle.names()
 
     def nets(player: str, field: str) -> str:

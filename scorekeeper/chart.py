@@ -19,6 +19,7 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
+from .money import value_text
 from .names import emoji_spans, fit_for_chart
 from .rules.core import format_counters
 
@@ -72,8 +73,22 @@ class Frame:
         return self.top + self.plot_h * (self.y_max - float(value)) / (self.y_max - self.y_min)
 
 
+def tick_text(value, unit: str | None = None) -> str:
+    """An amount as the chart writes it: counters (``unit`` None), else money in the
+    currency ``unit`` ("d": pence, £sd), as the season's pages say it."""
+    if unit is None:
+        return format_counters(value)
+    return value_text(value, {"currency": unit})
+
+
+def unit_name(unit: str | None) -> str:
+    """The side axis's word: "counters", "pence", or the currency's code."""
+    return "counters" if unit is None else "pence" if unit == "d" else unit
+
+
 def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
-                      title: str = "Running balances", x_label: str = "hand", at=None) -> str:
+                      title: str = "Running balances", x_label: str = "hand", at=None,
+                      unit: str | None = None) -> str:
     """Inline SVG of each player's balance after every hand.
 
     ``players``: three names in seat order; ``running_balances``: one
@@ -81,7 +96,8 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     ``<polyline>`` with N + 1 points (hand 0 is the start, all at 0). A season
     gives up to six players and one list per evening (``x_label="evening"``);
     ``at``: where each list is on the x axis (default 1, 2, …: every one), so that
-    a long season can be drawn from a sample of its evenings (``thin``).
+    a long season can be drawn from a sample of its evenings (``thin``). ``unit``:
+    what the amounts are in, counters (None) or a currency ("d": pence, "EUR", …).
     """
     players = [str(p) for p in players]
     # exact amounts as they are (ints stay ints: a season's 1,000 evenings were 5,000 Fractions made
@@ -111,15 +127,16 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
         f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="10">',
         f"<title>{escape(title)}</title>",
     ]
-    out += axes(frame, step, x_label)
+    out += axes(frame, step, x_label, unit)
     out += player_lines(frame, players, series)
     out += legend(frame, players)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def axes(frame: Frame, step: float, x_label: str = "hand") -> list[str]:
-    """The grid and the counters up the side, the hands along the bottom, the frame and the zero line."""
+def axes(frame: Frame, step: float, x_label: str = "hand", unit: str | None = None) -> list[str]:
+    """The grid and the counters (or money, ``unit``) up the side, the hands along the bottom, the frame
+    and the zero line."""
     left, top, plot_w, plot_h = frame.left, frame.top, frame.plot_w, frame.plot_h
     ticks, value = [], frame.y_min
     while value <= frame.y_max + step / 1000:
@@ -132,7 +149,7 @@ def axes(frame: Frame, step: float, x_label: str = "hand") -> list[str]:
     out.append("</g>")
     out.append('<g class="labels" fill="#000" text-anchor="end">')
     for tick in ticks:
-        label = format_counters(Fraction(tick).limit_denominator(2))
+        label = tick_text(Fraction(tick).limit_denominator(2 if unit is None else 100), unit)
         out.append(f'<text x="{left - 4}" y="{_num(frame.y_at(tick) + 3)}">{escape(label)}</text>')
     out.append("</g>")
     hands = frame.hands
@@ -143,7 +160,7 @@ def axes(frame: Frame, step: float, x_label: str = "hand") -> list[str]:
     out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">{escape(x_label)}</text>')
     out.append("</g>")
     out.append(f'<text x="10" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
-               f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">counters</text>')
+               f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">{escape(unit_name(unit))}</text>')
     out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
                f'fill="none" stroke="#000" stroke-width="0.6"/>')
     zero = _num(frame.y_at(0))
@@ -227,10 +244,11 @@ def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
     return [rows[i] for i in order], [i + 1 for i in order]
 
 
-def bars_svg(rows, width: int = 380, title: str = "Net over the season") -> str:
-    """Inline SVG of one horizontal bar a row (``(label, amount)``, exact amounts),
-    to the right of the zero line for those up, to the left for those down; each
-    bar's amount written beside it. Black on white, as the balance chart."""
+def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: str | None = None) -> str:
+    """Inline SVG of one horizontal bar a row (``(label, amount)``, exact amounts, in
+    counters or the currency ``unit``), to the right of the zero line for those up, to
+    the left for those down; each bar's amount written beside it. Black on white, as
+    the balance chart."""
     rows = [(str(label), Fraction(amount)) for label, amount in rows]
     bar_h, gap, left = 16, 6, 90
     height = max(1, len(rows)) * (bar_h + gap) + gap
@@ -254,7 +272,7 @@ def bars_svg(rows, width: int = 380, title: str = "Net over the season") -> str:
                    f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>')
         text_x = zero + length + 4 if amount >= 0 else zero - length - 4
         out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 4)}" text-anchor="{"start" if amount >= 0 else "end"}" '
-                   f'fill="#000">{escape(("+" if amount > 0 else "") + format_counters(amount))}</text>')
+                   f'fill="#000">{escape(("+" if amount > 0 else "") + tick_text(amount, unit))}</text>')
     out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{height}" stroke="#000" stroke-width="1"/>')
     out.append("</svg>")
     return "\n".join(out)

@@ -213,7 +213,7 @@ def rounded_balances(balances, stake: dict) -> list[Fraction]:
 class SessionMoney(NamedTuple):
     """What a session's balances and payments are in money, as shown."""
 
-    balances: list[str]  #: per seat: ``−€11.85``
+    balances: list[str]  #: per seat, signed as the counters beside them: ``−€11.85``, ``+€7.28``
     payments: list[str]  #: per payment of the settlement, in its order: ``€7.28``
     note: str | None  #: small print where rounding changed a figure, else None
 
@@ -244,12 +244,17 @@ def session_money(settlement, stake: dict | None) -> SessionMoney | None:
         _, unit_name = smallest_unit(stake)
         exact = ", ".join(f"{name} {exact_money(value, stake)}" for name, value in changed)
         note = f"Money rounded to the {unit_name} so the three add up to zero; exact: {exact}."
-    return SessionMoney([value_text(v, stake) for v in rounded], [value_text(v, stake) for v in amounts], note)
+    return SessionMoney([signed_value_text(v, stake) for v in rounded], [value_text(v, stake) for v in amounts], note)
 
 
 def value_text(value, stake: dict) -> str:
     """A money value (pence, or the currency's unit) as shown: ``−4s 11¼d``, ``€7.28``."""
     return pence(value) if stake["currency"] == "d" else decimal_money(value, stake["currency"])
+
+
+def signed_value_text(value, stake: dict) -> str:
+    """A balance in money, signed both ways as a balance in counters is: ``+1¼d``, ``−4s 11¼d``, ``0d``."""
+    return ("+" if value > 0 else "") + value_text(value, stake)
 
 
 def exact_money(value, stake: dict) -> str:

@@ -32,8 +32,9 @@ from markupsafe import Markup
 from .chart import balance_chart_svg, thin
 from .money import stake_label
 from .rules import BOOKS
-from .rules.core import format_counters, signed_counters
-from .season_text import amount_text, debt_words, head_to_head_rows, signed_amount, stats_rows
+from .rules.core import format_counters
+from .rules.season import in_money, unit_of
+from .season_text import amount_text, debt_words, head_to_head_rows, signed_amount, stats_rows, unit_words
 from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, long_date, page_css
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
@@ -52,16 +53,35 @@ def ledger_amount(amount, signed: bool = True) -> str:
     return ("-" if halves < 0 else "+" if signed and halves > 0 else "") + text
 
 
-def _ledger(s, paper: str) -> dict:
+def ledger_money(amount, unit: str | None) -> str:
+    """A running total in the ledger's ASCII, in its unit: counters as ``ledger_amount``,
+    old pence as exact pence (``+5.75d``, ``-1,237.125d``), another currency to the cent
+    with its code (``+1.20EUR``)."""
+    if unit is None:
+        return ledger_amount(amount)
+    from .rules.record import exact_decimal
+
+    sign = "-" if amount < 0 else "+" if amount > 0 else ""
+    if unit == "d":
+        whole, _, part = exact_decimal(abs(amount)).partition(".")
+        return f"{sign}{int(whole):,}{'.' + part if part else ''}d"
+    cents = round(abs(amount) * 100)
+    return f"{sign}{cents // 100:,}.{cents % 100:02d}{unit}"
+
+
+def _ledger(s, paper: str, money) -> dict:
+    """Each evening's result in counters, and each player's running total in that
+    evening's money (``money.running``: counters where it had no stake)."""
     names = s.players
     amounts = []
-    for e, running in zip(s.evenings, s.running):
+    for e, running in zip(s.evenings, money.running):
+        unit = e.stake.currency if e.stake is not None else None
         cells = []
         for i, name in enumerate(names):
             result = ledger_amount(e.totals[e.players.index(name)]) if name in e.players else ""
-            cells.append((result, ledger_amount(running[i])))
+            cells.append((result, ledger_money(running[i], unit)))
         amounts.append(cells)
-    totals = [("", ledger_amount(s.balances[n])) for n in names]
+    totals = [("", "/".join(ledger_money(net.total, unit) for unit, net in money.stats[n].items())) for n in names]
     # as narrow as the figures allow: WeasyPrint draws every glyph, spaces too, one by one
     wide = max([len(a) for row in amounts for a, _ in row] + [5])  # "Even."
     wide_total = max([len(b) for row in amounts + [totals] for _, b in row] + [5])  # "Total"
@@ -88,18 +108,29 @@ def _ledger(s, paper: str) -> dict:
             "totals": f"{'Season':<{evening_ch + 11}} {s.hands:>5}".ljust(words_ch) + line(totals)}
 
 
-def _money(s) -> list[dict]:
+def _money(money) -> list[dict]:
+    """The season's balances and the fewest payments settling them, per currency (counters
+    only for the evenings without a stake, or a season with no stake at all)."""
     out = []
-    for currency, balances in s.money.items():
-        if currency is None and len(s.money) == 1:
-            continue  # counters only: the season's payments say it
-        label = ("Evenings without a stake, in counters" if currency is None
-                 else "Money, old pence (£sd)" if currency == "d" else f"Money, {currency}")
+    for unit in money.units:
+        label = ("in counters" if money.units == (None,) else "evenings without a stake, in counters"
+                 if unit is None else "in old pence (£sd)" if unit == "d" else f"in {unit}")
         out.append({"label": label,
-                    "balances": [{"name": n, "amount": signed_amount(v, currency)} for n, v in balances.items()],
-                    "payments": [f"{p.payer} pays {p.payee} {amount_text(p.amount, currency)}"
-                                 for p in s.money_payments[currency]]})
+                    "balances": [{"name": n, "amount": signed_amount(v, unit)} for n, v in money.balances[unit].items()],
+                    "payments": [f"{p.payer} pays {p.payee} {amount_text(p.amount, unit)}"
+                                 for p in money.payments[unit]]})
     return out
+
+
+def column_key(units) -> str:
+    """What the ledger's columns say: counters, or each evening's result in counters and the
+    running total in money (of that evening's currency: evenings at two stakes are never added)."""
+    if units == (None,):
+        return ("Amounts in counters. Each player's columns: the evening's result (blank where the player sat "
+                "out), then the season's running total; .5 is a half counter.")
+    return ("Each player's columns: the evening's result in counters (blank where the player sat out; .5 is a half "
+            "counter), then the season's running total in money at each evening's stake (d: pence), per currency"
+            + ("; in counters where an evening had no stake" if None in units else "") + ".")
 
 
 def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.datetime | None = None,
@@ -125,18 +156,23 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
     if s.rulebook:
         limits.append(f"evenings of {BOOKS[s.rulebook].name}")
     players = list(s.players)
+    money = in_money(s)
     chart_players = players if len(players) <= MAX_CHART_PLAYERS else players[:MAX_CHART_PLAYERS]
-    chart_rows = [row[:len(chart_players)] for row in s.running]
-    chart_rows, at = thin(chart_rows)
-    chart = balance_chart_svg(chart_players, chart_rows, width=500, height=220, at=at,
-                              title="Running totals after each evening", x_label="evening") if s.evenings else ""
-    if s.evenings:
+    charts = []
+    for unit in money.units:   # a chart per currency: evenings at different stakes are never added
+        words = unit_words(unit, money.units)
+        chart_rows = [row[:len(chart_players)] for e, row in zip(s.evenings, money.running) if unit_of(e) == unit]
+        chart_rows, at = thin(chart_rows)
+        chart = balance_chart_svg(chart_players, chart_rows, width=500, height=220, at=at,
+                                  title=f"Running totals after each evening, {words}", x_label="evening",
+                                  unit=unit)
         from .sheet import merge_markers
 
-        chart = merge_markers(chart)
-    balance_sum = sum(s.balances.values())
-    running_ok = all(s.balances[n] == sum(e.totals[e.players.index(n)] for e in s.evenings if n in e.players)
-                     for n in players)
+        charts.append({"svg": Markup(merge_markers(chart)), "caption": f"Running totals after each evening ({words})"})
+    sums = {unit: sum(balances.values()) for unit, balances in money.balances.items()}
+    running_ok = all(money.balances[unit].get(n, 0) == sum(
+        (e.totals if e.money is None else e.money)[e.players.index(n)]
+        for e in s.evenings if n in e.players and unit_of(e) == unit) for unit in money.units for n in players)
     count = len(s.evenings)
     return {
         "title": title,
@@ -149,18 +185,20 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
         "books": ", ".join(f"{BOOKS[b].name} ({sum(e.rulebook == b for e in s.evenings):,})" for b in books) or "–",
         "stakes": "; ".join(stakes) or "–",
         "filter": "; ".join(limits),
-        "ledger": _ledger(s, paper),
-        "chart_svg": Markup(chart),
-        "balances": [{"name": n, "amount": signed_counters(s.balances[n])} for n in players],
-        "payments": [f"{p.payer} pays {p.payee} {amount_text(p.amount, None)}" for p in s.payments],
-        "money": _money(s),
+        "column_key": column_key(money.units),
+        "head_to_head_unit": ("in counters" if money.units == (None,) else "in money per currency"
+                              + (" (counters for the evenings without a stake)" if None in money.units else "")),
+        "ledger": _ledger(s, paper, money),
+        "charts": charts,
+        "money": _money(money),
         "owed": [debt_words(d) for d in owed or ()],
         "evenings_ok": all(sum(e.totals) == 0 for e in s.evenings),
-        "balance_sum": format_counters(balance_sum),
-        "balanced": balance_sum == 0,
+        "balance_sum": "0" if all(v == 0 for v in sums.values()) else " · ".join(
+            amount_text(v, u) if u is not None else format_counters(v) for u, v in sums.items()),
+        "balanced": all(v == 0 for v in sums.values()),
         "running_ok": running_ok,
-        "stats": stats_rows(s) if players else [[""]],
-        "head_to_head": head_to_head_rows(s) if players else [[""]],
+        "stats": stats_rows(s, money) if players else [[""]],
+        "head_to_head": head_to_head_rows(s, money) if players else [[""]],
         "attachment": attachment_name,
     }
 

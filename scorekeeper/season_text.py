@@ -5,6 +5,7 @@ amounts in counters or money, and the plain-text ledger and statistics that
 from __future__ import annotations
 
 from .rules.core import format_counters, signed_counters
+from .rules.season import in_money
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -21,6 +22,45 @@ def amount_text(amount, currency: str | None) -> str:
 def signed_amount(amount, currency: str | None) -> str:
     text = amount_text(amount, currency) if currency is not None else format_counters(amount)
     return "+" + text if amount > 0 else text
+
+
+def unit_words(unit: str | None, units=(None,)) -> str:
+    """What a unit is called: "old pence", "EUR", "counters" (a season with no stake at all),
+    "counters, evenings without a stake" (those of a season that has staked ones)."""
+    if unit is None:
+        return "counters" if tuple(units) == (None,) else "counters, evenings without a stake"
+    return "old pence" if unit == "d" else unit
+
+
+def nearest_coin(value, unit: str | None):
+    """An average as shown: to the nearest half counter, farthing or cent (the finest
+    amount of each; an exact average a hand may be 7/11 of a penny)."""
+    if value is None:
+        return None
+    from fractions import Fraction
+
+    finest = 2 if unit is None else 4 if unit == "d" else 100
+    return Fraction(round(value * finest), finest)
+
+
+def in_units(by_unit: dict, units, signed: bool = True, nearest: bool = False) -> str:
+    """Amounts per unit (``rules.season.in_money``) as one cell, never added together:
+    "−5¾d", "+4d · €1.20", "+4d · −3 counters"; a season with no stake at all in plain
+    counters as before ("+41"); none: "–"."""
+    alone = tuple(units) == (None,)
+    parts = []
+    for unit in units:
+        value = by_unit.get(unit)
+        if value is None:
+            continue
+        if nearest:
+            value = nearest_coin(value, unit)
+        if unit is None and alone:
+            parts.append(signed_counters(value) if signed else format_counters(value))
+        else:
+            text = amount_text(value, unit)
+            parts.append("+" + text if signed and value > 0 else text)
+    return " · ".join(parts) or "–"
 
 
 def date_words(played_on: str | None, with_year: bool = False) -> str:
@@ -73,9 +113,10 @@ def _table(rows: list[list[str]], right_from: int = 1) -> list[str]:
 def season_lines(s, owed=None) -> list[str]:
     """The ledger (each evening, each player's result and running total), the season's
     money and payments, what is still owed (``owed``: ``Debt``s, if given), the
-    statistics and the head-to-head, as plain text lines."""
+    statistics and the head-to-head, as plain text lines. Whatever adds up evenings is
+    in money per currency (counters only for evenings without a stake: ``in_money``)."""
     from .money import stake_label
-
+    money = in_money(s)
     names = list(s.players)
     dated = [e.played_on for e in s.evenings if e.played_on]
     span = f", {dated[0]} to {dated[-1]}" if dated else ""
@@ -95,35 +136,46 @@ def season_lines(s, owed=None) -> list[str]:
             else:
                 cells.append("·")
         rows.append([e.played_on or str(e.key), e.rulebook, str(e.hands)] + cells)
-    rows.append(["Season", "", str(s.hands)] + [signed_counters(s.balances[n]) for n in names])
-    lines += ["Ledger (counters; money at each evening's stake)"] + _table(rows, right_from=2) + [""]
+    units = money.units
+    rows.append(["Season", "", str(s.hands)] + [in_units({u: n.total for u, n in money.stats[name].items()}, units)
+                                                for name in names])
+    lines += ["Ledger (counters; money at each evening's stake; the season in money per currency)"]
+    lines += _table(rows, right_from=2) + [""]
     stakes = sorted({stake_label({"currency": e.stake.currency, "per_counter": str(e.stake.per_counter)})
                      if e.stake else stake_label(None) for e in s.evenings})
     lines.append("Stakes: " + "; ".join(stakes))
-    for currency, balances in s.money.items():
-        if currency is None and len(s.money) == 1:
-            continue  # counters only: the payments below say it
-        label = "counters of the evenings without a stake" if currency is None else ("old pence" if currency == "d" else currency)
-        lines.append(f"Money, {label}: " + ", ".join(f"{n} {signed_amount(v, currency)}" for n, v in balances.items()))
-        for p in s.money_payments[currency]:
-            lines.append(f"  {p.payer} pays {p.payee} {amount_text(p.amount, currency)}")
     lines.append("")
-    lines.append("Payments over the season, in counters:")
-    lines += [f"  {p.payer} pays {p.payee} {amount_text(p.amount, None)}" for p in s.payments] or ["  none: all square"]
+    for unit in units:
+        balances = money.balances[unit]
+        lines.append(f"Balances, {unit_words(unit, units)}: "
+                     + ", ".join(f"{n} {signed_amount(v, unit)}" for n, v in balances.items()))
+        lines.append(f"Payments over the season, {unit_words(unit, units)}:")
+        lines += ([f"  {p.payer} pays {p.payee} {amount_text(p.amount, unit)}" for p in money.payments[unit]]
+                  or ["  none: all square"])
     if owed is not None:
         lines += ["", "Still owed:"] + ([f"  {debt_words(d)}" for d in owed] or ["  nothing"])
-    lines += ["", "Statistics"] + _table(stats_rows(s)) + [""]
-    lines += ["Head to head (the row's net in the evenings both played)"] + _table(head_to_head_rows(s))
+    lines += ["", "Statistics"] + _table(stats_rows(s, money)) + [""]
+    lines += ["Head to head (the row's net in the evenings both played)"] + _table(head_to_head_rows(s, money))
     return lines
 
 
-def stats_rows(s) -> list[list[str]]:
-    """The statistics as a table: a row per figure, a column per player."""
+def stats_rows(s, money=None) -> list[list[str]]:
+    """The statistics as a table: a row per figure, a column per player. The net, best
+    and worst hand, average a hand and each phase's net in money per currency
+    (``money``: ``in_money(s)``, made if not given); the stock's price in counters, what
+    the bidding reached."""
+    money = in_money(s) if money is None else money
     names = list(s.players)
     st = [s.stats[n] for n in names]
+    nets = [money.stats[n] for n in names]
+    units = money.units
 
     def row(label, value):
         return [label] + [value(x) for x in st]
+
+    def net_row(label, value, nearest=False):
+        return [label] + [in_units({u: value(n) for u, n in by_unit.items()}, units, nearest=nearest)
+                          for by_unit in nets]
 
     def maybe(amount, signed=True):
         return "–" if amount is None else (signed_counters(amount) if signed else format_counters(amount))
@@ -132,9 +184,10 @@ def stats_rows(s) -> list[list[str]]:
             row("Evenings", lambda x: str(x.evenings)),
             row("Hands", lambda x: str(x.hands)),
             row("Hands won", lambda x: str(x.won)),
-            row("Best hand", lambda x: maybe(x.best)),
-            row("Worst hand", lambda x: maybe(x.worst)),
-            row("Average a hand", lambda x: maybe(nearest_half(x.average))),
+            net_row("Net", lambda n: n.total),
+            net_row("Best hand", lambda n: n.best),
+            net_row("Worst hand", lambda n: n.worst),
+            net_row("Average a hand", lambda n: n.average, nearest=True),
             row("Stocks bought", lambda x: str(x.bought)),
             row("Average price", lambda x: maybe(nearest_half(x.average_price), signed=False)),
             row("Ruffs won", lambda x: str(x.ruffs) + (f" ({x.ruffs_by_aces} by four Aces)" if x.ruffs_by_aces else "")),
@@ -147,7 +200,7 @@ def stats_rows(s) -> list[list[str]]:
     for x in st:
         phases += [p for p in x.phases if p not in phases]
     for phase in phases:
-        rows.append(row(f"Net: {phase}", lambda x, p=phase: maybe(x.phases.get(p))))
+        rows.append(net_row(f"Net: {phase}", lambda n, p=phase: n.phases.get(p)))
     return rows
 
 
@@ -161,16 +214,20 @@ def nearest_half(value):
     return Fraction(round(value * 2), 2)
 
 
-def head_to_head_rows(s) -> list[list[str]]:
+def head_to_head_rows(s, money=None) -> list[list[str]]:
+    """Each row's net against each column, in money per currency (``in_money``), and in how many evenings."""
+    money = in_money(s) if money is None else money
     names = list(s.players)
     rows = [[""] + names]
     for a in names:
         cells = []
         for b in names:
             pair = s.head_to_head[a].get(b)
-            cells.append("" if a == b else ("·" if pair is None else f"{signed_counters(pair.net)} in {pair.evenings}"))
+            cells.append("" if a == b else ("·" if pair is None else
+                                            f"{in_units(money.head_to_head[a][b], money.units)} in {pair.evenings}"))
         rows.append([a] + cells)
     return rows
 
 
-__all__ = ["amount_text", "date_words", "debt_words", "season_lines", "stats_rows", "head_to_head_rows"]
+__all__ = ["amount_text", "date_words", "debt_words", "in_units", "nearest_coin", "season_lines", "stats_rows",
+           "head_to_head_rows", "unit_words"]

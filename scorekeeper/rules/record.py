@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from . import BOOKS
 from .book import RuleBook
@@ -65,6 +66,30 @@ def check_players(players) -> list[Problem]:
 
 
 NOT_TEXT_NAME = Problem(None, "players", "players: a name contains a character that is not valid text")
+
+
+def name_key(name: str) -> str:
+    """What two players' (or members') names are compared by: trimmed, composed (NFC) and
+    case-folded, so "Ann", " ann " and "ANN" are one name, and so are "Zoë" typed as one
+    letter and as an "e" followed by a combining diaeresis."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name.strip()).casefold())
+
+
+def alike_names(players) -> list[Problem]:
+    """A new session's players named alike (``name_key``) though not the same text:
+    refused where a session is made or imported, as a circle refuses such members (a
+    season would take them for one player). Not part of ``validate``: a session stored
+    before this was checked keeps its names and its hands. Valid players expected."""
+    keys = [name_key(n) for n in players]
+    problems = []
+    for i, key in enumerate(keys):
+        first = keys.index(key)
+        if first < i and players[first].strip() != players[i].strip():
+            a, b = one_line(players[first].strip()), one_line(players[i].strip())
+            problems.append(_problem("players", f'players: "{a}" and "{b}" are one name here (capitals, accents '
+                                                f'typed either way and spaces round a name do not count): give '
+                                                f'each player a different name'))
+    return problems
 
 
 def check_options(book: RuleBook, options) -> list[Problem]:
@@ -230,7 +255,8 @@ def load(text: str | bytes) -> dict:
 
 def to_json_text(data) -> str:
     """Compact JSON of settle's output. A half counter too large for a float (an odd
-    price beyond 2**53, which no rule forbids) is written as its exact decimal."""
+    price beyond 2**53, which no rule forbids) is written as its exact decimal, and so
+    is any other Fraction (a season's money, ``exact_decimal``)."""
     exact: list = []
 
     def mark(value):
@@ -245,9 +271,23 @@ def to_json_text(data) -> str:
 
     def decimal(match) -> str:
         value = exact[int(match.group(1))]
-        return ("-" if value < 0 else "") + f"{abs(value.numerator) // 2}.5"
+        if value.denominator == 2:
+            return ("-" if value < 0 else "") + f"{abs(value.numerator) // 2}.5"
+        return exact_decimal(value)
 
     return re.sub(r'"\\u0000(\d+)\\u0000"', decimal, text)
+
+
+def exact_decimal(value) -> str:
+    """A Fraction whose decimal ends (money at a decimal stake: 13 counters at 0.1d are
+    1.3d) written out exactly, as a JSON number: ``1.3``, ``-5.75``. One that would not
+    end is cut at 40 places (no stake makes one)."""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    digits = []
+    while rest and len(digits) < 40:
+        digit, rest = divmod(rest * 10, value.denominator)
+        digits.append(str(digit))
+    return ("-" if value < 0 else "") + str(whole) + ("." + "".join(digits) if digits else "")
 
 
 def dump(record: dict) -> str:

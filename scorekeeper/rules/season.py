@@ -23,12 +23,17 @@ SQL, no I/O). Two steps, so that a circle recomputes only the evening that chang
     fewest payments, each saying which evenings it is for. ``paid``: payments
     already made towards them (``Paid``), taken off first.
 
+``in_money(season) -> SeasonMoney``
+    The season's figures in money per currency (counters only for the evenings without
+    a stake): what every page, sheet and text shows wherever evenings are added up.
+
 ``season_json(season) -> dict``
     The JSON of ``scorekeeper season FILE… --json``: ``evenings`` and ``hands``
     (counts), ``players``, ``balances`` (name → counters), ``payments``
-    (``{"from", "to", "amount"}``, counters) and ``stats`` (name → ``evenings``,
-    ``hands``, ``won``, ``best``, ``worst``, ``bought``, ``ruffs``, ``gleeks`` and
-    ``mournivals`` (rank → how many), ``phases`` (phase → net counters)).
+    (``{"from", "to", "amount", "currency"}``, money per currency), ``stats`` (name →
+    ``evenings``, ``hands``, ``won``, ``best``, ``worst``, ``bought``, ``ruffs``,
+    ``gleeks`` and ``mournivals`` (rank → how many), ``phases`` (phase → net counters),
+    ``money`` (per currency)) and ``money`` (per currency: the balances); docs/season.md.
 
 Amounts are exact: counters as ints or ``Fraction`` (halves), money as ``Fraction``
 of the currency's unit (pence for ``"d"``, else the unit of the code: 1.05 EUR).
@@ -365,6 +370,121 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
     )
 
 
+# ---------------------------------------------------------------- the season in money
+
+#: A player's season in one unit (see ``in_money``): evenings and hands played in it, the
+#: ``total``, the ``average`` a hand (exact), the ``best`` and ``worst`` hand, and
+#: ``phases`` (phase → net), each amount in that unit.
+Net = named_tuple("Net", "evenings hands total average best worst phases")
+Net.__module__ = __name__  # where pickle finds it
+
+
+class SeasonMoney(named_tuple("SeasonMoney", "units balances payments running stats head_to_head")):
+    """A season's figures in money (see ``in_money``), each per **unit**: a currency
+    (``"d"``, ``"EUR"``, …) for the evenings with a stake in it, ``None`` (counters) for
+    the evenings without a stake. Nothing is ever added across two units.
+
+    - ``units``: the currencies in the order first met, then None if any evening had no stake;
+    - ``balances``: unit → name → amount (``Season.money``);
+    - ``payments``: unit → the fewest ``SeasonPayment`` settling them (``Season.money_payments``);
+    - ``running``: per evening, a tuple aligned with ``players``: each one's total so far in
+      that evening's unit (0 before his first evening in it);
+    - ``stats``: name → unit → ``Net``;
+    - ``head_to_head``: name → other name → unit → the first one's net in the evenings both played.
+    """
+
+    __slots__ = ()
+
+
+def unit_of(evening: EveningFigures) -> str | None:
+    """What an evening's amounts are added up in: its stake's currency, or None (counters)."""
+    return evening.stake.currency if evening.stake is not None else None
+
+
+def _times(amount, rate):
+    """Counters at a rate ((numerator, denominator) of the stake; None: counters) in its unit."""
+    return amount if rate is None else fraction(*rate) * amount
+
+
+def in_money(s: Season) -> SeasonMoney:
+    """The season's figures in money (``SeasonMoney``): each evening's counters times its
+    stake, added up only within one currency; evenings without a stake in counters, apart.
+    Each player's counters are summed rate by rate first, then times the rate, as
+    ``Season.money`` is (the same exact amounts). Best and worst hand: the highest and
+    lowest hand in money (a stake is above 0: an evening's best hand in counters is its
+    best in money)."""
+    players = s.players
+    place = {name: i for i, name in enumerate(players)}
+    so_far: dict = {}  # unit → [each player's total so far]
+    running = []
+    groups: dict = {}  # (name, unit) → rate → [evenings, hands, total, best, worst, phases]
+    pairs: dict = {}  # (a, b) → unit → rate → a's net in counters
+    for e in s.evenings:
+        if e.stake is None:
+            unit = rate = None
+        else:
+            unit, per_counter = e.stake
+            rate = (per_counter.numerator, per_counter.denominator)
+        row = so_far.get(unit)
+        if row is None:
+            row = so_far[unit] = [0] * len(players)
+        values = e.totals if e.money is None else e.money
+        for seat, name in enumerate(e.players):
+            row[place[name]] += values[seat]
+            total, facts = e.totals[seat], e.facts[seat]
+            group = groups.setdefault((name, unit), {}).get(rate)
+            if group is None:
+                group = groups[name, unit][rate] = [0, 0, 0, None, None, {}]
+            group[0] += 1
+            group[1] += e.hands
+            group[2] += total
+            if facts.best is not None and (group[3] is None or facts.best > group[3]):
+                group[3] = facts.best
+            if facts.worst is not None and (group[4] is None or facts.worst < group[4]):
+                group[4] = facts.worst
+            phases = group[5]
+            for phase, amounts in e.phases:
+                phases[phase] = phases.get(phase, 0) + amounts[seat]
+            for other_seat, other in enumerate(e.players):
+                if other_seat != seat:
+                    by_rate = pairs.setdefault((name, other), {}).setdefault(unit, {})
+                    by_rate[rate] = by_rate.get(rate, 0) + total
+        running.append(tuple(row))
+    units = [u for u in so_far if u is not None] + ([None] if None in so_far else [])
+    stats: dict = {name: {} for name in players}
+    for name in players:
+        for unit in units:
+            by_rate = groups.get((name, unit))
+            if by_rate is None:
+                continue
+            evenings = hands = total = 0
+            best = worst = None
+            phases: dict = {}
+            for rate, (count, played, won, high, low, nets) in by_rate.items():
+                evenings += count
+                hands += played
+                total += _times(won, rate)
+                if high is not None:
+                    high = _times(high, rate)
+                    best = high if best is None or high > best else best
+                if low is not None:
+                    low = _times(low, rate)
+                    worst = low if worst is None or low < worst else worst
+                for phase, net in nets.items():
+                    phases[phase] = phases.get(phase, 0) + _times(net, rate)
+            stats[name][unit] = Net(evenings, hands, total, fraction(total, hands) if hands else None, best, worst,
+                                    phases)
+    head_to_head: dict = {name: {} for name in players}
+    for a in players:
+        for b in players:
+            by_unit = pairs.get((a, b))
+            if by_unit is not None:
+                head_to_head[a][b] = {unit: sum(_times(net, rate) for rate, net in by_unit[unit].items())
+                                      for unit in units if unit in by_unit}
+    return SeasonMoney(tuple(units), {u: s.money[u] for u in units}, {u: s.money_payments[u] for u in units},
+                       tuple(running), stats, head_to_head)
+
+
 # ---------------------------------------------------------------- what is still owed
 
 def owed(open_evenings: Iterable[EveningFigures], paid: Iterable = ()) -> list:
@@ -403,10 +523,22 @@ def _number(amount):
     return as_number(amount)
 
 
+def _money_number(amount):
+    """A JSON number for an exact amount of money: whole amounts as ints, else the
+    Fraction itself, which ``record.to_json_text`` writes out as its exact decimal
+    (a stake is a decimal, so every amount of money ends: 1.3 pence, never 1.29999…)."""
+    if type(amount) is int:
+        return amount
+    amount = fraction(amount)
+    return amount.numerator if amount.denominator == 1 else amount
+
+
 def season_json(s: Season) -> dict:
-    """``scorekeeper season --json`` (see the module's docstring)."""
+    """``scorekeeper season --json`` (see the module's docstring and docs/season.md)."""
+    money = in_money(s)
     stats = {}
     for name, st in s.stats.items():
+        nets = money.stats[name]
         stats[name] = {
             "evenings": st.evenings,
             "hands": st.hands,
@@ -418,16 +550,26 @@ def season_json(s: Season) -> dict:
             "gleeks": st.gleeks,
             "mournivals": st.mournivals,
             "phases": {p: _number(v) for p, v in st.phases.items()},
+            "money": [{"currency": unit, "evenings": net.evenings, "hands": net.hands,
+                       "net": _money_number(net.total),
+                       "best": None if net.best is None else _money_number(net.best),
+                       "worst": None if net.worst is None else _money_number(net.worst),
+                       "phases": {p: _money_number(v) for p, v in net.phases.items()}}
+                      for unit, net in nets.items()],
         }
     return {
         "evenings": len(s.evenings),
         "hands": s.hands,
         "players": list(s.players),
         "balances": {n: _number(b) for n, b in s.balances.items()},
-        "payments": [{"from": p.payer, "to": p.payee, "amount": _number(p.amount)} for p in s.payments],
+        "payments": [{"from": p.payer, "to": p.payee, "amount": _money_number(p.amount), "currency": unit}
+                     for unit in money.units for p in money.payments[unit]],
         "stats": stats,
+        "money": [{"currency": unit, "balances": {n: _money_number(v) for n, v in money.balances[unit].items()}}
+                  for unit in money.units],
     }
 
 
-__all__ = ["Debt", "EveningFigures", "HeadToHead", "Paid", "SeatFacts", "Season", "SeasonPayment", "Stake",
-           "Stats", "evening_figures", "owed", "season", "season_json"]
+__all__ = ["Debt", "EveningFigures", "HeadToHead", "Net", "Paid", "SeatFacts", "Season", "SeasonMoney",
+           "SeasonPayment", "Stake", "Stats", "evening_figures", "in_money", "owed", "season", "season_json",
+           "unit_of"]

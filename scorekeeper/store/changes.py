@@ -12,7 +12,7 @@ import time
 from sqlite_utils import Database
 
 from ..rules import BOOKS, Problem
-from ..rules.record import validate
+from ..rules.record import alike_names, validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
 from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
@@ -101,6 +101,9 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     server's cap). ``circle``: (circle id, the member at each seat): the
     session is one of that circle's evenings from the start."""
     _check_record(record)
+    alike = alike_names(record["players"])
+    if alike:
+        raise Refused(alike)
     if scorer is None:
         scorer = record.get("scorer")
     session_id, watch_id, stamp = new_token(), new_token(), now()

@@ -23,7 +23,7 @@ from sqlite_utils import Database
 from ..rules import Problem
 from ..rules.core import is_text
 from ..names import member_name
-from ..rules.record import MAX_NAME
+from ..rules.record import MAX_NAME, name_key
 from ..season_text import amount_text
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
@@ -115,7 +115,7 @@ def circle_name_problem(name) -> Problem | None:
 
 
 def _same_name(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+    return name_key(a) == name_key(b)   # as a new session's players are compared
 
 
 def members_problems(names: list) -> list[Problem]:

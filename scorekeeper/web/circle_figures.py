@@ -25,6 +25,7 @@ from .cache import LATEST_SETTLEMENT, Recent
 FIGURES = Recent(8192)
 #: Seasons and rendered pages by (database, circle id, circle version, evenings' versions, filter, page).
 SEASONS = Recent(64)
+MONEY = Recent(64)   # each season's figures in money (``in_money``), by the season's key
 PAGES = Recent(64)
 
 
@@ -213,16 +214,22 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
 
 
 def filter_of(args) -> tuple:
-    """(since, until, rulebook) from the ledger's filter (each None when not given or not valid)."""
+    """(since, until, rulebook) from the ledger's filter (each None when not given or not valid).
+    A field given twice (a link made before the form carried each once) is its last value:
+    the last choice made."""
     from ..rules import BOOKS
+
+    def last(name: str) -> str:
+        values = args.getlist(name)
+        return values[-1] if values else ""
 
     def day(raw):
         try:
             return date.fromisoformat(raw).isoformat() if raw else None
         except ValueError:
             return None
-    book = args.get("rulebook") or None
-    return day(args.get("since", "")), day(args.get("until", "")), book if book in BOOKS else None
+    book = last("rulebook") or None
+    return day(last("since")), day(last("until")), book if book in BOOKS else None
 
 
 def evenings_key(db, circle: store.Circle) -> tuple:
@@ -242,6 +249,14 @@ def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
 
     key = (*evenings_key(db, circle), chosen)
     return SEASONS.get(key, lambda: season(figures(db, circle.id), *chosen)), key
+
+
+def money_of(season, key: tuple):
+    """The season's figures in money per currency (``rules.season.in_money``), kept by the
+    season's key: a page whose part is kept costs no recomputation."""
+    from ..rules.season import in_money
+
+    return MONEY.get(key, lambda: in_money(season))
 
 
 def open_debts(db, circle: store.Circle):

@@ -177,10 +177,23 @@ def create_circle():
     return redirect(f"/c/{circle.id}")
 
 
+def seat_names(circle: store.Circle, values: dict) -> list[str]:
+    """The member chosen for each seat of a new evening (else the first three members), as
+    the dealer's and scorer's chips name them."""
+    names = circle.names()
+    chosen = []
+    for seat in range(3):
+        raw = values.get(f"seat_{seat}")
+        member = member_id(raw) if raw is not None else (circle.members[seat].id if len(circle.members) > seat else None)
+        chosen.append(names.get(member) or f"Seat {seat + 1}")
+    return chosen
+
+
 def circle_context(view: CircleView, problems: dict | None = None, values: dict | None = None) -> dict:
     db = get_db()
     circle = view.circle
     names = circle.names()
+    values = {"played_on": forms.today(), **(values or {})}   # a new evening is tonight's unless said
     evenings = store.evenings(db, circle.id)
     closed = store.closed_evenings(db, circle.id)
     base = public_base_url()
@@ -189,7 +202,8 @@ def circle_context(view: CircleView, problems: dict | None = None, values: dict 
         "view": view, "circle": circle, "names": names, "evenings": evenings, "closed": closed,
         "evening_names": evening_names(store.evening_links(db, circle.id)),
         "books": BOOKS, "unlocked": circle_unlocked(circle), "watch_url": watch_url, "qr": qr_svg(watch_url),
-        "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values or {},
+        "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values,
+        "seat_names": seat_names(circle, values),
         "stakes": forms.STAKE_LABELS, "currencies": forms.CURRENCIES, "today": forms.today(),
     }
 
@@ -282,7 +296,8 @@ def set_pin(key):
     view = managed(key)
     pin = request.form.get("pin", "").strip()
     if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
-        return refused_here(view, store.Refused(["A PIN is 4 to 8 digits (or leave it empty to remove it)."]), "pin", {})
+        return refused_here(view, store.Refused(["A PIN is 4 to 8 digits (or leave it empty to remove it)."]),
+                            "circle_pin", {})   # "pin" is the new evening's table PIN
     store.set_circle_pin(get_db(), view.circle.id, pin_hash_of(pin) if pin else None)
     if pin:
         unlock_circle(view.circle)
@@ -294,7 +309,8 @@ def set_pin(key):
 
 @bp.post("/c/<key>/sessions")
 def start_session(key):
-    """A new evening: three members picked for the seats, in the order they sit."""
+    """A new evening: three members picked for the seats, in the order they sit, and the
+    home page's new-session options (the same form fields and reader, ``forms.parse_new_session``)."""
     from .home import creator, keep_limit, storage_full, too_many_sessions
 
     view = managed(key)
@@ -317,16 +333,18 @@ def start_session(key):
             for line in lines:
                 problems.bad("seats" if field.startswith("player_") else field, line)
         return circle_page(view, dict(problems), dict(request.form.items()), 422)
+    # the table's PIN: the one typed, else the circle's
+    pin_hash = pin_hash_of(parsed.pin) if parsed.pin else circle.pin_hash
     try:
-        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=circle.pin_hash,
+        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
                                        scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit(),
                                        circle=(circle.id, ids))
     except store.StorageFull as full:
         return storage_full(full)
     keep_snapshot(session)
     remember(session.id)
-    if circle.pin_hash:
-        unlock(session)   # the circle's PIN is the table's: this phone knew it
+    if pin_hash:
+        unlock(session)   # the circle's PIN is the table's (this phone knew it), or it was typed here
     return redirect(f"/s/{session.id}")
 
 
@@ -536,11 +554,30 @@ def evening_names(links: list[store.EveningLink], dated: bool = True) -> dict:
 
 
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
-    from .circle_figures import member_of, season_of
+    """What the season's pages say. Figures that add up evenings are in money per currency
+    (``money``: ``rules.season.in_money``; counters only for evenings without a stake):
+    ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit."""
+    from ..season_text import in_units, unit_words
+    from .circle_figures import member_of, money_of, season_of
 
     db, circle = get_db(), view.circle
     season, key = season_of(db, circle, chosen)
+    money = money_of(season, key)
     names = circle.names()
+
+    def nets(player: str, field: str) -> str:
+        return in_units({u: getattr(n, field) for u, n in money.stats[player].items()}, money.units,
+                        nearest=field == "average")
+
+    def phase_net(player: str, phase: str) -> str:
+        return in_units({u: n.phases[phase] for u, n in money.stats[player].items() if phase in n.phases},
+                        money.units)
+
+    def pair_net(a: str, b: str) -> str:
+        return in_units(money.head_to_head[a][b], money.units)
+
+    def unit_name(unit) -> str:
+        return unit_words(unit, money.units)
 
     def who(key: str) -> str:
         member = member_of(key)
@@ -553,7 +590,8 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
             "evening_names": named,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
-            "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names}
+            "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names,
+            "money": money, "nets": nets, "phase_net": phase_net, "pair_net": pair_net, "unit_name": unit_name}
 
 
 def phase_names(season) -> list:
@@ -586,20 +624,23 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
 @on_circle_links("/ledger")
 def ledger(view):
     from ..chart import balance_chart_svg
+    from ..rules.season import unit_of
     from .circle_figures import filter_of
 
     chosen = filter_of(request.args)
     context = season_context(view, chosen)
-    season, who = context["season"], context["who"]
+    season, who, money = context["season"], context["who"], context["money"]
     show_all = request.args.get("all") == "1"
     first = 0 if show_all else max(0, len(season.evenings) - LEDGER_ROWS)
 
-    def chart():
-        if not season.evenings:
-            return ""
-        return balance_chart_svg([who(p) for p in season.players], thinned(season.running), width=380, height=260,
-                                 title="Running totals, evening by evening", x_label="evening")
-    context.update(chart=chart, first=first, rows=list(zip(season.evenings, season.running))[first:])
+    def chart(unit):
+        """The running totals of the evenings in one currency (or without a stake): never two added."""
+        running = [row for e, row in zip(season.evenings, money.running) if unit_of(e) == unit]
+        return balance_chart_svg([who(p) for p in season.players], thinned(running), width=380, height=260,
+                                 title=f"Running totals, evening by evening, {context['unit_name'](unit)}",
+                                 x_label="evening", unit=unit)
+    context.update(chart=chart, first=first, unit_of=unit_of,
+                   rows=list(zip(season.evenings, money.running))[first:])
     return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
 
 
@@ -627,9 +668,10 @@ def stats(view):
     from ..chart import bars_svg
 
     context = season_context(view, filter_of(request.args))
-    season, who = context["season"], context["who"]
-    context["bars"] = lambda: bars_svg([(who(p), season.balances[p]) for p in season.players],
-                                       title="Each member's net over the season, in counters")
+    season, who, money = context["season"], context["who"], context["money"]
+    context["bars"] = lambda unit: bars_svg([(who(p), v) for p, v in money.balances[unit].items()],
+                                            title=f"Each member's net over the season, {context['unit_name'](unit)}",
+                                            unit=unit)
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..rules import BOOKS, DEFAULT_BOOK
 from ..rules.core import SEATS
-from ..rules.record import FORMAT, MAX_NAME, validate
+from ..rules.record import FORMAT, MAX_NAME, alike_names, validate
 from ..limits import MAX_TITLE
 from .fields import seat_of
 
@@ -167,14 +167,17 @@ def read_stake(form, record: dict, problems: Problems) -> None:
 
 def check_record(record: dict, problems: Problems) -> None:
     """The record's own checks, worded for the new-session form."""
-    for problem in validate(record):
+    found = validate(record)
+    if not any(p.key == "players" for p in found):
+        found += alike_names(record["players"])
+    for problem in found:
         key = {"players": "player_0", "played_on": "played_on", "stake": "stake"}.get(problem.key, problem.key)
         text = str(problem)
         if problem.key == "stake":
             text = "The money value of a counter must be a number above 0, such as 0.05."
         if problem.key == "played_on":
             text = "Enter a real date."
-        if problem.key == "players" and "both called" in text:
+        if problem.key == "players" and ("both called" in text or "one name here" in text):
             text = "Three different names, please: " + text.split(": ", 1)[1]
         problems.bad(key, text)
 

@@ -76,13 +76,15 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { pressed(); });
   else pressed();
 
-  // New session: the "who deals first" and "who keeps the score" chips take the names as they are typed.
+  // New session: the "who deals first" and "who keeps the score" chips take the names as they are typed
+  // (or, for a circle's new evening, as the members are picked for the seats).
   document.addEventListener("input", function (event) {
     var field = event.target;
-    var match = field.name && field.name.match(/^player_([012])$/);
+    var match = field.name && field.name.match(/^(?:player|seat)_([012])$/);
     if (!match) return;
-    document.querySelectorAll('.dealer-chips input[value="' + match[1] + '"] + span').forEach(function (chip) {
-      chip.textContent = field.value.trim() || "Seat " + (Number(match[1]) + 1);
+    var name = field.tagName === "SELECT" ? (field.value ? field.selectedOptions[0].textContent : "") : field.value;
+    field.form.querySelectorAll('.dealer-chips input[value="' + match[1] + '"] + span').forEach(function (chip) {
+      chip.textContent = name.trim() || "Seat " + (Number(match[1]) + 1);
     });
   });
 

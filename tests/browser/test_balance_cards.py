@@ -36,7 +36,7 @@ def card_boxes(page) -> list[dict]:
 
 
 @pytest.mark.parametrize("record, amounts, money", [
-    (dict(rounding_session(EUR)), ["−237", "+145½", "+91½"], ["−€11.85", "€7.28", "€4.57"]),
+    (dict(rounding_session(EUR)), ["−237", "+145½", "+91½"], ["−€11.85", "+€7.28", "+€4.57"]),
     (big_balances_session(), ["−1,237½", "+1,092", "+145½"], [None, None, None]),
 ], ids=["issue-evening", "big-balances"])
 @pytest.mark.parametrize("path", ["", "/settle"])

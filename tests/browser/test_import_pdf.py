@@ -33,7 +33,7 @@ def test_import_the_sheet_pdf_through_the_form(page, base_url, tmp_path, artifac
         phone.locator('#import-file').set_input_files(str(pdf))
         phone.get_by_role("button", name="Import", exact=True).click()
         phone.wait_for_url(lambda url: "/s/" in url and url != table)
-        expect(phone.locator(".balance .money")).to_have_text(["−€11.85", "€7.28", "€4.57"])
+        expect(phone.locator(".balance .money")).to_have_text(["−€11.85", "+€7.28", "+€4.57"])
         restored = phone.request.get(phone.url.split("?")[0] + "/export.json").body()
         assert restored == exported
         phone.screenshot(path=str(artifacts / "imported-from-pdf.png"))

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import settle, validate
-from scorekeeper.rules.season import Paid, evening_figures, owed, season, season_json
-from support.data import load_example
+from scorekeeper.rules.season import Net, Paid, evening_figures, in_money, owed, season, season_json
+from support.data import load_example, round_two
 from support.strategies import make_record, parlett_hand, records
 
 H = Fraction(1, 2)
@@ -144,14 +144,56 @@ def test_what_is_still_owed_over_the_open_evenings(figures):
 
 def test_the_command_lines_json(circle):
     out = season_json(circle)
-    assert list(out) == ["evenings", "hands", "players", "balances", "payments", "stats"]
+    assert list(out) == ["evenings", "hands", "players", "balances", "payments", "stats", "money"]
     assert (out["evenings"], out["hands"], out["players"]) == (4, 11, ["Ann", "Ben", "Cat", "Dan"])
     assert out["balances"] == {"Ann": 7, "Ben": -99.5, "Cat": 130, "Dan": -37.5}
-    assert out["payments"][0] == {"from": "Ben", "to": "Cat", "amount": 99.5}
-    assert out["stats"]["Ben"] == {
+    # the payments are money per currency (counters only for the evening without a stake)
+    assert [(p["from"], p["to"], p["currency"]) for p in out["payments"]] == [
+        ("Ben", "Cat", "d"), ("Ann", "Cat", "d"), ("Dan", "Ann", "GBP"), ("Dan", "Ben", "GBP"),
+        ("Ann", "Cat", None), ("Ann", "Dan", None)]
+    assert out["payments"][0]["amount"] == Fraction(553, 8)   # 5s 9⅛d: written out exactly as 69.125
+    counters = {k: v for k, v in out["stats"]["Ben"].items() if k != "money"}
+    assert counters == {
         "evenings": 3, "hands": 9, "won": 3, "best": 22.5, "worst": -48, "bought": 5, "ruffs": 2,
         "gleeks": {"K": 2, "J": 1}, "mournivals": {"K": 1, "Q": 1},
         "phases": {"tiddy": -2, "towser": -8.5, "auction": -50, "ruff": 11, "sets": -22, "tricks": -28}}
+    assert [m["currency"] for m in out["stats"]["Ben"]["money"]] == ["d", "GBP"]
+    assert [m["currency"] for m in out["money"]] == ["d", "GBP", None]
+
+
+def test_the_season_in_money_never_adds_two_stakes(circle):
+    money = in_money(circle)
+    assert money.units == ("d", "GBP", None)   # the currencies as first met, the evenings without a stake last
+    assert money.balances == {u: circle.money[u] for u in money.units}
+    # the running totals, each evening in its own unit: cotton ¼d, modern 1d, parlett £0.05, wits none
+    assert money.running == ((Fraction(41, 4), Fraction(-89, 8), Fraction(7, 8), 0),
+                             (Fraction(41, 4) - 50 - H, Fraction(-89, 8) - 58, Fraction(7, 8) + 108 + H, 0),
+                             (Fraction("2.15"), Fraction("0.15"), 0, Fraction("-2.30")),
+                             (-26 - H, 0, 18, 8 + H))
+    ann = money.stats["Ann"]
+    assert list(ann) == ["d", "GBP", None]
+    assert (ann["d"].evenings, ann["d"].hands, ann["d"].total) == (2, 6, Fraction(41, 4) - 50 - H)
+    assert ann["d"].average == (Fraction(41, 4) - 50 - H) / 6
+    assert ann[None] == Net(1, 2, -26 - H, Fraction(-53, 4), -H, -26,
+                            {"tiddy": 8, "auction": -4 - H, "ruff": -2, "sets": -8, "tricks": -20})
+    for name, nets in money.stats.items():
+        for unit, net in nets.items():
+            assert net.total == money.balances[unit][name] == sum(net.phases.values())
+    assert money.head_to_head["Ben"]["Cat"] == {"d": Fraction(-553, 8)}
+    assert money.head_to_head["Ann"]["Dan"] == {"GBP": Fraction("2.15"), None: -26 - H}
+
+
+def test_a_hand_is_best_in_money_not_in_counters():
+    """Round two: Zoë's biggest hand in counters (32 at ¼d, 8d) is not her best in money
+    (22½ at 1d); up 16½ counters over the season, she is down 2s 0¾d."""
+    s = season(evening_figures(r, r["played_on"]) for r, _ in round_two())
+    zoe = in_money(s).stats["Zoë"]
+    assert (s.stats["Zoë"].best, s.stats["Zoë"].worst, s.balances["Zoë"]) == (32, -45, 16 + H)
+    assert list(zoe) == ["d"]
+    assert (zoe["d"].best, zoe["d"].worst, zoe["d"].total) == (22 + H, -45, -24 - Fraction(3, 4))
+    assert [tuple(p) for p in in_money(s).payments["d"]] == [
+        ("Zoë", "Cat", Fraction(99, 4)), ("Ann", "Cat", 12 + H), ("Ben", "Dan", Fraction(31, 4)),
+        ("Ben", "Cat", Fraction(15, 4))]
 
 
 def test_four_aces_oks_and_disputes():

@@ -79,7 +79,7 @@ def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_r
         sessions.append(store.create_session(db, evening, circle=(circle.id, list(seats))))
 
     def forget():
-        for kept in (circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.PAGES):
+        for kept in (circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.MONEY, circle_figures.PAGES):
             kept._values.clear()
 
     def season_now():

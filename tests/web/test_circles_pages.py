@@ -342,11 +342,12 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
 
     page = phone.get(circle + "/ledger")[2]
     rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page)
-    assert rows == [("Ann", "+52"), ("Ben", "+6"), ("Cat", "−110"), ("Dan", "+52")]
-    assert "Σ +6" in page and "<svg" in page and "evening</text>" in page
+    # both evenings at 1d a counter: the season in money (52 counters are 4s 4d)
+    assert rows == [("Ann", "+4s 4d"), ("Ben", "+6d"), ("Cat", "−9s 2d"), ("Dan", "+4s 4d")]
+    assert "Σ +6d" in page and "<svg" in page and "evening</text>" in page
     page = phone.get(circle + "/ledger?since=2026-11-20")[2]
     assert re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page) == [
-        ("Dan", "+52"), ("Ben", "+3"), ("Cat", "−55")]
+        ("Dan", "+4s 4d"), ("Ben", "+3d"), ("Cat", "−4s 7d")]
     page = phone.get(circle + "/ledger?rulebook=modern")[2]
     assert "No evenings in that choice." in page
 
@@ -354,7 +355,8 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     assert re.search(r"<th scope=\"row\">Evenings</th>(.*?)</tr>", page).group(1).count(">2<") == 2   # Ben and Cat
     assert "Head to head" in page and "Net by phase" in page
     bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
-    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == ["Ann", "+52", "Ben", "+6", "Cat", "−110", "Dan", "+52"]
+    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == ["Ann", "+4s 4d", "Ben", "+6d", "Cat", "−9s 2d",
+                                                                "Dan", "+4s 4d"]
 
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
@@ -440,15 +442,88 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
         thread.join(timeout=5)
 
 
-def test_the_statistics_give_an_average_to_the_nearest_half_counter(served):
+@pytest.mark.parametrize("stake, shown", [("", ["+14½", "+1", "−15½"]),
+                                          ("1d", ["+1s 2¼d", "+1d", "−1s 3¼d"])])
+def test_the_statistics_give_an_average_to_the_nearest_half_counter(served, stake, shown):
     """Three hands of the worked evening: Ann +43, Ben +3, Cat −46, so a hand's
     average is 14⅓, 1 and −15⅓: shown, as the text and the season sheet show it,
-    to the nearest half counter (the finest amount of the game), signed."""
+    to the nearest half counter (the finest amount of the game), signed; at a
+    stake, in money to the nearest farthing (14⅓d is 1s 2¼d)."""
     app, base = served
     phone = Browser(base)
     circle = new_circle(phone)
     ids = members_of(phone.get(circle)[2])
-    play(phone, start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14"), HANDS[:3])
+    play(phone, start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14", stake), HANDS[:3])
     page = phone.get(circle + "/stats")[2]
     row = re.search(r'<th scope="row">Average a hand</th>(.*?)</tr>', page).group(1)
-    assert re.findall(r'<td class="amount">([^<]*)</td>', row) == ["+14½", "+1", "−15½"]
+    assert re.findall(r'<td class="amount">([^<]*)</td>', row) == shown
+
+
+def cells(page: str, label: str) -> list[str]:
+    """A statistics row's cells, as text."""
+    import html
+
+    row = re.search(rf'<th scope="row">{re.escape(label)}</th>(.*?)</tr>', page, re.S).group(1)
+    return [html.unescape(re.sub(r"<[^>]+>", "", c.split("<br>")[0])).strip()   # a head-to-head cell's net
+            for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
+
+def test_a_season_at_three_stakes_is_added_up_in_money(served):
+    """Round two (support.data.round_two): parlett at ¼d, cotton1674 at 1d, wits1671 at ½d.
+    Zoë is up 16½ counters but down 2s 0¾d: every figure that adds up evenings is money."""
+    from support.data import ROUND_TWO_MEMBERS, round_two
+
+    app, base = served
+    phone = Browser(base)
+    archive = {"format": "gleek-circle/1", "name": "Round two", "members": ROUND_TWO_MEMBERS,
+               "evenings": [{"members": seats, "record": record} for record, seats in round_two()]}
+    status, headers, page = phone.post("/circles/import", files={"file": ("round-two.json",
+                                                                          json.dumps(archive).encode())})
+    assert status == 303, page
+    circle = headers["Location"]
+
+    page = phone.get(circle + "/ledger")[2]
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page)
+    assert rows == [("Zoë", "−2s 0¾d"), ("Ann", "−1s 0½d"), ("Ben", "−11½d"), ("Cat", "+3s 5d"), ("Dan", "+7¾d")]
+    assert "Counters</th>" not in page
+    # the last evening's running totals, in pence (Zoë: +10¾d, −44½d, +9d)
+    assert "Σ −2s 0¾d" in page and "Σ +16½" not in page
+
+    page = phone.get(circle + "/stats")[2]
+    assert cells(page, "Net") == ["−2s 0¾d", "−1s 0½d", "−11½d", "+3s 5d", "+7¾d"]
+    # Zoë's best hand is 22½ counters at 1d, not 32 at ¼d (8d)
+    assert cells(page, "Best hand")[0] == "+1s 10½d" and cells(page, "Worst hand")[0] == "−3s 9d"
+    assert cells(page, "Average a hand")[0] == "−2¾d"
+    assert cells(page, "Zoë")[1:] == ["+1s 7¾d", "+10¾d", "−3s 8½d", "−2s 11½d"]   # head to head, in pence
+    bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
+    assert re.findall(r'fill="#000">([^<]+)</text>', bars)[:2] == ["Zoë", "−2s 0¾d"]
+    assert "in counters" not in page
+
+
+def test_a_new_evening_reads_the_new_session_options_and_a_bad_one_saves_nothing(served):
+    """The circle's new evening posts the home page's fields (web/forms.parse_new_session):
+    a book's option, the other players' OK and who keeps the score, a PIN of its own."""
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone, pin="1357", circle_pin="1357")
+    page = phone.get(circle)[2]
+    for field in ('name="opt_cotton1674_towser"', 'name="confirm"', 'name="scorer"', 'name="pin"'):
+        assert re.search(r'<form method="post" action="[^"]*/sessions".*' + field, page, re.S), field
+    ids = members_of(page)
+    seats = {"seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"], "rulebook": "wits1671",
+             "first_dealer": "1", "stake": "", "opt_wits1671_tiddy": "off", "confirm": "on", "scorer": "2"}
+    status, _, page = phone.post(circle + "/sessions", dict(seats, pin="12"))
+    assert status == 422 and problems(page) == ["A PIN is 4 to 8 digits (or leave it empty)."]
+    assert 'value="off" checked' in re.search(r'<div class="chips[^"]*" [^>]*label-opt_wits1671_tiddy.*?</div>',
+                                              page, re.S).group(0)   # what was chosen is kept
+    sessions = sqlite3.connect(app.config["DATABASE"]).execute("select count(*) from sessions").fetchone()[0]
+    assert sessions == 0
+    status, headers, _ = phone.post(circle + "/sessions", dict(seats, pin="8642"))
+    assert status == 303
+    record = json.loads(phone.get(headers["Location"] + "/export.json")[2])
+    assert (record["options"], record["confirm"], record["scorer"]) == ({"tiddy": False}, True, 2)
+    # its own PIN, typed here, not the circle's
+    from werkzeug.security import check_password_hash
+
+    pin_hash, = sqlite3.connect(app.config["DATABASE"]).execute("select pin_hash from sessions").fetchone()
+    assert check_password_hash(pin_hash, "8642") and not check_password_hash(pin_hash, "1357")

@@ -133,7 +133,7 @@ def test_the_issue_evening_adds_up_to_the_cent():
     assert settlement.balances == [-237, Fraction(291, 2), Fraction(183, 2)]
     shown = session_money(settlement, EUR)
     # exact: −11.85, +7.275, +4.575; half a cent each way cannot both round up
-    assert shown.balances == ["−€11.85", "€7.28", "€4.57"]
+    assert shown.balances == ["−€11.85", "+€7.28", "+€4.57"]
     assert shown.payments == ["€7.28", "€4.57"]  # Kit pays Nell, Kit pays Tom: €11.85 in all
     assert shown.note == ("Money rounded to the cent so the three add up to zero; "
                           "exact: Nell €7.275, Tom €4.575.")
@@ -142,7 +142,7 @@ def test_the_issue_evening_adds_up_to_the_cent():
 def test_farthing_gleek_with_half_counters_rounds_to_the_farthing():
     shown = session_money(settle(rounding_session(FARTHING)), FARTHING)
     # exact: −59¼d, 36.375d, 22.875d
-    assert shown.balances == ["−4s 11¼d", "3s 0½d", "1s 10¾d"]
+    assert shown.balances == ["−4s 11¼d", "+3s 0½d", "+1s 10¾d"]
     assert shown.payments == ["3s 0½d", "1s 10¾d"]
     assert shown.note == ("Money rounded to the farthing so the three add up to zero; "
                           "exact: Nell 3s 0.375d, Tom 1s 10.875d.")
@@ -150,7 +150,7 @@ def test_farthing_gleek_with_half_counters_rounds_to_the_farthing():
 
 def test_shilling_gleek_needs_no_rounding():
     shown = session_money(settle(rounding_session(SHILLING)), SHILLING)
-    assert shown.balances == ["−£11 17s", "£7 5s 6d", "£4 11s 6d"]
+    assert shown.balances == ["−£11 17s", "+£7 5s 6d", "+£4 11s 6d"]
     assert shown.payments == ["£7 5s 6d", "£4 11s 6d"]
     assert shown.note is None
 
@@ -171,18 +171,18 @@ class Settled:
 @pytest.mark.parametrize("balances, payments, stake, shown, paid", [
     # one payee, two payers: each payer pays his own rounded balance
     (["-145.5", "-91.5", "237"], [(0, 2, Fraction(291, 2)), (1, 2, Fraction(183, 2))], EUR,
-     ["−€7.28", "−€4.57", "€11.85"], ["€7.28", "€4.57"]),
+     ["−€7.28", "−€4.57", "+€11.85"], ["€7.28", "€4.57"]),
     # three remainders (0.1d a counter, 13 + 14 + −27 counters): 1.3d, 1.4d, −2.7d
     (["13", "14", "-27"], [(2, 1, 14), (2, 0, 13)], TENTH,
-     ["1¼d", "1½d", "−2¾d"], ["1½d", "1¼d"]),
+     ["+1¼d", "+1½d", "−2¾d"], ["1½d", "1¼d"]),
     # equal balances must differ by a unit: the earlier seat gets it
     (["0.5", "0.5", "-1"], [(2, 0, Fraction(1, 2)), (2, 1, Fraction(1, 2))], EUR,
-     ["€0.03", "€0.02", "−€0.05"], ["€0.03", "€0.02"]),
+     ["+€0.03", "+€0.02", "−€0.05"], ["€0.03", "€0.02"]),
     # one pays one, the third is square
-    (["-0.5", "0", "0.5"], [(0, 2, Fraction(1, 2))], USD, ["−$0.13", "$0.00", "$0.13"], ["$0.13"]),
+    (["-0.5", "0", "0.5"], [(0, 2, Fraction(1, 2))], USD, ["−$0.13", "$0.00", "+$0.13"], ["$0.13"]),
     # GBP rounds to the penny
     (["10.5", "-21", "10.5"], [(1, 0, Fraction(21, 2)), (1, 2, Fraction(21, 2))], GBP,
-     ["£0.11", "−£0.21", "£0.10"], ["£0.11", "£0.10"]),
+     ["+£0.11", "−£0.21", "+£0.10"], ["£0.11", "£0.10"]),
 ])
 def test_rounded_money_always_adds_up(balances, payments, stake, shown, paid):
     settled = Settled(balances, payments)

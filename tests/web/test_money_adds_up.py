@@ -17,14 +17,14 @@ FARTHING = {"per_counter": "0.25", "currency": "d"}
 SHILLING = {"per_counter": "12", "currency": "d"}
 
 CASES = {
-    "eur": (EUR, ["−€11.85", "€7.28", "€4.57"],
+    "eur": (EUR, ["−€11.85", "+€7.28", "+€4.57"],
             ["Kit pays Nell 145½ counters = €7.28", "Kit pays Tom 91½ counters = €4.57"],
             "Money rounded to the cent so the three add up to zero; exact: Nell €7.275, Tom €4.575."),
-    "farthing": (FARTHING, ["−4s 11¼d", "3s 0½d", "1s 10¾d"],
+    "farthing": (FARTHING, ["−4s 11¼d", "+3s 0½d", "+1s 10¾d"],
                  ["Kit pays Nell 145½ counters = 3s 0½d", "Kit pays Tom 91½ counters = 1s 10¾d"],
                  "Money rounded to the farthing so the three add up to zero; "
                  "exact: Nell 3s 0.375d, Tom 1s 10.875d."),
-    "shilling": (SHILLING, ["−£11 17s", "£7 5s 6d", "£4 11s 6d"],
+    "shilling": (SHILLING, ["−£11 17s", "+£7 5s 6d", "+£4 11s 6d"],
                  ["Kit pays Nell 145½ counters = £7 5s 6d", "Kit pays Tom 91½ counters = £4 11s 6d"],
                  None),
 }

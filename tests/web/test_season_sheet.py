@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.rules.season import evening_figures, owed, season
 from scorekeeper.season_sheet import ledger_amount, season_sheet_pdf
-from support.data import load_example
+from support.data import load_example, round_two
 
 NIGHTS = [  # the four worked evenings as one circle's (tests/rules/test_season.py works out the figures)
     ("cotton1674-evening.json", "2026-11-14", {"per_counter": "0.25", "currency": "d"}, None),
@@ -50,13 +50,32 @@ def test_the_sheet_says_the_ledger_what_is_owed_and_the_statistics(pdf):
     assert "Gleek season · 4 evenings · 11 hands · 14 November 2026 to 5 December 2026" in text
     # the ledger's lines, in the ledger's ASCII (the wits1671 evening: Ann −26½, total +7)
     assert "2026-12-05 wits1671" in text
-    assert "-26.5" in text and "+130" in text
-    assert "Ben pays Cat 99½ counters" in text
+    # the season's total of each player per currency, never counters of two stakes added up:
+    # Cat +9s 1⅜d over the two old-pence evenings and 18 counters where there was no stake
+    assert "-26.5" in text and "+109.375d/+18" in text and "+130" not in text
+    assert "Ben pays Cat 5s 9.125d" in text and "Ben pays Cat 99½ counters" not in text
     assert "Dan pays Ann £2.15, for 28 Nov" in text  # still owed over the two open evenings
     assert "Ann pays Cat 18 counters, for 5 Dec" in text
     assert "Every evening adds up to 0." in text
     assert "Statistics" in text and "Head to head" in text and "Stocks bought" in text
     assert "Held Tiddy×5" in text and "Tumbler×3" in text  # Ann's side cards (the cell wraps)
+
+
+def test_a_season_at_three_stakes_prints_the_money_payments_never_counters():
+    """Round two (support.data.round_two): the payments that settle the season are the money
+    ones (Zoë, up 16½ counters, pays 2s 0¾d), its figures are money, and no line adds
+    counters of two stakes."""
+    s = season(evening_figures(r, r["played_on"]) for r, _ in round_two())
+    text = text_of(season_sheet_pdf(s, [], "Round two"))
+    payments = text[text.index("In the fewest payments, in old pence (£sd)"):text.index("As if nobody had paid")]
+    assert payments.splitlines()[1:] == ["Zoë pays Cat 2s 0¾d", "Ann pays Cat 1s 0½d", "Ben pays Dan 7¾d",
+                                         "Ben pays Cat 3¾d"]
+    # counters only in the ledger's key: each evening's own result
+    assert "Zoë −2s 0¾d" in text and " ".join(text.split()).count("counters") == text.count("Each player's columns")
+    assert "the evening's result in counters" in " ".join(text.split())
+    assert "Net −2s 0¾d −1s 0½d −11½d +3s 5d +7¾d" in text
+    assert "Best hand +1s 10½d" in text and "Worst hand −3s 9d" in text
+    assert "-24.75d" in text   # Zoë's running total after the last evening, in pence
 
 
 def test_landscape_a4_and_letter(figures, pdf):
@@ -144,7 +163,9 @@ def the_ledger_lines(s, paper="a4") -> list[str]:
 def test_the_ledger_pages_text_is_the_ledgers_lines_exactly(figures, pdf):
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     lines = the_ledger_lines(season(figures))
-    assert lines[0] == "2026-11-14 cotton1674     4      +41     +41    -44.5   -44.5     +3.5    +3.5                0"
+    # the evening's result in counters, the running total in its money: ¼d a counter
+    assert lines[0].split() == ["2026-11-14", "cotton1674", "4", "+41", "+10.25d", "-44.5", "-11.125d", "+3.5",
+                                "+0.875d", "0d"]
     assert ledger_text(reader.pages[0]) == "\n".join(lines)
     assert [ledger_text(p) for p in reader.pages[1:]] == [""] * (len(reader.pages) - 1)
     # the font is embedded, and its text reads back through its ToUnicode map

@@ -581,6 +581,43 @@ def test_invalid_import_creates_nothing(client, app):
     assert store.connect(app.config["DATABASE"])["sessions"].count == 0
 
 
+# "Ann" and "ann", or "Zoë" typed as one letter and as e + a combining diaeresis: one name to the app
+ALIKE = [("Ann", "ann", '"Ann" and "ann" are one name here'),
+         ("Zo\u00eb", " Zoe\u0308 ", '"Zo\u00eb" and "Zoe\u0308" are one name here')]
+
+
+@pytest.mark.parametrize("first, second, line", ALIKE)
+def test_a_new_session_refuses_two_players_named_alike(client, app, first, second, line):
+    data = {"player_0": first, "player_1": "Ben", "player_2": second, "rulebook": "parlett",
+            "first_dealer": "0", "stake": ""}
+    response = client.post("/sessions", data=data)
+    assert response.status_code == 422
+    problems = re.findall(r'<p class="problem" role="alert">(.*?)</p>', response.data.decode())
+    assert problems == ["Three different names, please: " + line.replace('"', "&#34;")
+                        + " (capitals, accents typed either way and spaces round a name do not count): "
+                          "give each player a different name"]
+    from scorekeeper import store
+    assert store.connect(app.config["DATABASE"])["sessions"].count == 0
+
+
+@pytest.mark.parametrize("first, second, line", ALIKE)
+def test_an_import_refuses_two_players_named_alike(client, app, first, second, line):
+    from io import BytesIO
+
+    record = load_example("parlett-evening.json")
+    record["players"] = [first, "Ben", second]
+    response = client.post("/import", data=json.dumps(record), content_type="application/json")
+    assert response.status_code == 422
+    assert response.json["problems"] == [
+        f"players: {line} (capitals, accents typed either way and spaces round a name do not count): "
+        "give each player a different name"]
+    response = client.post("/import", data={"file": (BytesIO(json.dumps(record).encode()), "evening.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422 and line.replace('"', "&#34;") in response.data.decode()
+    from scorekeeper import store
+    assert store.connect(app.config["DATABASE"])["sessions"].count == 0
+
+
 def test_import_too_large_is_a_clear_413(client):
     response = client.post("/import", data=b"x" * (3 * 1024 * 1024), content_type="application/json")
     assert response.status_code == 413

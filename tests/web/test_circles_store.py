@@ -49,7 +49,7 @@ def test_a_new_circle_refuses_names_that_will_not_do_and_saves_nothing(db):
             ("T", ["Ann", "Ben"], "A circle needs three members at least: Gleek is a game for three."),
             ("T", ["Ann", "Ben", "ann"], "ann is named twice: each member once."),
             # as a new session's players: composed and decomposed accents are one name
-            ("T", ["Zo\u00eb", "Ben", "Zoe\u0308"], "Zoe\u0308 is named twice: each member once."),
+            ("T", ["Zo\u00eb", "Ben", "Zoe\u0308"], "Zo\u00eb is named twice: each member once."),  # named as kept: composed
             ("T", ["Ann", "Ben", "C" * 41], "A member's name is at most 40 characters (CCCCCCCCCCCCCCCCCCCC… has 41).")):
         with pytest.raises(store.Refused) as refused:
             store.create_circle(db, name, members)

@@ -1,0 +1,129 @@
+"""Offline from the first tap of a hand: the table page open, the connection
+gone, "Next hand" opens the next hand (its number, its dealer, its call pads),
+drawn by the server beforehand; a whole hand tapped and saved there is saved
+once when the connection is back; and when the server refuses what the phone
+queued, the phone keeps its copy and offers it, nothing lost.
+
+The network is really cut: a TCP proxy between the browser and the server
+(tests/support/cut.py) is closed, and set_offline(True) as well (Chromium's
+set_offline alone does not stop the service worker's own fetches). Real
+Chromium, a persistent context (a service worker, as on a phone over https)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from urllib.request import urlopen
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from support.cut import CuttableLink
+
+from .browser_ui import FORM, UI, expected
+from .test_hand_kept import HAND, PLAYERS
+from .test_offline import phone, worker_ready
+
+# Hand 2: Ben deals, so Cat is eldest; a quiet hand, Cat buys the stock at 12.
+HAND_2 = {"dealer": 1, "trump": "spades", "turned_up": "9", "tiddy": None,
+          "auction": {"buyer": 2, "price": 12}, "ruff": None, "sets": [[], [], []],
+          "tricks": [3, 4, 5], "honours": {"A": 2, "K": 0, "Q": 1, "J": 2}}
+QUIET_TAPS = [("trump", "spades"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", 2), ("price", 12),
+              ("ruff_winner", "nobody"), ("sets", "none"), ("tricks_0", 3), ("tricks_1", 4),
+              ("honour_A", 2), ("honour_K", 0), ("honour_Q", 1), ("honour_J", 2)]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """(the server's own URL, the URL through the link that can be cut, the link)."""
+    folder = tmp_path_factory.mktemp("offline-next")
+    app = create_app({"DATABASE": str(folder / "scorekeeper.db"), "SECRET_KEY": "offline-next-tests",
+                      "POLL_SECONDS": 1, "BACKUP_DIR": str(folder / "backups"), "SESSIONS_PER_MINUTE": 100_000})
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    link = CuttableLink(("127.0.0.1", server.server_port))
+    yield f"http://127.0.0.1:{server.server_port}", link
+    link.close()
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def link(served):
+    _, link = served
+    yield link
+    if link.is_cut:
+        link.restore()
+
+
+def exported(direct: str, table: str) -> dict:
+    """The session as the server has it (asked directly, not through the link)."""
+    path = re.sub(r"^https?://[^/]+", "", table)
+    with urlopen(direct + path + "/export.json", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def cut(context, link) -> None:
+    link.cut()
+    context.set_offline(True)
+
+
+def back(context, link) -> None:
+    link.restore()
+    context.set_offline(False)
+
+
+def tap(page, name, value) -> None:
+    page.locator(f'{FORM} label.chip:has(input[name="{name}"][value="{value}"])').click()
+
+
+def first_hand_saved_then_next_hand_offline(page, context, link) -> str:
+    """Hand 1 entered and saved online; on the table page the connection goes; Next hand."""
+    ui = UI(page)
+    table = ui.start_session(link.url, PLAYERS, "parlett")
+    worker_ready(page)
+    ui.next_hand()
+    ui.enter_hand("parlett", HAND, PLAYERS)
+    ui.save()
+    expect(page.get_by_role("link", name="Next hand")).to_be_visible()
+    page.wait_for_timeout(1500)   # the table page settles (what the worker keeps is fetched after it loads)
+    cut(context, link)
+    page.get_by_role("link", name="Next hand").click()
+    page.wait_for_url("**/hands/new")
+    return table
+
+
+def test_next_hand_offline_is_the_next_hand_and_is_saved_once_when_back(playwright, served, link, tmp_path):
+    direct, _ = served
+    context = phone(playwright, tmp_path / "profile")
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        table = first_hand_saved_then_next_hand_offline(page, context, link)
+        # the next hand, drawn by the server before the connection went: hand 2, Ben deals, Cat (eldest) bids first
+        expect(page.locator(f"{FORM} h1")).to_have_text("Hand 2")
+        expect(page.locator(f'{FORM} input[name="dealer"][value="1"]')).to_be_checked()
+        expect(page.locator(f"{FORM} #pad-auction .turn")).to_contain_text("Cat")
+        expect(page.locator(f"{FORM} input:checked:not([name=dealer])")).to_have_count(0)   # nothing of hand 1
+        save = page.locator(FORM).get_by_role("button", name="Save hand")
+        expect(save).to_be_enabled()
+        busy = page.locator("#busy")   # the "saving…" badge, shown while a request is on its way
+        expect(busy).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+        for name, value in QUIET_TAPS:
+            tap(page, name, value)
+        expect(page.locator(f'{FORM} input[name="tricks_2"][value="5"]')).to_be_checked()
+        save.click()
+        expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
+        expect(busy).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+        assert exported(direct, table)["hands"] == [HAND]            # nothing reached the server
+        back(context, link)
+        page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=20_000)   # sent, checked, saved: no further tap
+        UI(page).expect_balances(expected("parlett", PLAYERS, [HAND, HAND_2]))
+        assert exported(direct, table)["hands"] == [HAND, HAND_2]   # once, with exactly those answers
+    finally:
+        context.close()

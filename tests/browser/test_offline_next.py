@@ -32,6 +32,7 @@ from .test_offline import phone, worker_ready
 HAND_2 = {"dealer": 1, "trump": "spades", "turned_up": "9", "tiddy": None,
           "auction": {"buyer": 2, "price": 12}, "ruff": None, "sets": [[], [], []],
           "tricks": [3, 4, 5], "honours": {"A": 2, "K": 0, "Q": 1, "J": 2}}
+THEIRS = {**HAND_2, "trump": "hearts"}   # hand 2 as the other phone saves it
 QUIET_TAPS = [("trump", "spades"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", 2), ("price", 12),
               ("ruff_winner", "nobody"), ("sets", "none"), ("tricks_0", 3), ("tricks_1", 4),
               ("honour_A", 2), ("honour_K", 0), ("honour_Q", 1), ("honour_J", 2)]
@@ -125,5 +126,61 @@ def test_next_hand_offline_is_the_next_hand_and_is_saved_once_when_back(playwrig
         page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=20_000)   # sent, checked, saved: no further tap
         UI(page).expect_balances(expected("parlett", PLAYERS, [HAND, HAND_2]))
         assert exported(direct, table)["hands"] == [HAND, HAND_2]   # once, with exactly those answers
+    finally:
+        context.close()
+
+
+def test_a_queued_hand_the_server_refuses_stays_on_the_phone_to_be_resolved(playwright, browser, served, link,
+                                                                            tmp_path):
+    """Another phone saves hand 2 while this one enters it offline: back online the
+    server refuses what this phone queued (409); the phone keeps its copy, says so
+    beside the hand shown, still after a reload, and puts it into hand 3 on a tap."""
+    direct, _ = served
+    context = phone(playwright, tmp_path / "profile")
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        table = first_hand_saved_then_next_hand_offline(page, context, link)
+        expect(page.locator(f"{FORM} h1")).to_have_text("Hand 2")
+        for name, value in QUIET_TAPS:
+            tap(page, name, value)
+        page.locator(FORM).get_by_role("button", name="Save hand").click()
+        expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
+        other = browser.new_context()   # the other phone, on the server directly, saves hand 2 meanwhile
+        try:
+            b = other.new_page()
+            b.goto(direct + re.sub(r"^https?://[^/]+", "", table))
+            ui_b = UI(b)
+            ui_b.next_hand()
+            ui_b.enter_hand("parlett", THEIRS, PLAYERS)
+            ui_b.save()
+        finally:
+            other.close()
+        back(context, link)
+        box = page.locator('#conflict[data-conflict="saved"]')
+        expect(box).to_be_visible(timeout=20_000)
+        expect(page.locator("#hand-summary")).to_contain_text("Hand 2 was saved on another phone a moment ago.")
+        expect(box.locator(".phone-copy")).to_have_text(
+            "This phone's hand 2: Ben dealt · ♠ Spades · 9 up · Tiddy: nobody · Cat bought at 12 · ruff: no contest · "
+            "no sets · tricks 3 · 4 · 5 · honours played: Tib Cat, King Ann, Queen Ben, Tom Cat")
+        expect(page.locator(f"{FORM} h1")).to_have_text("Hand 3")
+        saved = exported(direct, table)["hands"]
+        assert saved == [HAND, THEIRS]     # the other phone's hand 2; this one's not saved over it
+        held = page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.endsWith(':next'))))")
+        assert dict(held["held"]["answers"])["trump"] == "spades"   # the phone's copy, kept
+        # a reload: the server's box is gone, the phone still offers its copy
+        page.reload()
+        mine = page.locator("#use-mine")
+        expect(mine).to_contain_text("This phone has answers for hand 2 that are not in the hand shown.")
+        mine.get_by_role("button", name="Use this phone's answers").click()
+        expect(box).to_be_visible()                             # the server says what became of hand 2
+        box.get_by_role("button", name="Start hand 3 with this phone's answers").click()
+        expect(page.locator(f'{FORM} input[name="trump"][value="spades"]')).to_be_checked()
+        expect(page.locator(f'{FORM} input[name="dealer"][value="2"]')).to_be_checked()   # hand 3's dealer
+        expect(page.locator("#conflict")).to_have_count(0)
+        expect(page.locator("#use-mine")).to_have_count(0)
+        page.reload()                                            # chosen: no longer offered
+        expect(page.locator(f'{FORM} input[name="honour_A"][value="2"]')).to_be_checked()
+        expect(page.locator("#use-mine")).to_have_count(0)
+        assert exported(direct, table)["hands"] == saved
     finally:
         context.close()

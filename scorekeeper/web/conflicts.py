@@ -29,7 +29,7 @@ PADS = {"bid": ("bids", "bid_amount"), "ruff_call": ("ruff_calls", "ruff_amount"
 
 
 CLASHED = ("Another phone changed the same answers a moment ago: the hand shows the other phone's, "
-           "and this phone's are beside them below. The rest of this phone's answers are in.")
+           "and this phone's are beside each question. The rest of this phone's answers are in.")
 
 
 def merged(t: Target, stale: store.StaleDraft, data):
@@ -92,11 +92,13 @@ def merged(t: Target, stale: store.StaleDraft, data):
 
 
 def clash_box(t: Target, clashes: list) -> dict:
-    """The conflict box (templates/_conflict.html): each answer both phones
+    """The conflict box (templates/_conflict.html; each line beside its question,
+    templates/_clash.html): each answer both phones
     changed, the other phone's (shown in the form) and this phone's, and the
     answers a "Use this phone's" button puts back (a tap like any other, on the
     hand as it is now: it always works)."""
-    lines = [{"field": name, "title": field_title(t, name), "theirs": answer_words(t, name, theirs),
+    lines = [{"field": name, "key": getattr(question_of(t, name), "key", None), "title": field_title(t, name),
+              "theirs": answer_words(t, name, theirs),
               "mine": answer_words(t, name, mine), "use": json.dumps({name: mine if mine is not None else ""})}
              for name, theirs, mine in clashes]
     everything = json.dumps({name: mine if mine is not None else "" for name, _, mine in clashes})

@@ -93,7 +93,14 @@ def first_hand_saved_then_next_hand_offline(page, context, link) -> str:
     ui.enter_hand("parlett", HAND, PLAYERS)
     ui.save()
     expect(page.get_by_role("link", name="Next hand")).to_be_visible()
-    page.wait_for_timeout(1500)   # the table page settles (what the worker keeps is fetched after it loads)
+    # the worker has fetched and kept the page Next hand opens (asked by the table page once loaded)
+    kept_next = "async () => (await (await (await caches.open('gleek-pages')).match(location.href + '/hands/new'))" \
+                "?.text() || '').includes('<h1>Hand 2</h1>')"
+    for _ in range(100):   # (wait_for_function's polling evaluates strings, which the app's CSP refuses)
+        if page.evaluate(kept_next):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(kept_next)
     cut(context, link)
     page.get_by_role("link", name="Next hand").click()
     page.wait_for_url("**/hands/new")

@@ -25,6 +25,7 @@ from scorekeeper import create_app
 from support.cut import CuttableLink
 
 from .browser_ui import FORM, UI, expected
+from .conftest import PHONE
 from .test_hand_kept import HAND, PLAYERS
 from .test_offline import phone, worker_ready
 
@@ -189,5 +190,34 @@ def test_a_queued_hand_the_server_refuses_stays_on_the_phone_to_be_resolved(play
         expect(page.locator(f'{FORM} input[name="honour_A"][value="2"]')).to_be_checked()
         expect(page.locator("#use-mine")).to_have_count(0)
         assert exported(direct, table)["hands"] == saved
+    finally:
+        context.close()
+
+
+def test_offline_a_call_pad_drawn_for_another_dealer_takes_no_call(browser, served, link):
+    """The dealer changed with no connection: the pads, drawn by the server for the
+    dealer before, take no call (whose turn it is moved); back online the server
+    draws them for the new dealer."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        ui = UI(page)
+        ui.start_session(link.url, PLAYERS, "parlett")
+        ui.next_hand()
+        ui.chip("trump", "hearts")
+        ui.chip("turned_up", "9")
+        ui.unfold("dealer")
+        cut(context, link)
+        tap(page, "dealer", 1)                                      # Ben deals, not Ann: Cat is eldest
+        pad = page.locator(f"{FORM} #pad-auction")
+        pad.get_by_role("button", name="Bid 12", exact=True).click()   # drawn for Ann dealing: Ben's bid
+        expect(pad.locator(".pad-note")).to_have_text(
+            "The dealer changed since these calls were drawn: the next call can be tapped once the connection is "
+            "back (the server draws them for the new dealer).")
+        expect(pad.locator(".pad-offline")).to_have_count(0)            # no call taken
+        assert page.locator(f'{FORM} input[name="bids"]').input_value() == ""
+        back(context, link)
+        expect(pad.locator(".turn")).to_contain_text("Cat (eldest) to bid", timeout=15_000)
+        expect(pad.locator(".calls-line")).to_have_count(0)
     finally:
         context.close()

@@ -115,13 +115,18 @@
     status(f, "");
     f.classList.remove("calls-waiting");
     var sent = S.read(f) || {};  // this phone's copy as the request carried it (the form now shows the answer)
+    var names = cfg.sent || sent.changed || [];  // the answers it said it changed
     if (xhr.getResponseHeader("HX-Redirect")) { S.forget(f); return; }  // saved (or cancelled)
+    var whole = xhr.getResponseHeader("HX-Retarget") === "#hand-form-body";  // the whole form, as the server has it
+    if (whole) {  // boxes kept as typed (hx-preserve) take the server's text, but what was typed since the request
+      G.conflicts.takeServedBoxes(f, xhr.responseText, (sent.changed || []).filter(function (n) { return names.indexOf(n) < 0; }));
+    }
     // What the phone kept while there was no connection, refused by the server now
     // (another phone saved or cancelled that hand, or changed it; an answer the
     // server does not take): the hand shown is the server's, and this phone's copy
     // is kept and offered, never overwritten by it (js/conflicts.js).
-    if (cfg.queued && (xhr.status === 409 || xhr.status === 422) && sent.answers &&
-        xhr.getResponseHeader("HX-Retarget") === "#hand-form-body" && !S.same(sent.answers, S.answers(f))) {
+    if (cfg.queued && (xhr.status === 409 || xhr.status === 422) && whole && sent.answers &&
+        !S.same(sent.answers, S.answers(f))) {
       G.conflicts.hold(f, sent);
       return;
     }
@@ -131,10 +136,6 @@
     // and accepted saves as it is.)
     S.write(f, cfg.saving ? {saveTapped: false, saveAgain: false} : {saveAgain: false});
     var kept = S.read(f) || {};
-    var names = cfg.sent || kept.changed || [];
-    if (xhr.getResponseHeader("HX-Retarget") === "#hand-form-body") {  // the whole form, as the server has it
-      G.conflicts.takeServedBoxes(f, xhr.responseText, (kept.changed || []).filter(function (n) { return names.indexOf(n) < 0; }));
-    }
     if (xhr.status === 409) {
       // Another phone moved the hand on: a call this phone tapped is kept (with the
       // calls it followed), for "Use this phone's answers" to send again.

@@ -82,8 +82,24 @@
     }
   }
 
+  // The next hand, drawn by the server now, kept by the worker as the page "Next
+  // hand" opens: with no connection that link then opens the next hand (its number,
+  // its dealer, its call pads), never a copy of the hand just saved. Asked again
+  // when the table changes (a hand saved on another phone moves it on).
+  function keepNextHand() {
+    var worker = navigator.serviceWorker.controller;
+    var next = document.querySelector('.thumb-bar a[href$="/hands/new"]');
+    if (!worker || !next || root.hasAttribute("data-offline-copy")) return;
+    try { worker.postMessage({type: "keep", url: next.href.split("#")[0]}); } catch (e) {}
+  }
+  if (document.readyState === "complete") keepNextHand();
+  else window.addEventListener("load", keepNextHand);
+  navigator.serviceWorker.addEventListener("controllerchange", keepNextHand);
+
   // The page as shown: what was typed and ticked written into the copy, what
-  // the scripts add (this line, the bar after a conflict) left out.
+  // the scripts add (this line, the bar after a conflict) and what htmx shows
+  // only while a request is on its way (the "saving…" badge, a Save disabled
+  // until its answer) left out: a copy shown offline has no request on its way.
   function snapshot() {
     var copy = root.cloneNode(true);
     var live = root.querySelectorAll("input, textarea"), copied = copy.querySelectorAll("input, textarea");
@@ -97,16 +113,28 @@
     var connection = copy.querySelector("#connection");
     if (connection) { connection.hidden = true; connection.textContent = ""; }
     copy.removeAttribute("data-offline-copy");
+    copy.querySelectorAll(".htmx-request, .htmx-settling, .htmx-swapping, .htmx-added").forEach(function (el) {
+      el.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
+    });
+    copy.querySelectorAll('[hx-disabled-elt="this"][disabled]').forEach(function (el) { el.removeAttribute("disabled"); });
     return "<!doctype html>\n" + copy.outerHTML;
   }
+  // A hand form whose hand was just saved (or cancelled) is not kept as it is left:
+  // the page that opens the next hand is the server's (keepNextHand).
+  var done = false;
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && xhr.status && xhr.getResponseHeader("HX-Redirect") && document.getElementById("hand-form")) done = true;
+  });
   function keep() {
     var worker = navigator.serviceWorker.controller;
-    if (!worker || document.querySelector("form[method=post] input[type=password]")) return;
+    if (!worker || done || document.querySelector("form[method=post] input[type=password]")) return;
     try { worker.postMessage({type: "snapshot", url: location.href.split("#")[0], html: snapshot()}); } catch (e) {}
   }
-  var timer = null;
+  var timer = null, nextTimer = null;
   function soon() { clearTimeout(timer); timer = setTimeout(keep, 800); }
   document.addEventListener("htmx:afterSettle", soon);
+  document.addEventListener("htmx:afterSettle", function () { clearTimeout(nextTimer); nextTimer = setTimeout(keepNextHand, 800); });
   document.addEventListener("change", soon);
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") keep(); });
   window.addEventListener("pagehide", keep);

@@ -9,6 +9,9 @@
 //   (<html data-offline-copy="time">), and the hand form's taps queue on the
 //   phone as they do online (static/js/queue.js; the call pads from their
 //   prepared states, static/js/pads.js);
+// - the page "Next hand" opens is fetched while the table page is shown
+//   (offline.js "keep"), so with no connection it is the next hand as the
+//   server draws it, not a copy of the hand last saved;
 // - nothing else is touched: htmx's requests and every POST go to the network.
 "use strict";
 
@@ -144,6 +147,12 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
+// The number of the hand a hand form is for (its hidden "number"), 0 for another page.
+function handNumber(html) {
+  var match = /<input type="hidden" name="number" value="(\d+)">/.exec(html);
+  return match ? Number(match[1]) : 0;
+}
+
 // The page as the phone shows it when the phone leaves it (offline.js): kept
 // in place of the copy fetched, so a cold start shows the table as last seen.
 // Only a page already kept from the network is replaced.
@@ -156,7 +165,8 @@ self.addEventListener("message", function (event) {
   if (url.origin !== self.location.origin) return;
   if (data.type === "keep") {
     event.waitUntil(fetch(url.href, {credentials: "same-origin"}).then(function (response) {
-      if (isPage(response)) return keepPage(url.href.split("#")[0], response);
+      // (a page that sends elsewhere is not the page asked for)
+      if (isPage(response) && !response.redirected) return keepPage(url.href.split("#")[0], response);
     }).catch(function () {}));
     return;
   }
@@ -165,7 +175,11 @@ self.addEventListener("message", function (event) {
     var key = url.href.split("#")[0];
     return cache.match(key, {ignoreVary: true}).then(function (was) {
       if (!was) return;
-      return cache.put(key, stamped(was, data.html));
+      return was.clone().text().then(function (html) {
+        // the copy of a hand form left after the next hand was kept (keep) is not put back over it
+        if (handNumber(data.html) < handNumber(html)) return;
+        return cache.put(key, stamped(was, data.html));
+      });
     });
   }));
 });

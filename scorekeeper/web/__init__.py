@@ -60,6 +60,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES
     app.jinja_env.globals["client_form_data"] = client.form_data
     app.jinja_env.globals["counts_fills"] = client.counts_fills
+    app.jinja_env.globals["pad_drawn_for"] = client.pad_drawn_for
     app.jinja_env.globals["pad_states"] = client.pad_states
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

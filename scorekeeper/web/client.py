@@ -8,6 +8,9 @@ JavaScript:
 - ``counts_fills(q)``: for a "counts" question (tricks), what the form fills in
   once two seats are chosen, read by the question's own reader (``kinds/counts.py``)
   for every pair of counts: ``{"0:5,1:4": "2:3", …}``;
+- ``pad_drawn_for(form)``: the answers a pad's states were drawn from (the
+  dealer: whose turn each call is), so that the phone offline never takes a
+  call from states drawn for another dealer;
 - ``pad_states(q, form)``: a call pad's next states, from the rule book's own
   replay (``rules.calls``), breadth first from the calls so far: each state with
   its calls line, whose turn, its legal calls and the state each leads to (states
@@ -65,6 +68,12 @@ class _Nothing:
     """The answers a counts reader is given (it reads none)."""
 
     hand: dict = {}
+
+
+def pad_drawn_for(form) -> str:
+    """``data-drawn-for`` of a call pad (JSON, field → the answer the states were drawn with)."""
+    fields = [q.field for q in form.book.questions if q.key == "dealer"]
+    return json.dumps({f: form.values.get(f, "") for f in fields}, separators=(",", ":"))
 
 
 def pad_states(q, form) -> str:

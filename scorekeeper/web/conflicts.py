@@ -15,6 +15,7 @@ from .. import answers as shapes
 from .. import store
 from ..db import get_db
 from ..rules.core import RANK_PLURALS, parse_set
+from ..rules.hand import sheet_words
 from .access import load_table
 from .changes import based_on
 from .fields import whole
@@ -28,7 +29,7 @@ PADS = {"bid": ("bids", "bid_amount"), "ruff_call": ("ruff_calls", "ruff_amount"
 
 
 CLASHED = ("Another phone changed the same answers a moment ago: the hand shows the other phone's, "
-           "and this phone's are beside them below. The rest of this phone's answers are in.")
+           "and this phone's are beside each question. The rest of this phone's answers are in.")
 
 
 def merged(t: Target, stale: store.StaleDraft, data):
@@ -91,11 +92,13 @@ def merged(t: Target, stale: store.StaleDraft, data):
 
 
 def clash_box(t: Target, clashes: list) -> dict:
-    """The conflict box (templates/_conflict.html): each answer both phones
+    """The conflict box (templates/_conflict.html; each line beside its question,
+    templates/_clash.html): each answer both phones
     changed, the other phone's (shown in the form) and this phone's, and the
     answers a "Use this phone's" button puts back (a tap like any other, on the
     hand as it is now: it always works)."""
-    lines = [{"field": name, "title": field_title(t, name), "theirs": answer_words(t, name, theirs),
+    lines = [{"field": name, "key": getattr(question_of(t, name), "key", None), "title": field_title(t, name),
+              "theirs": answer_words(t, name, theirs),
               "mine": answer_words(t, name, mine), "use": json.dumps({name: mine if mine is not None else ""})}
              for name, theirs, mine in clashes]
     everything = json.dumps({name: mine if mine is not None else "" for name, _, mine in clashes})
@@ -188,19 +191,29 @@ def conflict(t: Target, stale: store.StaleDraft, data=None):
     form = fresh.parse(current.answers if current is not None else {"dealer": str(fresh.session.next_dealer())})
     mine, _ = shapes.readable(fresh.book, fresh.session.options,
                               {k: v for k, v in raw_values(data).items() if k not in shapes.TAPS and v not in ("", [])})
+    said = in_words(Target(fresh.table, min(number, fresh.number), False), mine)
     if number <= stale.hands:
         mine.pop("dealer", None)   # the next hand has its own dealer
         message = f"Hand {number} was saved on another phone a moment ago."
-        box = {"kind": "saved", "hand": number, "open": fresh.table.url(f"/hands/{number}"),
+        box = {"kind": "saved", "hand": number, "open": fresh.table.url(f"/hands/{number}"), "mine": said,
                "use": json.dumps(mine) if mine else None,
                "use_label": f"Start hand {fresh.number} with this phone's answers"
                if current is None else f"Put this phone's answers into hand {fresh.number}"}
     else:
         message = f"Hand {number} was cancelled on another phone a moment ago."
-        box = {"kind": "cancelled", "hand": number, "table": fresh.table.url(),
+        box = {"kind": "cancelled", "hand": number, "table": fresh.table.url(), "mine": said,
                "use": json.dumps(mine) if mine else None,
                "use_label": f"Start hand {fresh.number} again with this phone's answers"}
     return form_page(fresh, form, message, 409, conflict=box)
+
+
+def in_words(t: Target, answers: dict) -> list[str]:
+    """A phone's answers for hand ``t.number`` in the sheet's words ("Ben dealt",
+    "♠ Spades", "Cat bought at 12", …), what could be read of them."""
+    form = t.parse(answers)
+    hand = {k: v for k, v in form.hand.items() if k not in form.problems}
+    options = t.book.resolved_options(t.session.options)
+    return sheet_words(t.book, hand, options, t.names, form.known)
 
 
 def stale_save(t: Target, form, stale, token: str | None):

@@ -70,4 +70,6 @@ def form_page(t: Target, form, message: str = "", status: int = 200, show_summar
     response = render("hand_form.html", "_hand_form.html", status=status, **t.context(form, message, conflict=conflict))
     if not is_fragment_request():
         return response
-    return retarget(response, "#hand-form-body", "show:#hand-summary:top" if show_summary or message else "")
+    # answers both phones changed are said beside their questions: the page stays where the scorer tapped
+    beside = bool(conflict and conflict.get("lines"))
+    return retarget(response, "#hand-form-body", "show:#hand-summary:top" if (show_summary or message) and not beside else "")

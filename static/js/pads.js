@@ -11,6 +11,8 @@
   var G = window.Gleek, S = G.store;
   var UNCHECKED = "Not checked yet: these calls are sent and checked when the connection is back.";
   var WAITS = "The next call can be tapped once the connection is back.";
+  var REDRAWN = "The dealer changed since these calls were drawn: the next call can be tapped once the " +
+    "connection is back (the server draws them for the new dealer).";
 
   function padFor(f, tap) { return f.querySelector('.call-pad[data-tap="' + tap + '"]'); }
   function states(pad) {
@@ -28,12 +30,22 @@
     pad._base = (calls(f, pad) || []).length;  // the calls the server had when it drew the pad
   }
   function at(pad) { return pad._path.length ? pad._path[pad._path.length - 1].at : 0; }
+  // The answers the server drew the pad's states from (data-drawn-for: the dealer) are not the form's now.
+  function drawnForOthers(f, pad) {
+    var drawn = {};
+    try { drawn = JSON.parse(pad.dataset.drawnFor || "{}"); } catch (e) {}
+    return Object.keys(drawn).some(function (name) {
+      var on = f.querySelector('input[name="' + name + '"]:checked');
+      return (on ? on.value : "") !== drawn[name];
+    });
+  }
 
   // Take one tap of a pad ([tap field, value]: a call's JSON, "undo", "clear" or
   // "more") on the phone. False if it is not a pad's (or the list cannot be read).
   function take(f, tapped) {
     var pad = padFor(f, tapped[0]), list = pad && calls(f, pad);
     if (!pad || !list) return false;
+    if (drawnForOthers(f, pad)) { say(pad, REDRAWN); return true; }
     init(f, pad);
     var node = states(pad)[at(pad)], value = tapped[1];
     if (value === "undo" || value === "clear") {
@@ -182,6 +194,9 @@
     if (!tap || !(button.dataset.padTap || G.queue.isOffline())) return;
     event.preventDefault();
     event.stopPropagation();
+    // the tap is the phone's now: htmx, which remembers the button focused as the form's
+    // submitter, must not send it with the next request of the form (a call twice, or refused)
+    button.blur();
     if (take(f, [tap, button.value])) G.queue.waiting(f, S.read(f) || {});
   }, true);
 

@@ -90,6 +90,8 @@
     event.detail.taps = taps;                            // the taps this request carries
     event.detail.tapped = action(f, event.detail.elt);   // the preset or the call tapped, if any
     event.detail.saving = isSave(event.detail.elt);
+    event.detail.queued = !!kept.queued;                 // it carries taps kept while there was no connection
+    event.detail.using = event.detail.elt && event.detail.elt.name === "use";  // a conflict's "Use this phone's"
     var calls = event.detail.tapped && G.client(f).pads[event.detail.tapped[0]];
     if (calls) event.detail.seenCalls = event.detail.parameters[calls] || "";  // the calls it was tapped after
   });
@@ -112,17 +114,28 @@
     clearInterval(retryTimer); retryTimer = null;
     status(f, "");
     f.classList.remove("calls-waiting");
+    var sent = S.read(f) || {};  // this phone's copy as the request carried it (the form now shows the answer)
+    var names = cfg.sent || sent.changed || [];  // the answers it said it changed
     if (xhr.getResponseHeader("HX-Redirect")) { S.forget(f); return; }  // saved (or cancelled)
+    var whole = xhr.getResponseHeader("HX-Retarget") === "#hand-form-body";  // the whole form, as the server has it
+    if (whole) {  // boxes kept as typed (hx-preserve) take the server's text, but what was typed since the request
+      G.conflicts.takeServedBoxes(f, xhr.responseText, (sent.changed || []).filter(function (n) { return names.indexOf(n) < 0; }));
+    }
+    // What the phone kept while there was no connection, refused by the server now
+    // (another phone saved or cancelled that hand, or changed it; an answer the
+    // server does not take): the hand shown is the server's, and this phone's copy
+    // is kept and offered, never overwritten by it (js/conflicts.js).
+    if (cfg.queued && (xhr.status === 409 || xhr.status === 422) && whole && sent.answers &&
+        !S.same(sent.answers, S.answers(f))) {
+      G.conflicts.hold(f, sent);
+      return;
+    }
     // A Save the server answered without saving (refused: something is missing, or
     // another phone's answers) is forgotten: only a Save the scorer taps saves,
     // never a later tap by itself. (One sent again after the connection came back
     // and accepted saves as it is.)
     S.write(f, cfg.saving ? {saveTapped: false, saveAgain: false} : {saveAgain: false});
     var kept = S.read(f) || {};
-    var sent = cfg.sent || kept.changed || [];
-    if (xhr.getResponseHeader("HX-Retarget") === "#hand-form-body") {  // the whole form, as the server has it
-      G.conflicts.takeServedBoxes(f, xhr.responseText, (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; }));
-    }
     if (xhr.status === 409) {
       // Another phone moved the hand on: a call this phone tapped is kept (with the
       // calls it followed), for "Use this phone's answers" to send again.
@@ -139,8 +152,11 @@
     var actions = (kept.actions || []).slice();
     if (cfg.tapped && actions.length && actions[0].join() === cfg.tapped.join()) actions.shift();
     kept = S.write(f, {pending: false, actions: actions,
-                       changed: (kept.changed || []).filter(function (n) { return sent.indexOf(n) < 0; })});
+                       changed: (kept.changed || []).filter(function (n) { return names.indexOf(n) < 0; })});
     if (xhr.status >= 300) return;
+    // every tap kept while away is in once nothing is left to send; a copy used is no longer held
+    kept = S.write(f, {queued: !!kept.queued && (actions.length > 0 || !!kept.saveTapped),
+                       held: cfg.using ? null : kept.held || null});
     // the server has the calls this phone took offline (js/pads.js), and drew its pads again
     if (kept.pads) { kept.pads = null; S.keep(f, kept); }
     if (G.sections) G.sections.checked(f);
@@ -148,6 +164,7 @@
     if (kept.refused) { kept.refused = null; S.keep(f, kept); }
     var bar = document.getElementById("use-mine");
     if (bar) bar.remove();
+    if (kept.held) G.conflicts.offerMine(f, kept.held, {quiet: true});  // still there to choose, until chosen
     // what was tapped while away, once htmx has settled the answer in (new buttons work then)
     if (actions.length) setTimeout(function () { var g = G.form(); if (g) replay(g, actions[0]); }, 120);
     else if (kept.saveTapped && !cfg.saving) setTimeout(function () { var g = G.form(); if (g) save(g); }, 120);
@@ -166,7 +183,7 @@
     if (tapped && G.pads && G.pads.take(f, tapped)) tapped = null;
     // an action is queued once (a replay that fails again is already in the queue)
     if (tapped && !actions.some(function (a) { return a.join() === tapped.join(); })) actions.push(tapped);
-    kept = S.write(f, {pending: true, actions: actions, saveTapped: cfg.saving || !!kept.saveTapped});
+    kept = S.write(f, {pending: true, queued: true, actions: actions, saveTapped: cfg.saving || !!kept.saveTapped});
     // the refusal of an earlier Save ("Not saved yet …") is not this Save's answer
     if (cfg.saving) f.querySelectorAll("#hand-summary .flash.warn").forEach(function (old) { old.remove(); });
     // a preset tapped offline shows as waiting, until its answer comes
@@ -177,6 +194,7 @@
     waiting(f, kept);
   }
   function waiting(f, kept) {
+    if (!kept.queued) kept = S.write(f, {queued: true});  // what is kept now waits for the connection
     // a call queued (past what the pads can take on the phone) waits, so the next is tapped for the right player
     var calls = (kept.actions || []).some(function (a) { return a[0] !== "preset"; });
     f.classList.toggle("calls-waiting", calls);
@@ -223,10 +241,13 @@
       if (kept.pending) waiting(f, kept);
       return;
     }
-    if (!kept || !kept.pending || kept.number !== f.dataset.number) return;
-    if (S.editing(f)) { S.fill(f, kept); htmx.trigger(f, "change"); }  // an edit is kept on this phone only
-    else if (kept.draftVersion === S.field(f, "draft_version")) G.conflicts.sendMine(f, kept);  // nothing newer on the server
-    else G.conflicts.offerMine(f);  // the server's copy moved on meanwhile: let the scorer choose
+    if (kept && kept.pending && kept.number === f.dataset.number) {
+      if (S.editing(f)) { S.fill(f, kept); htmx.trigger(f, "change"); }  // an edit is kept on this phone only
+      else if (kept.draftVersion === S.field(f, "draft_version")) G.conflicts.sendMine(f, kept);  // nothing newer on the server
+      else G.conflicts.offerMine(f);  // the server's copy moved on meanwhile: let the scorer choose
+    } else if (kept && kept.held) {
+      G.conflicts.offerMine(f, kept.held);  // a copy the server refused, still to be chosen
+    }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onLoad);
   else onLoad();

@@ -69,19 +69,35 @@
   // Fold what is answered (not the section opened again, nor the one just tapped,
   // nor one with the focus in a box); then bring the section being answered into view.
   function follow(f, moved) {
-    var first = null;
+    var first = null, clash = f.querySelector(".clash");  // another phone's answer, said beside its question
     sections(f).forEach(function (section) {
       var answered = titled(section) && done(section) && !section.classList.contains("unchecked");
       // the section just tapped stays open until a tap elsewhere (a second gleek, a changed mind)
-      var keep = section === opened || section === lastTapped ||
+      var keep = section === opened || section === lastTapped || (clash && section.contains(clash)) ||
         section.contains(document.activeElement) && document.activeElement.matches("input.typed");
       fold(section, answered && !keep);
       if (!first && titled(section) && !done(section)) first = section;
     });
+    if (clash) { inView(f, clash); return; }
     if (!moved) return;
     // after a chip of several (a set, a card) the scorer may tick more there: stay
     var stay = lastTapped && (!done(lastTapped) || lastSeveral);
     bring(stay ? lastTapped : first);
+  }
+
+  // What is above the thumb bar (fixed at the foot of the screen, when it is).
+  function bottomOfView() {
+    var bar = document.querySelector(".thumb-bar");
+    return bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+  }
+  // A clash notice and the chips it is about (where the scorer tapped) scrolled
+  // just enough to be seen together; the chips first if both cannot be.
+  function inView(f, clash) {
+    var input = f.querySelector('input[name="' + clash.dataset.field + '"]'), group = input && input.closest(".chips");
+    var top = (group || clash).getBoundingClientRect().top, end = clash.getBoundingClientRect().bottom;
+    var bottom = bottomOfView();
+    if (end > bottom) window.scrollBy(0, Math.min(end - bottom + 8, top - 8));
+    else if (top < 0) window.scrollBy(0, top - 8);
   }
 
   // The section in view: whole if it fits above the thumb bar, else its first

@@ -2,12 +2,19 @@
 // reload or a locked screen loses nothing. One entry per table and hand:
 // {number, answers: [[name, value]…], draftVersion, changed: [names changed
 // since the server last answered], actions: [taps waiting to be sent],
-// pending, saveTapped, refused}.
+// pending, queued (taps kept while there was no connection, not yet taken by the
+// server), saveTapped, refused, held (this phone's copy of a hand the server
+// refused when it was sent from the queue — {number, answers, draftVersion,
+// changed} — kept, whatever else is saved, until the scorer uses it or says to
+// keep the hand shown: js/conflicts.js)}.
 (function () {
   var G = window.Gleek;
   function editing(f) { return f.dataset.editing === "yes"; }
   function key(f) { return "gleek:" + f.dataset.session + ":" + (editing(f) ? "hand-" + f.dataset.number : "next"); }
   function field(f, name) { var input = f.querySelector('input[name="' + name + '"]'); return input ? input.value : ""; }
+  // the hand the form shows: the server's "number" (a conflict can move the form
+  // on to the next hand), else the page's (an edit)
+  function number(f) { return field(f, "number") || f.dataset.number; }
   function answers(f) {
     var out = [];
     new FormData(f).forEach(function (value, name) { if (!G.isControl(name, f)) out.push([name, value]); });
@@ -20,14 +27,25 @@
   // The answers as the form shows them now, with ``changes`` to the entry.
   function write(f, changes) {
     var kept = read(f) || {changed: [], actions: []};
-    kept.number = f.dataset.number;
+    kept.number = number(f);
     kept.answers = answers(f);
     kept.draftVersion = field(f, "draft_version");
     Object.keys(changes || {}).forEach(function (k) { kept[k] = changes[k]; });
     keep(f, kept);
     return kept;
   }
-  function forget(f) { try { localStorage.removeItem(key(f)); } catch (e) {} }
+  // The hand is saved (or cancelled): nothing of it is kept, but a copy the server
+  // refused stays until the scorer has chosen what to do with it.
+  function forget(f) {
+    var held = (read(f) || {}).held;
+    if (held) { keep(f, {held: held, changed: [], actions: []}); return; }
+    try { localStorage.removeItem(key(f)); } catch (e) {}
+  }
+  // The same answers (in any order)?
+  function same(a, b) {
+    var key = function (pair) { return JSON.stringify(pair); };
+    return (a || []).map(key).sort().join() === (b || []).map(key).sort().join();
+  }
   // Kept answers put back into the form.
   function fill(f, kept) {
     var values = {};
@@ -39,6 +57,6 @@
       });
     });
   }
-  G.store = {editing: editing, field: field, answers: answers, read: read, keep: keep, write: write,
-             forget: forget, fill: fill};
+  G.store = {editing: editing, field: field, number: number, answers: answers, read: read, keep: keep, write: write,
+             forget: forget, fill: fill, same: same};
 })();

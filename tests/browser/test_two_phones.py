@@ -40,9 +40,9 @@ def test_an_answer_both_phones_changed_is_a_conflict_with_both_answers_and_nothi
         ui.chip("trump", "diamonds")
         b.locator(f"{FORM} #step-deal .fold-line").click()   # the answered Deal, folded: opened again
         b.locator(f'{FORM} label.chip:has(input[name="trump"][value="clubs"])').click()
-        box = b.locator('#conflict[data-conflict="answers"]')
-        expect(box.locator('li[data-field="trump"]')).to_contain_text(
-            "Trump: the other phone: ♦ Diamonds (shown) · this phone: ♣ Clubs")
+        expect(b.locator('#conflict[data-conflict="answers"]')).to_have_count(1)
+        box = b.locator(f'{FORM} #step-deal .clash[data-field="trump"]')   # beside the question
+        expect(box).to_contain_text("Trump: the other phone: ♦ Diamonds (shown) · this phone: ♣ Clubs")
         expect(b.locator("#use-mine")).to_have_count(0)            # one offer, the server's
         expect(b.locator(f'{FORM} input[name="trump"][value="diamonds"]')).to_be_checked()
         assert 'value="diamonds" checked' in stored_answers(page, table)   # A's answer was not overwritten
@@ -130,3 +130,35 @@ def test_a_typed_bid_below_the_least_is_said_and_its_box_kept(page, base_url):
     pad.locator('input[name="bid_amount"]').fill("20")
     ui.form_tap(pad.get_by_role("button", name="Bid", exact=True))
     expect(pad.locator(".calls-line")).to_have_text("Ben bids 13 · Cat 20")
+
+
+def test_a_clash_is_said_beside_the_question_where_the_second_phone_tapped(page, base_url, browser):
+    """Phone B taps Ann's tricks after phone A changed them: B's chip shows A's
+    answer again, and the notice with B's own answer is beside that question, in
+    view where B tapped (not at the foot of the form, below the Note)."""
+    ui = UI(page)
+    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.next_hand()
+    ui.chip("trump", "hearts")
+    second = phone(browser)
+    try:
+        b = second.new_page()
+        b.goto(table + "/hands/new")
+        expect(b.locator(f'{FORM} input[name="trump"][value="hearts"]')).to_be_checked()
+        ui.chip("tricks_0", 5)                                      # phone A
+        chip = b.locator(f'{FORM} label.chip:has(input[name="tricks_0"][value="6"])')
+        chip.click()                                                # phone B, a version behind
+        notice = b.locator(f"{FORM} #step-play .clash")
+        expect(notice).to_contain_text("Another phone changed this a moment ago.")
+        expect(notice).to_contain_text("Tricks, Ann: the other phone: 5 (shown) · this phone: 6")
+        expect(b.locator(f'{FORM} input[name="tricks_0"][value="5"]')).to_be_checked()   # A's answer, shown
+        use = notice.get_by_role("button", name="Use this phone's: 6")
+        expect(use).to_be_in_viewport()                             # where B tapped: the chip and the notice
+        expect(chip).to_be_in_viewport()
+        use.click()
+        expect(b.locator(f'{FORM} input[name="tricks_0"][value="6"]')).to_be_checked()
+        expect(b.locator(f"{FORM} .clash")).to_have_count(0)
+        page.reload()
+        expect(page.locator(f'{FORM} input[name="tricks_0"][value="6"]')).to_be_checked()
+    finally:
+        second.close()

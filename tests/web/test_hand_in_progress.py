@@ -142,6 +142,29 @@ def test_a_save_over_newer_answers_from_another_phone_is_refused(client, app):
     assert export(client, url)["hands"] == []
 
 
+def test_a_tap_for_a_hand_saved_meanwhile_says_this_phones_answers_in_words(client, app):
+    """A phone's taps for hand 1 (kept while it had no connection) arrive after
+    another phone saved hand 1: refused, with the hand shown as it is now, and
+    this phone's answers said beside the way to start hand 2 with them."""
+    url = new_session(client)
+    other = app.test_client()
+    post_tap(other, url, hand_fields(SEED_HAND), 0)
+    draft, token = shown_draft(other.get(url + "/hands/new").data.decode())
+    fields = hand_fields(SEED_HAND, version_of(other, url))
+    fields.update({"draft": token, "draft_version": str(draft)})
+    assert other.post(url + "/hands", data=fields).status_code == 303
+    mine = partial({**SEED_HAND, "trump": "spades"}, "dealer", "trump", "turned", "buyer", "price")
+    mine["number"] = "1"
+    response = post_tap(client, url, mine, 0)
+    assert response.status_code == 409
+    page = response.data.decode()
+    assert "Hand 1 was saved on another phone a moment ago." in page
+    assert ("<p class=\"phone-copy\">This phone's hand 1: Ann dealt · ♠ Spades · 9 up · Ben bought at 12</p>"
+            in page)
+    assert "Start hand 2 with this phone&#39;s answers" in page   # (escaped: the server's label)
+    assert export(client, url)["hands"] == [SEED_HAND]
+
+
 def test_cancel_discards_and_undo_brings_it_back(client):
     url = new_session(client)
     post_tap(client, url, partial(SEED_HAND, "dealer", "trump", "turned"), 0)

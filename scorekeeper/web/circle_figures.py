@@ -248,3 +248,14 @@ def open_debts(db, circle: store.Circle):
     paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
             for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings
+
+
+def evening_debts(db, circle: store.Circle, evening) -> list:
+    """What one evening (its ``EveningFigures``) still owes on its own: its
+    balances minus the payments already marked for it alone (a reopened
+    evening owes only the difference its change made)."""
+    from ..rules.season import Paid, owed
+
+    paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
+            for p in store.payments(db, circle.id) if p.evenings == (evening.key,)]
+    return owed([evening], paid)

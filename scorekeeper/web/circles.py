@@ -711,8 +711,7 @@ def mark_paid(key):
 @bp.post("/c/<key>/owed/<session_id>/settle")
 def settle_evening(key, session_id):
     """An evening settled at the table: its own payments marked paid, and it closes."""
-    from ..rules.season import owed
-    from .circle_figures import figures, member_of
+    from .circle_figures import evening_debts, figures, member_of
 
     view = managed(key)
     db, circle = get_db(), view.circle
@@ -726,7 +725,7 @@ def settle_evening(key, session_id):
         problems = forms.Problems()
         problems.bad(f"settle_{session_id}", "Say who marks it paid.")
         return owed_response(view, dict(problems), 422)
-    for debt in owed([evening]):
+    for debt in evening_debts(db, circle, evening):
         store.record_payment(db, circle.id, member_of(debt.payer), member_of(debt.payee), debt.amount,
                              debt.currency or "counters", [session_id], paid_by,
                              request.form.get("paid_on", "").strip() or forms.today())

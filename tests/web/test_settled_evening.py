@@ -202,3 +202,38 @@ def test_the_undo_bar_goes_after_30_minutes_and_such_an_undo_is_refused(app, cli
     # History still goes back
     assert post_change(client, url, back_to_first(client, url)).status_code == 303
     assert export(client, url)["hands"] == HANDS[:1]
+
+
+def test_evenings_paid_together_reopen_together_so_the_difference_stays_exact(client):
+    """Two evenings paid in the fewest payments across both (each payment for
+    both): a hand added to one reopens both, and What is owed is that hand alone."""
+    response = client.post("/circles", data={"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan"})
+    circle = response.headers["Location"]
+    select = re.search(r'<select name="seat_0".*?</select>', client.get(circle).data.decode(), re.S).group(0)
+    ids = {name: value for value, name in re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', select)}
+    evenings = []
+    for seats, day in ((("Ann", "Ben", "Cat"), "2026-11-14"), (("Dan", "Ben", "Cat"), "2026-11-21")):
+        response = client.post(circle + "/sessions", data={
+            "seat_0": ids[seats[0]], "seat_1": ids[seats[1]], "seat_2": ids[seats[2]], "rulebook": "parlett",
+            "first_dealer": "0", "stake": "1d", "played_on": day})
+        url = response.headers["Location"]
+        for hand in HANDS[:2]:
+            assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
+        evenings.append(url)
+    assert debts(client, circle) == ["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
+                                     "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
+                                     "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
+    for _ in range(3):
+        form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>',
+                         client.get(circle + "/owed").data.decode(), re.S).group(0)
+        paid = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
+        response = client.post(circle + "/owed/pay", data=dict(paid, paid_by=ids["Cat"], paid_on="2026-11-21"))
+        assert response.status_code == 303
+    assert evening_states(client, circle) == ["settled", "settled"]
+
+    one = evenings[0]
+    fields = hand_fields(HANDS[2], version_of(client, one))
+    fields["reopen"] = "yes"
+    assert client.post(one + "/hands", data=fields).status_code == 303
+    assert evening_states(client, circle) == ["open", "open"]
+    assert debts(client, circle) == ["Ann pays Cat 9d, for 14 Nov and 21 Nov"]

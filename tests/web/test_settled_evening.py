@@ -159,7 +159,7 @@ def test_a_hand_in_progress_cancelled_on_a_settled_evening_asks_first(client):
 
 
 def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client):
-    circle, url, _ = settled_evening(client)
+    circle, url, ids = settled_evening(client)
     response = client.get(url + "/hands/new")
     page = response.data.decode()
     assert response.status_code == 200 and QUESTION in text(page)
@@ -172,8 +172,14 @@ def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client
     assert evening_states(client, circle) == ["open"]
     page = client.get(circle + "/owed").data.decode()
     assert "Nothing is owed over the open evenings: they add up to nothing." in page
-    # nothing changed yet: settled at the table again, it pays nothing more
     assert "Cat paid Ann 4s 4d" in text(page)
+    # nothing changed since: settled at the table again, it pays nothing more
+    response = client.post(circle + f"/owed/{url.rsplit('/', 1)[1]}/settle",
+                           data={"paid_by": ids["Ann"], "paid_on": "2026-11-21"})
+    assert response.status_code == 303
+    page = text(client.get(circle + "/owed").data.decode())
+    assert "Nothing is owed: every evening is settled." in page
+    assert page.count(" paid ") == 2 and evening_states(client, circle) == ["settled"]
 
 
 def age_last_change(app, url, minutes):

@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from support.data import load_example
 
 from .browser_ui import UI, assert_fits
+from .test_accessibility import axe_violations
 from .test_circle import start_evening
 
 HANDS = load_example("parlett-evening.json")["hands"]   # Ann, Ben, Cat: +20 +2 −22, +32 +1 −33, −9 0 +9
 QUESTION = ("This evening is settled: payments were marked. Change it anyway? It will be reopened and the "
             "difference shown under What is owed.")
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "bypass_csp": True}   # the app's CSP forbids axe's own script
+
 
 
 def test_next_hand_on_a_settled_evening_asks_first_then_owes_the_difference(page, base_url):
@@ -50,11 +58,13 @@ def test_next_hand_on_a_settled_evening_asks_first_then_owes_the_difference(page
     expect(page.locator(".settled-ask")).to_contain_text(QUESTION)
     expect(page.locator("#hand-form")).to_have_count(0)
     assert_fits(page)
+    assert axe_violations(page) == []
     page.get_by_role("link", name="Leave it settled").click()
     page.wait_for_url(table)
     expect(page.locator("#settled-note")).to_contain_text("This evening is settled: its payments were marked.")
     expect(page.get_by_role("link", name="Next hand")).to_have_count(0)
     expect(page.locator(".undo-bar")).to_have_count(0)
+    assert axe_violations(page) == []
     other.goto(circle)
     expect(other.locator("#evenings .meta")).to_have_text([re.compile("settled$")])
 

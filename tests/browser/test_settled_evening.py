@@ -28,7 +28,6 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "bypass_csp": True}   # the app's CSP forbids axe's own script
 
 
-
 def test_next_hand_on_a_settled_evening_asks_first_then_owes_the_difference(page, base_url):
     ui = UI(page)
     page.goto(base_url + "/")

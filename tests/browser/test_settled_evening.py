@@ -3,7 +3,8 @@ settled at the table from What is owed while the scorer's table page is still
 open; the scorer taps Next hand there and is asked first (nothing changes if he
 leaves it settled); the table then says it is settled and offers to reopen it on
 purpose; reopened, a third hand is saved and What is owed shows the exact
-difference, and the circle calls the evening open."""
+difference, and the circle calls the evening open. Settled again while the
+next hand is being entered, its Save asks in the form, every answer kept."""
 
 from __future__ import annotations
 
@@ -84,3 +85,20 @@ def test_next_hand_on_a_settled_evening_asks_first_then_owes_the_difference(page
     expect(other.locator(".payments li")).to_have_count(2)
     other.goto(circle)
     expect(other.locator("#evenings .meta")).to_have_text([re.compile("open$")])
+
+    # a hand being entered while another phone settles the evening again: Save asks, and nothing typed is lost
+    ui.next_hand()
+    other.goto(circle + "/owed")
+    other.locator(".open-evenings li").first.get_by_role("button", name="Settled at the table").click()
+    expect(other.locator("#owed")).to_contain_text("Nothing is owed: every evening is settled.")
+    ui.enter_hand("parlett", HANDS[0], ("Ann", "Ben", "Cat"))
+    ui.ready()
+    ui.tap(ui.button("Save hand"))
+    expect(page.locator("#settled-ask")).to_contain_text("Nothing was saved. " + QUESTION)
+    expect(page).to_have_url(re.compile(r"/hands/new$"))
+    ui.ready()                                             # every answer still there
+    ui.tap(ui.button("Save and reopen the evening"))
+    page.wait_for_url(table)
+    expect(page.locator(".balance .amount")).to_have_text(["+63", "+5", "−68"])
+    other.goto(circle + "/owed")
+    expect(other.locator(".debt")).to_have_text(["Cat pays Ann 1s 8d, for 14 Nov", "Cat pays Ben 2d, for 14 Nov"])

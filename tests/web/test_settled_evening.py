@@ -166,6 +166,9 @@ def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client
     assert 'id="hand-form"' not in page and f'action="{url}/reopen"' in page
     assert 'name="then" value="/hands/new"' in page
     assert evening_states(client, circle) == ["settled"]
+    link = re.search(r'<a class="button big" href="([^"]+)">Reopen to change it</a>', client.get(url).data.decode())
+    page = client.get(html.unescape(link.group(1))).data.decode()    # the table's own way to reopen: asked the same
+    assert QUESTION in text(page) and 'name="then" value="/hands/new"' in page
     response = client.post(url + "/reopen", data={"then": "/hands/new", "reopen": "yes"})
     assert response.status_code == 303 and response.headers["Location"] == url + "/hands/new"
     assert 'id="hand-form"' in client.get(url + "/hands/new").data.decode()

@@ -66,8 +66,11 @@ from .circle_backups import (  # noqa: F401
 )
 from .payments import (  # noqa: F401
     Payment, payments, open_evening_ids, closed_evenings, record_payment, undo_payment, close_evenings,
-    reopen_evening, SettledEvening, settled_evening, settled_together, settled_or_reopened, reopen_settled,
+    reopen_evening,
 )
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
+)
+from .settled import (  # noqa: F401
+    SettledEvening, settled_evening, settled_together, settled_or_reopened, reopen_settled,
 )

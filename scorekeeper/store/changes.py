@@ -17,7 +17,7 @@ from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
 from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
-from .payments import settled_or_reopened
+from .settled import settled_or_reopened
 from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
                     session_version, taken_back)
 from .schema import reading, writing
@@ -227,7 +227,7 @@ def _change(db: Database, session_id: str, based_on: int | None, change, draft=N
     version is still the one read (every change bumps it) and writes. ``draft``:
     (token, version) of the hand in progress a new hand was entered as.
     ``reopen``: the change may reopen the evening if its circle has settled it
-    (else ``EveningSettled``, nothing changed: ``payments.settled_or_reopened``)."""
+    (else ``EveningSettled``, nothing changed: ``settled.settled_or_reopened``)."""
     with reading(db):
         session = get_session(db, session_id)
     refuse_stale(session.version, based_on)

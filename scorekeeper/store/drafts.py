@@ -10,7 +10,7 @@ from sqlite_utils import Database
 from .common import Refused, new_token, now
 from .schema import writing
 from .changes import log_change, refuse_stale
-from .payments import settled_or_reopened
+from .settled import settled_or_reopened
 from .reads import Session, get_session, session_version
 
 

@@ -34,6 +34,16 @@ def debts(client, circle) -> list[str]:
     return [text(d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
 
 
+def post_owed_form(client, circle, action_end: str, **fields):
+    """Post the first form of What is owed whose action ends so, as the page
+    offers it (its hidden fields), with ``fields`` (who marks it, the day)."""
+    page = client.get(circle + "/owed").data.decode()
+    form = re.search(r'<form method="post" action="([^"]+%s)".*?</form>' % re.escape(action_end), page, re.S)
+    posted = {name: html.unescape(value) for name, value in
+              re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0))}
+    return client.post(html.unescape(form.group(1)), data=dict(posted, **fields))
+
+
 def evening_states(client, circle) -> list[str]:
     return re.findall(r" · (settled|open)</span>", client.get(circle).data.decode())
 
@@ -55,8 +65,8 @@ def settled_evening(client, played=2, begun=False):
     if begun:
         assert tap(client, url, {"dealer": "2", "trump": "hearts"}).status_code == 200
     assert debts(client, circle) == ["Cat pays Ann 4s 4d, for 14 Nov", "Cat pays Ben 3d, for 14 Nov"]
-    response = client.post(circle + f"/owed/{url.rsplit('/', 1)[1]}/settle",
-                           data={"paid_by": ids["Ann"], "paid_on": "2026-11-14"})
+    response = post_owed_form(client, circle, f"/owed/{url.rsplit('/', 1)[1]}/settle",
+                              paid_by=ids["Ann"], paid_on="2026-11-14")
     assert response.status_code == 303
     assert "Nothing is owed: every evening is settled." in client.get(circle + "/owed").data.decode()
     assert evening_states(client, circle) == ["settled"]
@@ -90,10 +100,7 @@ def test_a_hand_added_to_a_settled_evening_is_asked_first_then_what_is_owed_is_t
     assert "Cat paid Ann 4s 4d, for 14 Nov" in page and "Cat paid Ben 3d, for 14 Nov" in page
 
     # the difference paid back: settled again
-    form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>',
-                     client.get(circle + "/owed").data.decode(), re.S).group(0)
-    paid = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
-    response = client.post(circle + "/owed/pay", data=dict(paid, paid_by=ids["Ann"], paid_on="2026-11-21"))
+    response = post_owed_form(client, circle, "/owed/pay", paid_by=ids["Ann"], paid_on="2026-11-21")
     assert response.status_code == 303
     assert "Nothing is owed: every evening is settled." in client.get(circle + "/owed").data.decode()
     assert evening_states(client, circle) == ["settled"]
@@ -177,8 +184,8 @@ def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client
     assert "Nothing is owed over the open evenings: they add up to nothing." in page
     assert "Cat paid Ann 4s 4d" in text(page)
     # nothing changed since: settled at the table again, it pays nothing more
-    response = client.post(circle + f"/owed/{url.rsplit('/', 1)[1]}/settle",
-                           data={"paid_by": ids["Ann"], "paid_on": "2026-11-21"})
+    response = post_owed_form(client, circle, f"/owed/{url.rsplit('/', 1)[1]}/settle",
+                              paid_by=ids["Ann"], paid_on="2026-11-21")
     assert response.status_code == 303
     page = text(client.get(circle + "/owed").data.decode())
     assert "Nothing is owed: every evening is settled." in page
@@ -233,10 +240,7 @@ def test_evenings_paid_together_reopen_together_so_the_difference_stays_exact(cl
                                      "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
                                      "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
     for _ in range(3):
-        form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>',
-                         client.get(circle + "/owed").data.decode(), re.S).group(0)
-        paid = dict(re.findall(r'name="(payer|payee|currency|evenings)" value="([^"]*)"', form))
-        response = client.post(circle + "/owed/pay", data=dict(paid, paid_by=ids["Cat"], paid_on="2026-11-21"))
+        response = post_owed_form(client, circle, "/owed/pay", paid_by=ids["Cat"], paid_on="2026-11-21")
         assert response.status_code == 303
     assert evening_states(client, circle) == ["settled", "settled"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..limits import MAX_HANDS  # noqa: F401
 from .common import (  # noqa: F401
-    StaleEdit, NotFound, RateLimited, StorageFull, Refused, now,
+    StaleEdit, NotFound, EveningSettled, settled_question, RateLimited, StorageFull, Refused, now,
     new_token, TOKEN, is_token, id_label, printable,
     CREATION_WINDOW,
 )
@@ -36,7 +36,7 @@ from .reads import (  # noqa: F401
 from .changes import (  # noqa: F401
     set_scorer, insert_seats, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
     change_within, refuse_stale, add_hand, replace_hand, delete_last_hand, undo,
-    UNDOABLE, undoable, go_back,
+    UNDOABLE, undoable, go_back, UNDO_WINDOW, TOO_OLD_TO_UNDO, within_undo_window,
 )
 from .expiry import expire, expire_circles, unused_circles, untouched_since  # noqa: F401
 from .drafts import (  # noqa: F401
@@ -70,4 +70,7 @@ from .payments import (  # noqa: F401
 )
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
+)
+from .settled import (  # noqa: F401
+    SettledEvening, settled_evening, settled_together, settled_or_reopened, reopen_settled,
 )

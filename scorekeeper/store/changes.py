@@ -5,6 +5,7 @@ is one short transaction that checks the whole result with the rule book first
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import time
@@ -16,6 +17,7 @@ from ..rules.record import alike_names, validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
 from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
+from .settled import settled_or_reopened
 from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
                     session_version, taken_back)
 from .schema import reading, writing
@@ -215,7 +217,8 @@ def _check_hands_from(session: Session, hands: list) -> None:
         raise Refused(problems)
 
 
-def _change(db: Database, session_id: str, based_on: int | None, change, draft=None) -> Session:
+def _change(db: Database, session_id: str, based_on: int | None, change, draft=None,
+            reopen: bool = False) -> Session:
     """Apply ``change(session) -> (hands, hand_number, action, before, after)``,
     refusing stale or invalid results. Every change must say which version it was
     based on (``based_on``): one that does not is refused like a stale one, never
@@ -225,7 +228,9 @@ def _change(db: Database, session_id: str, based_on: int | None, change, draft=N
     (a long session costs milliseconds to decode and check, and every other save
     would wait behind it); the immediate transaction then only confirms that the
     version is still the one read (every change bumps it) and writes. ``draft``:
-    (token, version) of the hand in progress a new hand was entered as."""
+    (token, version) of the hand in progress a new hand was entered as.
+    ``reopen``: the change may reopen the evening if its circle has settled it
+    (else ``EveningSettled``, nothing changed: ``settled.settled_or_reopened``)."""
     with reading(db):
         session = get_session(db, session_id)
     refuse_stale(session.version, based_on)
@@ -233,6 +238,7 @@ def _change(db: Database, session_id: str, based_on: int | None, change, draft=N
     _check_hands_from(session, hands)
     with writing(db):
         refuse_stale(session_version(db, session_id), session.version)
+        settled_or_reopened(db, session_id, reopen)
         changed = _write_change(db, session, hands, number, action, before, after, draft)
     keep_hands(db, session_id, changed.version, changed.hands)  # committed: keep the decoded hands
     return changed
@@ -299,48 +305,71 @@ def _renumber_draft(db: Database, session: Session, hands: list) -> None:
 
 
 def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None,
-             draft: str | None = None, draft_version: int | None = None) -> Session:
+             draft: str | None = None, draft_version: int | None = None, reopen: bool = False) -> Session:
     """Append a hand. ``draft`` is the token of the hand in progress it was entered
     as, at ``draft_version``: it is cleared in the same transaction, remembered so
     that a repeated Save is seen, and if another phone has changed it since,
     ``StaleDraft`` (its newer answers are never thrown away blindly)."""
     def change(session):
         return session.hands + [hand], len(session.hands) + 1, "add", None, hand
-    return _change(db, session_id, based_on, change, draft=(draft, draft_version) if draft else None)
+    return _change(db, session_id, based_on, change, draft=(draft, draft_version) if draft else None,
+                   reopen=reopen)
 
 
 def replace_hand(db: Database, session_id: str, number: int, hand: dict,
-                 based_on: int | None) -> Session:
+                 based_on: int | None, reopen: bool = False) -> Session:
     def change(session):
         if not 1 <= number <= len(session.hands):
             raise NotFound(f"hand {number}")
         hands = list(session.hands)
         before, hands[number - 1] = hands[number - 1], hand
         return hands, number, "edit", before, hand
-    return _change(db, session_id, based_on, change)
+    return _change(db, session_id, based_on, change, reopen=reopen)
 
 
-def delete_last_hand(db: Database, session_id: str, based_on: int | None) -> Session:
+def delete_last_hand(db: Database, session_id: str, based_on: int | None, reopen: bool = False) -> Session:
     def change(session):
         if not session.hands:
             raise Refused(["There is no hand to delete."])
         return session.hands[:-1], len(session.hands), "delete", session.hands[-1], None
-    return _change(db, session_id, based_on, change)
+    return _change(db, session_id, based_on, change, reopen=reopen)
 
-def undo(db: Database, session_id: str, based_on: int | None) -> Session:
-    """Take back the last add, edit or delete of a hand (an undo is itself undoable)."""
+
+#: How long after a change it can be undone (and the table page offers it): a
+#: change older than that was seen, and maybe settled on; History still goes back.
+UNDO_WINDOW = datetime.timedelta(minutes=30)
+
+TOO_OLD_TO_UNDO = ("That change was made more than 30 minutes ago, so it is not undone from here: "
+                   "History can put the hands back as they were at any earlier version.")
+
+
+def within_undo_window(change: dict, at: datetime.datetime | None = None) -> bool:
+    """Whether a history row is recent enough to undo (``at``: now)."""
+    at = datetime.datetime.now(datetime.timezone.utc) if at is None else at
+    try:
+        made = datetime.datetime.fromisoformat(change["at"])
+    except (TypeError, ValueError):
+        return False
+    return at - made <= UNDO_WINDOW
+
+
+def undo(db: Database, session_id: str, based_on: int | None, reopen: bool = False) -> Session:
+    """Take back the last add, edit or delete of a hand (an undo is itself undoable),
+    within ``UNDO_WINDOW`` of it."""
     last = last_change(db, session_id)
+    if last is not None and undoable(last) and not within_undo_window(last):
+        raise Refused([TOO_OLD_TO_UNDO])
     if last is not None and last["action"] in DRAFT_ACTIONS:
         from .drafts import undo_draft_change
 
-        return undo_draft_change(db, session_id, based_on, last)
+        return undo_draft_change(db, session_id, based_on, last, reopen=reopen)
 
     def change(session):
         if not undoable(last):
             raise Refused(["There is nothing to undo."])
         hands = taken_back(list(session.hands), last)
         return hands, last["hand_number"], "redo" if last["action"] == "undo" else "undo", last["after"], last["before"]
-    return _change(db, session_id, based_on, change)
+    return _change(db, session_id, based_on, change, reopen=reopen)
 
 
 
@@ -357,7 +386,7 @@ def undoable(change: dict | None) -> bool:
                 and change["action"] in ("restore", "revert", "undo", "redo"))
 
 
-def go_back(db: Database, session_id: str, version: int, based_on: int | None) -> Session:
+def go_back(db: Database, session_id: str, version: int, based_on: int | None, reopen: bool = False) -> Session:
     """Put the saved hands back as they were at ``version``, as one more change
     (so it can be undone too)."""
     def change(session):
@@ -365,6 +394,6 @@ def go_back(db: Database, session_id: str, version: int, based_on: int | None) -
             raise Refused([f"There is no earlier version {version} to go back to."])
         hands = hands_at(db, session, version)
         return hands, None, "revert", session.hands, hands
-    return _change(db, session_id, based_on, change)
+    return _change(db, session_id, based_on, change, reopen=reopen)
 
 

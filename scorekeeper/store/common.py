@@ -27,6 +27,23 @@ class NotFound(Exception):
     pass
 
 
+class EveningSettled(Exception):
+    """A change to an evening its circle has settled (``evening``: a
+    ``payments.SettledEvening``), not made: the change must say it reopens the
+    evening (``reopen``), so that a settled evening never changes unnoticed."""
+
+    def __init__(self, evening):
+        self.evening = evening
+        super().__init__(settled_question(evening.payments))
+
+
+def settled_question(payments: int) -> str:
+    """What a change to a settled evening asks first."""
+    marked = "payments were marked" if payments else "nothing was owed"
+    return (f"This evening is settled: {marked}. Change it anyway? It will be reopened and the difference "
+            f"shown under What is owed.")
+
+
 class RateLimited(Exception):
     """Too many new sessions (or tries at one) from one client address;
     ``retry_after`` seconds to wait."""

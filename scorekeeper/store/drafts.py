@@ -10,6 +10,7 @@ from sqlite_utils import Database
 from .common import Refused, new_token, now
 from .schema import writing
 from .changes import log_change, refuse_stale
+from .settled import settled_or_reopened
 from .reads import Session, get_session, session_version
 
 
@@ -103,22 +104,26 @@ def keep_draft(db: Database, session_id: str, number: int, answers: dict, based_
         db.conn.execute("PRAGMA synchronous = FULL")
 
 
-def discard_draft(db: Database, session_id: str, based_on: int) -> Session:
-    """Throw the hand in progress away, as a change that can be undone."""
+def discard_draft(db: Database, session_id: str, based_on: int, reopen: bool = False) -> Session:
+    """Throw the hand in progress away, as a change that can be undone (of a
+    settled evening, only if it says it ``reopen``s it: ``EveningSettled``)."""
     with writing(db):
         current = get_draft(db, session_id)
         if current is None or current.version != based_on:
             raise StaleDraft(current, _hand_count(db, session_id))
+        settled_or_reopened(db, session_id, reopen)
         version = _bump(db, session_id)
         db.execute("delete from drafts where session_id = ?", [session_id])
         log_change(db, session_id, current.number, "discard", _draft_json(current), None, version)
     return get_session(db, session_id)
 
 
-def undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict) -> Session:
+def undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict,
+                      reopen: bool = False) -> Session:
     with writing(db):
         session = get_session(db, session_id)
         refuse_stale(session.version, based_on)
+        settled_or_reopened(db, session_id, reopen)
         if last["action"] == "discard":   # bring the hand in progress back
             if get_draft(db, session_id) is not None:
                 raise Refused(["Another hand is being entered: cancel it first, then undo."])

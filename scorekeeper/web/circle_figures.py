@@ -269,3 +269,4 @@ def open_debts(db, circle: store.Circle):
     paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
             for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings
+

@@ -18,7 +18,7 @@ from .fields import Fields, Reading
 from .kinds import KINDS, fields_of
 
 #: Form fields that are not answers to a question.
-CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use")
+CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "changed", "use", "reopen")
 #: Prefixes of form fields that are not answers (each section's signatures).
 CONTROL_PREFIXES = ("sig_",)
 #: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).

@@ -18,7 +18,8 @@ from ..rules import BOOKS
 from ..rules.hand import sheet_words
 from .access import editable, on_both_links
 from .agreement import card
-from .changes import based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo
+from .changes import (based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo, reopen_asked,
+                      reopened_note, reopening, settled_ask)
 from .conflicts import conflict, merged, refusal, stale_save, with_use
 from .context import settlement_of, table_context
 from .fields import whole
@@ -49,9 +50,23 @@ def posted_draft_version() -> int | None:
     return whole(request.form.get("draft_version"))
 
 
+def asked_first(t: Target):
+    """The hand form of a settled evening asks first: reopen it on purpose, then
+    on to the form (None when the evening is not settled)."""
+    settled = store.settled_evening(get_db(), t.session.id)
+    if settled is None:
+        return None
+    then = request.path.removeprefix(t.table.url())
+    return settled_ask(t.table, settled, action=t.table.url("/reopen"), fields=[("then", then)],
+                       button="Reopen the evening", status=200)
+
+
 @bp.get("/s/<key>/hands/new")
 def new_hand(key):
     t = target(key)
+    asked = asked_first(t)
+    if asked is not None:
+        return asked
     if len(t.session.hands) >= store.MAX_HANDS:
         flash(f"This session has {store.MAX_HANDS} hands, the most it can hold. Start a new session.")
         return redirect(t.table.url())
@@ -64,6 +79,9 @@ def new_hand(key):
 @bp.get("/s/<key>/hands/<int:number>/edit")
 def edit_hand(key, number):
     t = target(key, number)
+    asked = asked_first(t)
+    if asked is not None:
+        return asked
     hand = t.session.hands[number - 1]
     return form_page(t, t.parse(hand_values(t.book, t.session.options, hand, t.names, t.hands_before)))
 
@@ -131,13 +149,17 @@ def save_hand(key, number):
     if not form.complete:
         return form_page(t, form, NOT_SAVED, 422)
     token = request.form.get("draft") or None
+    reopens = reopening(t.session.id)
     try:
         if t.editing:
-            saved = store.replace_hand(get_db(), t.session.id, t.number, form.hand, based_on())
+            saved = store.replace_hand(get_db(), t.session.id, t.number, form.hand, based_on(),
+                                       reopen=reopen_asked())
             flash(balance_changes(settlement_of(t.session), settlement_of(saved), t.names))
         else:
             saved = store.add_hand(get_db(), t.session.id, form.hand, based_on(), draft=token,
-                                   draft_version=posted_draft_version())
+                                   draft_version=posted_draft_version(), reopen=reopen_asked())
+    except store.EveningSettled as settled:   # settled since this form was drawn: asked now, nothing lost
+        return form_page(t, form, status=409, settled_ask=str(settled))
     except store.StaleDraft as stale:
         return conflict(t, stale)
     except store.StaleEdit as stale:
@@ -145,6 +167,8 @@ def save_hand(key, number):
     except store.Refused as refused:
         return form_page(t, form, refusal(t, refused), 422)
     keep_snapshot(saved)
+    if reopens:
+        reopened_note()
     offer_undo()
     return redirect(t.table.url())
 
@@ -156,10 +180,16 @@ def discard(key):
     version = posted_draft_version()
     if not store.draft_version(get_db(), t.session.id) and not version:
         return redirect(t.table.url())  # nothing was kept: nothing to cancel
+    reopens = reopening(t.session.id)
     try:
-        keep_snapshot(store.discard_draft(get_db(), t.session.id, version or 0))
+        keep_snapshot(store.discard_draft(get_db(), t.session.id, version or 0, reopen=reopen_asked()))
+    except store.EveningSettled as settled:   # the hand in progress as kept, asked about
+        draft = store.get_draft(get_db(), t.session.id)
+        return form_page(t, t.parse(draft.answers if draft else request.form), status=409, settled_ask=str(settled))
     except store.StaleDraft as stale:
         return conflict(t, stale)
+    if reopens:
+        reopened_note()
     offer_undo()
     return redirect(t.table.url())
 
@@ -169,7 +199,8 @@ def delete_hand(key, number):
     t = target(key, number)
     if number != len(t.session.hands):
         return not_changed(t.table, f"Only the last hand can be deleted; edit hand {number} instead.", 422)
-    return change_or_refuse(t.table, lambda: store.delete_last_hand(get_db(), t.session.id, based_on()))
+    return change_or_refuse(t.table, lambda: store.delete_last_hand(get_db(), t.session.id, based_on(),
+                                                                    reopen=reopen_asked()))
 
 
 @on_both_links(bp, "/hands/<int:number>")

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import os
 
-from flask import Blueprint, abort, current_app, g, make_response, render_template, request
+from flask import Blueprint, abort, current_app, flash, g, make_response, render_template, request
 
 from .. import store
 from ..localtime import viewer_clock
 from ..db import get_db
 from .cache import LIVE, SHARED, SHARED_PARTS_FOLDER
-from .access import editable, is_unlocked, load_player_table, load_table, on_both_links
-from .changes import based_on, change_or_refuse, undo_offer
+from .access import editable, is_table_page, is_unlocked, load_player_table, load_table, on_both_links
+from .changes import based_on, change_or_refuse, reopen_asked, settled_ask, undo_offer
 from .context import public_base_url, qr_svg, table_context
 from .circles import circle_of
-from .htmx import render
+from .htmx import redirect, render
 from .kept_polls import VERSION_MARK
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
@@ -26,9 +26,10 @@ def table_page(table):
     context = table_context(table)
     unlocked = is_unlocked(table.session)
     watch_url = public_base_url() + f"/w/{table.session.watch_id}"
+    settled = store.settled_evening(get_db(), table.session.id) if table.can_edit else None
     context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
-                   undo_offer=undo_offer(table, unlocked), player_links=player_links(table),
-                   circle=circle_of(table.session.id))
+                   undo_offer=undo_offer(table, unlocked, settled is not None), player_links=player_links(table),
+                   circle=circle_of(table.session.id), settled=settled)
     return render("table.html", "_live.html", **context)
 
 
@@ -117,18 +118,39 @@ def history(key):
     context = table_context(table)
     rows = with_what_changed(store.history(get_db(), table.session.id), context["book"], context["names"])
     context.update(history=with_verdicts(rows, table.session), actions=ACTIONS,
-                   clock=viewer_clock(request.cookies))  # times in the viewer's zone
+                   clock=viewer_clock(request.cookies),  # times in the viewer's zone
+                   settled=store.settled_evening(get_db(), table.session.id))
     return render_template("history.html", **context)
 
 
 @bp.post("/s/<key>/undo")
 def undo(key):
     table = editable(key)
-    return change_or_refuse(table, lambda: store.undo(get_db(), table.session.id, based_on()))
+    return change_or_refuse(table, lambda: store.undo(get_db(), table.session.id, based_on(), reopen=reopen_asked()))
 
 
 @bp.post("/s/<key>/history/<int:version>/back")
 def go_back(key, version):
     """Put the saved hands back as they were at ``version`` (one more change, undoable)."""
     table = editable(key)
-    return change_or_refuse(table, lambda: store.go_back(get_db(), table.session.id, version, based_on()))
+    return change_or_refuse(table, lambda: store.go_back(get_db(), table.session.id, version, based_on(),
+                                                         reopen=reopen_asked()))
+
+
+@bp.route("/s/<key>/reopen", methods=["GET", "POST"])
+def reopen(key):
+    """A settled evening reopened on purpose, once asked (``then``: the page of
+    the table to go on to, such as the next hand's form)."""
+    table = editable(key)
+    then = request.values.get("then", "")
+    back = table.url(then if then and is_table_page(then) else "")
+    settled = store.settled_evening(get_db(), table.session.id)
+    if settled is None:
+        return redirect(back)
+    if request.method == "GET" or not reopen_asked():
+        return settled_ask(table, settled, action=table.url("/reopen"), fields=[("then", then)],
+                           button="Reopen the evening", status=200 if request.method == "GET" else 409)
+    store.reopen_settled(get_db(), table.session.id)
+    flash("The evening is reopened: its circle no longer calls it settled. A change to it shows under "
+          "What is owed as the difference to be paid or paid back.")
+    return redirect(back)

@@ -21,7 +21,6 @@ import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -115,7 +114,7 @@ def part_cli(args, season_records, lines, results) -> bool:
         f"{(reduced + added) / settling:.2f}× the settling they start from.",
         "",
     ]
-    results.append((f"`scorekeeper season` over 1,000 files × 30 hands (issue 19)", "≤ 3 s",
+    results.append(("`scorekeeper season` over 1,000 files × 30 hands (issue 19)", "≤ 3 s",
                     f"{whole:.2f} s (figures {(reduced + added) * 1000:.0f} ms over a {settling:.2f} s load + settle)",
                     f"bare import {bare * 1000:.0f} ms", met, "bench/season_bench.py --part cli"))
     return met

@@ -126,7 +126,7 @@ def sheet_context(record: dict, printed: datetime.datetime | None = None, agreed
         "players": list(names),
         "short": labels,  # the column heads and the hand lines call the players so
         # how the hand lines call each player, where that is not the whole name
-        "labels": [{"name": n, "label": l} for n, l in zip(names, labels) if n != l],
+        "labels": [{"name": n, "label": label} for n, label in zip(names, labels) if n != label],
         "stake": stake,
         "stake_label": stake_label(stake),
         "phases": [{"id": p.id, "heading": p.title, "short": p.short} for p in book.phase_info],

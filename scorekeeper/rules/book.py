@@ -25,7 +25,6 @@ from .core import (
     CARDS_IN_A_HAND,
     RANK_SET,
     RANKS,
-    SEATS,
     SETS,
     SUITS,
     HandCheck,

@@ -462,7 +462,6 @@ def safe_name(name: str) -> str:
 def import_circle():
     """A circle's archive (``gleek-circle/1``), as a new circle with new links."""
     from ..rules.record import NotJSON, decode_json
-    from ..limits import MAX_RECORD_BYTES
     from .home import creator, keep_limit, storage_full, too_many_sessions
 
     try:
@@ -668,7 +667,7 @@ def stats(view):
     from ..chart import bars_svg
 
     context = season_context(view, filter_of(request.args))
-    season, who, money = context["season"], context["who"], context["money"]
+    who, money = context["who"], context["money"]
     context["bars"] = lambda unit: bars_svg([(who(p), v) for p, v in money.balances[unit].items()],
                                             title=f"Each member's net over the season, {context['unit_name'](unit)}",
                                             unit=unit)

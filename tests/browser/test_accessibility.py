@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from support.data import load_example
 from support.web import hand_fields
 
-from .browser_ui import FORM, UI, expected
+from .browser_ui import UI, expected
 from .conftest import PHONE
 from .test_hand_kept import HAND, PLAYERS
 

@@ -39,7 +39,6 @@ def test_two_players_agree_on_their_phones_and_an_edit_asks_again(page, base_url
     scorer.click()
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url(re.compile(r"/s/[^/?]+$"))
-    table = page.url
     page.locator("details.players summary").click()
     links = [re.sub(r"^https?://[^/]+", base_url, a.get_attribute("href"))
              for a in page.locator("details.players .link a").all()]
@@ -76,7 +75,7 @@ def test_two_players_agree_on_their_phones_and_an_edit_asks_again(page, base_url
         ui.ready()
         ui.save(editing=True)
         expect(page.locator("#live")).to_contain_text("Hand 2: do you agree?")  # both OKs needed again
-        for player, name in ((ben, "Ben"), (cat, "Cat")):
+        for player in (ben, cat):
             expect(player.locator("#hand-2")).to_contain_text("do you agree?", timeout=5_000)
             expect(player.locator("#hand-2")).to_contain_text("OKs needed from Ben and Cat")
     finally:

@@ -9,7 +9,6 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 from playwright.sync_api import expect
 
 from support.data import load_example

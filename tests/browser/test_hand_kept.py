@@ -93,7 +93,7 @@ def test_offline_taps_and_save_are_sent_when_the_wifi_is_back_exactly_once(page,
 
 def test_a_watcher_sees_the_hand_in_progress_then_the_saved_hand(page, base_url, browser):
     ui = UI(page)
-    table = ui.start_session(base_url, PLAYERS, "parlett")
+    ui.start_session(base_url, PLAYERS, "parlett")
     watch = page.locator("details.invite .link a").get_attribute("href")
     watcher_context = phone(browser)
     try:

@@ -9,7 +9,6 @@ database) in test_offline_through_the_https_front."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import shutil

@@ -40,8 +40,8 @@ def test_invalid_parlett_refused_with_each_problem():
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert "hand 2: tricks add up to 11, not 12" in lines
-    assert any(l.startswith("hand 3: sets") and "6 Aces" in l for l in lines)
-    assert all(l.startswith("hand ") for l in lines)
+    assert any(line.startswith("hand 3: sets") and "6 Aces" in line for line in lines)
+    assert all(line.startswith("hand ") for line in lines)
 
 
 def test_invalid_modern_refused_with_each_problem():
@@ -49,9 +49,9 @@ def test_invalid_modern_refused_with_each_problem():
     assert result.returncode == 1
     assert result.stdout == ""
     lines = result.stderr.splitlines()
-    assert any(l.startswith("hand 1: card_points") and "300" in l and "252" in l for l in lines)
-    assert any(l.startswith("hand 1: card_points") and "140" in l and "3 tricks" in l for l in lines)
-    assert any(l.startswith("hand 2: tib") and "Kiss" in l for l in lines)
+    assert any(line.startswith("hand 1: card_points") and "300" in line and "252" in line for line in lines)
+    assert any(line.startswith("hand 1: card_points") and "140" in line and "3 tricks" in line for line in lines)
+    assert any(line.startswith("hand 2: tib") and "Kiss" in line for line in lines)
     assert len(lines) == 3
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import BOOKS, InvalidRecord, Payment, Problem, fewest_payments
+from scorekeeper.rules import InvalidRecord, Payment, Problem, fewest_payments
 from scorekeeper.rules.core import (
     add,
     as_number,

@@ -23,7 +23,7 @@ def pdf_with_attachments(count: int, inflated: int, name: str = "session.json", 
     catalog = add(b"")          # filled in below, once the tree's numbers are known
     pages = add(b"<< /Type /Pages /Kids [] /Count 0 >>")
     pairs = []
-    for n in range(count):
+    for _ in range(count):
         stream = add(b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed)
                      + packed + b"\nendstream")
         spec = add(b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F %d 0 R >> >>"

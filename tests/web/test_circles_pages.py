@@ -370,7 +370,7 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
     assert debts == ["Cat pays Dan 4s 4d, for 21 Nov", "Cat pays Ben 3d, for 21 Nov"]
-    for debt in range(2):
+    for _ in range(2):
         _, fields = forms(page, "/owed/pay")[0]
         assert fields["paid_by"] == str(ids["Cat"])  # the payer
         status, _, _ = phone.post(circle + "/owed/pay", dict(fields, paid_by=ids["Ben"], paid_on="2026-11-28"))

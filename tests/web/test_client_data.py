@@ -27,7 +27,7 @@ def walk(states, replay, start):
         state, node = replay(calls), states[at]
         assert node["turn"] == state.turn
         assert [c[0] for c in node["calls"]] == [c.label for c in state.choices]
-        for label, call, child, said in node["calls"]:
+        for _label, call, child, said in node["calls"]:
             after = replay(calls + [json.loads(call)])
             assert after.problem is None and said in after.line()
             if child >= 0 and child not in seen:

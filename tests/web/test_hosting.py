@@ -101,7 +101,7 @@ def test_the_client_address_is_the_one_the_front_saw(hosted):
     limits must count the phone's address (X-Forwarded-For), not the front's."""
     hosted.config["SESSIONS_PER_MINUTE"] = 2
     client = hosted.test_client()
-    for n in range(2):
+    for _ in range(2):
         assert create(client, FRONT, {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.1"}).status_code == 303
     assert create(client, FRONT, {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.1"}).status_code == 429
     assert create(client, FRONT, {**VIA_HTTPS, "X-Forwarded-For": "198.51.100.2"}).status_code == 303

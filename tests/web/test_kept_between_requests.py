@@ -5,6 +5,7 @@ transaction or a lowered ``synchronous`` handed on), and the decoded hands
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 import pytest
@@ -73,7 +74,7 @@ def test_a_request_that_failed_does_not_hand_its_connection_on(app, client):
             db.conn.execute("BEGIN IMMEDIATE")
             raise RuntimeError("halfway")
     assert kept(app) is None  # closed, not kept
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
         db.conn.execute("select 1")
     # nothing is locked: the next request writes
     assert client.post(url + "/hands", data=hand_fields(HAND, version_of(client, url))).status_code == 303

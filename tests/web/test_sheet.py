@@ -295,7 +295,7 @@ def test_hand_lines_call_players_by_a_short_name(names, labels):
     record["players"] = names
     context = sheet_context(record)
     assert context["hands"][0]["words"][0] == f"{labels[0]} dealt"
-    assert context["labels"] == [{"name": n, "label": l} for n, l in zip(names, labels) if n != l]
+    assert context["labels"] == [{"name": n, "label": label} for n, label in zip(names, labels) if n != label]
 
 
 def test_empty_session():

@@ -121,7 +121,7 @@ def assert_laid_out(sheet, margin_slack=0.5, overlap_slack=0.5):
         words = sorted(word_boxes(sheet["path"], page))
         assert words
         page_width = 297 / 25.4 * 72
-        for x0, y0, x1, y1, word in words:
+        for x0, _y0, x1, _y1, word in words:
             assert x0 >= LEFT_PT - margin_slack and x1 <= page_width - LEFT_PT + margin_slack, (page, word, x0, x1)
         # sweep by x: any two boxes overlapping by more than half a point both ways
         for i, (x0, y0, x1, y1, word) in enumerate(words):

@@ -17,7 +17,7 @@ APT_INSTALL = if [ -n "$$missing" ]; then \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-.PHONY: run run-https test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
+.PHONY: run run-https lint test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -70,7 +70,12 @@ run-https: $(STAMP) print-deps https-deps
 # Two workers (pytest-xdist): the browser and server tests spend much of their time
 # waiting on a browser or a server, so two at once keep both cores busy (the suite
 # must stay under ~10 minutes on 2 cores).
-test: $(STAMP) system-deps $(AXE)
+# The linters (pyproject.toml says which rules and which layer contracts, and why).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/lint-imports --no-cache --no-logo
+
+test: $(STAMP) system-deps $(AXE) lint
 	$(PY) -m pytest -n 2
 
 # axe-core, for the accessibility tests only (never served to phones): 650 KB of
@@ -83,7 +88,7 @@ $(AXE):
 	  rm -rf package axe-core-$(AXE_VERSION).tgz
 	echo "$(AXE_SHA256)  $@.part" | sha256sum -c --quiet && mv $@.part $@
 
-test-fast: $(STAMP) print-deps
+test-fast: $(STAMP) print-deps lint
 	$(PY) -m pytest -n 2 -m "not browser"
 
 # Benchmarks (not part of `make test`): each run goes into bench/history.md, a target's figure into bench/results.json (BENCHMARKS.md's table).

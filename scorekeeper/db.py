@@ -114,7 +114,7 @@ def restore_command(paths):
         for problem in refused.lines():
             click.echo(problem, err=True)
         click.echo("Nothing was restored.", err=True)
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     for note in notes:   # over an existing session: what was restored there, what it kept
         print(note)
     circles = sum(1 for path in backup.expand(paths)[0] if path.name.startswith("circle-"))

@@ -124,7 +124,7 @@ def season_lines(s, owed=None) -> list[str]:
     if not s.evenings:
         return lines
     rows = [["Evening", "Rule book", "Hands"] + names]
-    for e, running in zip(s.evenings, s.running):
+    for e in s.evenings:
         cells = []
         for name in names:
             if name in e.players:

@@ -6,6 +6,7 @@ gives, the same exact value of the same type."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Iterable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -220,7 +220,30 @@ def build_parser():
                                                 "docs/record.md, README.md, BENCHMARKS.md)")
     docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
     docs_cmd.set_defaults(run=cmd_docs)
+    replicate_cmd = commands.add_parser("replicate", help="replicate the database continuously with Litestream "
+                                                          "(REPLICA in instance/config.py; make run-https does it itself)")
+    replicate_cmd.add_argument("--print", action="store_true", help="print litestream's configuration and stop")
+    replicate_cmd.set_defaults(run=cmd_replicate)
+    restore_cmd = commands.add_parser("restore-replica", help="put the replica's last transaction in place of the "
+                                                              "database (the server stopped)")
+    restore_cmd.add_argument("--force", action="store_true",
+                             help="replace an existing database (it is kept beside, as .replaced-<time>)")
+    restore_cmd.add_argument("--at", metavar="TIME",
+                             help="as of this time (RFC 3339, e.g. 2026-12-05T01:00:00Z), not the latest")
+    restore_cmd.set_defaults(run=cmd_restore_replica)
     return parser
+
+
+def cmd_replicate(args) -> int:
+    from . import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
+
+    return replica.cmd_replicate(args)
+
+
+def cmd_restore_replica(args) -> int:
+    from . import replica
+
+    return replica.cmd_restore(args)
 
 
 def cmd_docs(args) -> int:

@@ -223,6 +223,8 @@ def build_parser():
     replicate_cmd = commands.add_parser("replicate", help="replicate the database continuously with Litestream "
                                                           "(REPLICA in instance/config.py; make run-https does it itself)")
     replicate_cmd.add_argument("--print", action="store_true", help="print litestream's configuration and stop")
+    replicate_cmd.add_argument("--wait", action="store_true",
+                               help="only wait until the running litestream has synced once (the deploy unit's start)")
     replicate_cmd.set_defaults(run=cmd_replicate)
     restore_cmd = commands.add_parser("restore-replica", help="put the replica's last transaction in place of the "
                                                               "database (the server stopped)")

@@ -191,7 +191,7 @@ class Replicator:
         while time.monotonic() < deadline and self.process is not None and self.process.poll() is None:
             if synced(self.replica):
                 return True
-            time.sleep(0.05)
+            time.sleep(0.2)
         return False
 
     def keep_running(self) -> None:
@@ -307,6 +307,14 @@ def cmd_replicate(args) -> int:
     if args.print:
         print(config_text(replica), end="")
         return 0
+    if args.wait:   # the deploy unit's start is done once the running litestream has synced
+        deadline = time.monotonic() + Replicator.READY_WITHIN
+        while time.monotonic() < deadline:
+            if synced(replica):
+                return 0
+            time.sleep(0.1)
+        print(f"litestream has not synced {replica.database} within {Replicator.READY_WITHIN:g} s", file=sys.stderr)
+        return 1
     command = replicate_command(replica)
     os.execv(command[0], command)
 

@@ -90,23 +90,37 @@ def test_every_acknowledged_hand_comes_back_from_the_replica_after_the_disk_is_l
     assert (other_disk / "ltx").is_dir()
 
     lose_the_disk(database)
-    restored = subprocess.run([sys.executable, "-m", "scorekeeper", "restore-replica"], cwd=ROOT, env=server.env,
-                              capture_output=True, text=True, timeout=60)
-    assert restored.returncode == 0, restored.stderr
-    assert restored.stdout == f"Restored {database} from file://{other_disk}\n"
+    assert restore_replica(server) == f"Restored {database} from file://{other_disk}\n"
 
-    server.start()   # the app starts on the restored database
+    server.start()   # the app starts on the restored database, and litestream goes on from it
     try:
         for url, (jar, acknowledged) in tables.items():
             assert exported_hands(server, url, jar) == acknowledged
         url, (jar, acknowledged) = next(iter(tables.items()))
-        hand = HANDS[0]   # and the evening goes on from its version
+        hand = HANDS[0]   # the evening goes on from its version
         status, _, _ = server.request("POST", url + "/hands", urlencode(
             list(hand_fields(hand, SAVES + 1).items(multi=True))).encode(), {"Origin": server.url, **FORM, **jar})
         assert status == 303
-        assert exported_hands(server, url, jar) == acknowledged + [hand]
+        acknowledged.append(hand)
     finally:
         assert server.stop() == 0
+
+    lose_the_disk(database)   # a second disk lost: the hand saved after the first restore is in the replica too
+    restore_replica(server)
+    server.start()
+    try:
+        for url, (jar, acknowledged) in tables.items():
+            assert exported_hands(server, url, jar) == acknowledged
+    finally:
+        assert server.stop() == 0
+
+
+def restore_replica(server: RunHttps) -> str:
+    """``scorekeeper restore-replica`` for the server's instance: what it printed."""
+    restored = subprocess.run([sys.executable, "-m", "scorekeeper", "restore-replica"], cwd=ROOT, env=server.env,
+                              capture_output=True, text=True, timeout=60)
+    assert restored.returncode == 0, restored.stderr
+    return restored.stdout
 
 
 def test_a_missing_database_is_restored_from_the_replica_before_an_empty_one_is_made(tmp_path):

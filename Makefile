@@ -17,7 +17,7 @@ APT_INSTALL = if [ -n "$$missing" ]; then \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-.PHONY: run run-https test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
+.PHONY: run run-https restore-replica test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -66,6 +66,12 @@ run: $(STAMP) print-deps
 run-https: $(STAMP) print-deps https-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)
+
+# The database back from its replica (REPLICA in instance/config.py), the server
+# stopped: restored beside it, checked, then moved in (scorekeeper/replica.py).
+# A database already there is kept unless FORCE=1 (then beside, as .replaced-<time>).
+restore-replica: $(STAMP)
+	$(VENV)/bin/scorekeeper restore-replica $(if $(FORCE),--force)
 
 # Two workers (pytest-xdist): the browser and server tests spend much of their time
 # waiting on a browser or a server, so two at once keep both cores busy (the suite

@@ -85,7 +85,9 @@ def new_tables(server: RunHttps, count: int) -> list[Table]:
     return tables
 
 
-def save_until(table: Table, stop: threading.Event, interval: float, rng: random.Random) -> None:
+def save_until(table: Table, stop: threading.Event, killed: threading.Event, interval: float,
+               rng: random.Random) -> None:
+    """Save, wait, save … until ``stop``; a save the kill cut short is not an error (nor acknowledged)."""
     time.sleep(rng.uniform(0, interval))
     while not stop.is_set():
         hand = dict(HANDS[(table.version - 1) % len(HANDS)], note=f"save {table.version}")   # the evening's stakes hold
@@ -95,12 +97,12 @@ def save_until(table: Table, stop: threading.Event, interval: float, rng: random
             status, _, _ = http_request("127.0.0.1", table.port, "POST", f"/s/{table.sid}/hands", fields,
                                         source=table.source)
         except OSError as error:
-            if not stop.is_set():
+            if not killed.is_set():
                 table.errors.append(repr(error))
             return
         answered = time.monotonic()
         if status != 303:
-            if not stop.is_set():
+            if not killed.is_set():
                 table.errors.append(f"status {status}")
             return
         table.version += 1
@@ -127,10 +129,11 @@ def one_run(folder: Path, args, rng: random.Random, replicated: bool) -> Run:
         config += f"REPLICA = {str(other_disk)!r}\nREPLICA_SYNC_SECONDS = {args.sync}\n"
     server = started(folder, config)
     database = server.instance / "scorekeeper.db"
-    stop = threading.Event()
+    stop, killing = threading.Event(), threading.Event()
     try:
         tables = new_tables(server, args.tables)
-        savers = [threading.Thread(target=save_until, args=(table, stop, args.interval, random.Random(rng.random())))
+        savers = [threading.Thread(target=save_until, args=(table, stop, killing, args.interval,
+                                                                random.Random(rng.random())))
                   for table in tables]
         began = time.monotonic()
         for saver in savers:
@@ -138,6 +141,7 @@ def one_run(folder: Path, args, rng: random.Random, replicated: bool) -> Run:
         time.sleep(rng.uniform(*args.kill_after) if replicated else args.kill_after[1])
         killed = time.monotonic()
         if replicated:
+            killing.set()
             server.kill()   # litestream first, then the app and Caddy: the machine is gone
         stop.set()
         for saver in savers:

@@ -49,18 +49,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from . import private
+from flask import Config
+
+from . import instance_folder, private
 
 SYNC_SECONDS = 1.0          # Litestream's own default sync-interval
 APP_CHECKPOINT_PAGES = 10_000   # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)
 RESTART_AFTER = 5.0         # seconds between restarts of a litestream that died under `make run-https`
 
 
-NOTHING = Path("/dev/null")   # what ``restore`` returns when the replica had nothing to restore
-
 
 class ReplicaError(Exception):
     """A restore that could not be made (the line says why); nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A restore made: the database it replaced, kept beside (None if there was none)."""
+
+    kept: Path | None
 
 
 @dataclass(frozen=True)
@@ -99,22 +106,18 @@ def replica_url(setting: str) -> str:
     return "file://" + str(Path(setting).expanduser().resolve())
 
 
-def from_config(config, database: str | Path | None = None) -> Replica | None:
+def from_config(config) -> Replica | None:
     """The replica a Flask-style ``config`` mapping names (None without ``REPLICA``)."""
     setting = config.get("REPLICA")
     if not setting:
         return None
-    return Replica(Path(database or config["DATABASE"]).resolve(), replica_url(str(setting)),
+    return Replica(Path(config["DATABASE"]).resolve(), replica_url(str(setting)),
                    float(config.get("REPLICA_SYNC_SECONDS") or SYNC_SECONDS))
 
 
 def from_instance() -> Replica | None:
     """The replica instance/config.py names, read without starting the app
     (which would make an empty database where it is missing)."""
-    from flask import Config
-
-    from . import instance_folder
-
     instance = instance_folder()
     config = Config(str(instance), {"DATABASE": str(instance / "scorekeeper.db")})
     config.from_pyfile("config.py", silent=True)
@@ -231,19 +234,19 @@ def _stop_with_parent() -> None:
 
 
 def sidecars(database: Path) -> list[Path]:
-    """The database file and what SQLite keeps beside it."""
+    """A database file and what SQLite (and the write turn) keep beside it."""
     return [Path(f"{database}{side}") for side in private.SQLITE_SIDES]
 
 
 def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
-            if_replica_exists: bool = False) -> Path | None:
+            if_replica_exists: bool = False) -> Restored | None:
     """The replica's database put in place of ``replica.database``: restored into
     a new file beside it, checked (``integrity-check quick``), then moved in. An
     existing database is refused unless ``force``; then it is kept (renamed
-    ``<name>.replaced-<time>``, with its -wal and -shm). Returns the kept
-    database's path, if any. Never while the server runs: the database would be
+    ``<name>.replaced-<time>``, with its -wal and -shm), and named in the
+    ``Restored`` returned. Never while the server runs: the database would be
     swapped under its open connections. ``if_replica_exists``: a replica with
-    nothing in it yet is not an error (nothing is changed; ``NOTHING`` returned)."""
+    nothing in it yet is not an error (nothing is changed; None returned)."""
     database = replica.database
     exists = database.exists() and database.stat().st_size > 0
     if exists and not force:
@@ -260,7 +263,7 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
         command.append("-if-replica-exists")
     result = subprocess.run(command + [replica.url], capture_output=True, text=True)
     if result.returncode == 0 and if_replica_exists and not restored.exists():
-        return NOTHING
+        return None
     if result.returncode != 0 or not restored.exists():
         for path in sidecars(restored):
             path.unlink(missing_ok=True)
@@ -273,11 +276,11 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
         for side in ("", "-wal", "-shm"):
             if Path(f"{database}{side}").exists():
                 os.replace(f"{database}{side}", f"{kept}{side}")
-    for path in sidecars(database)[1:]:
-        path.unlink(missing_ok=True)   # an old -wal beside the restored file would be applied to it
+    for side in ("-wal", "-shm", "-journal"):   # not -writer: the write turn's lock file stays the same file
+        Path(f"{database}{side}").unlink(missing_ok=True)   # an old -wal beside the restored file would be applied to it
     shutil.rmtree(replica.local_state, ignore_errors=True)   # Litestream's position in the old database
     os.replace(restored, database)
-    return kept
+    return Restored(kept)
 
 
 def restore_if_missing(replica: Replica) -> bool:
@@ -293,7 +296,7 @@ def restore_if_missing(replica: Replica) -> bool:
             return False
         database.unlink(missing_ok=True)   # an empty file is no database (private_file makes one before SQLite)
         # a new replica has nothing yet: the database is then made empty, and replicated from then on
-        return restore(replica, if_replica_exists=True) is not NOTHING
+        return restore(replica, if_replica_exists=True) is not None
     finally:
         os.close(fd)   # and its lock with it
 
@@ -326,11 +329,11 @@ def cmd_restore(args) -> int:
         print("No REPLICA in instance/config.py: there is no replica to restore from.", file=sys.stderr)
         return 1
     try:
-        kept = restore(replica, force=args.force, timestamp=args.at)
+        restored = restore(replica, force=args.force, timestamp=args.at)
     except ReplicaError as error:
         print(error, file=sys.stderr)
         return 1
     print(f"Restored {replica.database} from {replica.url}")
-    if kept:
-        print(f"The database it replaced is kept as {kept}")
+    if restored.kept:
+        print(f"The database it replaced is kept as {restored.kept}")
     return 0

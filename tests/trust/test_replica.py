@@ -37,9 +37,10 @@ TABLES, SAVES = 3, 8   # each table saves its hands while the others do
 
 def lose_the_disk(database: Path) -> None:
     """The database, its WAL and -shm gone, and Litestream's own state beside them."""
-    for side in ("", "-wal", "-shm"):
-        Path(f"{database}{side}").unlink()
-    shutil.rmtree(replica.Replica(database, "").local_state)
+    database.unlink()
+    for side in ("-wal", "-shm"):
+        Path(f"{database}{side}").unlink(missing_ok=True)   # none after a restore, until the app writes
+    shutil.rmtree(replica.Replica(database, "").local_state, ignore_errors=True)   # none after a restore either
 
 
 def new_table(server: RunHttps, n: int) -> tuple[str, dict]:
@@ -147,6 +148,15 @@ def test_a_missing_database_is_restored_from_the_replica_before_an_empty_one_is_
     with pytest.raises(replica.ReplicaError, match="exists: stop the server, then restore with --force"):
         replica.restore(replicated)
     assert database.read_bytes() == before
+    # asked to (--force): the replica's database in its place, the one there kept beside
+    restored = replica.restore(replicated, force=True)
+    assert restored.kept.name.startswith("scorekeeper.db.replaced-") and restored.kept.read_bytes() == before
+    db = store.connect(database)
+    try:
+        session = store.get_session(db, url.rsplit("/", 1)[1])
+        assert (len(session.hands), session.version) == (3, 4)
+    finally:
+        db.close()
 
     lose_the_disk(database)
     app = create_app(config)   # as `make run-https`'s init-db, or the server, starts

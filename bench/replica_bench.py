@@ -14,8 +14,9 @@ restores the replica. Each table's restored version is compared with the
 versions its saves were acknowledged with: the acknowledged saves missing, and
 the window they cover (from the first missing one's acknowledgement to the kill).
 
-A last run without ``REPLICA`` (the same saves, nothing killed) is the baseline
-for the saves' latency: what replication costs a save (p50 and p95 ratios).
+After each run, a run without ``REPLICA`` (the same saves for as long, nothing
+killed) is the baseline for the saves' latency, measured in turn with it on this
+shared machine: what replication costs a save (p50 and p95 ratios).
 Saves that were not acknowledged (any status but 303, a refused or failed
 connection) are counted as errors: there must be none.
 
@@ -27,6 +28,7 @@ Not part of ``make test``; the figures are printed (for BENCHMARKS.md, by hand).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -122,7 +124,8 @@ def started(folder: Path, config: str, tries: int = 3) -> RunHttps:
     raise AssertionError("unreachable")
 
 
-def one_run(folder: Path, args, rng: random.Random, replicated: bool) -> Run:
+def one_run(folder: Path, args, rng: random.Random, seconds: float, replicated: bool) -> Run:
+    """``seconds`` of saves, then (``replicated``) the kill, the lost disk and the restore."""
     other_disk = folder / "other-disk"
     config = "SESSIONS_PER_MINUTE = 100000\n"
     if replicated:
@@ -138,11 +141,11 @@ def one_run(folder: Path, args, rng: random.Random, replicated: bool) -> Run:
         began = time.monotonic()
         for saver in savers:
             saver.start()
-        time.sleep(rng.uniform(*args.kill_after) if replicated else args.kill_after[1])
+        time.sleep(seconds)
         killed = time.monotonic()
         if replicated:
             killing.set()
-            server.kill()   # litestream first, then the app and Caddy: the machine is gone
+            killed = server.kill()   # litestream, the app and Caddy together: the machine is gone
         stop.set()
         for saver in savers:
             saver.join()
@@ -171,7 +174,7 @@ def one_run(folder: Path, args, rng: random.Random, replicated: bool) -> Run:
                 if version > store.get_session(db, table.sid).version]
     finally:
         db.close()
-    return Run(saves, len(lost), killed - min(lost) if lost else 0.0, errors, latencies, killed - began)
+    return Run(saves, len(lost), max(0.0, killed - min(lost)) if lost else 0.0, errors, latencies, killed - began)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -192,18 +195,21 @@ def main(argv=None) -> int:
     if not have_caddy():
         raise SystemExit("needs caddy and certutil (make https-deps)")
     rng = random.Random(args.seed)
-    runs = []
+    runs, baselines = [], []
     for n in range(args.runs):
+        seconds = rng.uniform(*args.kill_after)
         with tempfile.TemporaryDirectory(prefix="gleek-replica-") as folder:
-            run = one_run(Path(folder), args, rng, replicated=True)
+            run = one_run(Path(folder), args, rng, seconds, replicated=True)
+        with tempfile.TemporaryDirectory(prefix="gleek-replica-") as folder:
+            baseline = one_run(Path(folder), args, rng, seconds, replicated=False)
         runs.append(run)
+        baselines.append(baseline)
         print(f"run {n + 1}: {run.saves} saves acknowledged, {run.missing} missing after the restore, "
-              f"covering {run.window:.2f} s; {run.errors} errors", flush=True)
-    with tempfile.TemporaryDirectory(prefix="gleek-replica-") as folder:
-        baseline = one_run(Path(folder), args, rng, replicated=False)
-    print(f"baseline (no replica): {baseline.saves} saves acknowledged; {baseline.errors} errors", flush=True)
+              f"covering {run.window:.2f} s; {run.errors} errors (without the replica: {baseline.saves} saves, "
+              f"{baseline.errors} errors)", flush=True)
 
     windows = [run.window for run in runs]
+    print(f"(load average now {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
     latencies = [latency for run in runs for latency in run.latencies]
     print()
     print(f"Replica recovery point, {args.runs} runs, sync-interval {args.sync:g} s, {args.tables} tables "
@@ -213,9 +219,10 @@ def main(argv=None) -> int:
           f"max {max(r.missing for r in runs)} (of {sum(r.saves for r in runs)} in all)")
     print(f"- seconds of acknowledged saves lost: median {statistics.median(windows):.2f}, max {max(windows):.2f}")
     print(f"- errors (a save not acknowledged): {sum(r.errors for r in runs)} with the replica, "
-          f"{baseline.errors} without")
+          f"{sum(b.errors for b in baselines)} without")
     p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
-    b50, b95 = percentile(baseline.latencies, 0.5), percentile(baseline.latencies, 0.95)
+    unreplicated = [latency for baseline in baselines for latency in baseline.latencies]
+    b50, b95 = percentile(unreplicated, 0.5), percentile(unreplicated, 0.95)
     print(f"- a save's latency with litestream running: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms; "
           f"without: p50 {b50 * 1000:.1f} ms, p95 {b95 * 1000:.1f} ms (ratio p50 {p50 / b50:.2f}, p95 {p95 / b95:.2f})")
     return 0

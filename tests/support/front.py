@@ -198,11 +198,13 @@ class RunHttps(HttpsFront):
         self.kill()
         return self.exit_code
 
-    def kill(self) -> None:
+    def kill(self) -> float:
         """Everything it started, at once (SIGKILL: the machine lost), litestream
         first (its own process group; it would stop by itself, syncing, once its
-        parent is gone)."""
-        for pid in processes_running("litestream", str(self.instance)):
+        parent is gone). Returns the moment of the kill (``time.monotonic()``)."""
+        litestreams = processes_running("litestream", str(self.instance))   # found first: the kills come together
+        moment = time.monotonic()
+        for pid in litestreams:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -212,9 +214,11 @@ class RunHttps(HttpsFront):
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        for proc in self.procs:
             proc.wait(timeout=10)
         self.procs = []
         front_polls.remove_memory_folder(self.polls)
+        return moment
 
 
 def processes_running(*words: str) -> list[int]:

@@ -113,24 +113,13 @@ def save_until(table: Table, stop: threading.Event, killed: threading.Event, int
         stop.wait(interval)
 
 
-def started(folder: Path, config: str, tries: int = 3) -> RunHttps:
-    """`make run-https` on free ports (again on others if one was taken meanwhile: the machine is shared)."""
-    for attempt in range(tries):
-        try:
-            return RunHttps(folder, config).start()
-        except RuntimeError:
-            if attempt == tries - 1:
-                raise
-    raise AssertionError("unreachable")
-
-
 def one_run(folder: Path, args, rng: random.Random, seconds: float, replicated: bool) -> Run:
     """``seconds`` of saves, then (``replicated``) the kill, the lost disk and the restore."""
     other_disk = folder / "other-disk"
     config = "SESSIONS_PER_MINUTE = 100000\n"
     if replicated:
         config += f"REPLICA = {str(other_disk)!r}\nREPLICA_SYNC_SECONDS = {args.sync}\n"
-    server = started(folder, config)
+    server = RunHttps(folder, config).start()
     database = server.instance / "scorekeeper.db"
     stop, killing = threading.Event(), threading.Event()
     try:

@@ -166,9 +166,24 @@ class RunHttps(HttpsFront):
         self.env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
         self.exit_code: int | None = None
 
-    def start(self, timeout: float = 40.0) -> "RunHttps":
+    def start(self, timeout: float = 40.0, tries: int = 3) -> "RunHttps":
+        """Started on free ports, chosen again at each start, and again if one was
+        taken before the server bound it (other tests, other servers: a port the
+        kernel gave one's outgoing connection cannot be bound)."""
+        for attempt in range(tries):
+            self.app_port, self.port = free_ports(self.workers), free_port()
+            self.url = f"https://localhost:{self.port}"
+            try:
+                return self._start(timeout)
+            except RuntimeError as error:
+                if "address already in use" not in str(error) or attempt == tries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> "RunHttps":
         subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "init-db"], cwd=ROOT, env=self.env,
                        check=True, capture_output=True, timeout=60)
+        (self.folder / "front.log").unlink(missing_ok=True)
         with open(self.folder / "front.log", "ab") as log:
             self.procs = [subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper.front", "--port", str(self.app_port),
@@ -177,6 +192,7 @@ class RunHttps(HttpsFront):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.procs[0].poll() is not None:
+                self.kill()
                 raise RuntimeError("make run-https exited: " + (self.folder / "front.log").read_text()[-2000:])
             try:
                 if self.root_certificate.exists() and self.request("GET", "/healthz", timeout=2)[0] == 200:

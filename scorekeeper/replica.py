@@ -271,7 +271,8 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
         for path in sidecars(restored):
             path.unlink(missing_ok=True)
         lines = (result.stderr or result.stdout).strip().splitlines()
-        raise ReplicaError(f"nothing restored from {replica.url}: " + (lines[-1] if lines else "no database there"))
+        why = lines[-1].removeprefix("Error: ") if lines else "no database there"   # litestream's own last line
+        raise ReplicaError(f"nothing restored from {replica.url}: {why}")
     os.chmod(restored, private.FILE_MODE)
     kept = None
     if database.exists():

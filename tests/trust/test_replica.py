@@ -14,6 +14,7 @@ nothing is stopped first is measured in bench/replica_bench.py."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -182,3 +183,27 @@ def test_while_replicated_litestream_makes_the_checkpoints(tmp_path, migrated_da
     finally:
         for app in (replicated, plain):
             app.extensions["scorekeeper.keeper"].close()
+
+
+def test_without_a_replica_the_commands_say_so_and_change_nothing(tmp_path):
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    env = dict(os.environ, SCOREKEEPER_INSTANCE=str(instance))
+
+    def scorekeeper(*words):
+        return subprocess.run([sys.executable, "-m", "scorekeeper", *words], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=60)
+
+    replicate = scorekeeper("replicate")   # the deploy unit without REPLICA: nothing to do, not a failure
+    assert (replicate.returncode, replicate.stdout) == (0, "")
+    assert replicate.stderr == "No REPLICA in instance/config.py: nothing is replicated.\n"
+    restore = scorekeeper("restore-replica")
+    assert (restore.returncode, restore.stdout) == (1, "")
+    assert restore.stderr == "No REPLICA in instance/config.py: there is no replica to restore from.\n"
+    assert sorted(path.name for path in instance.iterdir()) == []   # no database made, no folder for litestream
+
+    (instance / "config.py").write_text(f"REPLICA = {str(tmp_path / 'nothing-yet')!r}\n")
+    restore = scorekeeper("restore-replica")   # a replica with nothing in it: said, and nothing made
+    assert restore.returncode == 1 and restore.stdout == ""
+    assert restore.stderr == f"nothing restored from file://{tmp_path / 'nothing-yet'}: no matching backup files available\n"
+    assert not (instance / "scorekeeper.db").exists()

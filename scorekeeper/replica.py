@@ -229,11 +229,14 @@ def synced(replica: Replica) -> bool:
                for db in json.loads(answer.stdout).get("databases", []))
 
 
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl   # looked up here: the forked child only calls it
+_PR_SET_PDEATHSIG = 1
+
+
 def _stop_with_parent() -> None:
     """In the child, before litestream runs: SIGTERM when its parent dies (Linux's
     PR_SET_PDEATHSIG), so no litestream is left replicating beside the next one."""
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def sidecars(database: Path) -> list[Path]:

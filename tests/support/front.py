@@ -218,7 +218,7 @@ class RunHttps(HttpsFront):
         """Everything it started, at once (SIGKILL: the machine lost), litestream
         first (its own process group; it would stop by itself, syncing, once its
         parent is gone). Returns the moment of the kill (``time.monotonic()``)."""
-        litestreams = processes_running("litestream", str(self.instance))   # found first: the kills come together
+        litestreams = processes_running("litestream replicate", str(self.instance))   # found first: the kills come together
         moment = time.monotonic()
         for pid in litestreams:
             try:

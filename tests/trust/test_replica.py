@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -74,7 +76,7 @@ def test_every_acknowledged_hand_comes_back_from_the_replica_after_the_disk_is_l
     database = server.instance / "scorekeeper.db"
     tables = {}
     try:
-        assert processes_running("litestream", "replicate", str(server.instance))   # started with the server
+        assert processes_running("litestream replicate", str(server.instance))   # started with the server
         for n in range(TABLES):
             url, jar = new_table(server, n)
             tables[url] = (jar, [])
@@ -88,7 +90,7 @@ def test_every_acknowledged_hand_comes_back_from_the_replica_after_the_disk_is_l
             assert len(acknowledged) == SAVES   # every save answered 303: none refused while litestream ran
     finally:
         assert server.stop() == 0
-    assert not processes_running("litestream", str(server.instance))   # stopped with the server
+    assert not processes_running("litestream replicate", str(server.instance))   # stopped with the server
     assert (other_disk / "ltx").is_dir()
 
     lose_the_disk(database)
@@ -207,3 +209,19 @@ def test_without_a_replica_the_commands_say_so_and_change_nothing(tmp_path):
     assert restore.returncode == 1 and restore.stdout == ""
     assert restore.stderr == f"nothing restored from file://{tmp_path / 'nothing-yet'}: no matching backup files available\n"
     assert not (instance / "scorekeeper.db").exists()
+
+
+@pytest.mark.skipif(not have_caddy(), reason="Caddy and certutil are installed by `make test`")
+def test_no_litestream_is_left_behind_when_make_run_https_is_killed(tmp_path):
+    server = RunHttps(tmp_path, f"REPLICA = {str(tmp_path / 'other-disk')!r}\n").start()
+    try:
+        [litestream] = processes_running("litestream replicate", str(server.instance))
+        os.kill(server.procs[0].pid, signal.SIGKILL)   # scorekeeper.front alone, no time to stop its children
+        server.procs[0].wait(timeout=10)
+        deadline = time.monotonic() + 30   # a bound on the wait, not a figure: it stops after its last sync
+        while litestream in processes_running("litestream replicate", str(server.instance)) \
+                and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not processes_running("litestream replicate", str(server.instance))
+    finally:
+        server.kill()

@@ -98,20 +98,21 @@ class Replica:
         return self.database.parent / f".{self.database.name}-litestream"
 
 
-def replica_url(setting: str) -> str:
+def replica_url(setting: str, instance: Path) -> str:
     """``REPLICA`` as Litestream's replica URL: a folder becomes ``file://`` its
-    absolute path; a URL (``s3://``, ``sftp://``, …) is kept as it is."""
+    absolute path (a relative one is in the instance folder, as config.py's other
+    paths); a URL (``s3://``, ``sftp://``, …) is kept as it is."""
     if "://" in setting:
         return setting
-    return "file://" + str(Path(setting).expanduser().resolve())
+    return "file://" + str((instance / Path(setting).expanduser()).resolve())
 
 
-def from_config(config) -> Replica | None:
-    """The replica a Flask-style ``config`` mapping names (None without ``REPLICA``)."""
+def from_config(config: Config) -> Replica | None:
+    """The replica a Flask ``config`` (rooted at the instance folder) names (None without ``REPLICA``)."""
     setting = config.get("REPLICA")
     if not setting:
         return None
-    return Replica(Path(config["DATABASE"]).resolve(), replica_url(str(setting)),
+    return Replica(Path(config["DATABASE"]).resolve(), replica_url(str(setting), Path(config.root_path)),
                    float(config.get("REPLICA_SYNC_SECONDS") or SYNC_SECONDS))
 
 

@@ -225,3 +225,17 @@ def test_no_litestream_is_left_behind_when_make_run_https_is_killed(tmp_path):
         assert not processes_running("litestream replicate", str(server.instance))
     finally:
         server.kill()
+
+
+def test_a_replica_folder_named_relatively_is_in_the_instance_folder(tmp_path):
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text('REPLICA = "../other-disk"\nREPLICA_SYNC_SECONDS = 0.25\n')
+    printed = subprocess.run([sys.executable, "-m", "scorekeeper", "replicate", "--print"], cwd=ROOT,
+                             env=dict(os.environ, SCOREKEEPER_INSTANCE=str(instance)),
+                             capture_output=True, text=True, timeout=60)
+    assert printed.returncode == 0, printed.stderr
+    [database] = json.loads(printed.stdout)["dbs"]   # Litestream 0.5's configuration (JSON is YAML)
+    assert database["path"] == str(instance / "scorekeeper.db")
+    assert database["replica"] == {"url": f"file://{tmp_path / 'other-disk'}", "sync-interval": "0.25s"}
+    assert database["monitor-interval"] == "0.25s"   # the WAL read as often as the replica is written

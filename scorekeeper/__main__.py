@@ -216,10 +216,6 @@ def build_parser():
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
     doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
     doc_cmd.set_defaults(run=cmd_rules_doc)
-    docs_cmd = commands.add_parser("docs", help="write the documents made from the code (docs/rules.md, parts of "
-                                                "docs/record.md, README.md, BENCHMARKS.md)")
-    docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
-    docs_cmd.set_defaults(run=cmd_docs)
     replicate_cmd = commands.add_parser("replicate", help="replicate the database continuously with Litestream "
                                                           "(REPLICA in instance/config.py; make run-https does it itself)")
     replicate_cmd.add_argument("--print", action="store_true", help="print litestream's configuration and stop")
@@ -233,19 +229,11 @@ def build_parser():
     restore_cmd.add_argument("--at", metavar="TIME",
                              help="as of this time (RFC 3339, e.g. 2026-12-05T01:00:00Z), not the latest")
     restore_cmd.set_defaults(run=cmd_restore_replica)
+    docs_cmd = commands.add_parser("docs", help="write the documents made from the code (docs/rules.md, parts of "
+                                                "docs/record.md, README.md, BENCHMARKS.md)")
+    docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
+    docs_cmd.set_defaults(run=cmd_docs)
     return parser
-
-
-def cmd_replicate(args) -> int:
-    from . import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
-
-    return replica.cmd_replicate(args)
-
-
-def cmd_restore_replica(args) -> int:
-    from . import replica
-
-    return replica.cmd_restore(args)
 
 
 def cmd_docs(args) -> int:
@@ -267,6 +255,18 @@ def cmd_rules_doc(args) -> int:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
     return 0
+
+
+def cmd_replicate(args) -> int:
+    from . import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
+
+    return replica.cmd_replicate(args)
+
+
+def cmd_restore_replica(args) -> int:
+    from . import replica
+
+    return replica.cmd_restore(args)
 
 
 def main(argv=None) -> int:

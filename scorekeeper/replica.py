@@ -30,9 +30,9 @@ missing at start-up (``db.init_app``: a new disk) it is restored from the
 replica before anything makes a new empty one: an empty database replicated over
 the replica would make "the latest" empty.
 
-(No imports of Flask at the top: ``scorekeeper replicate``, the deploy unit's
-command, reads the instance's config.py without starting the app.)
-"""
+``scorekeeper replicate`` (the deploy unit's command) and ``restore-replica``
+read the instance's config.py with Flask's ``Config`` alone, never starting the
+app (which would make an empty database where it is missing)."""
 
 from __future__ import annotations
 

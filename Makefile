@@ -62,7 +62,8 @@ run: $(STAMP) print-deps
 	$(PY) -m scorekeeper.serve --port $(PORT)
 
 # The app behind Caddy over HTTPS (scorekeeper/front.py): https://localhost:8443 and
-# the LAN address with Caddy's own CA, or PUBLIC_URL's name with a real certificate.
+# the LAN address with Caddy's own CA, or PUBLIC_URL's name with a real certificate;
+# with REPLICA in instance/config.py, litestream beside them (scorekeeper/replica.py).
 run-https: $(STAMP) print-deps https-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)

@@ -212,19 +212,34 @@ def test_without_a_replica_the_commands_say_so_and_change_nothing(tmp_path):
 
 
 @pytest.mark.skipif(not have_caddy(), reason="Caddy and certutil are installed by `make test`")
-def test_no_litestream_is_left_behind_when_make_run_https_is_killed(tmp_path):
+def test_litestream_is_started_again_if_it_dies_and_never_left_behind(tmp_path):
     server = RunHttps(tmp_path, f"REPLICA = {str(tmp_path / 'other-disk')!r}\n").start()
     try:
-        [litestream] = processes_running("litestream replicate", str(server.instance))
+        [first] = processes_running("litestream replicate", str(server.instance))
+        os.kill(first, signal.SIGKILL)
+        again = wait_for(lambda: [pid for pid in processes_running("litestream replicate", str(server.instance))
+                                  if pid != first])
+        assert len(again) == 1   # make run-https started it again
+        url, jar = new_table(server, 0)   # and the app went on saving meanwhile
+        save_hands(server, url, jar, acknowledged := [])
+        assert len(acknowledged) == SAVES
+
         os.kill(server.procs[0].pid, signal.SIGKILL)   # scorekeeper.front alone, no time to stop its children
         server.procs[0].wait(timeout=10)
-        deadline = time.monotonic() + 30   # a bound on the wait, not a figure: it stops after its last sync
-        while litestream in processes_running("litestream replicate", str(server.instance)) \
-                and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not processes_running("litestream replicate", str(server.instance))
+        wait_for(lambda: not processes_running("litestream replicate", str(server.instance)))
+        assert not processes_running("litestream replicate", str(server.instance))   # it stopped with its parent
     finally:
         server.kill()
+
+
+def wait_for(condition, bound: float = 30.0):
+    """``condition()`` once it is true, or its last answer after ``bound`` seconds (a
+    bound on the wait, not a figure: litestream restarts after a few seconds, and
+    stops after its last sync)."""
+    deadline = time.monotonic() + bound
+    while not (answer := condition()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return answer
 
 
 def test_a_replica_folder_named_relatively_is_in_the_instance_folder(tmp_path):

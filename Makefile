@@ -17,7 +17,7 @@ APT_INSTALL = if [ -n "$$missing" ]; then \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-.PHONY: run run-https lint test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
+.PHONY: run run-https restore-replica lint test test-fast bench bench-load bench-front bench-trust bench-deps print-deps system-deps https-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -62,10 +62,17 @@ run: $(STAMP) print-deps
 	$(PY) -m scorekeeper.serve --port $(PORT)
 
 # The app behind Caddy over HTTPS (scorekeeper/front.py): https://localhost:8443 and
-# the LAN address with Caddy's own CA, or PUBLIC_URL's name with a real certificate.
+# the LAN address with Caddy's own CA, or PUBLIC_URL's name with a real certificate;
+# with REPLICA in instance/config.py, litestream beside them (scorekeeper/replica.py).
 run-https: $(STAMP) print-deps https-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
 	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)
+
+# The database back from its replica (REPLICA in instance/config.py), the server
+# stopped: restored beside it, checked, then moved in (scorekeeper/replica.py).
+# A database already there is kept unless FORCE=1 (then beside, as .replaced-<time>).
+restore-replica: $(STAMP)
+	$(VENV)/bin/scorekeeper restore-replica $(if $(FORCE),--force)
 
 # Two workers (pytest-xdist): the browser and server tests spend much of their time
 # waiting on a browser or a server, so two at once keep both cores busy (the suite

@@ -84,6 +84,8 @@ def create_app(test_config=None):
         PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/hosting.py
         PROXY_FROM=["127.0.0.1", "::1"],  # the front's addresses: forwarded headers from anyone else are dropped
         HSTS_SECONDS=365 * 24 * 3600,  # over https, for a host name
+        REPLICA=None,  # a folder on another disk or a replica URL (s3://, sftp://): Litestream's (scorekeeper/replica.py)
+        REPLICA_SYNC_SECONDS=1.0,  # how often Litestream reads the WAL, and copies what it read to the replica
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -232,6 +232,19 @@ def build_parser():
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
     doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
     doc_cmd.set_defaults(run=cmd_rules_doc)
+    replicate_cmd = commands.add_parser("replicate", help="replicate the database continuously with Litestream "
+                                                          "(REPLICA in instance/config.py; make run-https does it itself)")
+    replicate_cmd.add_argument("--print", action="store_true", help="print litestream's configuration and stop")
+    replicate_cmd.add_argument("--wait", action="store_true",
+                               help="only wait until the running litestream has synced once (the deploy unit's start)")
+    replicate_cmd.set_defaults(run=cmd_replicate)
+    restore_cmd = commands.add_parser("restore-replica", help="put the replica's last transaction in place of the "
+                                                              "database (the server stopped)")
+    restore_cmd.add_argument("--force", action="store_true",
+                             help="replace an existing database (it is kept beside, as .replaced-<time>)")
+    restore_cmd.add_argument("--at", metavar="TIME",
+                             help="as of this time (RFC 3339, e.g. 2026-12-05T01:00:00Z), not the latest")
+    restore_cmd.set_defaults(run=cmd_restore_replica)
     docs_cmd = commands.add_parser("docs", help="write the documents made from the code (docs/rules.md, parts of "
                                                 "docs/record.md, README.md, BENCHMARKS.md)")
     docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
@@ -276,6 +289,18 @@ def cmd_rules_doc(args) -> int:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
     return 0
+
+
+def cmd_replicate(args) -> int:
+    from . import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
+
+    return replica.cmd_replicate(args)
+
+
+def cmd_restore_replica(args) -> int:
+    from . import replica
+
+    return replica.cmd_restore(args)
 
 
 def main(argv=None) -> int:

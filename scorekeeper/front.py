@@ -9,7 +9,9 @@ front of the app's own waitress server, over HTTPS.
   whose root certificate (printed at start) a phone must trust first.
 
 The app listens on 127.0.0.1 only and believes the front's X-Forwarded-*
-headers (``serve --front``; scorekeeper/hosting.py). Both stop together.
+headers (``serve --front``; scorekeeper/hosting.py). Both stop together. With
+``REPLICA`` in the config, litestream runs beside them (scorekeeper/replica.py):
+started before the app, stopped after it.
 ``--caddy-only`` runs just the front (the deploy/ units run the two apart);
 ``--print`` prints the Caddyfile.
 """
@@ -26,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from . import replica
 
 HTTPS_PORT = 8443
 APP_PORT = 5000
@@ -162,6 +166,9 @@ def main(argv=None) -> int:
     path.write_text(text)
     if args.caddy_only:
         os.execv(caddy_command(path)[0], caddy_command(path))
+    replicated = replica.from_instance()
+    # litestream first (holding its read transaction before the app's first write), stopped last
+    replicator = replica.Replicator(replicated).start() if replicated else None
     children = [subprocess.Popen([sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1",
                                   "--port", str(args.port), "--front", url]),
                 subprocess.Popen(caddy_command(path))]
@@ -175,6 +182,8 @@ def main(argv=None) -> int:
                 child.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 child.kill()
+        if replicator is not None:
+            replicator.stop()   # after the app: its last sync carries the app's last commits
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
@@ -183,7 +192,11 @@ def main(argv=None) -> int:
     print(f"  over https:                            {url}/", flush=True)
     if not public:
         print(f"  its certificate is Caddy's own: trust {root_certificate(storage)} on each phone first", flush=True)
+    if replicator is not None:
+        print(f"  the database replicated to:            {replicated.url}", flush=True)
     while all(child.poll() is None for child in children):
+        if replicator is not None:
+            replicator.keep_running()
         time.sleep(0.5)
     stop()
     return 1

@@ -25,7 +25,7 @@ from .common import (  # noqa: F401
 )
 from . import live_changes  # noqa: F401
 from .schema import (  # noqa: F401
-    migrations, connect, connect_keeper, initialise, writing,
+    migrations, connect, connect_keeper, initialise, leave_checkpoints, writing,
     reading,
 )
 from .reads import (  # noqa: F401

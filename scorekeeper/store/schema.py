@@ -4,6 +4,7 @@ made), connections and transactions."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
@@ -250,12 +251,28 @@ def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
         db[table].add_column(column, kind, **options)
 
 
+_CHECKPOINT_PAGES: dict[str, int] = {}   # database path -> its connections' wal_autocheckpoint, where not SQLite's
+
+
+def leave_checkpoints(path: str | Path, pages: int) -> None:
+    """The connections to the database at ``path`` checkpoint by themselves only
+    once the WAL has ``pages`` pages (SQLite's default is 1,000): a replicator
+    (scorekeeper/replica.py, Litestream) checkpoints it before, after copying
+    the WAL. Theirs stay PASSIVE: they never truncate or restart the WAL under a
+    reader, nor wait for anyone."""
+    _CHECKPOINT_PAGES[os.path.abspath(path)] = pages
+
+
 def connect(path: str | Path) -> Database:
-    """One connection: foreign keys on, waits for a busy writer, explicit transactions."""
+    """One connection: foreign keys on, waits for a busy writer (another process,
+    or Litestream's short write lock around its checkpoints), explicit transactions."""
     conn = sqlite3.connect(str(path), timeout=15, isolation_level=None)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA busy_timeout = 15000")
+    pages = _CHECKPOINT_PAGES.get(os.path.abspath(path))
+    if pages is not None:
+        conn.execute(f"PRAGMA wal_autocheckpoint = {int(pages)}")
     db = Database(conn)
     db.path = str(path)  # which database a kept list of hands belongs to
     live_changes.install(db)

@@ -150,3 +150,103 @@ class HttpsFront:
 
 def have_caddy() -> bool:
     return shutil.which("caddy") is not None and shutil.which("certutil") is not None
+
+
+class RunHttps(HttpsFront):
+    """What `make run-https` starts: ``flask init-db``, then ``python -m
+    scorekeeper.front`` (the app's two processes, Caddy and, with ``REPLICA`` in
+    the config, litestream), on free ports with this temp instance folder.
+    ``stop()`` asks it to stop as a terminal or a service manager does (SIGTERM
+    to ``scorekeeper.front`` alone: it stops its children itself)."""
+
+    def __init__(self, folder: Path, config: str = ""):
+        super().__init__(folder, config)
+        self.storage = self.instance / "front" / "caddy"   # front.py's own (front.plan)
+        self.root_certificate = front.root_certificate(self.storage)
+        self.env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
+        self.exit_code: int | None = None
+
+    def start(self, timeout: float = 40.0, tries: int = 3) -> "RunHttps":
+        """Started on free ports, chosen again at each start, and again if one was
+        taken before the server bound it (other tests, other servers: a port the
+        kernel gave one's outgoing connection cannot be bound)."""
+        for attempt in range(tries):
+            self.app_port, self.port = free_ports(self.workers), free_port()
+            self.url = f"https://localhost:{self.port}"
+            try:
+                return self._start(timeout)
+            except RuntimeError as error:
+                if "address already in use" not in str(error) or attempt == tries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> "RunHttps":
+        subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "init-db"], cwd=ROOT, env=self.env,
+                       check=True, capture_output=True, timeout=60)
+        (self.folder / "front.log").unlink(missing_ok=True)
+        with open(self.folder / "front.log", "ab") as log:
+            self.procs = [subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper.front", "--port", str(self.app_port),
+                 "--https-port", str(self.port)],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.procs[0].poll() is not None:
+                self.kill()
+                raise RuntimeError("make run-https exited: " + (self.folder / "front.log").read_text()[-2000:])
+            try:
+                if self.root_certificate.exists() and self.request("GET", "/healthz", timeout=2)[0] == 200:
+                    return self
+            except (OSError, ssl.SSLError, http.client.HTTPException):
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("make run-https did not start: " + (self.folder / "front.log").read_text()[-2000:])
+
+    def stop(self, timeout: float = 60.0) -> int | None:
+        """SIGTERM to scorekeeper.front, then its exit code (what is left of its group is killed after)."""
+        if self.procs:
+            self.procs[0].terminate()
+            try:
+                self.exit_code = self.procs[0].wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.exit_code = None
+        self.kill()
+        return self.exit_code
+
+    def kill(self) -> float:
+        """Everything it started, at once (SIGKILL: the machine lost), litestream
+        first (its own process group; it would stop by itself, syncing, once its
+        parent is gone). Returns the moment of the kill (``time.monotonic()``)."""
+        litestreams = processes_running("litestream replicate", str(self.instance))   # found first: the kills come together
+        moment = time.monotonic()
+        for pid in litestreams:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for proc in self.procs:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for proc in self.procs:
+            proc.wait(timeout=10)
+        self.procs = []
+        front_polls.remove_memory_folder(self.polls)
+        return moment
+
+
+def processes_running(*words: str) -> list[int]:
+    """The ids of the processes whose command line holds every one of ``words``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if all(word in command for word in words):
+            found.append(int(entry.name))
+    return found

@@ -86,7 +86,7 @@ def test_every_acknowledged_hand_comes_back_from_the_replica_after_the_disk_is_l
             saver.start()
         for saver in savers:
             saver.join()
-        for url, (jar, acknowledged) in tables.items():
+        for _jar, acknowledged in tables.values():
             assert len(acknowledged) == SAVES   # every save answered 303: none refused while litestream ran
     finally:
         assert server.stop() == 0

@@ -69,3 +69,24 @@ def test_history_in_the_browsers_time_zone(browser, base_url, artifacts):
         page.screenshot(path=str(artifacts / "history-kolkata.png"))
     finally:
         context.close()
+
+
+def test_historys_heads_stay_in_their_columns_with_a_long_zone(browser, base_url, artifacts):
+    """At 390 px, "When (America/Buenos_Aires)" stays in its column (the trial's
+    "When (Europe/London)" ran into "What"): the zone goes under "When", broken at
+    its slashes where it must."""
+    context = browser.new_context(timezone_id="America/Argentina/Buenos_Aires", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        table = import_evening(page, base_url)
+        page.goto(table)  # any page: app.js tells the server the zone
+        zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")   # ICU's own name for it
+        assert "/" in zone and len(zone) >= 20, zone
+        page.goto(table + "/history")
+        expect(page.locator("table.history th").first).to_have_text(f"When ({zone})")
+        page.screenshot(path=str(artifacts / "history-buenos-aires.png"))
+        past = page.evaluate("""[...document.querySelectorAll('table.history th')]
+            .filter(th => th.scrollWidth > th.clientWidth).map(th => th.textContent)""")
+        assert past == []
+    finally:
+        context.close()

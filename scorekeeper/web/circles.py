@@ -553,7 +553,7 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
 
 @on_circle_links("/ledger")
 def ledger(view):
-    from ..chart import balance_chart_svg
+    from ..chart import SCREEN_TYPE, balance_chart_svg
     from .circle_figures import filter_of
 
     chosen = filter_of(request.args)
@@ -566,7 +566,7 @@ def ledger(view):
         if not season.evenings:
             return ""
         return balance_chart_svg([who(p) for p in season.players], thinned(season.running), width=380, height=260,
-                                 title="Running totals, evening by evening", x_label="evening")
+                                 title="Running totals, evening by evening", x_label="evening", font=SCREEN_TYPE)
     context.update(chart=chart, first=first, rows=list(zip(season.evenings, season.running))[first:])
     return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
 
@@ -592,12 +592,12 @@ def thinned(running) -> list:
 def stats(view):
     from .circle_figures import filter_of
 
-    from ..chart import bars_svg
+    from ..chart import SCREEN_TYPE, bars_svg
 
     context = season_context(view, filter_of(request.args))
     season, who = context["season"], context["who"]
     context["bars"] = lambda: bars_svg([(who(p), season.balances[p]) for p in season.players],
-                                       title="Each member's net over the season, in counters")
+                                       title="Each member's net over the season, in counters", font=SCREEN_TYPE)
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 
 

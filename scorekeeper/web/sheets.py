@@ -21,7 +21,7 @@ bp = Blueprint("sheets", __name__)
 
 @on_both_links(bp, "/settle")
 def settle_up(table):
-    from ..chart import balance_chart_svg
+    from ..chart import SCREEN_TYPE, balance_chart_svg
     from ..money import stake_label
 
     context = table_context(table)
@@ -31,7 +31,8 @@ def settle_up(table):
         "payments": [{"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount}
                      for p in settlement.payments],
         "stake_label": stake_label(session.stake) if session.stake else None,
-        "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
+        "chart": balance_chart_svg(players, settlement.running, width=380, height=240,
+                                   font=SCREEN_TYPE) if settlement.hands else "",
         "agreement_summary": summary(session),
     })
     return render_template("settle.html", **context)

@@ -90,3 +90,16 @@ def test_historys_heads_stay_in_their_columns_with_a_long_zone(browser, base_url
         assert past == []
     finally:
         context.close()
+
+
+def test_the_charts_words_are_readable_on_a_phone(page, base_url, artifacts):
+    """At 390 px the settle-up chart's numbers and names are drawn at 12 px or more
+    (a 380-unit chart drawn ~330 px wide made its 10-unit type 8½ px)."""
+    table = import_evening(page, base_url)
+    page.goto(table + "/settle")
+    page.locator(".chart").screenshot(path=str(artifacts / "chart-phone.png"))
+    sizes = page.evaluate("""[...document.querySelectorAll('.chart svg text')].map(text => {
+        const svg = text.ownerSVGElement, scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return [text.textContent, parseFloat(getComputedStyle(text).fontSize) * scale];
+    })""")
+    assert sizes and all(size >= 12 for _, size in sizes), [s for s in sizes if s[1] < 12]

@@ -105,3 +105,20 @@ def test_a_table_wider_than_its_card_shades_the_edge_it_goes_on_past(page, base_
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     assert colour_at(page, right, y) == card
     assert sum(colour_at(page, left, y)) < sum(card) - 60, colour_at(page, left, y)
+
+
+def test_the_circles_members_box_is_drawn_as_the_boxes_beside_it(page, base_url):
+    """New circle, on the home page at 390 px: the members box is as wide as the name box
+    above it, with its border, corners and colours, in the page's type (it was the
+    browser's bare monospace box, a third of the card wide)."""
+    page.goto(base_url + "/")
+    looks = page.evaluate("""() => [document.querySelector('input[name=circle_name]'),
+                                    document.querySelector('textarea[name=circle_members]')].map(box => {
+        const style = getComputedStyle(box);
+        return {width: box.getBoundingClientRect().width, border: style.border, radius: style.borderRadius,
+                background: style.backgroundColor, colour: style.color, monospace: style.fontFamily.includes('monospace')};
+    })""")
+    name, members = looks
+    assert not members.pop("monospace")
+    name.pop("monospace")
+    assert members == name

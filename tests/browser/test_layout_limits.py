@@ -122,3 +122,27 @@ def test_the_circles_members_box_is_drawn_as_the_boxes_beside_it(page, base_url)
     assert not members.pop("monospace")
     name.pop("monospace")
     assert members == name
+
+
+def test_the_session_sheet_on_a_phone_is_at_the_phones_width_and_dark_in_the_dark(page, base_url, artifacts):
+    """The Session sheet at 390 px: laid out at the phone's width (it was the printed
+    page at a third of its size), nothing wider than the screen but the hands' table,
+    which scrolls in its own box; on a dark screen, no white page."""
+    record = json.loads((DATA / "parlett-evening.json").read_text())
+    response = page.request.post(base_url + "/import", data=json.dumps(record),
+                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    sheet = base_url + response.headers["location"] + "/sheet"
+    page.goto(sheet)
+    page.screenshot(path=str(artifacts / "sheet-phone.png"))
+    assert page.evaluate("window.innerWidth") == 390
+    assert_fits(page)
+    box = page.locator(".hands-box")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth && getComputedStyle(b).overflowX === 'auto'")
+    # the hands' words at 12 px or more on the screen: a line of them is at least that tall
+    line = page.locator("table.hands tbody td.words").first.evaluate(
+        "cell => { const r = document.createRange(); r.selectNodeContents(cell); return r.getClientRects()[0].height; }")
+    assert line >= 12, line
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(artifacts / "sheet-phone-dark.png"))
+    title = page.locator("h1").bounding_box()
+    assert sum(colour_at(page, 2, title["y"] + title["height"] + 2)) < 3 * 64   # the page beside the title

@@ -128,21 +128,24 @@ def main() -> None:
         if args.base:
             trees = {"base": tree_of(args.base, Path(tmp)), **trees}
         servers = {who: serve(code) for who, code in trees.items()}
-        results: dict[tuple[str, str], Score] = {}
+        runs: dict[tuple[str, str], list[Score]] = {(who, name): [] for who in servers for name in PAGES}
         try:
-            for who, (_, url) in servers.items():
-                paths = sample(url)
-                for name in PAGES:
-                    results[(who, name)] = median_score([score(args.lighthouse, url + paths[name])
-                                                         for _ in range(args.runs)])
+            paths = {who: sample(url) for who, (_, url) in servers.items()}
+            # page by page, the trees in turn: both see the same machine load
+            for name in PAGES:
+                for _ in range(args.runs):
+                    for who, (_, url) in servers.items():
+                        runs[(who, name)].append(score(args.lighthouse, url + paths[who][name]))
         finally:
             for process, _ in servers.values():
                 process.terminate()
 
+    results = {key: median_score(scores) for key, scores in runs.items()}
     facts = machine()
     print(f"\n### Lighthouse, mobile ({facts['date']})\n")
     print(f"`bench/lighthouse_bench.py{f' --base {args.base}' if args.base else ''} --runs {args.runs}` · "
-          f"Lighthouse 12.2.3, Chromium (Debian) · {facts['nproc']} cores · {facts['cpu']}\n")
+          f"Lighthouse 12.2.3, Chromium (Debian) · {facts['nproc']} cores · {facts['cpu']} · "
+          f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
     print("| page | " + " | ".join(f"{who}: performance · accessibility · CLS" for who in servers) + " |")
     print("|---|" + "---|" * len(servers))
     for name in PAGES:

@@ -218,10 +218,14 @@ def _marker(kind: str, x: float, y: float) -> str:
         return (f'<path d="M{_num(x - 2.6)},{_num(y - 2.6)}L{_num(x + 2.6)},{_num(y + 2.6)}'
                 f'M{_num(x - 2.6)},{_num(y + 2.6)}L{_num(x + 2.6)},{_num(y - 2.6)}" stroke="#000" stroke-width="1.4"/>')
     if kind == "down":
-        return (f'<polygon points="{_num(x)},{_num(y + 3)} {_num(x - 2.8)},{_num(y - 2)} '
-                f'{_num(x + 2.8)},{_num(y - 2)}" fill="#000"/>')
-    return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x - 2.8)},{_num(y + 2)} '
-            f'{_num(x + 2.8)},{_num(y + 2)}" fill="#fff" stroke="#000" stroke-width="1"/>')
+        return _triangle(x, y, 1, 'fill="#000"')
+    return _triangle(x, y, -1, 'fill="#fff" stroke="#000" stroke-width="1"')
+
+
+def _triangle(x: float, y: float, tip: int, paint: str) -> str:
+    """A marker's triangle, its tip up (``tip`` -1) or down (1)."""
+    return (f'<polygon points="{_num(x)},{_num(y + 3 * tip)} {_num(x - 2.8)},{_num(y - 2 * tip)} '
+            f'{_num(x + 2.8)},{_num(y - 2 * tip)}" {paint}/>')
 
 
 def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:

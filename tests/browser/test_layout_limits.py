@@ -128,11 +128,9 @@ def test_the_session_sheet_on_a_phone_is_at_the_phones_width_and_dark_in_the_dar
     """The Session sheet at 390 px: laid out at the phone's width (it was the printed
     page at a third of its size), nothing wider than the screen but the hands' table,
     which scrolls in its own box; on a dark screen, no white page."""
-    record = json.loads((DATA / "parlett-evening.json").read_text())
-    response = page.request.post(base_url + "/import", data=json.dumps(record),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
-    sheet = base_url + response.headers["location"] + "/sheet"
-    page.goto(sheet)
+    from .test_dark_chart_and_zone import import_evening
+
+    page.goto(import_evening(page, base_url) + "/sheet")
     page.screenshot(path=str(artifacts / "sheet-phone.png"))
     assert page.evaluate("window.innerWidth") == 390
     assert_fits(page)

@@ -28,14 +28,20 @@ STYLES = (
     {"dash": None, "width": 1.8, "marker": "circle"},
     {"dash": "7 3", "width": 1.8, "marker": "square"},
     {"dash": "1.5 2.5", "width": 2.2, "marker": "triangle"},
-    # a circle's season has more than three players: three more looks, then round again
-    {"dash": "8 2 2 2", "width": 1.4, "marker": "circle"},
-    {"dash": "3 3", "width": 1.2, "marker": "square"},
-    {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "triangle"},
+    # a circle's season has more than three players: three more looks, each marker its own
+    # (a circle for two members told them apart by their dashes alone), then round again
+    {"dash": "8 2 2 2", "width": 1.4, "marker": "diamond"},
+    {"dash": "3 3", "width": 1.2, "marker": "cross"},
+    {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "down"},
 )
 EMOJI_FONT = "Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, emoji"
 CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
+#: The type size of a chart's words and numbers, in its own units: 10 on paper; on a
+#: phone a 380-unit chart is drawn about 330 px wide, where 10 was 8½ px, so the
+#: app's pages draw theirs at 14 (12 px), the room for them growing with it.
+PAPER_TYPE = 10
+SCREEN_TYPE = 14
 
 
 def nice_step(span: float, ticks: int = 5) -> float:
@@ -58,11 +64,11 @@ def _num(x: float) -> str:
 class Frame:
     """Where the plot sits in the picture, and where a hand and a balance go on it."""
 
-    legend_h = 18
-
-    def __init__(self, width: int, height: int, hands: int, y_min: float, y_max: float):
+    def __init__(self, width: int, height: int, hands: int, y_min: float, y_max: float, font: float = PAPER_TYPE):
         self.width, self.height, self.hands, self.y_min, self.y_max = width, height, hands, y_min, y_max
-        self.left, self.right, self.top, self.bottom = 46, 12, 10 + self.legend_h, 30
+        self.font = font
+        self.legend_h = 1.8 * font
+        self.left, self.right, self.top, self.bottom = 4.6 * font, 12, 10 + self.legend_h, 3 * font
         self.plot_w = width - self.left - self.right
         self.plot_h = height - self.top - self.bottom
 
@@ -88,7 +94,7 @@ def unit_name(unit: str | None) -> str:
 
 def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
                       title: str = "Running balances", x_label: str = "hand", at=None,
-                      unit: str | None = None) -> str:
+                      unit: str | None = None, font: float = PAPER_TYPE) -> str:
     """Inline SVG of each player's balance after every hand.
 
     ``players``: three names in seat order; ``running_balances``: one
@@ -97,7 +103,8 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     gives up to six players and one list per evening (``x_label="evening"``);
     ``at``: where each list is on the x axis (default 1, 2, …: every one), so that
     a long season can be drawn from a sample of its evenings (``thin``). ``unit``:
-    what the amounts are in, counters (None) or a currency ("d": pence, "EUR", …).
+    what the amounts are in, counters (None) or a currency ("d": pence, "EUR", …);
+    ``font``: the type size (``SCREEN_TYPE`` on the app's pages).
     """
     players = [str(p) for p in players]
     # exact amounts as they are (ints stay ints: a season's 1,000 evenings were 5,000 Fractions made
@@ -116,15 +123,15 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     if y_max == y_min:
         y_min, y_max = -step, step
     xs = [0] + (list(at) if at is not None else list(range(1, len(series))))
-    frame = Frame(width, height, xs[-1], y_min, y_max)
+    frame = Frame(width, height, xs[-1], y_min, y_max, font)
     frame.xs = xs
     if len(players) > 3:   # the legend's further rows
-        frame.top += 14 * ((len(players) - 1) // 3)
+        frame.top += 1.4 * font * ((len(players) - 1) // 3)
         frame.plot_h = height - frame.top - frame.bottom
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="10">',
+        f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif" font-size="{_num(font)}">',
         f"<title>{escape(title)}</title>",
     ]
     out += axes(frame, step, x_label, unit)
@@ -145,26 +152,26 @@ def axes(frame: Frame, step: float, x_label: str = "hand", unit: str | None = No
     out = ['<g class="axis" stroke="#999" stroke-width="0.5">']
     for tick in ticks:
         y = _num(frame.y_at(tick))
-        out.append(f'<line x1="{left}" y1="{y}" x2="{left + plot_w}" y2="{y}"/>')
+        out.append(f'<line x1="{_num(left)}" y1="{y}" x2="{_num(left + plot_w)}" y2="{y}"/>')
     out.append("</g>")
     out.append('<g class="labels" fill="#000" text-anchor="end">')
     for tick in ticks:
         label = tick_text(Fraction(tick).limit_denominator(2 if unit is None else 100), unit)
-        out.append(f'<text x="{left - 4}" y="{_num(frame.y_at(tick) + 3)}">{escape(label)}</text>')
+        out.append(f'<text x="{_num(left - 4)}" y="{_num(frame.y_at(tick) + 0.3 * frame.font)}">{escape(label)}</text>')
     out.append("</g>")
     hands = frame.hands
     x_step = max(1, int(nice_step(hands, 10))) if hands else 1  # about ten labels at most
     out.append('<g class="labels" fill="#000" text-anchor="middle">')
     for hand in range(0, hands + 1, x_step):
-        out.append(f'<text x="{_num(frame.x_at(hand))}" y="{top + plot_h + 12}">{hand}</text>')
+        out.append(f'<text x="{_num(frame.x_at(hand))}" y="{_num(top + plot_h + 1.2 * frame.font)}">{hand}</text>')
     out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">{escape(x_label)}</text>')
     out.append("</g>")
-    out.append(f'<text x="10" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
-               f'transform="rotate(-90 10 {top + plot_h / 2:.0f})">{escape(unit_name(unit))}</text>')
-    out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
+    out.append(f'<text x="{_num(frame.font)}" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
+               f'transform="rotate(-90 {_num(frame.font)} {top + plot_h / 2:.0f})">{escape(unit_name(unit))}</text>')
+    out.append(f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(plot_w)}" height="{_num(plot_h)}" '
                f'fill="none" stroke="#000" stroke-width="0.6"/>')
     zero = _num(frame.y_at(0))
-    out.append(f'<line class="zero" x1="{left}" y1="{zero}" x2="{left + plot_w}" y2="{zero}" '
+    out.append(f'<line class="zero" x1="{_num(left)}" y1="{zero}" x2="{_num(left + plot_w)}" y2="{zero}" '
                f'stroke="#000" stroke-width="1"/>')
     return out
 
@@ -194,14 +201,14 @@ def legend(frame: Frame, players: list) -> list[str]:
     out = ['<g class="legend" fill="#000">']
     for seat, name in enumerate(players):
         style = STYLES[seat % len(STYLES)]
-        x0, y = frame.left + (seat % 3) * slot, 9 + 14 * (seat // 3)
+        x0, y = frame.left + (seat % 3) * slot, 0.9 * frame.font + 1.4 * frame.font * (seat // 3)
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
                    f'stroke-width="{style["width"]}"{dash}/>')
         out.append(_marker(style["marker"], x0 + 14, y))
-        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / 10))  # em of 10-px text that fit the slot
-        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
-        out.append(f'<text x="{_num(x0 + 34)}" y="{y + 3}"{size}>{legend_text(shown)}</text>')
+        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / frame.font))  # em of the chart's type that fit the slot
+        size = f' font-size="{_num(frame.font * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{_num(x0 + 34)}" y="{_num(y + 0.3 * frame.font)}"{size}>{legend_text(shown)}</text>')
     out.append("</g>")
     return out
 
@@ -220,8 +227,21 @@ def _marker(kind: str, x: float, y: float) -> str:
     if kind == "square":
         return (f'<rect x="{_num(x - 2.2)}" y="{_num(y - 2.2)}" width="4.4" height="4.4" '
                 f'fill="#fff" stroke="#000" stroke-width="1"/>')
-    return (f'<polygon points="{_num(x)},{_num(y - 3)} {_num(x - 2.8)},{_num(y + 2)} '
-            f'{_num(x + 2.8)},{_num(y + 2)}" fill="#fff" stroke="#000" stroke-width="1"/>')
+    if kind == "diamond":
+        return (f'<polygon points="{_num(x)},{_num(y - 3.2)} {_num(x + 3.2)},{_num(y)} {_num(x)},{_num(y + 3.2)} '
+                f'{_num(x - 3.2)},{_num(y)}" fill="#000"/>')
+    if kind == "cross":
+        return (f'<path d="M{_num(x - 2.6)},{_num(y - 2.6)}L{_num(x + 2.6)},{_num(y + 2.6)}'
+                f'M{_num(x - 2.6)},{_num(y + 2.6)}L{_num(x + 2.6)},{_num(y - 2.6)}" stroke="#000" stroke-width="1.4"/>')
+    if kind == "down":
+        return _triangle(x, y, 1, 'fill="#000"')
+    return _triangle(x, y, -1, 'fill="#fff" stroke="#000" stroke-width="1"')
+
+
+def _triangle(x: float, y: float, tip: int, paint: str) -> str:
+    """A marker's triangle, its tip up (``tip`` -1) or down (1)."""
+    return (f'<polygon points="{_num(x)},{_num(y + 3 * tip)} {_num(x - 2.8)},{_num(y - 2 * tip)} '
+            f'{_num(x + 2.8)},{_num(y - 2 * tip)}" {paint}/>')
 
 
 def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
@@ -244,13 +264,14 @@ def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
     return [rows[i] for i in order], [i + 1 for i in order]
 
 
-def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: str | None = None) -> str:
+def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: str | None = None,
+             font: float = PAPER_TYPE) -> str:
     """Inline SVG of one horizontal bar a row (``(label, amount)``, exact amounts, in
     counters or the currency ``unit``), to the right of the zero line for those up, to
     the left for those down; each bar's amount written beside it. Black on white, as
-    the balance chart."""
+    the balance chart; ``font`` as there."""
     rows = [(str(label), Fraction(amount)) for label, amount in rows]
-    bar_h, gap, left = 16, 6, 90
+    bar_h, gap, left = 1.6 * font, 0.6 * font, max(90, 7 * font)
     height = max(1, len(rows)) * (bar_h + gap) + gap
     most = max([abs(a) for _, a in rows] + [Fraction(1)])
     if most > CHARTABLE:
@@ -258,21 +279,21 @@ def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: s
     half = (width - left - 12) / 2
     zero = left + half
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart bars" role="img" width="{width}" '
-           f'height="{height}" viewBox="0 0 {width} {height}" aria-label={quoteattr(title)} '
-           f'font-family="DejaVu Sans, sans-serif" font-size="10">', f"<title>{escape(title)}</title>"]
+           f'height="{_num(height)}" viewBox="0 0 {width} {_num(height)}" aria-label={quoteattr(title)} '
+           f'font-family="DejaVu Sans, sans-serif" font-size="{_num(font)}">', f"<title>{escape(title)}</title>"]
     for i, (label, amount) in enumerate(rows):
         y = gap + i * (bar_h + gap)
-        length = float(min(abs(amount), most) / most) * (half - 40)
+        length = float(min(abs(amount), most) / most) * (half - 4 * font)
         x = zero if amount >= 0 else zero - length
-        shown, scale = fit_for_chart(label, (left - 8) / 10)
-        size = f' font-size="{_num(10 * scale)}"' if scale < 1 else ""
-        out.append(f'<text x="{left - 6}" y="{_num(y + bar_h - 4)}" text-anchor="end" fill="#000"{size}>'
+        shown, scale = fit_for_chart(label, (left - 8) / font)
+        size = f' font-size="{_num(font * scale)}"' if scale < 1 else ""
+        out.append(f'<text x="{_num(left - 6)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="end" fill="#000"{size}>'
                    f'{legend_text(shown)}</text>')
-        out.append(f'<rect x="{_num(x)}" y="{y}" width="{_num(max(length, 0.5))}" height="{bar_h}" '
+        out.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(max(length, 0.5))}" height="{_num(bar_h)}" '
                    f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>')
         text_x = zero + length + 4 if amount >= 0 else zero - length - 4
-        out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 4)}" text-anchor="{"start" if amount >= 0 else "end"}" '
+        out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="{"start" if amount >= 0 else "end"}" '
                    f'fill="#000">{escape(("+" if amount > 0 else "") + tick_text(amount, unit))}</text>')
-    out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{height}" stroke="#000" stroke-width="1"/>')
+    out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{_num(height)}" stroke="#000" stroke-width="1"/>')
     out.append("</svg>")
     return "\n".join(out)

@@ -43,13 +43,8 @@
   // A section's payments said once they change.
   function payments(status) {
     var section = status.closest("section.step"), title = section && section.querySelector("h2");
-    var items = status.querySelectorAll(".phase-result li");
-    if (!items.length) return "";
-    var parts = [];
-    items.forEach(function (li) {
-      var who = li.querySelector(".who"), amount = li.querySelector(".amt");
-      parts.push((who ? who.textContent : "") + " " + (amount ? amount.textContent : ""));
-    });
+    var parts = window.Gleek.payments(status);
+    if (!parts.length) return "";
     var name = title ? (title.firstChild && title.firstChild.nodeType === 3 ? title.firstChild.textContent : title.textContent) : "";
     return (name.trim() ? name.trim() + ": " : "") + parts.join(", ");
   }

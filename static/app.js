@@ -34,6 +34,14 @@
     return (c.control || []).indexOf(name) >= 0 ||
       (c.prefixes || []).some(function (p) { return name.indexOf(p) === 0; });
   };
+  // A section's payments as words, a player each ("Ann +6"), from its status's list
+  // (the list's items touch: its text alone runs together, "Ann +6Ben −12").
+  Gleek.payments = function (status) {
+    return Array.prototype.map.call(status.querySelectorAll(".phase-result li"), function (li) {
+      var who = li.querySelector(".who"), amount = li.querySelector(".amt");
+      return ((who ? who.textContent : "") + " " + (amount ? amount.textContent : "")).trim();
+    });
+  };
   Gleek.union = function (a, b) { return a.concat(b.filter(function (x) { return a.indexOf(x) < 0; })); };
   Gleek.json = function (el) {
     try { return JSON.parse(el.textContent || "null"); } catch (e) { return null; }

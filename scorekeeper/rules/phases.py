@@ -881,8 +881,8 @@ class Sets(Phase):
         if self.forfeits:
             out.append(question("ForfeitsQuestion")(
                 "forfeits", self.section, "Forfeits",
-                "Did the buyer call a gleek or mournival he had laid out, and was caught?",
-                label="Called a set he had laid out — caught", rules=self))
+                "Did the buyer call a gleek or mournival laid out in the stock, and get caught?",
+                label="Called a set laid out in the stock — caught", rules=self))  # after a name: "Cat called …"
         return out
 
     def record_keys(self) -> dict[str, str]:

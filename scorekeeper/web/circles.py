@@ -622,7 +622,7 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
 
 @on_circle_links("/ledger")
 def ledger(view):
-    from ..chart import balance_chart_svg
+    from ..chart import SCREEN_TYPE, balance_chart_svg
     from ..rules.season import unit_of
     from .circle_figures import filter_of
 
@@ -637,7 +637,7 @@ def ledger(view):
         running = [row for e, row in zip(season.evenings, money.running) if unit_of(e) == unit]
         return balance_chart_svg([who(p) for p in season.players], thinned(running), width=380, height=260,
                                  title=f"Running totals, evening by evening, {context['unit_name'](unit)}",
-                                 x_label="evening", unit=unit)
+                                 x_label="evening", unit=unit, font=SCREEN_TYPE)
     context.update(chart=chart, first=first, unit_of=unit_of,
                    rows=list(zip(season.evenings, money.running))[first:])
     return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
@@ -664,13 +664,13 @@ def thinned(running) -> list:
 def stats(view):
     from .circle_figures import filter_of
 
-    from ..chart import bars_svg
+    from ..chart import SCREEN_TYPE, bars_svg
 
     context = season_context(view, filter_of(request.args))
     who, money = context["who"], context["money"]
     context["bars"] = lambda unit: bars_svg([(who(p), v) for p, v in money.balances[unit].items()],
                                             title=f"Each member's net over the season, {context['unit_name'](unit)}",
-                                            unit=unit)
+                                            unit=unit, font=SCREEN_TYPE)
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 
 

@@ -26,7 +26,7 @@ def settle_up(table):
 
 def settle_page(table, problems: list | None = None, status: int = 200):
     """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
-    from ..chart import balance_chart_svg
+    from ..chart import SCREEN_TYPE, balance_chart_svg
     from ..money import stake_label
     from .owed import evening_payments
 
@@ -37,7 +37,8 @@ def settle_page(table, problems: list | None = None, status: int = 200):
         "payments": [{"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount}
                      for p in settlement.payments],
         "stake_label": stake_label(session.stake) if session.stake else None,
-        "chart": balance_chart_svg(players, settlement.running, width=380, height=240) if settlement.hands else "",
+        "chart": balance_chart_svg(players, settlement.running, width=380, height=240,
+                                   font=SCREEN_TYPE) if settlement.hands else "",
         "agreement_summary": summary(session),
         "pay_problems": problems or [],
         **evening_payments(table, settlement),

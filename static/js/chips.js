@@ -59,7 +59,6 @@
   });
   function pressed(root) {
     (root || document).querySelectorAll("[data-picker]").forEach(function (picker) {
-      picker.hidden = false;
       var f = picker.closest("form");
       picker.querySelectorAll("button[data-answers]").forEach(function (button) {
         var answers = JSON.parse(button.dataset.answers);

@@ -1,6 +1,6 @@
 // The form follows the hand: a section the server says is answered (its status
 // "done") folds to one line (what was answered, and its payments) once a tap is
-// made in another section, the next section to answer is brought into view, and
+// made (never as the page opens), the next section to answer is brought into view, and
 // a tap on a folded line opens it again (it stays open until a tap elsewhere).
 // A folded section's one-tap answers (presets) stay in view. What the phone took without the
 // connection is marked as not checked yet until the server has answered.
@@ -36,9 +36,9 @@
       if (box.value.trim() && !box.closest("[hidden]") && !box.closest("details:not([open])")) parts.push(box.value.trim());
     });
     if (result) parts = [result.textContent.trim().replace(/\.$/, "")].concat(parts.slice(0, 2));
-    var paid = section.querySelector(".step-status .phase-result");
+    var status = section.querySelector(":scope > .step-status"), paid = status ? G.payments(status) : [];
     var line = parts.join(" · ");
-    if (paid) line += (line ? " — " : "") + paid.textContent.replace(/\s+/g, " ").trim();
+    if (paid.length) line += (line ? " — " : "") + paid.join(", ");
     return line || "Answered";
   }
 
@@ -172,11 +172,8 @@
     if (f && f.contains(event.target) && G.queue && G.queue.isOffline()) setTimeout(function () { unchecked(f); }, 0);
   });
 
-  function onLoad() {
-    var f = G.form();
-    if (f) follow(f, false);
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onLoad);
-  else onLoad();
+  // Nothing folds when the page opens: the page is drawn before this script runs
+  // (on a slow phone, a second before), so folding then moved the chips under the
+  // scorer's thumb. The sections fold in answer to the next tap.
   G.sections = {follow: follow, unchecked: unchecked, checked: checked};
 })();

@@ -147,6 +147,26 @@ def test_axe_finds_nothing_on_any_page_in_light_and_dark(browser, base_url, tabl
         context.close()
 
 
+def test_every_aria_role_is_allowed_on_its_element(browser, base_url, tables, live_app):
+    """axe's aria-allowed-role (a best practice, not a WCAG tag, but Lighthouse scores it):
+    the table's balances were links given role=listitem, which a link may not take."""
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    try:
+        page = context.new_page()
+        found = {}
+        for path in every_page(live_app, tables):
+            page.goto(base_url + path)
+            if not page.evaluate("typeof axe !== 'undefined'"):
+                page.add_script_tag(path=str(AXE))
+            nodes = page.evaluate("""() => axe.run(document, {runOnly: {type: 'rule', values: ['aria-allowed-role']}})
+                .then(r => r.violations.flatMap(v => v.nodes.map(n => n.target.join(' '))))""")
+            if nodes:
+                found[path] = nodes
+        assert found == {}, found
+    finally:
+        context.close()
+
+
 SMALL_TARGETS = """() => {
     // every control a finger aims at: buttons, button-like links, chips, boxes, summaries
     // (a link inside a sentence is exempt, as in WCAG 2.5.8)

@@ -69,3 +69,37 @@ def test_history_in_the_browsers_time_zone(browser, base_url, artifacts):
         page.screenshot(path=str(artifacts / "history-kolkata.png"))
     finally:
         context.close()
+
+
+def test_historys_heads_stay_in_their_columns_with_a_long_zone(browser, base_url, artifacts):
+    """At 390 px, "When (America/Buenos_Aires)" stays in its column (the trial's
+    "When (Europe/London)" ran into "What"): the zone goes under "When", broken at
+    its slashes where it must."""
+    context = browser.new_context(timezone_id="America/Argentina/Buenos_Aires", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        table = import_evening(page, base_url)
+        page.goto(table)  # any page: app.js tells the server the zone
+        zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")   # ICU's own name for it
+        assert "/" in zone and len(zone) >= 20, zone
+        page.goto(table + "/history")
+        expect(page.locator("table.history th").first).to_have_text(f"When ({zone})")
+        page.screenshot(path=str(artifacts / "history-buenos-aires.png"))
+        past = page.evaluate("""[...document.querySelectorAll('table.history th')]
+            .filter(th => th.scrollWidth > th.clientWidth).map(th => th.textContent)""")
+        assert past == []
+    finally:
+        context.close()
+
+
+def test_the_charts_words_are_readable_on_a_phone(page, base_url, artifacts):
+    """At 390 px the settle-up chart's numbers and names are drawn at 12 px or more
+    (a 380-unit chart drawn ~330 px wide made its 10-unit type 8½ px)."""
+    table = import_evening(page, base_url)
+    page.goto(table + "/settle")
+    page.locator(".chart").screenshot(path=str(artifacts / "chart-phone.png"))
+    sizes = page.evaluate("""[...document.querySelectorAll('.chart svg text')].map(text => {
+        const svg = text.ownerSVGElement, scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return [text.textContent, parseFloat(getComputedStyle(text).fontSize) * scale];
+    })""")
+    assert sizes and all(size >= 12 for _, size in sizes), [s for s in sizes if s[1] < 12]

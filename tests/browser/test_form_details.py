@@ -77,3 +77,16 @@ def test_leaving_a_typed_box_does_not_move_the_page_under_the_next_tap(page, bas
     expect(box).to_have_value("20")
     ui.form_tap(pad.get_by_role("button", name="Bid", exact=True))
     expect(pad.locator(".calls-line")).to_have_text("Ben bids 13 · Cat 20")
+
+
+def test_a_folded_sections_line_says_each_players_payment_apart(page, base_url):
+    """An answered section folds to one line once a tap is made elsewhere; its
+    payments there are each player's, apart ("Ann +6Ben −12Cat +6" in the trial)."""
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Cat"), "parlett")
+    ui.next_hand()
+    ui.chip("buyer", 1)
+    ui.chip("price", 12)
+    ui.chip("tiddy", "nobody")   # a tap in another section: the answered Stock folds
+    expect(page.locator(f"{FORM} #step-stock .fold-line > span").first).to_have_text(
+        "Buyer Ben · 12 — Ann +6, Ben −12, Cat +6")

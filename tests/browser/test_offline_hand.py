@@ -95,7 +95,7 @@ def test_a_forfeit_can_be_tapped_offline_before_the_server_knows_the_buyer(page,
     page.locator(f'{FORM} label.chip:has(input[name="buyer"][value="1"])').click()   # Ben bought
     page.locator(f'{FORM} label.chip:has(input[name="price"][value="12"])').click()
     expect(forfeits).to_be_visible()
-    expect(forfeits).to_contain_text("Ben called a set he had laid out")
+    expect(forfeits).to_contain_text("Ben called a set laid out in the stock")
     forfeits.locator('label.chip:has(input[name="forfeits_1"][value="gleek:A"])').click()
     context.set_offline(False)
     # back online: the answers are sent, and the buyer's own chips say what he forfeits

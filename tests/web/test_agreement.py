@@ -207,7 +207,7 @@ def test_where_one_keeps_the_score_the_other_two_must_agree(client):
     assert "you keep the score, so the other two agree each hand." in client.get(ann).data.decode()
     assert agree(client, ben, 1).status_code == 303
     page = client.get(url).data.decode()
-    assert "1 more OK needed: Cat" in page and "Pass the phone: Cat taps his own name to agree" in page
+    assert "1 more OK needed: Cat" in page and "Pass the phone: Cat taps their own name to agree" in page
     assert client.post(url + "/hands/1/agree", data={"seat": "2", "seen": seen(page, 1)}).status_code == 303
     assert "✓ agreed" in client.get(url).data.decode()
     settle = client.get(url + "/settle").data.decode()

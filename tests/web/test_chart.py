@@ -64,6 +64,21 @@ def test_lines_differ_in_black_and_white():
     assert {line.get("stroke") for line in lines} == {"#000"}
 
 
+def test_six_members_have_six_markers():
+    """A circle's season charts up to six members: each has a marker of its own in the
+    legend (the fourth shared the first's filled circle, told apart by dashes alone)."""
+    root = parse(balance_chart_svg(["A", "B", "C", "D", "E", "F"], [[3, 2, 1, -1, -2, -3]]))
+    legend = root.find(f".//{SVG}g[@class='legend']")
+    looks = []
+    for marker in [el for el in legend if el.tag != f"{SVG}text" and el.tag != f"{SVG}line"]:
+        shape = {k: v for k, v in marker.attrib.items() if k not in ("cx", "cy", "x", "y", "points", "d")}
+        outline = marker.get("points") or marker.get("d") or ""
+        # the shape drawn, apart from where: the tag, its look, and its outline's turns
+        looks.append((marker.tag, tuple(sorted(shape.items())), outline.count(" "), "M" in outline and outline.count("M")))
+    assert len(looks) == 6
+    assert len(set(looks)) == 6, looks
+
+
 def test_names_are_escaped_and_in_the_legend():
     names = ["<script>x</script>", "Ann & \"Bo\"", "Cat"]
     svg = balance_chart_svg(names, [[Fraction(5, 2), Fraction(-5, 2), 0]])

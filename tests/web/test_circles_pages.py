@@ -328,6 +328,19 @@ def test_a_circle_with_a_pin_changes_only_where_it_was_unlocked(served):
     assert stranger.post(session + "/hands", list(hand_fields(HANDS[1], 2).items(multi=True)))[0] == 403
 
 
+def test_a_locked_circle_with_no_evenings_says_how_to_start_one(served):
+    """On a phone that has not unlocked it, the circle offers no new evening: it says to
+    unlock it (it said "start one below", with nothing below); unlocked, it says start one below."""
+    _, base = served
+    phone = Browser(base)
+    circle = new_circle(phone, circle_pin="4821")
+    stranger = Browser(base)
+    page = stranger.get(circle)[2]
+    assert "No evenings yet: unlock the circle (its button below) to start one." in page
+    assert "start one below" not in page and 'id="new-evening"' not in page
+    assert "No evenings yet: start one below, or add one played already." in phone.get(circle)[2]
+
+
 def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     app, base = served
     phone = Browser(base)

@@ -218,7 +218,7 @@ def test_the_buyer_marks_a_forfeit_with_its_price(phone):
     url = new_cotton_session(phone)
     page = tap(phone, url, {"dealer": "0", "trump": "hearts", "turned_up": "9", "buyer": "2", "price": "13"})
     words = text(page)
-    assert "Cat called a set he had laid out — caught" in words
+    assert "Cat called a set laid out in the stock — caught" in words
     assert "gleek of Aces — 8 to each" in words and "mournival of Kings — 12 to each" in words
     assert 'name="forfeits_2"' in page and 'name="forfeits_0"' not in page and 'name="forfeits_1"' not in page
     marked = text(tap(phone, url, {"dealer": "0", "trump": "hearts", "turned_up": "9", "buyer": "2", "price": "13",

@@ -143,6 +143,13 @@ def players_problems(names: list) -> list[Problem]:
         if len(name.strip()) > MAX_NAME:
             return [Problem(None, "players", f"A player's name is at most {MAX_NAME} characters "
                                              f"({name.strip()[:20]}… has {len(name.strip())}).")]
+    seen: dict[str, str] = {}
+    for name in (member_name(n) for n in names):
+        first = seen.get(name_key(name))
+        seen.setdefault(name_key(name), name)
+        if first is not None:
+            return [Problem(None, "players", f"{name} is named twice: each player once." if first == name
+                            else f"{first} and {name} are one name: each player once.")]
     try:
         seating.check_players(names)
     except SeatingError as refused:

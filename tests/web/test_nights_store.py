@@ -64,8 +64,8 @@ def test_nine_players_meet_every_other_player_once_over_four_rounds(db):
 @pytest.mark.parametrize("players, line", [
     (NINE[:3], "A club night needs at least 4 players, not 3 (three play as one ordinary table)."),
     ([f"P{n}" for n in range(61)], "A club night seats at most 60 players, not 61."),
-    (NINE[:4] + ["ann"], "'Ann' and 'ann' are the same name."),
-    (NINE[:4] + ["Ben"], "'Ben' is named twice."),
+    (NINE[:4] + ["ann"], "Ann and ann are one name: each player once."),
+    (NINE[:4] + ["Ben"], "Ben is named twice: each player once."),
 ])
 def test_a_night_that_cannot_be_seated_is_refused_and_nothing_saved(db, players, line):
     before = counts(db)

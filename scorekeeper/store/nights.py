@@ -316,19 +316,14 @@ def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | Non
                owner: str | None = None, keep_limit: int | None = None) -> Night:
     """Round ``number`` drawn and its tables' sessions made (one write). Refused
     unless it is the next round, within the rounds planned, for 4 players or more."""
+    night = get_night(db, night_id)
+    _check_drawable(night, number)
+    drawn = drawn_round(night, number, night.seed, ranked)   # a long schedule takes a second: not in the write
     with writing(db):
-        night = get_night(db, night_id)
-        if night.round(number) is not None:
-            raise Refused([Problem(None, "round", f"Round {number} is drawn already.")])
-        if number != len(night.rounds) + 1:
-            raise Refused([Problem(None, "round", f"Round {len(night.rounds) + 1} is the next to draw.")])
-        if number > night.rounds_planned:
-            raise Refused([Problem(None, "round", f"All {night.rounds_planned} rounds are drawn: the night is "
-                                                  "complete.")])
-        if len(night.present) < seating.MIN_PLAYERS:
-            raise Refused([Problem(None, "round", f"A round needs {seating.MIN_PLAYERS} players at least; "
-                                                  f"{len(night.present)} are here.")])
-        drawn = drawn_round(night, number, night.seed, ranked)
+        current = get_night(db, night_id)
+        if current.version != night.version:   # changed meanwhile (rare): checked and drawn again
+            _check_drawable(current, number)
+            night, drawn = current, drawn_round(current, number, current.seed, ranked)
         tables, byes = _ids_of(night, drawn)
         check_sessions_kept(db, owner, keep_limit, len(tables))
         stamp = now()
@@ -349,6 +344,19 @@ def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | Non
         db["night_byes"].insert_all({"night_id": night_id, "round": number, "player_id": p} for p in byes)
         _bump(db, night_id)
     return get_night(db, night_id)
+
+
+def _check_drawable(night: Night, number: int) -> None:
+    if night.round(number) is not None:
+        raise Refused([Problem(None, "round", f"Round {number} is drawn already.")])
+    if number != len(night.rounds) + 1:
+        raise Refused([Problem(None, "round", f"Round {len(night.rounds) + 1} is the next to draw.")])
+    if number > night.rounds_planned:
+        raise Refused([Problem(None, "round", f"All {night.rounds_planned} rounds are drawn: the night is "
+                                              "complete.")])
+    if len(night.present) < seating.MIN_PLAYERS:
+        raise Refused([Problem(None, "round", f"A round needs {seating.MIN_PLAYERS} players at least; "
+                                              f"{len(night.present)} are here.")])
 
 
 def _check_reseatable(night: Night, number: int) -> NightRound:
@@ -392,22 +400,28 @@ def redraw_round(db: Database, night_id: str, number: int, seed: int | None = No
     """Round ``number`` drawn again (the same players, the same sessions, new seats);
     refused once a hand is saved at one of its tables."""
     seed = secrets.randbelow(2 ** 31) if seed is None else seed
+    night = get_night(db, night_id)
+    fresh = _redrawn(night, _check_reseatable(night, number), seed)   # not in the write: a draw takes time
     with writing(db):
-        night = get_night(db, night_id)
-        drawn = _check_reseatable(night, number)
+        current = get_night(db, night_id)
+        drawn = _check_reseatable(current, number)   # a hand saved meanwhile is seen here
+        if current.version != night.version:         # changed meanwhile (rare): drawn again
+            night, fresh = current, _redrawn(current, drawn, seed)
         if number == 1:   # a new first round is a new schedule: the rounds after it follow it
             db.execute("update nights set seed = ? where id = ?", [seed, night_id])
-            night.seed = seed
-        names = [night.name_of(p) for p in sorted(drawn.players())]
-        played = _played_rounds(night, number)
-        if number == 1:
-            fresh = seating.draw(names, max(night.rounds_planned, 1), seed).rounds[0]
-        else:
-            fresh = seating.draw(names, 1, seed, played=played).rounds[-1]
         by_name = {night.name_of(p): p for p in drawn.players()}
         tables = [tuple(by_name[n] for n in t.seats) for t in fresh.tables]
         _reseat(db, night, drawn, tables, [by_name[n] for n in fresh.byes])
     return get_night(db, night_id)
+
+
+def _redrawn(night: Night, drawn: NightRound, seed: int) -> Round:
+    """Round ``drawn`` seated afresh: a first round as the first of a new schedule
+    (``seed``'s), a later one after the rounds before it."""
+    names = [night.name_of(p) for p in sorted(drawn.players())]
+    if drawn.number == 1:
+        return seating.draw(names, max(night.rounds_planned, 1), seed).rounds[0]
+    return seating.draw(names, 1, seed, played=_played_rounds(night, drawn.number)).rounds[-1]
 
 
 def swap_players(db: Database, night_id: str, number: int, one: int, other: int) -> Night:

@@ -209,6 +209,9 @@ def draw_round(key):
     try:
         store.draw_round(get_db(), night.id, number, ranked, owner=creator()[0], keep_limit=keep_limit())
     except store.Refused as refused:
+        if load_night(key).round(number) is not None:   # a second tap while the first was drawing it
+            flash(f"Round {number} is drawn already: here are its tables.")
+            return redirect(f"/night/{night.id}#round-{number}")
         return refused_here(night, refused, "round")
     except store.StorageFull as full:
         return storage_full(full)

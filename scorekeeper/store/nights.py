@@ -336,8 +336,8 @@ def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | Non
             circle = None
             if night.circle_id is not None:
                 circle = (night.circle_id, [night.player(p).member_id for p in seats])
-            insert_session(db, session_id, new_token(), record, 0, "create", night.pin_hash, None, owner, stamp,
-                           circle)
+            # no PIN: the organizer's PIN guards the night, the table's link is its phone's
+            insert_session(db, session_id, new_token(), record, 0, "create", None, None, owner, stamp, circle)
             db["night_tables"].insert({"night_id": night_id, "round": number, "number": table_number,
                                        "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
                                        "seat_2": seats[2]})

@@ -249,8 +249,8 @@ def m014_payments_based_on(db: Database) -> None:
 def m015_club_nights(db: Database) -> None:
     """A club night (several tables at once) as data of its own: the night (its id
     the organizer's link, a watch id for the public standings, the book, options
-    and stake of every table), its players (present or gone since a round), its
-    rounds (an optional end time), each round's tables (the ordinary session each
+    and stake of every table, the organizer's optional PIN and its tries), its
+    players (present or gone since a round), its rounds (an optional end time), each round's tables (the ordinary session each
     plays, the three players in seat order) and byes. A table's session, the circle
     and its members are not foreign keys: expiry removes sessions and circles by
     their foreign keys, and a night says what went instead of holding it up."""
@@ -277,6 +277,10 @@ def m015_club_nights(db: Database) -> None:
     db["night_byes"].create(
         {"night_id": str, "round": int, "player_id": int},
         pk=("night_id", "round", "player_id"), foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+    db["night_pin_failures"].create(
+        {"id": int, "night_id": str, "address": str, "at": float}, pk="id",
+        foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+    db["night_pin_failures"].create_index(["night_id", "address", "at"], if_not_exists=True)
 
 
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:

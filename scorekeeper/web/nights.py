@@ -16,9 +16,11 @@ a table's live poll is.
 from __future__ import annotations
 
 import datetime
+import time
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, current_app, flash, make_response, render_template, request
+from flask import session as cookie
 from werkzeug.datastructures import MultiDict
 
 from .. import store
@@ -27,8 +29,9 @@ from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK
 from ..rules.core import SEATS
 from . import forms
+from .access import REMEMBERED
 from .cache import Recent
-from .circles import managed, member_names
+from .circles import managed, member_names, pin_hash_of
 from .context import public_base_url, qr_svg, settlement_of
 from .htmx import redirect
 
@@ -71,13 +74,16 @@ def read_night_form(form, players: list) -> NightForm:
     rank_by = form.get("rank_by", "placings")
     if rank_by not in store.RANK_BY:
         problems.bad("rank_by", "Rank the players by placings or by counters.")
+    pin = parsed.pin   # checked as a table's PIN is (4 to 8 digits)
+    values.pop("pin", None)   # never echoed back into the page
     if problems:
         return NightForm(values, dict(problems), None)
     record = parsed.record
     return NightForm(values, {}, {
         "name": form.get("name", ""), "players": players, "rulebook": record["rulebook"],
         "options": record["options"], "stake": record.get("stake"), "rounds": rounds, "rank_by": rank_by,
-        "last_by_standings": form.get("last_by_standings") == "on", "played_on": record.get("played_on")})
+        "last_by_standings": form.get("last_by_standings") == "on", "played_on": record.get("played_on"),
+        "pin_hash": pin_hash_of(pin) if pin else None})
 
 
 def new_night_page(values: dict, problems: dict, circle_view=None, status: int = 200):
@@ -110,6 +116,8 @@ def start(form, players: list, circle_view=None):
         for p in refused.problems:
             problems.bad(p.key if p.key in ("name", "players", "rounds", "rank_by") else "rulebook", p.text)
         return new_night_page(parsed.values, dict(problems), circle_view, 422)
+    if night.pin_hash:
+        unlock_night(night)
     flash(f"{night.name} is made, with {len(night.players)} players. Keep this page's link: it runs the night.")
     return redirect(f"/night/{night.id}")
 
@@ -143,10 +151,51 @@ def create_circle_night(key):
 # ------------------------------------------------------------------ the organizer's page
 
 def load_night(key: str) -> store.Night:
+    """The night by its organizer's link; with a PIN, only in a browser that unlocked it."""
     try:
-        return store.get_night(get_db(), key)
+        night = store.get_night(get_db(), key)
     except store.NotFound:
         abort(404)
+    if not night_unlocked(night):
+        if request.method == "GET":
+            abort(redirect(f"/night/{night.id}/unlock"))
+        abort(make_response(render_template("error.html", title="Locked",
+                                            message="This night has a PIN: unlock it to make changes."), 403))
+    return night
+
+
+def night_unlocked(night: store.Night) -> bool:
+    return not night.pin_hash or night.id in cookie.get("nights_unlocked", [])
+
+
+def unlock_night(night: store.Night) -> None:
+    cookie["nights_unlocked"] = [night.id] + [k for k in cookie.get("nights_unlocked", []) if k != night.id][:REMEMBERED]
+
+
+@bp.route("/night/<key>/unlock", methods=["GET", "POST"])
+def unlock_page(key):
+    from werkzeug.security import check_password_hash
+
+    from .pins import refusal
+
+    try:
+        night = store.get_night(get_db(), key)
+    except store.NotFound:
+        abort(404)
+    if not night.pin_hash:
+        return redirect(f"/night/{night.id}")
+    problem, status = "", 200
+    if request.method == "POST":
+        attempt = store.reserve_pin_try(get_db(), night.id, request.remote_addr, time.time(), kind="night")
+        if attempt.id is None:
+            problem, status = refusal(attempt).replace("this table", "this night"), 429
+        elif check_password_hash(night.pin_hash, request.form.get("pin", "")):
+            store.forget_pin_try(get_db(), attempt.id, kind="night")
+            unlock_night(night)
+            return redirect(f"/night/{night.id}")
+        else:
+            problem, status = "That PIN is not right.", 403
+    return render_template("night_unlock.html", night=night, problem=problem), status
 
 
 def organizer_context(night: store.Night, problems: dict | None = None) -> dict:
@@ -155,8 +204,7 @@ def organizer_context(night: store.Night, problems: dict | None = None) -> dict:
     links = {t.session_id: f"{base}/s/{t.session_id}" for r in night.rounds for t in r.tables}
     return {"night": night, "book": BOOKS[night.rulebook], "problems": problems or {},
             "standings_url": standings_url, "standings_qr": qr_svg(standings_url), "links": links,
-            "qrs": {sid: qr_svg(url) for sid, url in links.items()}, "next_round": len(night.rounds) + 1,
-            "figures": night_standings(night)}
+            "qrs": {sid: qr_svg(url) for sid, url in links.items()}, "next_round": len(night.rounds) + 1}
 
 
 @bp.get("/night/<key>")

@@ -92,9 +92,12 @@ def tables(browser, base_url):
     table = re.search(r"/s/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
     request.post(base_url + table + "/hands", form=dict(hand_fields(hands[0], 1).items(multi=True)), max_redirects=0)
     standings = re.search(r"/n/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
+    locked_night = request.post(base_url + "/nights", form={
+        "name": "Locked club", "players": "Ann\nBen\nCat\nDan", "rounds": "2", "rulebook": "parlett", "stake": "",
+        "pin": "4321"}, max_redirects=0).headers["location"]
     context.close()
     return {"s": scorer, "w": watch, "p": players[1], "locked": locked, "c": circle, "cw": members,
-            "locked_circle": locked_circle, "night": night, "n": standings}
+            "locked_circle": locked_circle, "night": night, "n": standings, "locked_night": locked_night}
 
 
 def fill_rule(rule, tables) -> str:
@@ -104,6 +107,8 @@ def fill_rule(rule, tables) -> str:
         return tables["locked"] + "/unlock"
     if rule.endpoint == "circles.unlock_page":
         return tables["locked_circle"] + "/unlock"
+    if rule.endpoint == "nights.unlock_page":
+        return tables["locked_night"] + "/unlock"
     values = {}
     if "key" in args:
         kind = rule.rule.split("/")[1]

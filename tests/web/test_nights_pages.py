@@ -218,3 +218,26 @@ def test_a_table_whose_session_was_deleted_says_so_on_the_standings(app, client)
     assert response.status_code == 422
     assert problems(response.text) == ["Table 2 of round 1 has no session any more (it was deleted): "
                                        "its seats cannot change."]
+
+
+def test_a_pin_keeps_the_organizers_link_to_those_who_know_it(app, client):
+    response = client.post("/nights", data=night_form(pin="12ab"))
+    assert response.status_code == 422 and problems(response.text) == ["A PIN is 4 to 8 digits (or leave it empty)."]
+    assert counts(app)[0] == 0
+    organizer = start_night(client, pin="4821")
+    assert client.get(organizer).status_code == 200             # the browser that made it is unlocked
+    stranger = app.test_client()
+    response = stranger.get(organizer)
+    assert response.status_code == 303 and response.headers["Location"] == organizer + "/unlock"
+    before = counts(app)
+    assert stranger.post(organizer + "/rounds", data={"round": "1"}).status_code == 403
+    assert stranger.post(organizer + "/players", data={"name": "Zoe"}).status_code == 403
+    assert counts(app) == before
+    response = stranger.post(organizer + "/unlock", data={"pin": "1111"})
+    assert response.status_code == 403 and "That PIN is not right." in response.text
+    assert stranger.post(organizer + "/unlock", data={"pin": "4821"}).status_code == 303
+    assert stranger.post(organizer + "/rounds", data={"round": "1"}).status_code == 303
+    night = night_of(app, organizer)
+    assert app.test_client().get(f"/n/{night.watch_id}").status_code == 200   # the standings need no PIN
+    table = night.round(1).tables[0].session_id
+    save(app.test_client(), table, FIRST)                        # nor does a table's phone

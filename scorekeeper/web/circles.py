@@ -191,6 +191,7 @@ def circle_context(view: CircleView, problems: dict | None = None, values: dict 
         "books": BOOKS, "unlocked": circle_unlocked(circle), "watch_url": watch_url, "qr": qr_svg(watch_url),
         "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values or {},
         "stakes": forms.STAKE_LABELS, "currencies": forms.CURRENCIES, "today": forms.today(),
+        "nights": store.nights_of_circle(db, circle.id),
     }
 
 

@@ -183,6 +183,9 @@ def test_a_night_from_a_circle_seats_the_members_ticked_present(app, client):
     db = store.connect(app.config["DATABASE"])
     evenings = store.evenings(db, circle.rsplit("/", 1)[1])
     assert sorted(e.session_id for e in evenings) == sorted(t.session_id for t in night.round(1).tables)
+    assert f'href="{organizer}"' in client.get(circle).text                       # the circle's page lists it
+    members_link = re.search(r"/cw/[A-Za-z0-9_-]{24}", client.get(circle).text).group(0)
+    assert f'href="/n/{night.watch_id}"' in app.test_client().get(members_link).text   # its standings, for members
     response = client.post(circle + "/nights", data={**night_form(players=""), "present": ticked[:3]})
     assert response.status_code == 422
     assert problems(response.text) == ["A club night needs at least 4 players, not 3 "
@@ -241,3 +244,32 @@ def test_a_pin_keeps_the_organizers_link_to_those_who_know_it(app, client):
     assert app.test_client().get(f"/n/{night.watch_id}").status_code == 200   # the standings need no PIN
     table = night.round(1).tables[0].session_id
     save(app.test_client(), table, FIRST)                        # nor does a table's phone
+
+
+def test_the_last_round_is_seated_by_the_standings_when_asked(app, client):
+    organizer = start_night(client, players="\n".join(NINE[:6]), rounds="2", last_by_standings="on")
+    client.post(organizer + "/rounds", data={"round": "1"})
+    night = night_of(app, organizer)
+    one, two = night.round(1).tables
+    save(client, one.session_id, FIRST)
+    save(client, two.session_id, FIRST)
+    save(client, two.session_id, HANDS[1], 2)
+    (a, b, c), (d, e, f) = ([night.name_of(p) for p in t.seats] for t in (one, two))
+    client.post(organizer + "/rounds", data={"round": "2"})
+    night = night_of(app, organizer)
+    assert [[night.name_of(p) for p in t.seats] for t in night.round(2).tables] == [[d, a, e], [b, c, f]]
+
+
+def test_a_round_end_time_is_shown_with_the_time_left(app, client):
+    organizer = start_night(client)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    night = night_of(app, organizer)
+    before = night_of(app, organizer)
+    response = client.post(organizer + "/rounds/1/end", data={"minutes": "0"})
+    assert response.status_code == 422
+    assert problems(response.text) == ["A round ends 1 to 600 minutes from now (or leave it empty)."]
+    assert night_of(app, organizer) == before
+    assert client.post(organizer + "/rounds/1/end", data={"minutes": "45"}).status_code == 303
+    ends_at = night_of(app, organizer).round(1).ends_at
+    screen = client.get(f"/n/{night.watch_id}/screen").text
+    assert f'data-ends-at="{ends_at}"' in screen and "js/night.js" in screen

@@ -15,6 +15,7 @@ tables' sessions and kept by their versions (``web/nights.py``)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections import Counter
@@ -217,7 +218,8 @@ def get_night_by_watch_id(db: Database, watch_id: str) -> Night:
 
 def night_live_key(db: Database, watch_id: str) -> str:
     """What a standings screen compares to know whether anything changed, in one
-    query: the night's version and every table session's version ("7.3-1-5")."""
+    query: the night's version and a digest of every table session's version
+    ("7-3f09c2a1b4de"; short whatever the tables, so it fits a poll's URL)."""
     rows = db.execute(
         """select n.version, (select group_concat(coalesce(s.version, 0), '-') from
                                 (select t.session_id from night_tables t where t.night_id = n.id
@@ -226,7 +228,7 @@ def night_live_key(db: Database, watch_id: str) -> str:
     if not rows:
         raise NotFound(watch_id)
     version, sessions = rows[0]
-    return f"{version}.{sessions or ''}"
+    return f"{version}-{hashlib.blake2s((sessions or '').encode(), digest_size=6).hexdigest()}"
 
 
 def nights_of_circle(db: Database, circle_id: str) -> list[dict]:

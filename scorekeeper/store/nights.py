@@ -376,9 +376,11 @@ def _check_reseatable(night: Night, number: int) -> NightRound:
     return drawn
 
 
-def _reseat(db: Database, night: Night, drawn: NightRound, tables: list, byes: list) -> None:
+def _reseat(db: Database, night: Night, drawn: NightRound, tables: list, byes: list,
+            based_on: int | None = None) -> None:
     """Inside a write: the round's sessions take the new seats (each session a new
-    version, kept in its history), and its byes."""
+    version, kept in its history), and its byes. ``StaleEdit`` (all of it undone)
+    if the night is no longer at version ``based_on``."""
     for table, seats in zip(drawn.tables, tables):
         if tuple(seats) == table.seats:
             continue
@@ -395,12 +397,15 @@ def _reseat(db: Database, night: Night, drawn: NightRound, tables: list, byes: l
                    [night.name_of(p) for p in seats], version)
     db.execute("delete from night_byes where night_id = ? and round = ?", [night.id, drawn.number])
     db["night_byes"].insert_all({"night_id": night.id, "round": drawn.number, "player_id": p} for p in byes)
-    _bump(db, night.id)
+    _bump(db, night.id, based_on)
 
 
-def redraw_round(db: Database, night_id: str, number: int, seed: int | None = None) -> Night:
+def redraw_round(db: Database, night_id: str, number: int, seed: int | None = None,
+                 based_on: int | None = None) -> Night:
     """Round ``number`` drawn again (the same players, the same sessions, new seats);
-    refused once a hand is saved at one of its tables."""
+    refused once a hand is saved at one of its tables. ``based_on``: the night's
+    version the organizer saw (a second tap of the button finds it changed:
+    ``StaleEdit``, nothing drawn again)."""
     seed = secrets.randbelow(2 ** 31) if seed is None else seed
     night = get_night(db, night_id)
     fresh = _redrawn(night, _check_reseatable(night, number), seed)   # not in the write: a draw takes time
@@ -413,7 +418,7 @@ def redraw_round(db: Database, night_id: str, number: int, seed: int | None = No
             db.execute("update nights set seed = ? where id = ?", [seed, night_id])
         by_name = {night.name_of(p): p for p in drawn.players()}
         tables = [tuple(by_name[n] for n in t.seats) for t in fresh.tables]
-        _reseat(db, night, drawn, tables, [by_name[n] for n in fresh.byes])
+        _reseat(db, night, drawn, tables, [by_name[n] for n in fresh.byes], based_on)
     return get_night(db, night_id)
 
 
@@ -426,9 +431,11 @@ def _redrawn(night: Night, drawn: NightRound, seed: int) -> Round:
     return seating.draw(names, 1, seed, played=_played_rounds(night, drawn.number)).rounds[-1]
 
 
-def swap_players(db: Database, night_id: str, number: int, one: int, other: int) -> Night:
+def swap_players(db: Database, night_id: str, number: int, one: int, other: int,
+                 based_on: int | None = None) -> Night:
     """Two players of round ``number`` change places (a seat, or a bye); refused
-    once a hand is saved at one of its tables."""
+    once a hand is saved at one of its tables. ``based_on`` as for ``redraw_round``
+    (a second tap would swap them back)."""
     with writing(db):
         night = get_night(db, night_id)
         drawn = _check_reseatable(night, number)
@@ -439,7 +446,7 @@ def swap_players(db: Database, night_id: str, number: int, one: int, other: int)
             return other if p == one else one if p == other else p
 
         tables = [tuple(swapped(p) for p in t.seats) for t in drawn.tables]
-        _reseat(db, night, drawn, tables, [swapped(p) for p in drawn.byes])
+        _reseat(db, night, drawn, tables, [swapped(p) for p in drawn.byes], based_on)
     return get_night(db, night_id)
 
 

@@ -229,6 +229,10 @@ def changed(key: str, change, field: str, done: str, anchor: str = ""):
         return refused_here(night, refused, field)
     except store.NotFound:
         abort(404)
+    except store.StaleEdit:   # a second tap, or another organizer's phone, changed it first
+        flash("The night changed a moment ago (a second tap?): here it is as it is now. "
+              "Nothing more was changed.")
+        return redirect(f"/night/{night.id}{anchor}")
     flash(done)
     return redirect(f"/night/{night.id}{anchor}")
 
@@ -269,7 +273,9 @@ def draw_round(key):
 
 @bp.post("/night/<key>/rounds/<int:number>/redraw")
 def redraw_round(key, number):
-    return changed(key, lambda night: store.redraw_round(get_db(), night.id, number), f"round_{number}",
+    based_on = number_of(request.form.get("version"))
+    return changed(key, lambda night: store.redraw_round(get_db(), night.id, number, based_on=based_on),
+                   f"round_{number}",
                    f"Round {number} is drawn again: the tables keep their links.", f"#round-{number}")
 
 
@@ -280,7 +286,7 @@ def swap_players(key, number):
     def swap(night):
         if one is None or other is None:
             raise store.Refused([f"Choose two different players of round {number} to swap."])
-        store.swap_players(get_db(), night.id, number, one, other)
+        store.swap_players(get_db(), night.id, number, one, other, based_on=number_of(request.form.get("version")))
 
     return changed(key, swap, f"round_{number}", f"Two players of round {number} changed places.",
                    f"#round-{number}")

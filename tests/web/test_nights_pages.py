@@ -140,12 +140,21 @@ def test_before_a_hand_two_players_swap_and_the_tables_keep_their_links(app, cli
     client.post(organizer + "/rounds", data={"round": "1"})
     night = night_of(app, organizer)
     one, two = night.round(1).tables[:2]
-    response = client.post(organizer + "/rounds/1/swap", data={"one": one.seats[0], "other": two.seats[1]})
-    assert response.status_code == 303
+    version = re.search(r'name="version" value="(\d+)"', client.get(organizer).text).group(1)
+    swap = {"one": one.seats[0], "other": two.seats[1], "version": version}
+    for _ in range(2):   # a double tap swaps them once (the second would swap them back)
+        response = client.post(organizer + "/rounds/1/swap", data=swap)
+        assert response.status_code == 303
+    assert "The night changed a moment ago (a second tap?)" in client.get(organizer).text
     swapped = night_of(app, organizer).round(1)
     assert swapped.tables[0].session_id == one.session_id
     assert client.get(f"/s/{one.session_id}").text.count(night.name_of(two.seats[1])) >= 1
     assert swapped.tables[0].seats == (two.seats[1], *one.seats[1:])
+    redrawn = night_of(app, organizer)
+    before = store.get_session(store.connect(app.config["DATABASE"]), one.session_id).version
+    for _ in range(2):   # the same for a redraw: drawn again once
+        assert client.post(organizer + "/rounds/1/redraw", data={"version": str(redrawn.version)}).status_code == 303
+    assert night_of(app, organizer).version == redrawn.version + 1
 
 
 def test_a_late_arrival_and_a_leaver_between_rounds(app, client):

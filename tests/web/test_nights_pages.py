@@ -282,3 +282,28 @@ def test_a_round_end_time_is_shown_with_the_time_left(app, client):
     ends_at = night_of(app, organizer).round(1).ends_at
     screen = client.get(f"/n/{night.watch_id}/screen").text
     assert f'data-ends-at="{ends_at}"' in screen and "js/night.js" in screen
+
+
+@pytest.mark.parametrize("path, fields, status, line", [
+    ("/rounds", {"round": "x"}, 422, "Choose the round to draw."),
+    ("/rounds", {"round": "3"}, 422, "Round 2 is the next to draw."),
+    ("/rounds/1/swap", {"one": "x", "other": "1"}, 422, "Choose two different players of round 1 to swap."),
+    ("/rounds/1/swap", {"one": "1", "other": "1"}, 422, "Choose two different players of round 1 to swap."),
+    ("/rounds/9/swap", {"one": "1", "other": "2"}, 404, None),
+    ("/rounds/9/redraw", {}, 404, None),
+    ("/rounds/9/end", {"minutes": "30"}, 404, None),
+    ("/rounds/1/end", {"minutes": "soon"}, 422, "A round ends 1 to 600 minutes from now (or leave it empty)."),
+    ("/players", {"name": " "}, 422, "A player's name cannot be empty."),
+    ("/players", {"name": "B" * 41}, 422, "A player's name is at most 40 characters (BBBBBBBBBBBBBBBBBBBB… has 41)."),
+    ("/players/999/drop", {}, 422, "Choose a player who is here."),
+    ("/rank", {"rank_by": "luck"}, 422, "Rank the players by placings or by counters."),
+])
+def test_bad_input_to_the_organizers_page_says_why_and_changes_nothing(app, client, path, fields, status, line):
+    organizer = start_night(client)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    before = counts(app), night_of(app, organizer)
+    response = client.post(organizer + path, data=fields)
+    assert response.status_code == status
+    if line is not None:
+        assert problems(response.text) == [line]
+    assert (counts(app), night_of(app, organizer)) == before

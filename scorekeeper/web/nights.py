@@ -202,21 +202,25 @@ def organizer_context(night: store.Night, problems: dict | None = None) -> dict:
     base = public_base_url()
     standings_url = f"{base}/n/{night.watch_id}"
     links = {t.session_id: f"{base}/s/{t.session_id}" for r in night.rounds for t in r.tables}
-    return {"night": night, "book": BOOKS[night.rulebook], "problems": problems or {},
+    return {"book": BOOKS[night.rulebook], "problems": problems or {},
             "standings_url": standings_url, "standings_qr": qr_svg(standings_url), "links": links,
             "qrs": {sid: qr_svg(url) for sid, url in links.items()}, "next_round": len(night.rounds) + 1}
 
 
 @bp.get("/night/<key>")
 def organizer(key):
-    return render_template("night.html", **organizer_context(load_night(key)))
+    night = load_night(key)
+    key = store.night_live_key(get_db(), night.watch_id)
+    return render_template("night.html", **standings_context(night, key, False), **organizer_context(night))
 
 
 def refused_here(night: store.Night, refused: store.Refused, field: str):
     problems = forms.Problems()
     for line in refused.lines():
         problems.bad(field, line)
-    return render_template("night.html", **organizer_context(night, dict(problems))), 422
+    key = store.night_live_key(get_db(), night.watch_id)
+    return render_template("night.html", **standings_context(night, key, False),
+                           **organizer_context(night, dict(problems))), 422
 
 
 def changed(key: str, change, field: str, done: str, anchor: str = ""):

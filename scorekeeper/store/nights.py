@@ -231,6 +231,19 @@ def night_live_key(db: Database, watch_id: str) -> str:
     return f"{version}-{hashlib.blake2s((sessions or '').encode(), digest_size=6).hexdigest()}"
 
 
+def nights_by_ids(db: Database, ids: list[str]) -> list[dict]:
+    """The nights (by organizer's id) for the home page: id, name, date, players
+    present and rounds drawn; newest change first."""
+    if not ids:
+        return []
+    marks = ",".join("?" for _ in ids)
+    return list(db.query(
+        f"""select n.id, n.name, n.played_on, n.rounds_planned,
+                   (select count(*) from night_players p where p.night_id = n.id and p.left_after is null) as players,
+                   (select count(*) from night_rounds r where r.night_id = n.id) as rounds_drawn
+            from nights n where n.id in ({marks}) order by n.updated_at desc, n.rowid desc""", ids))
+
+
 def nights_of_circle(db: Database, circle_id: str) -> list[dict]:
     """The circle's nights (id, name, played on), newest first: its page links them."""
     return list(db.query("select id, watch_id, name, played_on from nights where circle_id = ? "

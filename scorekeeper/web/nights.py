@@ -164,6 +164,18 @@ def load_night(key: str) -> store.Night:
     return night
 
 
+def remember_night(night_id: str) -> None:
+    """This browser keeps the organizer's link (the home page lists it)."""
+    mine = cookie.get("nights", [])
+    if mine[:1] != [night_id]:
+        cookie["nights"] = [night_id] + [k for k in mine if k != night_id][: REMEMBERED - 1]
+        cookie.permanent = True
+
+
+def remembered_nights() -> list[str]:
+    return cookie.get("nights", [])
+
+
 def night_unlocked(night: store.Night) -> bool:
     return not night.pin_hash or night.id in cookie.get("nights_unlocked", [])
 
@@ -210,6 +222,7 @@ def organizer_context(night: store.Night, problems: dict | None = None) -> dict:
 @bp.get("/night/<key>")
 def organizer(key):
     night = load_night(key)
+    remember_night(night.id)
     key = store.night_live_key(get_db(), night.watch_id)
     return render_template("night.html", **standings_context(night, key, False), **organizer_context(night))
 

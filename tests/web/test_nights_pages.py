@@ -307,3 +307,12 @@ def test_bad_input_to_the_organizers_page_says_why_and_changes_nothing(app, clie
     if line is not None:
         assert problems(response.text) == [line]
     assert (counts(app), night_of(app, organizer)) == before
+
+
+def test_the_home_page_keeps_the_organizers_link(app, client):
+    organizer = start_night(client)
+    client.get(organizer)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    home = client.get("/").text
+    assert f'href="{organizer}"' in home and "9 players · 1 of 4 rounds drawn" in home
+    assert organizer not in app.test_client().get("/").text   # another browser's home page does not list it

@@ -216,7 +216,9 @@ def organizer_context(night: store.Night, problems: dict | None = None) -> dict:
     links = {t.session_id: f"{base}/s/{t.session_id}" for r in night.rounds for t in r.tables}
     return {"book": BOOKS[night.rulebook], "problems": problems or {},
             "standings_url": standings_url, "standings_qr": qr_svg(standings_url), "links": links,
-            "qrs": {sid: qr_svg(url) for sid, url in links.items()}, "next_round": len(night.rounds) + 1}
+            # QR codes for the latest round's tables only: the phones of a round past have their link already
+            "qrs": {t.session_id: qr_svg(links[t.session_id]) for t in (night.rounds[-1].tables if night.rounds else ())},
+            "next_round": len(night.rounds) + 1}
 
 
 @bp.get("/night/<key>")

@@ -84,6 +84,10 @@ def test_drawing_a_round_makes_a_session_a_table_and_a_double_tap_draws_it_once(
         assert f"Friday club · round 1 · table {table.number}" in session
     assert page.count("<svg") == 4                               # the standings link's QR and each table's
     assert "Draw round 2" in page
+    client.post(organizer + "/rounds", data={"round": "2"})
+    page = client.get(organizer).text
+    assert page.count("<svg") == 4                               # QR codes for the latest round's tables only
+    assert all(f"/s/{t.session_id}" in page for t in night_of(app, organizer).rounds[0].tables)
 
 
 def test_the_standings_follow_each_tables_saves_to_the_half_counter(app, client):

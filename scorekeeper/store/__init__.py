@@ -11,7 +11,8 @@ time stamps, ids), ``schema`` (migrations, connections, transactions), ``agreeme
 (the players' OKs), ``reads`` (sessions as read: decoded, listed, their history),
 ``changes`` (every change: created, saved, edited, deleted, undone), ``drafts``
 (the hand in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN),
-``circles`` (circles, their members, the sessions they hold and who sat where).
+``circles`` (circles, their members, the sessions they hold and who sat where),
+``nights`` (club nights: their players, rounds, tables and byes).
 Everything is used as ``store.<name>``.
 """
 
@@ -67,6 +68,11 @@ from .circle_backups import (  # noqa: F401
 from .payments import (  # noqa: F401
     Payment, Due, Paying, paying, amount_of, payments, payment_for, get_payment, open_evening_ids, closed_evenings,
     record_payment, undo_payment, close_evenings, reopen_evening,
+)
+from .nights import (  # noqa: F401
+    Night, NightPlayer, NightRound, NightTable, RANK_BY, create_night, get_night, get_night_by_watch_id,
+    night_live_key, nights_by_ids, nights_of_circle, draw_round, drawn_round, redraw_round, swap_players, add_player, drop_player,
+    set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem,
 )
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,

@@ -43,8 +43,9 @@ class PinTry(NamedTuple):
     circle_wide: bool = False
 
 
-#: Where each kind of PIN counts its tries: a session's, a circle's (the same rules).
-TRIES = {"session": ("pin_failures", "session_id"), "circle": ("circle_pin_failures", "circle_id")}
+#: Where each kind of PIN counts its tries: a session's, a circle's, a club night's organizer's (the same rules).
+TRIES = {"session": ("pin_failures", "session_id"), "circle": ("circle_pin_failures", "circle_id"),
+         "night": ("night_pin_failures", "night_id")}
 
 #: Every try counted against a circle's one PIN: on the circle, and on each evening it holds.
 CIRCLE_TRIES = ("select at, address from circle_pin_failures where circle_id = :circle "
@@ -68,7 +69,9 @@ def reserve_pin_try(db: Database, session_id: str, address: str, at: float, kind
     with writing(db):
         for old in TRIES.values():
             db.execute(f"delete from {old[0]} where at <= ?", [at - SESSION_PIN_WINDOW])
-        circle = session_id if kind == "circle" else _circle_of(db, session_id)
+        circle = {"circle": session_id, "session": None, "night": None}[kind]
+        if kind == "session":
+            circle = _circle_of(db, session_id)
         if circle is None:
             tries, scope = f"select at, address from {table} where {column} = :key", {"key": session_id}
         else:

@@ -245,6 +245,45 @@ def m014_payments_based_on(db: Database) -> None:
                "(circle_id, based_on, payer, payee, amount, unit, evenings) where based_on is not null")
 
 
+
+@migrations()
+def m015_club_nights(db: Database) -> None:
+    """A club night (several tables at once) as data of its own: the night (its id
+    the organizer's link, a watch id for the public standings, the book, options
+    and stake of every table, the organizer's optional PIN and its tries), its
+    players (present or gone since a round), its rounds (an optional end time), each round's tables (the ordinary session each
+    plays, the three players in seat order) and byes. A table's session, the circle
+    and its members are not foreign keys: expiry removes sessions and circles by
+    their foreign keys, and a night says what went instead of holding it up."""
+    db["nights"].create(
+        {"id": str, "watch_id": str, "name": str, "rulebook": str, "options": str, "stake": str,
+         "played_on": str, "pin_hash": str, "rounds_planned": int, "rank_by": str, "last_by_standings": int,
+         "circle_id": str, "seed": int, "version": int, "created_at": str, "updated_at": str, "creator": str},
+        pk="id", not_null={"watch_id", "name", "rulebook", "options", "rounds_planned", "rank_by", "version"},
+        if_not_exists=True)
+    db["nights"].create_index(["watch_id"], unique=True, if_not_exists=True)
+    db["night_players"].create(
+        {"id": int, "night_id": str, "name": str, "member_id": int, "left_after": int},
+        pk="id", foreign_keys=[("night_id", "nights", "id")], not_null={"night_id", "name"}, if_not_exists=True)
+    db["night_players"].create_index(["night_id"], if_not_exists=True)
+    db["night_rounds"].create(
+        {"night_id": str, "number": int, "ends_at": str, "drawn_at": str},
+        pk=("night_id", "number"), foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+    db["night_tables"].create(
+        {"night_id": str, "round": int, "number": int, "session_id": str,
+         "seat_0": int, "seat_1": int, "seat_2": int},
+        pk=("night_id", "round", "number"), foreign_keys=[("night_id", "nights", "id")],
+        not_null={"session_id", "seat_0", "seat_1", "seat_2"}, if_not_exists=True)
+    db["night_tables"].create_index(["session_id"], if_not_exists=True)
+    db["night_byes"].create(
+        {"night_id": str, "round": int, "player_id": int},
+        pk=("night_id", "round", "player_id"), foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+    db["night_pin_failures"].create(
+        {"id": int, "night_id": str, "address": str, "at": float}, pk="id",
+        foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+    db["night_pin_failures"].create_index(["night_id", "address", "at"], if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

@@ -11,7 +11,9 @@
 - ``circles``: circles (the group that plays together), their members and evenings,
   the season's ledger, what is owed, statistics, the season sheet and archive;
 - ``owed``: paying what is owed (marked paid once, however often it is posted),
-  and an evening's own payments marked paid from its Settle up page.
+  and an evening's own payments marked paid from its Settle up page;
+- ``nights``: club nights (several tables at once): the organizer's page, the
+  rounds drawn into ordinary sessions, the standings across the tables.
 
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
@@ -29,13 +31,13 @@ from .. import security
 from ..names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..season_text import nearest_half
-from . import circles, client, hands, home, hosting, offline, owed, pins, players, sheets, table
+from . import circles, client, hands, home, hosting, nights, offline, owed, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value
 from .cache import CompressedParts, compressed_as
 
-BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, owed.bp, hosting.bp,
-              offline.bp)
+BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, owed.bp, nights.bp,
+              hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:

@@ -205,6 +205,7 @@ def circle_context(view: CircleView, problems: dict | None = None, values: dict 
         "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values,
         "seat_names": seat_names(circle, values),
         "stakes": forms.STAKE_LABELS, "currencies": forms.CURRENCIES, "today": forms.today(),
+        "nights": store.nights_of_circle(db, circle.id),
     }
 
 

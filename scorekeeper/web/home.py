@@ -26,11 +26,13 @@ def home():
 def home_page(values: dict, problems: dict, status: int = 200):
     """This browser's sessions, the new-session form (with what was typed) and import."""
     from .circles import remembered_circles
+    from .nights import remembered_nights
 
     mine = store.sessions_by_ids(get_db(), remembered())
     circles = store.circles_by_ids(get_db(), remembered_circles())
+    nights = store.nights_by_ids(get_db(), remembered_nights())
     return render_template("home.html", mine=mine, editable=set(remembered()), books=BOOKS, values=values,
-                           circles=circles, managing=set(remembered_circles()),
+                           circles=circles, managing=set(remembered_circles()), nights=nights,
                            problems=problems, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
 
 

@@ -10,7 +10,8 @@ ACTIONS = {"add": "Saved hand", "edit": "Changed hand", "delete": "Deleted hand"
            "import": "Session imported", "restore": "Restored from a backup",
            "restored": "Session restored from a backup",
            "revert": "Went back to an earlier version", "discard": "Cancelled hand in progress",
-           "undiscard": "Brought back hand in progress", "ok": "Agreed to hand", "dispute": "Disputed hand"}
+           "undiscard": "Brought back hand in progress", "ok": "Agreed to hand", "dispute": "Disputed hand",
+           "seats": "Seats drawn again for the club night"}
 #: A hand's own history.
 HAND_ACTIONS = {"add": "Saved", "edit": "Changed", "delete": "Deleted", "undo": "Undone", "redo": "Redone",
                 "restore": "Restored", "revert": "Went back"}

@@ -29,7 +29,8 @@ NOT_PAGES = {"static", "home.favicon", "home.manifest", "offline.service_worker"
              "table.live", "table.watch_live", "table.player_live",
              "sheets.sheet_pdf", "sheets.watch_sheet_pdf", "sheets.player_sheet_pdf",
              "sheets.export", "sheets.watch_export", "sheets.player_export",
-             "circles.export", "circles.watch_export", "circles.season_pdf", "circles.watch_season_pdf"}
+             "circles.export", "circles.watch_export", "circles.season_pdf", "circles.watch_season_pdf",
+             "nights.live", "nights.screen_live"}
 
 
 def axe_violations(page) -> list[str]:
@@ -84,9 +85,19 @@ def tables(browser, base_url):
     locked_circle = request.post(base_url + "/circles", form={"circle_name": "Locked", "circle_pin": "4321",
                                                               "circle_members": "Ann, Ben, Cat"},
                                  max_redirects=0).headers["location"]
+    night = request.post(base_url + "/nights", form={
+        "name": "Friday club", "players": "Ann\nBen\nCat\nDan\nEve\nFay\nGus", "rounds": "3",
+        "rulebook": "parlett", "stake": "1d", "played_on": "2026-12-04"}, max_redirects=0).headers["location"]
+    request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0)
+    table = re.search(r"/s/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
+    request.post(base_url + table + "/hands", form=dict(hand_fields(hands[0], 1).items(multi=True)), max_redirects=0)
+    standings = re.search(r"/n/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
+    locked_night = request.post(base_url + "/nights", form={
+        "name": "Locked club", "players": "Ann\nBen\nCat\nDan", "rounds": "2", "rulebook": "parlett", "stake": "",
+        "pin": "4321"}, max_redirects=0).headers["location"]
     context.close()
     return {"s": scorer, "w": watch, "p": players[1], "locked": locked, "c": circle, "cw": members,
-            "locked_circle": locked_circle}
+            "locked_circle": locked_circle, "night": night, "n": standings, "locked_night": locked_night}
 
 
 def fill_rule(rule, tables) -> str:
@@ -96,11 +107,15 @@ def fill_rule(rule, tables) -> str:
         return tables["locked"] + "/unlock"
     if rule.endpoint == "circles.unlock_page":
         return tables["locked_circle"] + "/unlock"
+    if rule.endpoint == "nights.unlock_page":
+        return tables["locked_night"] + "/unlock"
     values = {}
     if "key" in args:
         kind = rule.rule.split("/")[1]
-        assert kind in ("s", "w", "p", "c", "cw"), f"no fixture for the route {rule.rule}: add one to fill_rule"
+        assert kind in ("s", "w", "p", "c", "cw", "night"), f"no fixture for the route {rule.rule}: add one to fill_rule"
         values["key"] = tables[kind].split("/")[2]
+    if "watch_id" in args:   # a club night's standings
+        values["watch_id"] = tables["n"].split("/")[2]
     if "session_id" in args:
         values["session_id"] = tables["s"].split("/")[2]
     if "number" in args:

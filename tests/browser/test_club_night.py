@@ -1,0 +1,75 @@
+"""A club night in a real browser at 390 × 844: the organizer starts a night of nine
+players, draws round 1, two tables each save a hand on their own phone (a browser of
+their own on the table's link), and the big screen, left open, shows both tables'
+results and the standings without anyone touching it."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from support.data import load_example
+
+from .browser_ui import UI, assert_fits
+from .conftest import PHONE
+
+HAND = load_example("parlett-evening.json")["hands"][0]   # the first seat deals: +20, +2, −22
+NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+def table_seats(page, number: int) -> list[str]:
+    text = page.locator(f"#round-1-table-{number}").inner_text()
+    seats = re.search(r"Table \d+:\s*(.*?)\s*·", text).group(1).replace(" (deals first)", "")
+    return [name.strip() for name in seats.split(",")]
+
+
+def test_two_tables_save_a_hand_each_and_the_big_screen_shows_both(page, browser, base_url):
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="Start a club night").click()
+    page.locator('input[name="name"]').fill("Friday club")
+    page.locator('textarea[name="players"]').fill("\n".join(NINE))
+    page.locator('input[name="rulebook"][value="parlett"]').check()
+    page.locator('select[name="stake"]').select_option("1d")
+    page.get_by_role("button", name="Start the night").click()
+    page.wait_for_url(re.compile(r"/night/[^/?]+$"))
+    expect(page.locator("h1")).to_have_text("Friday club")
+    page.get_by_role("button", name="Draw round 1").click()
+    expect(page.locator(".flash")).to_contain_text("Round 1 is drawn")
+    expect(page.locator("#round-1 .night-tables > li")).to_have_count(3)
+    assert_fits(page)
+    links = [page.locator(f"#round-1-table-{n} a.table-link").get_attribute("href") for n in (1, 2)]
+    seats = [table_seats(page, n) for n in (1, 2)]
+    standings = page.locator("a", has_text="Big screen").first.get_attribute("href")
+
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    screen = screen_context.new_page()
+    screen.goto(base_url + standings)
+    expect(screen.locator(".night-round")).to_have_text("Round 1 of 4")
+    expect(screen.locator("form, button")).to_have_count(0)   # no controls on the big screen
+
+    phones = []
+    try:
+        for link, players in zip(links, seats):   # each table on its own phone
+            phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+            phones.append(phone)
+            table = phone.new_page()
+            table.goto(link)
+            ui = UI(table)
+            ui.next_hand()
+            ui.enter_hand("parlett", HAND, players)
+            ui.ready()
+            ui.save()
+            expect(table.locator(".balance .amount")).to_have_text(["+20", "+2", "−22"])
+
+        # the big screen follows by itself
+        results = [f"Table {n} · 1 hand: {p[0]} +20, {p[1]} +2, {p[2]} −22" for n, p in ((1, seats[0]), (2, seats[1]))]
+        expect(screen.locator(".night-tables li")).to_have_text(results, timeout=10_000)
+        winners = sorted((seats[0][0], seats[1][0]))
+        expect(screen.locator("table.standings tbody tr th").nth(0)).to_have_text(winners[0])
+        expect(screen.locator("table.standings tbody tr th").nth(1)).to_have_text(winners[1])
+        expect(screen.locator(".tiebreaks")).to_contain_text("ties broken by placing points, then counters")
+    finally:
+        for phone in phones:
+            phone.close()
+        screen_context.close()

@@ -21,7 +21,10 @@ HANDS = load_example("parlett-evening.json")["hands"]
 FIRST = HANDS[0]   # the first seat deals it: 20, 2, −22 (and with the second hand, 52, 3, −55)
 
 
-def night_form(players="\n".join(NINE), **fields) -> dict:
+NINE_LINES = "\n".join(NINE)
+
+
+def night_form(players=NINE_LINES, **fields) -> dict:
     form = {"name": "Friday club", "players": players, "rounds": "4", "rulebook": "parlett", "stake": "1d",
             "played_on": "2026-12-04", "rank_by": "placings"}
     form.update(fields)
@@ -155,7 +158,6 @@ def test_before_a_hand_two_players_swap_and_the_tables_keep_their_links(app, cli
     assert client.get(f"/s/{one.session_id}").text.count(night.name_of(two.seats[1])) >= 1
     assert swapped.tables[0].seats == (two.seats[1], *one.seats[1:])
     redrawn = night_of(app, organizer)
-    before = store.get_session(store.connect(app.config["DATABASE"]), one.session_id).version
     for _ in range(2):   # the same for a redraw: drawn again once
         assert client.post(organizer + "/rounds/1/redraw", data={"version": str(redrawn.version)}).status_code == 303
     assert night_of(app, organizer).version == redrawn.version + 1

@@ -20,7 +20,8 @@ out. So here:
   trickling client opens again each one closed, and one a pass woke both
   processes' loops hundreds of times a second.
 - an address the app has just told to wait (too many tries at a new session:
-  ``hold_off``) gets its next uploads to ``/import`` or ``/sessions`` refused once
+  ``hold_off``) gets its next uploads to ``/import``, ``/sessions``, ``/circles/import``
+  or a circle's ``/c/<key>/import`` and ``/c/<key>/sessions`` refused once
   their headers are in, in either server process (``HeldOff``), before waitress
   reads and spools their body (4 clients posting refused 0.76 MB imports as fast
   as they could still made waitress read 37 MB a second); the refusal (a 429, then the connection closed) is held until the
@@ -36,6 +37,7 @@ drops it once the request is complete; ``BaseWSGIServer.handle_accept`` and
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import struct
 import time
@@ -47,7 +49,8 @@ from waitress.task import ThreadedTaskDispatcher
 
 log = logging.getLogger("scorekeeper.door")
 LINGER_RESET = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close() resets the connection
-HELD_OFF_PATHS = frozenset({"/import", "/sessions"})
+HELD_OFF_PATHS = frozenset({"/import", "/sessions", "/circles/import"})
+HELD_OFF_IN_CIRCLE = re.compile(r"/c/[^/]+/(?:import|sessions)")   # a circle's import and new evening count too
 HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door
 class HeldOff:
     """The addresses told to wait, and until when (``time.time()``), in a table
@@ -131,6 +134,12 @@ def _held_off_for(address: str) -> float:
     return max(0.0, until - time.time()) if until else 0.0
 
 
+def is_held_off_path(path: str) -> bool:
+    """A path whose posts count as a new session's tries (``store.count_attempt``),
+    so that an address told to wait has its uploads there refused at the door."""
+    return path in HELD_OFF_PATHS or HELD_OFF_IN_CIRCLE.fullmatch(path) is not None
+
+
 class Channel(HTTPChannel):
     """A connection, which knows when the request it is receiving began."""
 
@@ -152,7 +161,7 @@ class Channel(HTTPChannel):
         if request is not None and request.headers_finished and request is not self.checked:
             self.checked = request
             wait = _held_off_for(self.addr[0])
-            if (wait and request.command == "POST" and request.path in HELD_OFF_PATHS
+            if (wait and request.command == "POST" and is_held_off_path(request.path)
                     and request.content_length > HELD_OFF_BODY):
                 self.refuse_at_once(wait)
         return result

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from scorekeeper import front
+from scorekeeper import front, serve
 from scorekeeper.web import front_polls
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +52,7 @@ class HttpsFront:
         self.instance = folder / "instance"
         self.instance.mkdir(parents=True, exist_ok=True)
         (self.instance / "config.py").write_text(config)
+        self.config = config
         self.app_port, self.port = free_ports(workers), free_port()
         self.url = f"https://localhost:{self.port}"
         self.storage = folder / "caddy"
@@ -62,10 +63,12 @@ class HttpsFront:
     def start(self, timeout: float = 40.0) -> "HttpsFront":
         env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
         caddyfile = self.folder / "Caddyfile"
-        from scorekeeper.serve import worker_ports
-
-        upstream = [f"127.0.0.1:{port}" for port in worker_ports(self.app_port, self.workers)]
-        caddyfile.write_text(front.caddyfile([self.url], False, upstream, self.storage, self.polls))
+        upstream = [f"127.0.0.1:{port}" for port in serve.worker_ports(self.app_port, self.workers)]
+        settings: dict = {}
+        exec(self.config, settings)   # the instance's config.py, read as the app reads it (Flask's from_pyfile)
+        caddyfile.write_text(front.caddyfile([self.url], False, upstream, self.storage, self.polls,
+                                             settings.get("HEADER_DEADLINE", serve.HEADER_DEADLINE),
+                                             settings.get("REQUEST_DEADLINE", serve.REQUEST_DEADLINE)))
         bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
         with open(self.folder / "serve.log", "wb") as log:
             self.procs.append(subprocess.Popen(

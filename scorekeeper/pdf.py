@@ -39,7 +39,8 @@ scorer 0 sheets of 4):
   evening is a scorer too, so without this it would hold the scorer's place.
 
 - a circle's season sheet has a lane of its own (``SEASONS``: its own renderer
-  process, its own turns and waiting places; a table's sheet is ``SHEETS``). A
+  process, at a lower priority still, so that it gives way to a table's sheet
+  rendering beside it; its own turns and waiting places; a table's sheet is ``SHEETS``). A
   2,000-evening season sheet takes 11 s, and a render once started runs to its
   end: in one lane, a table's scorer whose circle's managers printed their season
   sheets waited 6.2 s for his sheet (a third of a second alone), 16.2 s at worst,
@@ -71,6 +72,7 @@ ASK_COST = 0.05        # renderer seconds an ask for a new sheet counts as (refu
 SCORER, OTHERS = 0, 1  # who is waiting: the scorer's link first
 SHEETS, SEASONS = 0, 1  # the lanes: a session's sheet (a second or two), a circle's season sheet (2,000 evenings: 11 s)
 LANES = (SHEETS, SEASONS)
+NICENESS = {SHEETS: 10, SEASONS: 19}   # each lane's renderer gives way to the server; the seasons' to the tables' too
 
 _lock = threading.RLock()   # reentrant: a finished render's callback can run inside submit()
 _pools: dict = {}       # lane -> ProcessPoolExecutor: this process's renderer of each lane (started on first use)
@@ -128,12 +130,12 @@ class TooMany(Exception):
         super().__init__(f"at most {limit} sheets a minute")
 
 
-def _start_renderer() -> None:
+def _start_renderer(niceness: int) -> None:
     """In the renderer process, once: a lower CPU priority, and WeasyPrint (and the
     season sheet's ledger font) loaded (seconds), so that no client's first sheet is
     counted the renderer's start."""
     try:
-        os.nice(10)   # the renderer gives way to the server's requests for the CPU
+        os.nice(niceness)   # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
     from .ledger_pdf import ledger_font
@@ -170,7 +172,7 @@ def _get_pool(lane: int) -> ProcessPoolExecutor:
     if lane not in _pools:
         # spawn, not fork: the server has threads (and SQLite connections) a fork would copy mid-use
         _pools[lane] = ProcessPoolExecutor(max_workers=RENDERERS, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_start_renderer)
+                                           initializer=_start_renderer, initargs=(NICENESS[lane],))
     return _pools[lane]
 
 

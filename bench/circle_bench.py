@@ -21,7 +21,6 @@ the figures in bench/history.md and bench/results.json."""
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import statistics
 import sys
@@ -35,23 +34,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 def build(db, store, evenings: int, hands: int):
     """The circle, its evenings written straight through the store (each checked as any session)."""
-    from support.sessions import long_session
+    from support.sessions import circle_of_evenings
 
-    base = long_session(hands)
-    circle = store.create_circle(db, "Thursday Gleek", ["Ann", "Ben", "Cat", "Dan", "Eve"])
-    ids = [m.id for m in circle.members]
-    seatings = [(0, 1, 2), (3, 1, 2), (0, 4, 2), (0, 1, 3), (4, 3, 2), (1, 0, 4)]
-    sessions = []
-    for n in range(evenings):
-        seats = seatings[n % len(seatings)]
-        record = copy.deepcopy(base)
-        record["players"] = [circle.members[s].name for s in seats]
-        record["played_on"] = f"{2000 + n // 48:04d}-{1 + (n // 4) % 12:02d}-{1 + n % 4 * 7:02d}"
-        record["stake"] = {"per_counter": "1", "currency": "d"} if n % 3 else None
-        if record["stake"] is None:
-            del record["stake"]
-        sessions.append(store.create_session(db, record, circle=(circle.id, [ids[s] for s in seats])).id)
-    return circle, sessions
+    return circle_of_evenings(db, evenings, hands)
 
 
 def empty_caches():

@@ -18,10 +18,19 @@ request every 4 s, as the attack did, and open a new connection whenever the ser
 closes one; the phase lasts ``TRICKLE_PHASE`` s, past the server's 10 s header
 deadline, so its steady state is measured.
 
+``--front`` (round four) measures through the HTTPS front instead (``serve --front``
+behind Caddy with the Caddyfile ``scorekeeper.front`` writes, tests/support/front.py):
+normal requests over https from 127.0.0.1 with 0 and then each of ``--uploads``
+(2,100 and 5,000) slow uploads from 127.0.0.2, each a TLS connection posting a
+2 MB import whose head is sent at once and whose body comes a byte every 4 s,
+opened again whenever the front answers or closes it; each phase lasts ``--phase``
+s once the uploads are open.
+
 ``--root DIR`` serves another copy of the project (a before/after:
 ``git archive <commit> | tar -x -C DIR``). Loopback only, bounded, stops by itself.
 
     .venv/bin/python bench/slow_client_bench.py [--requests 150] [--trickle 2100] [--root DIR] [--no-write]
+    .venv/bin/python bench/slow_client_bench.py --front [--uploads 2100,5000] [--phase 30] [--root DIR] [--no-write]
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from benchmarks_md import append_to_section, machine  # noqa: E402
 from pdf_starvation_bench import Server, percentile  # noqa: E402
+from support.front import HttpsFront  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
 
@@ -65,6 +75,20 @@ new connection whenever one is closed, for 25 s (past the 10 s header deadline),
 phases interleaved. Target: p95 within 2× of the 0-connection p95 measured in the
 same run, nothing failed. `--root` serves main's code before issue 18 (same sitting).
 """
+FRONT_HEADING = "## Slow uploads through the HTTPS front (round four)"
+FRONT_INTRO = """\
+`.venv/bin/python bench/slow_client_bench.py --front [--root DIR]`: the real server
+behind the real Caddy (`serve --front` and the Caddyfile `scorekeeper.front` writes),
+on loopback with a temp instance; normal requests one after another over https from
+127.0.0.1 (the table page of a 12-hand session, the home page, saving a hand; a fresh
+connection each, 5 s timeout) with 0, then 2,100 and 5,000 slow uploads from
+127.0.0.2: each a TLS connection posting a 2 MB import, its head at once and its body
+a byte every 4 s, opened again whenever the front answers or closes it. A phase lasts
+30 s once the uploads are open; the phases interleaved. Target: p95 within 2× of the
+0-upload p95 measured in the same run, nothing failed. `--root` serves main's code
+(and its Caddyfile) in the same sitting.
+"""
+UPLOAD_BYTES = 2 * 1024 * 1024
 TRICKLE_PHASE = 25.0   # seconds: past the 10 s header deadline
 TRICKLE_EVERY = 4.0    # seconds between a trickling connection's bytes
 HOSTILE = "127.0.0.2"
@@ -145,6 +169,209 @@ class Trickler:
     def __exit__(self, *exc):
         self.stop.set()
         self.thread.join(timeout=30)
+
+
+class SlowUploads:
+    """``n`` slow uploads through the front from HOSTILE (see the module), each a
+    TLS connection opened again whenever the front answers or closes it: asyncio
+    (one thread for thousands of TLS connections) in a process of its own, forked,
+    as the attacker is another device: in this process its work held the GIL the
+    normal requests' timing needs."""
+
+    CONNECTING = 64   # handshakes under way at once
+
+    def __init__(self, front: HttpsFront, n: int):
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.front, self.n = front, n
+        self.head = (f"POST /import HTTP/1.1\r\nHost: localhost:{front.port}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {UPLOAD_BYTES}\r\n\r\n{{").encode()
+        self.counts = context.RawArray("q", 3)   # opened, answered (or closed), failed to connect
+        self.stopping = context.Event()
+        self.process = context.Process(target=self.run, daemon=True)
+
+    @property
+    def opened(self) -> int:
+        return self.counts[0]
+
+    @property
+    def answered(self) -> int:
+        return self.counts[1]
+
+    def run(self) -> None:
+        import asyncio
+
+        asyncio.run(self.all())
+
+    async def all(self) -> None:
+        import asyncio
+
+        connecting = asyncio.Semaphore(self.CONNECTING)
+        context = self.front.context()
+        await asyncio.gather(*(self.one(i, connecting, context) for i in range(self.n)))
+
+    async def one(self, i: int, connecting, context) -> None:
+        import asyncio
+        import ssl
+
+        await asyncio.sleep(TRICKLE_EVERY * i / self.n)   # their bytes spread over the 4 s
+        while not self.stopping.is_set():
+            try:
+                async with connecting:
+                    reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                        "127.0.0.1", self.front.port, ssl=context, server_hostname="localhost",
+                        local_addr=(HOSTILE, 0)), 10)
+            except (OSError, ssl.SSLError, asyncio.TimeoutError):
+                self.counts[2] += 1
+                await asyncio.sleep(1.0)
+                continue
+            self.counts[0] += 1
+            try:
+                writer.write(self.head)
+                while not self.stopping.is_set():
+                    try:
+                        await asyncio.wait_for(reader.read(65536), TRICKLE_EVERY)
+                        break   # an answer, or the connection closed: open another
+                    except asyncio.TimeoutError:
+                        writer.write(b" ")   # a byte of the body
+                        await writer.drain()
+            except (OSError, ssl.SSLError):
+                pass
+            finally:
+                self.counts[1] += 1
+                writer.transport.abort()
+
+    def __enter__(self):
+        self.process.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        self.process.join(timeout=30)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(timeout=10)
+
+
+def https_request(front: HttpsFront, context, method: str, path: str, fields=None) -> int:
+    """One request through the front on a fresh connection (5 s timeout): its status."""
+    import http.client
+    from urllib.parse import urlencode
+
+    conn = http.client.HTTPSConnection("localhost", front.port, context=context, timeout=5)
+    try:
+        headers = {"Origin": front.url}
+        body = None
+        if fields is not None:
+            body, headers["Content-Type"] = urlencode(fields), "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def front_phase(front: HttpsFront, url: str, version: int, uploads: int, requests: int,
+                phase_seconds: float) -> tuple[list, int, int, int]:
+    """Normal requests over https, spread over ``phase_seconds``, while ``uploads`` slow uploads are open."""
+    import contextlib
+
+    context = front.context()
+    hand = long_session(13)["hands"][12]
+    latencies, errors = [], 0
+    slow = SlowUploads(front, uploads) if uploads else contextlib.nullcontext()
+    with slow:
+        ramp = time.monotonic() + 60
+        while uploads and slow.opened < uploads and time.monotonic() < ramp:
+            time.sleep(0.5)
+        cpu_before = cpu_seconds(front, slow if uploads else None)
+        pace, end = phase_seconds / requests, time.monotonic() + phase_seconds
+        for i in range(requests):
+            if time.monotonic() > end:
+                break
+            started = time.monotonic()
+            try:
+                if i % 3 == 2:
+                    ok = https_request(front, context, "POST", url + "/hands",
+                                       list(hand_fields(hand, version).items(multi=True))) == 303
+                    if ok:   # and take it back (untimed), so every save is the 13th hand
+                        https_request(front, context, "POST", url + "/hands/13/delete", {"version": str(version + 1)})
+                        version += 2
+                else:
+                    ok = https_request(front, context, "GET", url if i % 3 else "/") == 200
+            except (OSError, ConnectionError):
+                ok = False
+            latencies.append(time.monotonic() - started)
+            errors += not ok
+            time.sleep(max(0.0, pace - (time.monotonic() - started)))
+        answered = slow.answered if uploads else 0
+        cpu_after = cpu_seconds(front, slow if uploads else None)
+    cpu = {who: cpu_after[who] - cpu_before[who] for who in cpu_after}
+    return latencies, errors, answered, version, cpu
+
+
+def cpu_seconds(front: HttpsFront, slow: SlowUploads | None) -> dict:
+    """CPU seconds so far of each party: the app (serve's processes), Caddy, the slow
+    uploads' process, this process (the normal requests), and the time of its own
+    phase (so that each can be said as a share of a core)."""
+    import resource
+
+    from load_bench import family_cpu_seconds
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    return {"at": time.monotonic(), "app": family_cpu_seconds(front.procs[0].pid),
+            "Caddy": family_cpu_seconds(front.procs[1].pid),
+            "slow uploads": family_cpu_seconds(slow.process.pid) if slow is not None else 0.0,
+            "normal requests": me.ru_utime + me.ru_stime}
+
+
+def run_front(args) -> dict:
+    import json
+    import tempfile
+
+    root = Path(args.root).resolve() if args.root else ROOT
+    phases = (0, *args.uploads)
+    with tempfile.TemporaryDirectory(prefix="gleek-slow-front-") as folder:
+        front = RootFront(Path(folder), "SESSIONS_PER_MINUTE = 10_000\n", root=root).start()
+        try:
+            status, headers, _ = front.request("POST", "/import", body=json.dumps(long_session(12)),
+                                               headers={"Content-Type": "application/json", "Origin": front.url})
+            assert status == 303, status
+            url = "/s/" + headers["Location"].rsplit("/", 1)[1]
+            results = {n: {"latencies": [], "errors": 0, "refused": 0, "cpu": {}} for n in phases}
+            version = 1
+            for _ in range(args.rounds):   # interleaved, so the machine's other load falls on every phase
+                for n in phases:
+                    latencies, errors, answered, version, cpu = front_phase(front, url, version, n, args.requests,
+                                                                            args.phase)
+                    results[n]["latencies"] += latencies
+                    results[n]["errors"] += errors
+                    results[n]["refused"] += answered
+                    for who, seconds in cpu.items():
+                        results[n]["cpu"][who] = results[n]["cpu"].get(who, 0.0) + seconds
+                    time.sleep(2.0)
+        finally:
+            front.stop()
+    return results
+
+
+class RootFront(HttpsFront):
+    """The front for ``--root``: that copy's own Caddyfile (``scorekeeper.front.caddyfile``
+    as that copy writes it), not this branch's."""
+
+    def caddyfile(self) -> str:
+        import subprocess
+
+        if self.root == ROOT:
+            return super().caddyfile()
+        script = ("import sys; from pathlib import Path; from scorekeeper import front; "
+                  "print(front.caddyfile([sys.argv[1]], False, sys.argv[2].split(','), Path(sys.argv[3]), "
+                  "Path(sys.argv[4])), end='')")
+        return subprocess.run([sys.executable, "-c", script, self.url, ",".join(self.upstream()), str(self.storage),
+                               str(self.polls)], cwd=self.root, env=dict(os.environ, PYTHONPATH=str(self.root)),
+                              capture_output=True, text=True, check=True).stdout
 
 
 def half_open(port: int, n: int) -> socket.socket:
@@ -251,24 +478,35 @@ def report(results: dict, info: dict, args) -> str:
     base = percentile([x * 1000 for x in results[0]["latencies"]], 95)
     label = "this branch" if not args.root else f"`--root` {args.root_label or args.root}"
     kind = "trickling" if args.trickle else "half-open"
+    if args.front:
+        kind = "slow uploads through the front"
     lines = [
-        f"### {info['date']}: normal requests with {' / '.join(str(k) for k in results)} {kind} connections ({label})",
+        f"### {info['date']}: normal requests with {' / '.join(str(k) for k in results)} {kind}"
+        f"{'' if args.front else ' connections'} ({label})",
         "",
         f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end (the machine is shared).",
         "",
-        f"| {kind} connections | requests | p50 ms | p95 ms | max ms | failed or timed out (5 s) | p95 vs 0 |",
+        f"| {kind if args.front else kind + ' connections'} | requests | p50 ms | p95 ms | max ms "
+        "| failed or timed out (5 s) | p95 vs 0 |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for held, r in results.items():
         ms = [x * 1000 for x in r["latencies"]]
         p95 = percentile(ms, 95)
-        if args.trickle:
+        if args.front:
+            note = f" (the front answered or closed {r['refused']} slow uploads)" if held else ""
+        elif args.trickle:
             note = f" ({r['refused']} trickling connections closed by the server)" if held else ""
         else:
             note = f" (+{r['refused']} not even connected)" if r["refused"] else ""
         lines.append(f"| {held} | {len(ms)} | {percentile(ms, 50):.1f} | {p95:.1f} | {max(ms):.1f} | "
                      f"{r['errors']}{note} | {p95 / base:.1f}× |")
+    if args.front:
+        lines += ["", "CPU in each phase, in per cent of one core: " + "; ".join(
+            f"{held}: " + ", ".join(f"{who} {100 * seconds / r['cpu']['at']:.0f} %"
+                                    for who, seconds in r["cpu"].items() if who != "at" and seconds)
+            for held, r in results.items()) + "."]
     worst = max(percentile([x * 1000 for x in r["latencies"]], 95) / base for r in results.values())
     failed = sum(r["errors"] for r in results.values())
     lines += ["", f"Result: worst p95 {worst:.1f}× the 0-connection p95 "
@@ -283,20 +521,28 @@ def main(argv=None) -> int:
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
     parser.add_argument("--trickle", type=int, default=0, help="trickling connections (issue 18) instead")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("--front", action="store_true", help="slow uploads through the HTTPS front instead")
+    parser.add_argument("--uploads", default="2100,5000", help="--front: the slow uploads of each phase after 0")
+    parser.add_argument("--phase", type=float, default=30.0, help="--front: seconds of each phase")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
-    if not (10 <= args.requests <= 1000 and 1 <= args.rounds <= 5 and 0 <= args.trickle <= 3000):
-        parser.error("keep it bounded: 10-1000 requests a phase, 1-5 rounds, at most 3,000 trickling")
-    if args.trickle:
+    args.uploads = [int(n) for n in args.uploads.split(",") if n.strip()]
+    if not (10 <= args.requests <= 1000 and 1 <= args.rounds <= 5 and 0 <= args.trickle <= 3000
+            and all(1 <= n <= 6000 for n in args.uploads) and 5 <= args.phase <= 120):
+        parser.error("keep it bounded: 10-1000 requests a phase, 1-5 rounds, at most 3,000 trickling, "
+                     "6,000 slow uploads, phases of 5-120 s")
+    if args.trickle or args.front:
         import resource
 
+        wanted = max(args.uploads) if args.front else args.trickle
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.trickle + 500)), hard))
-    entry = report(run(args), machine(), args)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, wanted + 500)), hard))
+    entry = report(run_front(args) if args.front else run(args), machine(), args)
     print(entry)
     if not args.no_write:
-        append_to_section(TRICKLE_HEADING if args.trickle else HEADING,
-                          TRICKLE_INTRO if args.trickle else SECTION_INTRO, entry)
+        heading, intro = ((FRONT_HEADING, FRONT_INTRO) if args.front else (TRICKLE_HEADING, TRICKLE_INTRO)
+                          if args.trickle else (HEADING, SECTION_INTRO))
+        append_to_section(heading, intro, entry)
     return 0
 
 

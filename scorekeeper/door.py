@@ -20,12 +20,23 @@ out. So here:
   trickling client opens again each one closed, and one a pass woke both
   processes' loops hundreds of times a second.
 - an address the app has just told to wait (too many tries at a new session:
-  ``hold_off``) gets its next uploads to ``/import`` or ``/sessions`` refused once
+  ``hold_off``) gets its next uploads to ``/import``, ``/sessions``, ``/circles/import``
+  or a circle's ``/c/<key>/import`` and ``/c/<key>/sessions`` refused once
   their headers are in, in either server process (``HeldOff``), before waitress
   reads and spools their body (4 clients posting refused 0.76 MB imports as fast
   as they could still made waitress read 37 MB a second); the refusal (a 429, then the connection closed) is held until the
   next clean-up pass, so such a client gets a few a second. Small posts (a form)
   still reach the app, which answers them with its own page.
+- behind the HTTPS front every connection is the front's (127.0.0.1), and the
+  front (Caddy) passes each request on as it arrives, its body as it comes, on a
+  connection of its own: 2,100 slow uploads through it held 2,100 of the app's
+  connections and stopped everyone. So on the front's connections the client is
+  the address the front forwards (``X-Forwarded-For``, believed from the front
+  only, as the app believes it), and one client may send at most ``per_address``
+  uploads at once in this process; one more is refused (429) as soon as its
+  headers are in, its body unread. The held-off addresses above are the
+  forwarded ones too. (The front's own deadlines, Caddy's ``read_header`` and
+  ``read_body``, are the door's: scorekeeper/front.py.)
 
 Checked against waitress 3.0.2's source (``waitress/server.py``, ``channel.py``):
 ``HTTPChannel.received`` creates ``self.request`` (a parser) for each request and
@@ -36,6 +47,7 @@ drops it once the request is complete; ``BaseWSGIServer.handle_accept`` and
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import struct
 import time
@@ -47,8 +59,10 @@ from waitress.task import ThreadedTaskDispatcher
 
 log = logging.getLogger("scorekeeper.door")
 LINGER_RESET = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close() resets the connection
-HELD_OFF_PATHS = frozenset({"/import", "/sessions"})
+HELD_OFF_PATHS = frozenset({"/import", "/sessions", "/circles/import"})
+HELD_OFF_IN_CIRCLE = re.compile(r"/c/[^/]+/(?:import|sessions)")   # a circle's import and new evening count too
 HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door
+UPLOAD_RETRY = 10   # seconds a front's client over its uploads at once is told to wait
 class HeldOff:
     """The addresses told to wait, and until when (``time.time()``), in a table
     every server process shares: an anonymous ``mmap`` made before the workers are
@@ -131,6 +145,12 @@ def _held_off_for(address: str) -> float:
     return max(0.0, until - time.time()) if until else 0.0
 
 
+def is_held_off_path(path: str) -> bool:
+    """A path whose posts count as a new session's tries (``store.count_attempt``),
+    so that an address told to wait has its uploads there refused at the door."""
+    return path in HELD_OFF_PATHS or HELD_OFF_IN_CIRCLE.fullmatch(path) is not None
+
+
 class Channel(HTTPChannel):
     """A connection, which knows when the request it is receiving began."""
 
@@ -141,6 +161,7 @@ class Channel(HTTPChannel):
         server.opened(self)
 
     checked = None   # the request whose headers were looked at (hold_off)
+    uploading = None   # (client, request): an upload from the front's client, its body under way
     held_answer = None   # seconds to say in a held refusal, while it is held (refuse_at_once)
 
     def received(self, data):
@@ -149,12 +170,17 @@ class Channel(HTTPChannel):
         request = self.request
         if request is not None and request is not receiving:   # a new request has begun
             self.request_started = time.time()
+        if self.uploading is not None and self.uploading[1] is not request:   # that upload is in whole
+            self.server.upload_ended(self)
         if request is not None and request.headers_finished and request is not self.checked:
-            self.checked = request
-            wait = _held_off_for(self.addr[0])
-            if (wait and request.command == "POST" and request.path in HELD_OFF_PATHS
+            self.checked = request   # its headers are in, its body is not: an upload under way
+            client = self.server.client_of(self, request)
+            wait = _held_off_for(client)
+            if (wait and request.command == "POST" and is_held_off_path(request.path)
                     and request.content_length > HELD_OFF_BODY):
                 self.refuse_at_once(wait)
+            elif self.addr[0] in self.server.fronts:
+                self.server.upload_started(self, client, request)
         return result
 
     def refuse_at_once(self, wait: float) -> None:
@@ -163,10 +189,23 @@ class Channel(HTTPChannel):
         connection is held, reading nothing, and counts toward the address's
         connections, so a client that keeps posting gets a few refusals a second,
         not hundreds. (In the asyncore thread, with no task running: waitress
-        reads no request while one runs.)"""
+        reads no request while one runs.) Behind the front the answer is sent at
+        once: a held connection would be one of the front's to the app, which
+        a client trying again and again through the front would fill up."""
         self.request = None
         self.held_answer = max(1, int(wait + 0.999))
-        self.server.holding.add(self)
+        if self.addr[0] in self.server.fronts:
+            self.answer_held()
+        else:
+            self.server.holding.add(self)
+
+    def refuse_upload(self, client: str) -> None:
+        """Behind the front: ``client`` already sends as many uploads as it may at
+        once (``Server.upload_started``); 429 at once, the body unread."""
+        self.request = None
+        self.answer(UPLOAD_RETRY, "Too many uploads at once from this address. "
+                                  f"Try again in {UPLOAD_RETRY} seconds.")
+        self.server.refused[client] = self.server.refused.get(client, 0) + 1
 
     def readable(self):
         return self.held_answer is None and super().readable()
@@ -174,18 +213,23 @@ class Channel(HTTPChannel):
     def answer_held(self) -> None:
         """The held refusal (``refuse_at_once``), sent; closed once it is."""
         seconds, self.held_answer = self.held_answer, None
-        text = (f"Too many new sessions from this address. Try again in {seconds} seconds.\n").encode()
+        self.answer(seconds, f"Too many new sessions from this address. Try again in {seconds} seconds.")
+        self.server.refused_uploads += 1
+
+    def answer(self, retry_after: int, line: str) -> None:
+        """A 429 with ``line``, then the connection closed (its request's body unread)."""
+        text = (line + "\n").encode()
         answer = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
                   b"Retry-After: %d\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                  % (seconds, len(text), text))
+                  % (retry_after, len(text), text))
         with self.outbuf_lock:
             self.outbufs[-1].append(answer)
             self.current_outbuf_count += len(answer)
             self.total_outbufs_len += len(answer)
         self.close_when_flushed = True
-        self.server.refused_uploads += 1
 
     def del_channel(self, map=None):
+        self.server.upload_ended(self)
         self.server.closed(self)
         self.server.holding.discard(self)
         super().del_channel(map)
@@ -202,15 +246,54 @@ class Server(TcpWSGIServer):
     channel_class = Channel
 
     def __init__(self, *args, per_address: int, header_deadline: float, request_deadline: float,
-                 uncapped=(), **kw):
+                 fronts=(), forwarded: int = 0, **kw):
         self.per_address, self.header_deadline, self.request_deadline = per_address, header_deadline, request_deadline
-        self.uncapped = frozenset(uncapped)   # the HTTPS front's own addresses
+        self.fronts = frozenset(fronts)   # the HTTPS front's own addresses: their connections are not capped
+        self.forwarded = forwarded   # proxies in front: whose X-Forwarded-For entry is the client (hosting.py)
         self.by_address: dict[str, set] = {}
+        self.uploads: dict[str, set] = {}   # the front's clients: their connections with an upload under way
         self.holding: set = set()   # channels holding a refusal (Channel.refuse_at_once)
         self.refused: dict[str, int] = {}   # connections closed over the cap since the last report
         self.timed_out = self.refused_uploads = 0
         self.next_report = 0.0
         super().__init__(*args, **kw)
+
+    def client_of(self, channel, request) -> str:
+        """The client's address: the connection's, or, on a connection from the
+        front, the one the front saw (``X-Forwarded-For``, read as the app's
+        ProxyFix reads it: the entry ``forwarded`` from the end)."""
+        host = channel.addr[0]
+        if host in self.fronts and self.forwarded:
+            chain = [a.strip() for a in request.headers.get("X_FORWARDED_FOR", "").split(",")]
+            if len(chain) >= self.forwarded and chain[-self.forwarded]:
+                return chain[-self.forwarded]
+        return host
+
+    def upload_started(self, channel, client: str, request) -> None:
+        """A request from the front whose body is still to come. The front (Caddy)
+        passes each request on as it arrives, on a connection of its own to the
+        app, so a client sending many slow uploads through it held as many of the
+        app's connections (the cap on connections does not apply to the front's):
+        each client of the front may send ``per_address`` at once in this process,
+        as it may hold that many connections without the front; one more is
+        refused before its body is read."""
+        theirs = self.uploads.setdefault(client, set())
+        if len(theirs) >= self.per_address:
+            channel.refuse_upload(client)
+            return
+        theirs.add(channel)
+        channel.uploading = (client, request)
+
+    def upload_ended(self, channel) -> None:
+        if channel.uploading is None:
+            return
+        client = channel.uploading[0]
+        channel.uploading = None
+        theirs = self.uploads.get(client)
+        if theirs is not None:
+            theirs.discard(channel)
+            if not theirs:
+                del self.uploads[client]
 
     def opened(self, channel) -> None:
         self.by_address.setdefault(channel.addr[0], set()).add(channel)
@@ -251,7 +334,7 @@ class Server(TcpWSGIServer):
         addr = self.fix_addr(addr)
         host = addr[0]
         theirs = self.by_address.get(host, ())
-        if len(theirs) >= self.per_address and host not in self.uncapped:
+        if len(theirs) >= self.per_address and host not in self.fronts:
             idle = sorted((c for c in theirs if c.idle), key=lambda c: c.last_activity)
             for channel in idle[:len(theirs) - self.per_address + 1]:
                 channel.handle_close()
@@ -289,8 +372,8 @@ class Server(TcpWSGIServer):
             self.refused, self.timed_out, self.refused_uploads = {}, 0, 0
 
 
-def make_server(app, sock, per_address: int, header_deadline: float, request_deadline: float, uncapped=(),
-                **options) -> Server:
+def make_server(app, sock, per_address: int, header_deadline: float, request_deadline: float, fronts=(),
+                forwarded: int = 0, **options) -> Server:
     """What ``waitress.serve(app, sockets=[sock], **options)`` builds, with our
     classes: one TCP server on an already bound and listening socket."""
     adj = Adjustments(sockets=[sock], **options)
@@ -299,4 +382,4 @@ def make_server(app, sock, per_address: int, header_deadline: float, request_dea
     return Server(app, {}, True, sock, dispatcher=dispatcher, adj=adj, bind_socket=False,
                   sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
                   per_address=per_address, header_deadline=header_deadline, request_deadline=request_deadline,
-                  uncapped=uncapped)
+                  fronts=fronts, forwarded=forwarded)

@@ -30,6 +30,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from . import replica
+from .serve import HEADER_DEADLINE, REQUEST_DEADLINE
 
 HTTPS_PORT = 8443
 APP_PORT = 5000
@@ -57,12 +58,23 @@ def sites(public_url: str | None, https_port: int, lan: str | None) -> tuple[lis
 
 
 def caddyfile(site_addresses: list[str], public: bool, upstream: str | list[str], storage: Path,
-              polls: Path | None = None) -> str:
+              polls: Path | None = None, header_deadline: float = HEADER_DEADLINE,
+              request_deadline: float = REQUEST_DEADLINE) -> str:
     """The Caddyfile: Caddy's own admin API off, certificates kept in ``storage``,
     every request passed to ``upstream`` (Caddy adds X-Forwarded-For/-Proto/-Host
     and keeps the Host header), except, with ``polls``, a watch link's htmx poll
-    the app has left its answer for in that folder (scorekeeper/web/front_polls.py)."""
-    options = ["admin off", f"storage file_system {storage}", "log {\n\t\tlevel ERROR\n\t}"]
+    the app has left its answer for in that folder (scorekeeper/web/front_polls.py).
+
+    A request must arrive whole in time, as at the app's own door (door.py): its
+    headers within ``header_deadline`` seconds, headers and body within
+    ``request_deadline`` (Caddy 2.6's ``read_header`` and ``read_body``, Go's
+    ReadHeaderTimeout and ReadTimeout, counted from the request's first byte);
+    Caddy has no deadline of its own and held trickled headers, and an upload's
+    body it had stopped passing on, for ever."""
+    options = ["admin off", f"storage file_system {storage}", "log {\n\t\tlevel ERROR\n\t}",
+               "servers {\n\t\ttimeouts {\n"
+               f"\t\t\tread_header {header_deadline:g}s\n\t\t\tread_body {request_deadline:g}s\n"
+               "\t\t}\n\t}"]
     if not public:
         # a local CA: nothing to install in this machine's trust store, no http->https redirect on :80
         options += ["auto_https disable_redirects", "skip_install_trust"]
@@ -143,11 +155,12 @@ def plan(https_port: int, app_port: int):
     storage = folder / "caddy"
     addresses, public = sites(app.config.get("PUBLIC_URL"), https_port, lan_address())
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
-    from .serve import worker_ports
+    from .serve import door_options, worker_ports
     from .web.front_polls import folder_for
 
+    door = door_options(app)
     text = caddyfile(addresses, public, [f"127.0.0.1:{p}" for p in worker_ports(app_port)], storage,
-                     folder_for(app))
+                     folder_for(app), door["header_deadline"], door["request_deadline"])
     return folder / "Caddyfile", text, url, public, storage
 
 

@@ -38,8 +38,18 @@ scorer 0 sheets of 4):
   finished and kept for its retry). A client printing its own sessions' sheets all
   evening is a scorer too, so without this it would hold the scorer's place.
 
+- a circle's season sheet has a lane of its own (``SEASONS``: its own renderer
+  process, at a lower priority still, so that it gives way to a table's sheet
+  rendering beside it; its own turns and waiting places; a table's sheet is ``SHEETS``). A
+  2,000-evening season sheet takes 11 s, and a render once started runs to its
+  end: in one lane, a table's scorer whose circle's managers printed their season
+  sheets waited 6.2 s for his sheet (a third of a second alone), 16.2 s at worst,
+  whatever the turns said. The manage link still comes first among the season
+  sheets, as the scorer's link among the tables'; the usage and the renders a
+  minute of a client are counted across both lanes.
+
 What cannot be helped: a render once started runs to its end, so the scorer's
-wait is the sheet being rendered when he asks, then his own.
+wait is the sheet being rendered in his lane when he asks, then his own.
 """
 
 from __future__ import annotations
@@ -54,18 +64,21 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-RENDERERS = 1          # processes rendering sheets (the machine this runs on has 2 cores)
+RENDERERS = 1          # processes rendering sheets of each lane (the machine this runs on has 2 cores)
 RENDER_TIMEOUT = 120   # seconds a request waits for its sheet
 RETRY_AFTER = 10       # seconds, when busy
 POLL = 0.05            # seconds between a waiting request's looks at a renderer another process holds
 ASK_COST = 0.05        # renderer seconds an ask for a new sheet counts as (refused asks included)
 SCORER, OTHERS = 0, 1  # who is waiting: the scorer's link first
+SHEETS, SEASONS = 0, 1  # the lanes: a session's sheet (a second or two), a circle's season sheet (2,000 evenings: 11 s)
+LANES = (SHEETS, SEASONS)
+NICENESS = {SHEETS: 10, SEASONS: 19}   # each lane's renderer gives way to the server; the seasons' to the tables' too
 
 _lock = threading.RLock()   # reentrant: a finished render's callback can run inside submit()
-_pool: ProcessPoolExecutor | None = None
+_pools: dict = {}       # lane -> ProcessPoolExecutor: this process's renderer of each lane (started on first use)
 _jobs: dict = {}        # key -> Job: the sheets waiting for the renderer or being rendered
-_busy = False           # this process's renderer has a sheet
-_places = {SCORER: [], OTHERS: []}   # the Tickets of the request threads waiting, of each kind
+_busy: set = set()      # the lanes whose renderer in this process has a sheet
+_places = {(lane, who): [] for lane in LANES for who in (SCORER, OTHERS)}   # the Tickets waiting, by lane and kind
 _done: OrderedDict = OrderedDict()   # key -> PDF bytes: the last few rendered (for a bumped waiter's retry)
 _order = itertools.count()
 
@@ -73,8 +86,8 @@ _order = itertools.count()
 class Job:
     """A sheet to render: its parts, and the tickets of those waiting for it."""
 
-    def __init__(self, parts: tuple, lock_path: str | None, printer=None):
-        self.parts, self.lock_path, self.printer = parts, lock_path, printer
+    def __init__(self, parts: tuple, lock_path: str | None, printer=None, lane: int = SHEETS):
+        self.parts, self.lock_path, self.printer, self.lane = parts, lock_path, printer, lane
         self.tickets: list = []
         self.started = False
         self.client = None   # whom the renderer's time is counted to
@@ -83,8 +96,9 @@ class Job:
 class Ticket:
     """One request thread's wait, for ``client``."""
 
-    def __init__(self, key, who: int, client: str, asked: float):
+    def __init__(self, key, who: int, client: str, asked: float, lane: int = SHEETS):
         self.key, self.who, self.client, self.asked, self.order = key, who, client, asked, next(_order)
+        self.lane = lane
         self.event = threading.Event()
         self.outcome: tuple | None = None   # ("ok", bytes) | ("error", exception) | ("bumped", None)
 
@@ -116,12 +130,12 @@ class TooMany(Exception):
         super().__init__(f"at most {limit} sheets a minute")
 
 
-def _start_renderer() -> None:
+def _start_renderer(niceness: int) -> None:
     """In the renderer process, once: a lower CPU priority, and WeasyPrint (and the
     season sheet's ledger font) loaded (seconds), so that no client's first sheet is
     counted the renderer's start."""
     try:
-        os.nice(10)   # the renderer gives way to the server's requests for the CPU
+        os.nice(niceness)   # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
     from .ledger_pdf import ledger_font
@@ -154,13 +168,12 @@ def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, f
         return print_pdf(*parts), time.process_time() - began
 
 
-def _get_pool() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
+def _get_pool(lane: int) -> ProcessPoolExecutor:
+    if lane not in _pools:
         # spawn, not fork: the server has threads (and SQLite connections) a fork would copy mid-use
-        _pool = ProcessPoolExecutor(max_workers=RENDERERS, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_start_renderer)
-    return _pool
+        _pools[lane] = ProcessPoolExecutor(max_workers=RENDERERS, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=_start_renderer, initargs=(NICENESS[lane],))
+    return _pools[lane]
 
 
 def _alive(pid: int) -> bool:
@@ -174,9 +187,9 @@ def _alive(pid: int) -> bool:
 
 
 class Board:
-    """What every server process knows of the rendering: which process renders now,
-    the sheet each other process would render next, and per client address what it
-    cost the renderer lately and when it started its last renders.
+    """What every server process knows of the rendering: in each lane, which process
+    renders now and the sheet each other process would render next; and per client
+    address what it cost the renderers lately and when it started its last renders.
 
     An anonymous ``mmap`` made before the workers are forked (``share_board``,
     called by ``serve.run``), with a lock made then too; made on first use in a
@@ -191,14 +204,14 @@ class Board:
     CLIENTS, PROBE, HALF_LIFE, TIMES, SEATS = 1024, 16, 30.0, 16, 32
     SEAT_FRESH = 2.0                      # s: a waiting process refreshes its seat every POLL
     HOLD_LIMIT = RENDER_TIMEOUT + 60      # s
-    HEAD = struct.Struct("<qd")           # the pid rendering (0: nobody), since
-    SEAT = struct.Struct("<qqQdd")        # pid (0: free), kind, client hash, asked at, refreshed at
+    HEAD = struct.Struct("<qd")           # a lane's: the pid rendering (0: nobody), since
+    SEAT = struct.Struct("<qqqQdd")       # pid (0: free), lane, kind, client hash, asked at, refreshed at
     CLIENT = struct.Struct("<Qdd%dd" % TIMES)   # hash (0: free), usage, updated, its last render starts
 
     def __init__(self, lock=None):
         import mmap
 
-        self.seats_at = self.HEAD.size
+        self.seats_at = len(LANES) * self.HEAD.size
         self.clients_at = self.seats_at + self.SEATS * self.SEAT.size
         self.table = mmap.mmap(-1, self.clients_at + self.CLIENTS * self.CLIENT.size)   # shared with forked children
         self.lock = lock if lock is not None else threading.Lock()
@@ -280,59 +293,62 @@ class Board:
 
     # ---------------------------------------------------------------- the renderer
 
-    def _seat(self, pid: int, now: float) -> int:
-        """The offset of ``pid``'s seat: its own, else a free or stale one."""
+    def _seat(self, pid: int, lane: int, now: float) -> int:
+        """The offset of ``pid``'s seat in ``lane``: its own, else a free or stale one."""
         spare = None
         for i in range(self.SEATS):
             at = self.seats_at + i * self.SEAT.size
-            owner, _, _, _, refreshed = self.SEAT.unpack_from(self.table, at)
-            if owner == pid:
+            owner, its_lane, _, _, _, refreshed = self.SEAT.unpack_from(self.table, at)
+            if owner == pid and its_lane == lane:
                 return at
             if spare is None and (owner == 0 or refreshed < now - self.SEAT_FRESH):
                 spare = at
         return spare if spare is not None else self.seats_at
 
-    def claim(self, pid: int, best: tuple | None, idle: bool, now: float) -> bool:
-        """Process ``pid`` would render ``best`` (kind, client, asked at) next. It
-        may if nobody renders (``idle``: its own renderer has nothing, so a hold by
-        ``pid`` itself is stale) and no other process waits with a sheet that comes
-        first (kind, then usage, then who asked first). Else its seat says what it
-        waits with, for the others to see. ``best`` None: it waits with nothing."""
+    def claim(self, pid: int, lane: int, best: tuple | None, idle: bool, now: float) -> bool:
+        """Process ``pid`` would render ``best`` (kind, client, asked at) next in
+        ``lane``. It may if nobody renders in that lane (``idle``: its own renderer
+        of the lane has nothing, so a hold by ``pid`` itself is stale) and no other
+        process waits in it with a sheet that comes first (kind, then usage, then
+        who asked first). Else its seat says what it waits with, for the others to
+        see. ``best`` None: it waits with nothing."""
         held = self._acquire()
         try:
-            seat = self._seat(pid, now)
+            seat = self._seat(pid, lane, now)
             if best is None:
-                self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0.0, 0.0)
+                self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0, 0.0, 0.0)
                 return False
             kind, client, asked = best
             key = self._hash(client)
-            holder, since = self.HEAD.unpack_from(self.table, 0)
+            head = lane * self.HEAD.size
+            holder, since = self.HEAD.unpack_from(self.table, head)
             taken = holder != 0 and (holder != pid or not idle) and now - since < self.HOLD_LIMIT and _alive(holder)
             rank = (kind, self._usage(key, now), asked, pid)
             first = not taken and all(
-                not other or other == pid or refreshed < now - self.SEAT_FRESH
+                not other or other == pid or their_lane != lane or refreshed < now - self.SEAT_FRESH
                 or (their_kind, self._usage(their_key, now), their_asked, other) > rank
-                for other, their_kind, their_key, their_asked, refreshed in (
+                for other, their_lane, their_kind, their_key, their_asked, refreshed in (
                     self.SEAT.unpack_from(self.table, self.seats_at + i * self.SEAT.size)
                     for i in range(self.SEATS)))
             if first:
-                self.HEAD.pack_into(self.table, 0, pid, now)
-                self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0.0, 0.0)
+                self.HEAD.pack_into(self.table, head, pid, now)
+                self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0, 0.0, 0.0)
             else:
-                self.SEAT.pack_into(self.table, seat, pid, kind, key, asked, now)
+                self.SEAT.pack_into(self.table, seat, pid, lane, kind, key, asked, now)
             return first
         finally:
             if held:
                 self.lock.release()
 
-    def release(self, pid: int, client: str | None, seconds: float, now: float) -> None:
-        """Process ``pid``'s renderer is done: ``seconds`` of it counted to ``client``."""
+    def release(self, pid: int, lane: int, client: str | None, seconds: float, now: float) -> None:
+        """Process ``pid``'s renderer of ``lane`` is done: ``seconds`` of it counted to ``client``."""
         held = self._acquire()
         try:
             if client is not None and seconds > 0:
                 self._charge(self._hash(client), seconds, now)
-            if self.HEAD.unpack_from(self.table, 0)[0] == pid:
-                self.HEAD.pack_into(self.table, 0, 0, now)
+            head = lane * self.HEAD.size
+            if self.HEAD.unpack_from(self.table, head)[0] == pid:
+                self.HEAD.pack_into(self.table, head, 0, now)
         finally:
             if held:
                 self.lock.release()
@@ -356,7 +372,7 @@ def _take_place(ticket: Ticket, waiting: int) -> None:
     """A waiting place for ``ticket`` (under ``_lock``), the fairest way: when every
     place is taken, the newcomer takes the place of the one whose client used the
     renderer most lately, if it used it less; else ``Busy``."""
-    places = _places[ticket.who]
+    places = _places[(ticket.lane, ticket.who)]
     if len(places) >= waiting:
         mine = ticket.standing()
         heaviest = max(places, key=lambda t: (t.standing(), t.order), default=None)
@@ -367,16 +383,16 @@ def _take_place(ticket: Ticket, waiting: int) -> None:
     places.append(ticket)
 
 
-def _waits_already(client: str) -> bool:
-    """``client`` has a sheet waiting for the renderer in this process (under ``_lock``)."""
+def _waits_already(client: str, lane: int) -> bool:
+    """``client`` has a sheet waiting for ``lane``'s renderer in this process (under ``_lock``)."""
     return any(t.client == client and t.key in _jobs and not _jobs[t.key].started
-               for places in _places.values() for t in places)
+               for (its_lane, _), places in _places.items() if its_lane == lane for t in places)
 
 
 def _leave(ticket: Ticket) -> None:
     """``ticket`` waits no more (under ``_lock``): a sheet nobody waits for any
     longer and not yet started is not rendered."""
-    places = _places[ticket.who]
+    places = _places[(ticket.lane, ticket.who)]
     if ticket in places:
         places.remove(ticket)
     job = _jobs.get(ticket.key)
@@ -388,7 +404,7 @@ def _leave(ticket: Ticket) -> None:
 
 def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | None = None, printed=None,
                agreed: str | None = None, scorer: bool = False, client: str | None = None,
-               per_minute: int | None = None, parts_of=None, printer=None) -> bytes:
+               per_minute: int | None = None, parts_of=None, printer=None, lane: int = SHEETS) -> bytes:
     """The sheet of ``record`` as PDF bytes, rendered in the renderer process.
     ``key`` names the sheet (the same key waiting or in flight is rendered once);
     at most ``waiting`` callers of each kind (``scorer``: the scorer's link, or
@@ -396,10 +412,13 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     module); a new render for ``client`` beyond ``per_minute`` a minute gets
     ``TooMany``. Another document than a session sheet (the circle's season sheet):
     ``parts_of()`` makes its parts here, once it is admitted, and ``printer(*parts)``
-    (a module-level function, as the renderer process imports it) prints them there."""
+    (a module-level function, as the renderer process imports it) prints them there;
+    a circle's season sheet goes in its own ``lane`` (``SEASONS``), with a renderer
+    of its own, so that a table's sheet never waits behind one (see the module)."""
     from .sheet import sheet_pdf_parts
 
     who, parts, counted, client = SCORER if scorer else OTHERS, None, False, client or "unknown"
+    places = _places[(lane, who)]
     while True:
         with _lock:
             if key in _done:
@@ -408,17 +427,17 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
             now = time.time()
             job = _jobs.get(key)
             if job is not None or parts is not None:
-                ticket = Ticket(key, who, client, now)
+                ticket = Ticket(key, who, client, now, lane)
                 _take_place(ticket, waiting)          # Busy: nothing is left behind
                 if job is None:                       # a new sheet: it waits for the renderer
-                    job = _jobs[key] = Job(parts, lock_path, printer)
+                    job = _jobs[key] = Job(parts, lock_path, printer, lane)
                 job.tickets.append(ticket)
                 _start_next()
                 break
             mine = _board().ask(client, now)
-            if _waits_already(client):
+            if _waits_already(client, lane):
                 raise Busy()                          # one new sheet of its own waits already
-            if len(_places[who]) >= waiting and all(t.standing() <= mine for t in _places[who]):
+            if len(places) >= waiting and all(t.standing() <= mine for t in places):
                 raise Busy()                          # no place for it: say so before any work
             if not counted:
                 _board().count_render(client, per_minute, now)
@@ -443,14 +462,14 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     raise value
 
 
-def _best(now: float):
-    """(rank, key) of the waiting sheet whose best waiter comes first here (the
-    scorer's link, then the client that used the renderer least lately, then who
-    asked first), or None (under ``_lock``)."""
+def _best(now: float, lane: int):
+    """(rank, key) of the sheet waiting for ``lane`` whose best waiter comes first
+    here (the scorer's link, then the client that used the renderers least lately,
+    then who asked first), or None (under ``_lock``)."""
     board, best = _board(), None
     usage: dict = {}
     for key, job in _jobs.items():
-        if job.started or not job.tickets:
+        if job.started or not job.tickets or job.lane != lane:
             continue
         for ticket in job.tickets:
             if ticket.client not in usage:
@@ -462,30 +481,36 @@ def _best(now: float):
 
 
 def _start_next() -> None:
-    """Give this process's renderer the waiting sheet that comes first, if it has
-    none and the server's renderer is free for it (``Board.claim``; under ``_lock``)."""
-    global _busy, _pool
-    while not _busy:
+    """Give each lane's renderer of this process the waiting sheet that comes first,
+    if it has none and the server's renderer of that lane is free for it
+    (``Board.claim``; under ``_lock``)."""
+    for lane in LANES:
+        _start_next_in(lane)
+
+
+def _start_next_in(lane: int) -> None:
+    while lane not in _busy:
         now = time.time()
-        best = _best(now)
+        best = _best(now, lane)
         board = _board()
         if best is None:
-            board.claim(os.getpid(), None, True, now)    # waits with nothing
+            board.claim(os.getpid(), lane, None, True, now)    # waits with nothing
             return
         (who, _, asked, _, client), key = best
-        if not board.claim(os.getpid(), (who, client, asked), True, now):
+        if not board.claim(os.getpid(), lane, (who, client, asked), True, now):
             return                                       # another sheet goes first; the waiters look again
         job = _jobs[key]
         try:
-            rendering = _get_pool().submit(_render, job.parts, job.lock_path, job.printer)
+            rendering = _get_pool(lane).submit(_render, job.parts, job.lock_path, job.printer)
         except (BrokenProcessPool, RuntimeError):   # the renderer died; a new one next time
-            _pool = None
-            board.release(os.getpid(), None, 0.0, time.time())
+            _pools.pop(lane, None)
+            board.release(os.getpid(), lane, None, 0.0, time.time())
             _end_job(key, ("error", Failed()))
             continue
-        job.started = _busy = True
+        job.started = True
+        _busy.add(lane)
         job.client = client
-        rendering.add_done_callback(lambda done, key=key: _finished(done, key))
+        rendering.add_done_callback(lambda done, key=key, lane=lane: _finished(done, key, lane))
 
 
 def _end_job(key, outcome: tuple) -> None:
@@ -496,16 +521,15 @@ def _end_job(key, outcome: tuple) -> None:
         while len(_done) > 8:
             _done.popitem(last=False)
     for ticket in job.tickets if job is not None else ():
-        places = _places[ticket.who]
+        places = _places[(ticket.lane, ticket.who)]
         if ticket in places:
             places.remove(ticket)
         ticket.end(outcome)
 
 
-def _finished(rendering, key) -> None:
+def _finished(rendering, key, lane: int) -> None:
     """In the pool's thread: the sheet is rendered (or the renderer failed); the
     renderer's time counted to its client, the next one."""
-    global _busy, _pool
     seconds = 0.0
     try:
         pdf, seconds = rendering.result()
@@ -513,12 +537,12 @@ def _finished(rendering, key) -> None:
     except BrokenProcessPool:   # the renderer died (killed, out of memory): a new one next time
         outcome = ("error", Failed())
         with _lock:
-            _pool = None
+            _pools.pop(lane, None)
     except BaseException as error:  # noqa: BLE001 - the request thread raises it
         outcome = ("error", error)
     with _lock:
         job = _jobs.get(key)
-        _board().release(os.getpid(), job.client if job is not None else None, seconds, time.time())
+        _board().release(os.getpid(), lane, job.client if job is not None else None, seconds, time.time())
         _end_job(key, outcome)
-        _busy = False
+        _busy.discard(lane)
         _start_next()

@@ -76,7 +76,7 @@ def fix_modes(instance: str | Path, database: str | Path, backups: str | Path) -
     instance = Path(instance)
     if instance.is_dir():
         _tighten(instance, DIR_MODE)
-        for name in ("secret_key", "config.py", "pdf.lock"):
+        for name in ("secret_key", "config.py", "pdf.lock", "season-pdf.lock"):
             _tighten(instance / name, FILE_MODE)
     for side in SQLITE_SIDES:
         _tighten(Path(f"{database}{side}"), FILE_MODE)

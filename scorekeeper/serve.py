@@ -65,9 +65,10 @@ def door_options(app) -> dict:
         "header_deadline": config.get("HEADER_DEADLINE", HEADER_DEADLINE),
         "request_deadline": config.get("REQUEST_DEADLINE", REQUEST_DEADLINE),
         "per_address": config.get("CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS),
-        # behind a front every connection comes from the front's own address: the cap
-        # is on the clients, not on it (the front keeps its own connections few)
-        "uncapped": tuple(config.get("PROXY_FROM") or ()) if config.get("PROXY_COUNT") else (),
+        # behind a front every connection comes from the front's own address: the caps
+        # are on its clients, told apart by the address the front forwards (door.py)
+        "fronts": tuple(config.get("PROXY_FROM") or ()) if config.get("PROXY_COUNT") else (),
+        "forwarded": int(config.get("PROXY_COUNT") or 0),
     }
 
 

@@ -827,7 +827,7 @@ def season_pdf(view):
     versions it comes from; rendered by the session sheets' renderer process, with
     their turns and limits (``pdf.py``: a few a minute per device, the manage link as
     the scorer's): beyond them, a 503 or a 429."""
-    from ..pdf import Busy, Failed, TooMany, render_pdf
+    from ..pdf import SEASONS, Busy, Failed, TooMany, render_pdf
     from ..season_sheet import print_season_pdf, season_pdf_parts
     from .cache import Recent
     from .circle_figures import evenings_key, filter_of
@@ -849,9 +849,9 @@ def season_pdf(view):
                                 attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
     try:
         pdf = SEASON_PDFS.get(key, lambda: render_pdf(
-            key, None, chosen_paper, config["PDF_WAITING"], os.path.join(current_app.instance_path, "pdf.lock"),
+            key, None, chosen_paper, config["PDF_WAITING"], os.path.join(current_app.instance_path, "season-pdf.lock"),
             scorer=view.can_manage, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
-            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_season_pdf))
+            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_season_pdf, lane=SEASONS))
     except (Busy, TooMany) as refused:
         if isinstance(refused, Failed):
             current_app.logger.error("The PDF renderer process failed for a season sheet")

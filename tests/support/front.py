@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from scorekeeper import front
+from scorekeeper import front, serve
 from scorekeeper.web import front_polls
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,11 +47,12 @@ def free_ports(count: int) -> int:
 
 
 class HttpsFront:
-    def __init__(self, folder: Path, config: str = "", workers: int = 2):
-        self.folder, self.workers = folder, workers
+    def __init__(self, folder: Path, config: str = "", workers: int = 2, root: Path = ROOT):
+        self.folder, self.workers, self.root = folder, workers, root   # root: the copy of the project served
         self.instance = folder / "instance"
         self.instance.mkdir(parents=True, exist_ok=True)
         (self.instance / "config.py").write_text(config)
+        self.config = config
         self.app_port, self.port = free_ports(workers), free_port()
         self.url = f"https://localhost:{self.port}"
         self.storage = folder / "caddy"
@@ -60,18 +61,16 @@ class HttpsFront:
         self.procs: list[subprocess.Popen] = []
 
     def start(self, timeout: float = 40.0) -> "HttpsFront":
-        env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
+        env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1",
+                   PYTHONPATH=str(self.root))
         caddyfile = self.folder / "Caddyfile"
-        from scorekeeper.serve import worker_ports
-
-        upstream = [f"127.0.0.1:{port}" for port in worker_ports(self.app_port, self.workers)]
-        caddyfile.write_text(front.caddyfile([self.url], False, upstream, self.storage, self.polls))
+        caddyfile.write_text(self.caddyfile())
         bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
         with open(self.folder / "serve.log", "wb") as log:
             self.procs.append(subprocess.Popen(
                 bounded + [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1",
                            "--port", str(self.app_port), "--workers", str(self.workers), "--front", self.url],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+                cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
         with open(self.folder / "caddy.log", "wb") as log:
             self.procs.append(subprocess.Popen(bounded + front.caddy_command(caddyfile), cwd=self.folder,
                                                env=dict(os.environ, HOME=str(self.folder)),
@@ -90,6 +89,17 @@ class HttpsFront:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("the front did not start: " + (self.folder / "caddy.log").read_text()[-2000:])
+
+    def upstream(self) -> list[str]:
+        return [f"127.0.0.1:{port}" for port in serve.worker_ports(self.app_port, self.workers)]
+
+    def caddyfile(self) -> str:
+        """The Caddyfile ``scorekeeper.front`` writes for this app (its deadlines from config.py)."""
+        settings: dict = {}
+        exec(self.config, settings)   # the instance's config.py, read as the app reads it (Flask's from_pyfile)
+        return front.caddyfile([self.url], False, self.upstream(), self.storage, self.polls,
+                               settings.get("HEADER_DEADLINE", serve.HEADER_DEADLINE),
+                               settings.get("REQUEST_DEADLINE", serve.REQUEST_DEADLINE))
 
     def context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.root_certificate))

@@ -442,7 +442,7 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
         play(phone, evening, HANDS[:2])
         status, headers, _ = phone.open_bytes(circle + "/season.pdf")
         assert status == 200 and headers["Content-Type"] == "application/pdf"
-        assert pdf._pool is not None   # the renderer process was started for it
+        assert pdf._pools.get(pdf.SEASONS) is not None   # the season sheets' renderer process was started for it
         assert phone.open_bytes(circle + "/season.pdf")[0] == 200                 # rendered already: free
         status, _, body = phone.open_bytes(circle + "/season.pdf?paper=letter")   # the device's second render
         assert status == 200 and round(float(PdfReader(BytesIO(body)).pages[0].mediabox.width)) == 792

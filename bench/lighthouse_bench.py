@@ -14,7 +14,7 @@ Lighthouse 12.2.3 from npm (13.x wants Node 22), installed outside git:
 
     .venv/bin/python bench/lighthouse_bench.py [--base main] [--runs 1] [--lighthouse /tmp/lh/node_modules/.bin/lighthouse]
 
-Not part of `make test`. Prints a Markdown entry (the integrator's for BENCHMARKS.md).
+Not part of `make test`. Prints a Markdown entry for bench/history.md.
 """
 
 from __future__ import annotations

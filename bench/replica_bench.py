@@ -22,7 +22,7 @@ connection) are counted as errors: there must be none.
 
     .venv/bin/python bench/replica_bench.py [--runs 5] [--tables 20] [--interval 0.3] [--sync 1]
 
-Not part of ``make test``; the figures are printed (for BENCHMARKS.md, by hand).
+Not part of ``make test``; the figures are printed (for bench/history.md, by hand).
 """
 
 from __future__ import annotations

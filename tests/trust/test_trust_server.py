@@ -453,7 +453,7 @@ def test_a_client_starts_a_few_renders_a_minute(tmp_path):
 
 
 HANDS = 20            # in each session: a render of ~0.3 s here idle, seconds when the machine is busy
-HOSTILE_PAUSE = 0.1   # s between a hostile client's requests: 40 a second together (the made ~10)
+HOSTILE_PAUSE = 0.1   # s between a hostile client's requests: 40 a second together (the attack made ~10)
 ZONES = ("Europe/London", "Asia/Tokyo", "America/Sao_Paulo", "Pacific/Auckland", "Africa/Lagos",
          "Australia/Adelaide", "America/New_York", "Asia/Kolkata", "Europe/Lisbon", "Etc/GMT+5")
 

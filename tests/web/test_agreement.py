@@ -1,4 +1,4 @@
-"""The other players agree each hand (issue "The other players agree each hand"):
+"""The other players agree each hand (so nobody is scored without his OK):
 the option, the verification card, a link per player with one power, an OK
 cleared by an edit of that hand and by nothing else, disputes shown to all,
 export and import (real SQLite, Flask's test client)."""

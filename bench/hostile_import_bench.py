@@ -108,7 +108,7 @@ def refused_flood(root: Path, seconds: float) -> dict:
     body = long_session(1000)
     body["hands"][-1]["tricks"] = [1, 1, 1]          # refused: the tricks do not add up
     payload = json.dumps(body).encode()
-    payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as in the issue
+    payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as the attack sent
     with tempfile.TemporaryDirectory(prefix="gleek-import-") as folder:
         server = Server(root, Path(folder))
         (server.instance / "config.py").write_text("")   # the default limits, as `make run` has them

@@ -66,9 +66,9 @@ HOSTILE_INTRO = """\
 `.venv/bin/python bench/pdf_starvation_bench.py --hostile tz|own [--root DIR]`: the real
 server as `make run` starts it, on loopback with a temp instance; the scorer's table
 has `--hands` hands; four hostile clients, each from its own loopback address, ask for
-PDF sheets, each with `--pause` s between its requests (0.4 s: about the issue's 10
+PDF sheets, each with `--pause` s between its requests (0.4 s: about the attack's 10
 requests a second from the four; 0: as fast as they can): `tz`, watchers of the scorer's table with a new `tz` cookie
-every request (the attack of the issue); `own`, clients printing sheets of 8 sessions
+every request (the attack itself); `own`, clients printing sheets of 8 sessions
 of their own each. The scorer (his own address) asks for his sheet every 3 s (in
 `own` every 15 s, after recording a change, so each of his sheets is a new render). Target: he
 gets it within 10 s every time. `--root` serves main's code before these limits.
@@ -369,7 +369,7 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=200, help="hands of each session (--hostile)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the scorer asks (--hostile)")
     parser.add_argument("--pause", type=float, default=0.4,
-                        help="s between a hostile client's requests (0.4: the issue's ~10 a second from four)")
+                        help="s between a hostile client's requests (0.4: the attack's ~10 a second from four)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args(argv)
     if not 1 <= args.pdfs <= 32 or not 10 <= args.hands <= 1000 or not 10 <= args.seconds <= 300:

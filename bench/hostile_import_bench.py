@@ -13,7 +13,7 @@
    whose last hand's tricks do not add up) as fast as they can. Reported: the
    trivial request's p50/p95 in both phases and the ratio; the imports' answers.
 
-``--root DIR`` runs another copy of the project (main before these limits:
+``--root DIR`` runs another copy of the project (main before issue 18:
 ``git archive 982e5c1 | tar -x -C DIR``) in the same sitting, for the before/after.
 
     .venv/bin/python bench/hostile_import_bench.py [--root DIR --root-label TEXT] [--no-write]
@@ -108,7 +108,7 @@ def refused_flood(root: Path, seconds: float) -> dict:
     body = long_session(1000)
     body["hands"][-1]["tricks"] = [1, 1, 1]          # refused: the tricks do not add up
     payload = json.dumps(body).encode()
-    payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as the attack sent
+    payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as in the issue
     with tempfile.TemporaryDirectory(prefix="gleek-import-") as folder:
         server = Server(root, Path(folder))
         (server.instance / "config.py").write_text("")   # the default limits, as `make run` has them

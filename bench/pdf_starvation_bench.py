@@ -365,11 +365,11 @@ def main(argv=None) -> int:
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None, help="how the report names that copy")
     parser.add_argument("--hostile", choices=("tz", "own"), default=None,
-                        help="the scorer's sheet beside four hostile clients instead")
+                        help="the scorer's sheet beside four hostile clients (issue 18) instead")
     parser.add_argument("--hands", type=int, default=200, help="hands of each session (--hostile)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the scorer asks (--hostile)")
     parser.add_argument("--pause", type=float, default=0.4,
-                        help="s between a hostile client's requests (0.4: the attack's ~10 a second from four)")
+                        help="s between a hostile client's requests (0.4: the issue's ~10 a second from four)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args(argv)
     if not 1 <= args.pdfs <= 32 or not 10 <= args.hands <= 1000 or not 10 <= args.seconds <= 300:

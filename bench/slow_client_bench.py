@@ -282,7 +282,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="times each phase is run, interleaved")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
-    parser.add_argument("--trickle", type=int, default=0, help="trickling connections (the attack) instead")
+    parser.add_argument("--trickle", type=int, default=0, help="trickling connections (issue 18) instead")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args(argv)
     if not (10 <= args.requests <= 1000 and 1 <= args.rounds <= 5 and 0 <= args.trickle <= 3000):

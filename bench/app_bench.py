@@ -13,23 +13,23 @@ client's own work (building the request, reading the answer).
 
 Parts:
 
-- ``save`` (issue 3): save a hand (POST …/hands with the session version, 303)
+- ``save``: save a hand (POST …/hands with the session version, 303)
   and render the table page the redirect leads to, 12 and 200 parlett hands;
   the hand is deleted again, untimed, after each round (each round's hand has
   its own note, so every save settles one new hand).
-- ``long`` (issue 9): the same save + table page on a 500-hand session against
+- ``long``: the same save + table page on a 500-hand session against
   a 12-hand one. Target: 500 hands ≤ 1.5× 12 hands.
-- ``tap`` (issue 9): a hand entered chip by chip on the new-hand form, as the
+- ``tap``: a hand entered chip by chip on the new-hand form, as the
   browser does it (``bench/form_page.py``: the page's fields, the out-of-band
   answer swapped in, so each tap carries the ``draft_version`` and the
   ``sig_<section>`` values the page holds), ``HX-Request: true``, Accept-Encoding
   as a browser's; sessions of 12 and 200 hands; the hand in progress is
   cancelled (untimed) after each hand. Targets: ≤ 4× the trivial route, the
   same at 200 hands as at 12, ≤ 4 KB compressed per answer.
-- ``pad`` (issue 11): the same with the call pad: the auction bid by bid
+- ``pad``: the same with the call pad: the auction bid by bid
   (``bid`` = the JSON of a call the pad offers) and the ruff call by call
   (``ruff_call``), parlett. Same targets.
-- ``bytes`` (issue 3): what a phone downloads for the table page and a live update.
+- ``bytes``: what a phone downloads for the table page and a live update.
 
 ``--profile`` runs the taps (200 hands) and the save (500 hands) under cProfile
 and prints where their time goes. ``--write`` appends the tables to bench/history.md.
@@ -185,7 +185,7 @@ class Samples:
         return (statistics.median(values) if p == 50 else percentile(values, p)) * 1000
 
 
-# ---------------------------------------------------------------- saves (issues 3 and 9)
+# ---------------------------------------------------------------- saves, short and long sessions
 
 def time_saves(bench: Bench, url: str, count: int, rounds: int) -> Samples:
     """Save hand ``count + 1`` and render the updated table; untimed, delete it again."""
@@ -220,7 +220,7 @@ def run_saves(bench: Bench, counts, rounds: int) -> dict:
     return results
 
 
-# ---------------------------------------------------------------- taps (issues 9 and 11)
+# ---------------------------------------------------------------- taps, chips and the call pad
 
 # A parlett hand as a scorer taps it in with the quick answers, chip by chip:
 # (field, value); None = the first value the page offers then (a price, a stake).
@@ -285,7 +285,7 @@ def run_taps(bench: Bench, counts, hands_entered: int, kind: str) -> dict:
     return results
 
 
-# ---------------------------------------------------------------- bytes (issue 3)
+# ---------------------------------------------------------------- bytes a phone downloads
 
 def run_bytes(bench: Bench) -> list[str]:
     client = bench.client

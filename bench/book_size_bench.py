@@ -1,8 +1,8 @@
-"""Benchmark (of the code, not of time): is a rule book one module? (issue 17)
+"""Benchmark (of the code, not of time): is a rule book one module, so a book is easy to add?
 
 Counts, from git, the size of ``RuleBook`` (lines and methods of the class) and of
-each module of ``scorekeeper/rules/`` now against the commit before the work on
-issue 17 began (``--before``, 982e5c1: phases were methods of a 534-line RuleBook,
+each module of ``scorekeeper/rules/`` now against the commit before books became
+one module each (``--before``, 982e5c1: phases were methods of a 534-line RuleBook,
 a book's cards module constants); and the lines the commit that added cotton1674
 (``--added``, c8e0ff4) touched outside ``scorekeeper/rules/``, split into what the
 target allows (generated docs, test data, tests, the benchmark) and the rest
@@ -131,8 +131,8 @@ def main(argv=None) -> int:
         info = machine()
         append_to_section("## A rule book is one module (issue 17)", """\
 `.venv/bin/python bench/book_size_bench.py`: the size of `RuleBook` and of each
-module of `scorekeeper/rules/` now against the commit before the work on issue 17
-began, and the lines the commit that added cotton1674 touched outside
+module of `scorekeeper/rules/` now against the commit before books became modules
+(982e5c1), and the lines the commit that added cotton1674 touched outside
 `scorekeeper/rules/` (target: none of the app, only generated docs and test data).
 Counted from git, so the machine does not matter.
 """, f"### Run of {info['date']} ({args.write})\n\n{text}\n")

@@ -1,4 +1,4 @@
-"""A tap's time to the page updated, in real Chromium at 390×844 (issue 20: the
+"""A tap's time to the page updated, in real Chromium at 390×844 (the new-user
 trial measured 38 ms median), this tree against a baseline revision, in the same
 run: two servers (the baseline's code from ``git archive``, and this tree), one
 browser, the taps alternating between them so both see the same machine load.
@@ -85,7 +85,7 @@ def open_hand(browser, url):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--base", default="3779cef", help="the baseline revision (main before issue 20's client)")
+    parser.add_argument("--base", default="3779cef", help="the baseline revision (main before the faster taps)")
     parser.add_argument("--taps", type=int, default=40)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright

@@ -1,4 +1,4 @@
-"""A circle of 1,000 evenings × 30 hands (issue 19): the ledger, the owed and the
+"""A circle of 1,000 evenings × 30 hands (years of regulars): the ledger, the owed and the
 statistics pages, server time in the app (Flask's test client: no socket), cold
 and cached; then a new hand in one session, and how many evenings were computed again.
 

@@ -1,13 +1,13 @@
-"""Issue 18 benchmark: what hostile imports cost the server.
+"""Benchmark: what hostile imports cost the server (each must cost it little).
 
-1. **The worst PDF** (finding 2): a 2 MB PDF listing 862 attachments named
+1. **The worst PDF** (a zip bomb): a 2 MB PDF listing 862 attachments named
    ``session.json``, each inflating to 2 MB (``tests/support/hostile.py``), imported
    through the web app (``POST /import``) in a fresh process, next to the import of
    a real 1,000-hand sheet PDF (the baseline, in the same process): wall time, the
    process's CPU time, its peak memory growth (``ru_maxrss``) and the memory it
-   still holds after (``VmRSS``). After issue 18 the reading is done by a child
+   still holds after (``VmRSS``). Now the reading is done by a child
    process under limits (48 MB, 1 s of CPU): its memory is not the server's.
-2. **Refused imports** (finding 12): the real server as `make run` starts it; a
+2. **Refused imports** (one address, flat out): the real server as `make run` starts it; a
    trivial request (``GET /manifest.webmanifest``) every 50 ms from 127.0.0.1, alone,
    then while four clients from 127.0.0.2 post a refused 0.76 MB import (a record
    whose last hand's tricks do not add up) as fast as they can. Reported: the
@@ -53,7 +53,7 @@ baseline: wall and CPU time, peak memory growth (`ru_maxrss`) and what the proce
 holds afterwards (`VmRSS`), medians of 3 processes; (2) the real server as `make run`
 starts it, a trivial request every 50 ms alone and then while four clients from
 another address post refused 0.76 MB imports as fast as they can. `--root` is main's
-code before issue 18, run in the same sitting.
+code before these limits (982e5c1), run in the same sitting.
 """
 
 # In a fresh process: imports ``sheet.pdf`` then ``worst.pdf``, prints what each cost.

@@ -1,4 +1,4 @@
-"""Issue 21 figures over HTTPS: the real server (``serve --front``) behind the real
+"""A hosted club night's figures over HTTPS: the real server (``serve --front``) behind the real
 Caddy (tls internal, loopback), as `make run-https` runs them.
 
 1. First and repeat visit of a table page in real Chromium (a persistent profile

@@ -1,4 +1,4 @@
-"""Issue 5 load benchmark: the real server (waitress, as `make run` starts it:
+"""Load benchmark: the real server (waitress, as `make run` starts it:
 ``scorekeeper.serve``'s settings) under a club night's worth of phones, against a
 trivial route measured in the same run.
 
@@ -12,9 +12,9 @@ loopback address, 127.0.1.x, as each phone is its own device):
 - ``--viewers`` watchers (default 100, two per table), each polling
   /w/<watch id>/live?v=<version> every ``--poll-interval`` seconds, as htmx does:
   204 when nothing changed, the live fragment when it did;
-- ``--players N`` more phones per table (issue 13: the other players', to agree
-  each hand), polling the same way, on the table's watch link (as issue 21's load
-  says). Each player's own link (``/p/<token>``, where hands need OKs) has a part
+- ``--players N`` more phones per table (the other players', to agree
+  each hand), polling the same way, on the table's watch link (as a hosted club
+  night's load does). Each player's own link (``/p/<token>``, where hands need OKs) has a part
   of its own to make at each change: on those links the server makes up to four
   parts a change where this bench has it make one.
 
@@ -27,7 +27,7 @@ errors, p95 < 100 ms on 2 cores.
     .venv/bin/python bench/load_bench.py [--duration 40] [--save-interval 3] [--hands 500] [--players 3]
                                          [--root DIR --root-label TEXT] [--no-write] [--front | --keep-alive]
 
-``--front`` (issue 21) puts Caddy in front (the Caddyfile `make run-https` uses, tls
+``--front`` (hosted) puts Caddy in front (the Caddyfile `make run-https` uses, tls
 internal, on loopback) and each client keeps one HTTPS connection, as a phone's
 browser does; ``--keep-alive`` keeps one plain connection per client, straight to
 waitress (the same clients without the front).
@@ -68,7 +68,7 @@ so that both server processes start the phase with the sessions decoded and sett
 ``--root DIR`` serves another copy of the project (a before/after in one sitting).
 
 Not part of ``make test``. Each run is appended to bench/history.md, section
-"## Load (issue 5)".
+``HEADING``.
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ class Server:
     def start(self, gunicorn: bool = False) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{self.root}")
         self.log = open(self.folder / "server.log", "ab")
-        if gunicorn:   # for comparison only: the server `make run` used before issue 8
+        if gunicorn:   # for comparison only: the server `make run` used before waitress
             command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
                        "--threads", "4", "--worker-class", "gthread", "load_server:app"]
         else:
@@ -349,7 +349,7 @@ class Sample:
 
 
 class Front:
-    """Caddy in front of the bench's server, as `make run-https` runs it (issue 21)."""
+    """Caddy in front of the bench's server, as `make run-https` runs it (hosted)."""
 
     def __init__(self, folder: Path, upstream: list[int], polls: Path | None = None):
         from scorekeeper import front
@@ -403,7 +403,7 @@ class Phase:
     def source(self) -> str:
         """This client's own loopback address (127.0.1.x): each phone is its own
         device, as at the table, so the server's per-address connection cap
-        (issue 18) applies to each, not to all 150 together."""
+        (against trickling) applies to each, not to all 150 together."""
         source = getattr(self.kept, "source", None)
         if source is None:
             with self.lock:
@@ -832,7 +832,7 @@ def loadavg() -> str:
 
 SECTION_INTRO = """\
 `.venv/bin/python bench/load_bench.py`: the real server (waitress with the settings
-`python -m scorekeeper.serve` uses; gunicorn 2 × 4 gthread before issue 8) on loopback with a
+`python -m scorekeeper.serve` uses; gunicorn 2 × 4 gthread before waitress) on loopback with a
 temp SQLite database. 50 tables each save a hand (POST, 303) every *save interval*;
 100 watchers (two per table) poll `/w/<id>/live?v=<version>` every 3 s (204 when
 nothing changed, the live fragment when it did). Then the same clients on the same
@@ -914,8 +914,8 @@ def report(results: dict, info: dict, args) -> str:
 
 TRUST_HEADING = "## Trust: load with long sessions and the players' phones (issues 8 and 13)"
 TRUST_INTRO = SECTION_INTRO.replace("Each run is appended below.", """\
-Issue 8 asked for this load with 500-hand sessions (`--hands 500`: each table's
-session imported with 500 hands before the run); issue 13 adds 3 more phones a
+This is the load with 500-hand sessions (`--hands 500`: each table's
+session imported with 500 hands before the run) and 3 more phones a
 table (`--players 3`), the players agreeing each hand, polling as the watchers do.
 A link per player does not exist yet: they poll the table's watch link (the
 player's link is to show the same live table). `--root` serves another copy of
@@ -942,14 +942,14 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="waitress processes (default: serve's)")
     parser.add_argument("--hands", type=int, default=0, help="hands each session starts with (imported)")
     parser.add_argument("--players", type=int, default=0,
-                        help="player phones per table polling the watch link (issue 13)")
+                        help="player phones per table polling the watch link (OKs)")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
     parser.add_argument("--gunicorn", action="store_true",
                         help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     parser.add_argument("--front", action="store_true",
-                        help="through Caddy over HTTPS (issue 21), one kept connection per client")
+                        help="through Caddy over HTTPS (hosted), one kept connection per client")
     parser.add_argument("--shared-socket", action="store_true",
                         help="with --front: the server's processes on one shared port (the front balancing nothing), "
                              "as before each had its own")
@@ -975,7 +975,7 @@ def main(argv=None) -> int:
     parser.add_argument("--warm-up", type=int, default=0, metavar="N",
                         help="ask for each table's live part N times before the phases (untimed; e.g. 4)")
     parser.add_argument("--trust", action="store_true",
-                        help="append to the section of issues 8 and 13 (long sessions, players' phones)")
+                        help="append to the trust section (long sessions, players' phones)")
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300
             and 0 <= args.hands <= 900 and 0 <= args.players <= 6):

@@ -11,11 +11,11 @@ Then the import of a session (``POST /import`` through Flask's test client,
 a temporary database): as its JSON export and as its sheet PDF, and the PDF
 parse alone (``scorekeeper.upload.record_text``: pypdf finding session.json).
 
-Targets (issue 12): 12 hands ≤ 1× the bare table, 120 hands ≤ 1 s, and a PDF
+Targets (a sheet as cheap as its page): 12 hands ≤ 1× the bare table, 120 hands ≤ 1 s, and a PDF
 import ≤ 2 × (the JSON import + the PDF parse).
 
 Prints the medians of several runs and appends them with the machine's details
-to bench/history.md under "## PDF sheet and import (issue 12)" (--no-write: print only).
+to bench/history.md under its section, ``HEADING`` (--no-write: print only).
 
     .venv/bin/python bench/pdf_bench.py [--runs 7] [--no-write]
 """

@@ -1,4 +1,4 @@
-"""Issue 8 benchmark: do simultaneous PDF sheets starve other requests?
+"""Benchmark: do simultaneous PDF sheets starve other requests?
 
 Starts the real server as `make run` does (``python -m scorekeeper.serve --host
 127.0.0.1 --port N``, a temp instance folder), imports ``--pdfs`` different
@@ -8,10 +8,10 @@ no database) every 100 ms: first with nothing else going on, then while
 Reported: the trivial request's p50/p95/max in both phases (and the ratio), and
 what each PDF request got (status, seconds).
 
-``--hostile tz|own`` (issue 18) measures instead the scorer's own sheet while four
+``--hostile tz|own`` (hostile clients) measures instead the scorer's own sheet while four
 hostile clients (each from its own loopback address) ask for sheets, ``--pause`` s
-apart (0.4 s: about the issue's 10 requests a second from the four):
-``tz``, the attack of the issue, watchers of the scorer's table sending a new ``tz``
+apart (0.4 s: about the attack's 10 requests a second from the four):
+``tz``, the attack itself, watchers of the scorer's table sending a new ``tz``
 cookie with every request; ``own``, clients printing sheets of sessions of their own
 (8 each, a new render each time they are not cached). The scorer (another address)
 asks for his sheet every 3 s for ``--seconds`` s (in ``own`` every 15 s, after
@@ -73,12 +73,12 @@ HOSTILE_INTRO = """\
 `.venv/bin/python bench/pdf_starvation_bench.py --hostile tz|own [--root DIR]`: the real
 server as `make run` starts it, on loopback with a temp instance; the scorer's table
 has `--hands` hands; four hostile clients, each from its own loopback address, ask for
-PDF sheets, each with `--pause` s between its requests (0.4 s: about the issue's 10
+PDF sheets, each with `--pause` s between its requests (0.4 s: about the attack's 10
 requests a second from the four; 0: as fast as they can): `tz`, watchers of the scorer's table with a new `tz` cookie
-every request (the attack of the issue); `own`, clients printing sheets of 8 sessions
+every request (the attack itself); `own`, clients printing sheets of 8 sessions
 of their own each. The scorer (his own address) asks for his sheet every 3 s (in
 `own` every 15 s, after recording a change, so each of his sheets is a new render). Target: he
-gets it within 10 s every time. `--root` serves main's code before issue 18.
+gets it within 10 s every time. `--root` serves main's code before these limits.
 """
 SEASON_HEADING = "## The scorer's sheet beside circle managers' season sheets (round four)"
 SEASON_INTRO = """\

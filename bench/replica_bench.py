@@ -6,7 +6,7 @@ the app's two processes, Caddy and litestream, with ``REPLICA`` a folder, "the
 other disk") in a temp instance folder; ``--tables`` tables each save a hand
 (POST /s/<id>/hands, straight to the app's processes, each table from its own
 loopback address) then wait ``--interval`` seconds, as the load bench's tables
-do (20 tables every 0.3 s: ~60 saves a second, issue 21's club night had 67).
+do (20 tables every 0.3 s: ~60 saves a second, a hosted club night has 67).
 At a random moment ``--kill-after`` seconds into the saves everything is killed
 (SIGKILL, litestream first: the machine is gone), the database, its WAL, -shm and
 Litestream's state beside them are deleted, and ``scorekeeper restore-replica``

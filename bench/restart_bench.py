@@ -1,4 +1,4 @@
-"""Issue 21: what a restart behind the front costs. 200 tables of 100 hands are
+"""Hosted: what a restart behind the front costs. 200 tables of 100 hands are
 imported into a real `serve --front` behind Caddy (tests/support/front.py), the
 server is stopped and started again ``--runs`` times, and each time the server
 processes' CPU in their first ``--seconds`` is read from /proc, with what their
@@ -6,8 +6,8 @@ logs say they did: the sessions each warmed, the live parts each left for the fr
 
     .venv/bin/python bench/restart_bench.py [--tables 200] [--hands 100] [--runs 3] [--seconds 8]
 
-Not part of ``make test``; figures go into bench/history.md by hand (section "Load (issue 5)",
-"Issue 21, 2026-12-04")."""
+Not part of ``make test``; figures go into bench/history.md by hand (the load section,
+the entry of 2026-12-04)."""
 
 from __future__ import annotations
 

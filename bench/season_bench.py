@@ -1,4 +1,4 @@
-"""Benchmark: a season of 1,000 evenings × 30 hands (issue 19).
+"""Benchmark: a season of 1,000 evenings × 30 hands (years of a circle).
 
 ``--part cli``: ``python -m scorekeeper season FILE… --json`` over 1,000 record files
 of 30 hands (the four books in turn, five regulars, a stake on most evenings), the

@@ -70,7 +70,7 @@ def _sets(r: random.Random, ranks, in_play, may_mournival, most) -> list[list[st
 
 def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy_on: bool) -> dict:
     """A valid hand of a book with a turned-up card; ``opening`` is parlett's stake S or
-    cotton1674's multiplier M (docs/rules.md §3, §4, §10)."""
+    cotton1674's multiplier M (docs/rules.md, each book's ruff)."""
     cotton = book == "cotton1674"
     dealer = number % 3
     eldest = (dealer + 1) % 3
@@ -80,7 +80,7 @@ def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy
     step = 2 if book == "parlett" else 1
     opening_bid = 13 if book == "wits1671" else 12
     price = (opening_bid if buyer == eldest else opening_bid + step) + step * r.randint(0, 4 if book == "parlett" else 6)
-    position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle: prices no bidding reaches (§3, §4)
+    position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle: prices no bidding reaches (parlett, Wits)
     if position < 2 and price == opening_bid + (position + 1) * step:
         price += step
     if book in ("parlett", "cotton1674") and r.random() < 0.25:
@@ -502,7 +502,7 @@ def report(args, parts: list) -> int:
                                     "≤ 1.2×", f"worst {worst:.2f}×",
                                     f"the session without calls, {min(plain):.0f}–{max(plain):.0f} ms",
                                     worst <= 1.2, "bench/settle_bench.py --part calls"))
-            if "books" in parts:  # issue 17: the fourth book costs no more than the third
+            if "books" in parts:  # the fourth book costs no more than the third
                 rows = [("cotton1674 / wits1671", *compare(settle["wits1671", "plain"], settle["cotton1674", "plain"],
                                                              env, args.runs))]
                 worst = ratio_table(f"{mode}: settle of cotton1674 against settle of wits1671",

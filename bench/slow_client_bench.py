@@ -1,4 +1,4 @@
-"""Issue 8 benchmark: normal requests while slow clients hold connections open.
+"""Benchmark: normal requests while slow clients hold connections open.
 
 Starts the real server as `make run` does (``python -m scorekeeper.serve --host
 127.0.0.1 --port N``, a temp instance folder), then for 0, 64 and 256 half-open
@@ -12,7 +12,7 @@ server's idle timeout would drop them. Reported: p50/p95/max and the ratio of
 each phase's p95 to the 0-connection phase's, measured in the same run.
 Target: within 2× of 0 at 64 and 256.
 
-``--trickle N`` (issue 18) measures instead with 0 and N connections from
+``--trickle N`` (the attack) measures instead with 0 and N connections from
 another loopback address (127.0.0.2: another device) that each send one byte of a
 request every 4 s, as the attack did, and open a new connection whenever the server
 closes one; the phase lasts ``TRICKLE_PHASE`` s, past the server's 10 s header
@@ -73,7 +73,7 @@ saving a hand; a fresh connection each, 5 s timeout) with 0, then N connections 
 127.0.0.2 (another device) each sending one byte of a request every 4 s and opening a
 new connection whenever one is closed, for 25 s (past the 10 s header deadline), the
 phases interleaved. Target: p95 within 2× of the 0-connection p95 measured in the
-same run, nothing failed. `--root` serves main's code before issue 18 (same sitting).
+same run, nothing failed. `--root` serves main's code before the caps (same sitting).
 """
 FRONT_HEADING = "## Slow uploads through the HTTPS front (round four)"
 FRONT_INTRO = """\

@@ -1,4 +1,4 @@
-"""Monospaced ledger lines drawn straight into a WeasyPrint PDF (issue 19).
+"""Monospaced ledger lines drawn straight into a WeasyPrint PDF (a circle's sheets).
 
 WeasyPrint lays out and draws a line of text in Python, glyph by glyph (~2.4 ms a
 season-sheet ledger line of ~137 glyphs: 2.4 s for 1,000 evenings). The season sheet

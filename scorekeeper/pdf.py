@@ -10,7 +10,7 @@ a sheet at once (the same sheet asked for twice is rendered once): beyond that
 the request is refused at once (``Busy``, a 503 with Retry-After), so the
 server's threads are never all tied up by PDFs.
 
-Nobody may keep the renderer busy for the others (issue 18: four watchers made it
+Nobody may keep the renderer busy for the others (hostile clients: four watchers made it
 render a sheet per request, and the scorer got 503 twenty times in twenty; then
 four clients printing sheets of their own sessions — scorers too — left the
 scorer 0 sheets of 4):

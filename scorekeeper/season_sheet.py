@@ -1,4 +1,4 @@
-"""The season sheet: a circle's season as a printable PDF (issue 19).
+"""The season sheet: a circle's season as a printable PDF for the regulars.
 
 ``season_sheet_pdf(season, owed, title, paper="A4", attachment=None)`` prints a
 ``rules.season.Season`` (and what is still owed, ``rules.season.owed``) with the

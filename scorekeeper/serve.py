@@ -110,7 +110,7 @@ SWITCH_INTERVAL = 0.0005          # seconds a thread holds the GIL before anothe
 
 
 def tune_interpreter() -> None:
-    """Two settings of the interpreter for a busy server (issue 21's load: 200
+    """Two settings of the interpreter for a busy server (a hosted club night: 200
     tables, ~390 requests a second on 2 cores), each measured there:
 
     - **The garbage collector.** A server holding 200 evenings' hands decoded
@@ -151,7 +151,7 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     They share one listening socket (each accepts from it), except with
     ``own_ports`` (behind the front: ``worker_ports``), where the front itself
     sends each request to the process with the fewest in hand (Caddy's
-    ``lb_policy least_conn``). Measured under issue 21's load through the front:
+    ``lb_policy least_conn``). Measured at 200 tables polling through the front:
     on one shared socket the front's few kept connections, each accepted by one
     process, left one process 82 % busy and the other 43 %, and the busy one's
     queue set the p95."""
@@ -206,7 +206,7 @@ def parts_folder_parent() -> Path:
     """Where the shared parts go: in memory (``/dev/shm``, Linux's tmpfs) where
     there is one, else the temporary folder. A part is written at every change
     of every table: on a disk's file system (ext4) each write and rename cost
-    ~1.2 ms of kernel time, on tmpfs ~0.2 ms (measured, issue 21)."""
+    ~1.2 ms of kernel time, on tmpfs ~0.2 ms (measured at 200 tables)."""
     import tempfile
 
     memory = Path("/dev/shm")

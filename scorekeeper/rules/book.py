@@ -37,7 +37,7 @@ from .core import (
 from .phases import Auction, Count, Ruff, Sets
 
 
-MAX_REASON = 200  # characters of a dispute's reason (§6)
+MAX_REASON = 200  # characters of a dispute's reason (docs/record.md)
 
 
 def check_agreed(check: HandCheck, agreed) -> None:
@@ -323,7 +323,7 @@ class RuleBook:
         phases and cards are (``rules/season.py`` adds them up):
         ``(buyer, price, ruff_winner, by_four_aces, sets, held)`` — the stock's buyer and
         price (None, 0 without one), the ruff's winner (None without one) and whether he
-        won it by showing four Aces (``ruff.shown``, docs/record.md §9.3), the sets each
+        won it by showing four Aces (``ruff.shown``, docs/record.md, call by call), the sets each
         seat declared (three tuples of ``(kind, rank)``), and who holds each of the book's
         side cards (Tiddy, Towser, Tumbler) this hand, as ``(card name, seat)``: whoever
         the hand says has it, the dealer when it is the turned-up card; none of a card

@@ -1,6 +1,6 @@
 """Call by call: the auction and the ruff as they are spoken (docs/rules.md, "Call by call").
 
-One implementation of §9 serves the record check (``settle``, import) and the hand
+One implementation of the calls serves the record check (``settle``, import) and the hand
 form's call pad. Each rule book declares its own procedure as data, and this module
 replays a list of calls against it; nothing here names a book:
 
@@ -52,7 +52,7 @@ values (refusing a card given twice), ``four_aces_possible(book, turned_up)``,
 ``showdown_winner(dealer, shown)`` (four Aces beat every total, then the higher total,
 ties to the earlier seat from the dealer's left), ``ruff_range(book)`` (the totals a
 best suit can have: 15–90, modern 9–69) ``shown_problem(state, shown, turned_up,
-sets)``, the checks of §9.3, and ``read_showing(state, cards, totals, turned_up)``, the
+sets)``, what the shown totals must be, and ``read_showing(state, cards, totals, turned_up)``, the
 showdown as its cards are tapped: impossible (four Aces for one and an Ace for another,
 four Aces twice), still being tapped (a total no best suit has), or decided. Modern's card-point counter belongs to its book:
 ``Modern.card_points_from_counts``, ``card_points_text`` and ``card_count_problems``.
@@ -150,7 +150,7 @@ def _names_list(names, seats) -> str:
     return _or_list([names[s] for s in seats]).replace(" or ", " and ")
 
 
-# ================================================================ the auction (§9.1)
+# ================================================================ the auction: the bids
 
 class Auction:
     """The auction after the bids so far (``replay_bids``)."""
@@ -250,7 +250,7 @@ class Auction:
 
 
 def replay_bids(book, dealer: int, bids, names=SEAT_NAMES) -> Auction:
-    """The auction after ``bids`` (§9.1); see the module's docstring. One pass with the
+    """The auction after ``bids`` (the bidding); see the module's docstring. One pass with the
     state in local variables (every hand of a record runs it); it stops at the first
     call that cannot be taken. The turn is never a player who is out, and None once
     the auction is over, so a call by anybody else is out of turn, out, or too late."""
@@ -319,7 +319,7 @@ def bids_give(state: Auction, auction: dict) -> bool:
 
 
 def check_bids(state: Auction, check, auction: dict, result_ok: bool) -> None:
-    """§9.4: at most one line about ``auction.bids`` (replayed: ``state``), under ``auction``."""
+    """A hand gets at most one line about ``auction.bids`` (replayed: ``state``), under ``auction``."""
     problem = state.problem
     if problem is None and not state.ended:
         problem = state.unfinished()
@@ -329,7 +329,7 @@ def check_bids(state: Auction, check, auction: dict, result_ok: bool) -> None:
         check.fail("auction", "auction: " + problem)
 
 
-# ================================================================ the ruff (§9.2)
+# ================================================================ the ruff: the vying
 
 _TABLES: dict = {}
 
@@ -461,7 +461,7 @@ class Ruff:
 
     def _refusal(self, call) -> str:
         """Why ``replay_ruff`` could not take ``call`` (the state is the one before it), in
-        §9.4's order: its shape, its seat, its word (and amount), its turn, its moment, its amount."""
+        the record's order: its shape, its seat, its word (and amount), its turn, its moment, its amount."""
         if type(call) is not list or not 2 <= len(call) <= 3:
             return f"a call is {self._shapes()}, not {describe(call)}"
         seat, word = call[0], call[1]
@@ -484,7 +484,7 @@ class Ruff:
         return problem
 
     def _finish(self) -> None:
-        """How it ended (§9.2): all three spoke and nobody opened; one player left in; or a showdown."""
+        """How it ended (the book's end rule): all three spoke and nobody opened; one player left in; or a showdown."""
         order, out = FROM_ELDEST[self.dealer], self.out
         if self.doubled:
             self.end = DOUBLED
@@ -677,7 +677,7 @@ class Ruff:
 
 def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, record: bool = True,
                 table: bool = True) -> Ruff:
-    """The vying after ``calls`` (§9.2); see the module's docstring. One pass with the
+    """The vying after ``calls`` (the ruff); see the module's docstring. One pass with the
     state in local variables (every hand of a record runs it): a call is taken if it is
     exactly one the player to speak may make now, else the replay stops and
     ``Ruff._refusal`` says why. The turn is never a player who is out, and None once
@@ -739,7 +739,7 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
             if code == _CALL or code >= _OPEN:
                 did[seat] = w
         taken += 1
-        if (left == 1 or waiting == 0) if opened else taken == 3:  # §9.2's end rule
+        if (left == 1 or waiting == 0) if opened else taken == 3:  # the ruff's end rule
             turn = None
         else:
             turn = NEXT[seat]
@@ -755,7 +755,7 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
     return state
 
 
-# ================================================================ the showdown (§9.3)
+# ================================================================ the showdown: ruff.shown
 
 def ruff_values_text(book) -> str:
     """"A 11, K Q J 10, others face value"."""
@@ -815,7 +815,7 @@ def showdown_winner(dealer: int, shown) -> int | None:
 
 
 def shown_problem(state: Ruff, shown, turned_up=None, sets=None) -> str | None:
-    """Why ``shown`` cannot be the showdown ``state`` ended in (§9.3), or None.
+    """Why ``shown`` cannot be the showdown ``state`` ended in (best shown wins), or None.
     ``turned_up`` and ``sets`` are the hand's (None where unknown or wrong)."""
     book, names = state.book, state.names
     aces = f', or "{FOUR_ACES}"' if book.four_aces_win else ""
@@ -929,7 +929,7 @@ def calls_give(state: Ruff, ruff: dict) -> bool:
 
 
 def check_ruff_calls(state: Ruff, check, ruff: dict, result_ok: bool, given: bool = False) -> None:
-    """§9.4: at most one line about ``ruff.calls`` (replayed: ``state``) and ``ruff.shown``,
+    """A hand gets at most one line about ``ruff.calls`` (replayed: ``state``) and ``ruff.shown``,
     under ``ruff``; ``given``: the calls give its winner and paid (``calls_give``)."""
     shown = ruff.get("shown", _ABSENT)
     if given and shown is _ABSENT:

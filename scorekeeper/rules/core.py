@@ -403,7 +403,7 @@ PhaseRule = named_tuple("PhaseRule", "phase text")
 #: reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's
 #: reason recalls it ("saw {n}").
 Word = named_tuple("Word", "word action label says did")
-#: A rule book's vying procedure (§9.2), read by ``rules/calls.py``:
+#: A rule book's vying (the ruff, call by call), read by ``rules/calls.py``:
 #: ``before`` / ``after`` the words until somebody opens and from then on;
 #: ``opens_at`` the stake an opening makes (a number, ``"S"`` for the hand's opening
 #: stake, or ``"named"`` when the caller names it); ``raise_by`` what a raise adds (or

@@ -43,7 +43,7 @@ class Parlett(RuleBook):
             "final, so eldest never buys at 14 (after his 12 his next bid is 16) and middle never at 16. "
             "The buyer pays half the price to each opponent (14: 7 to each). Honours may not be discarded.")),
         Ruff(
-            vying=Vying(  # seed 001 §04
+            vying=Vying(  # seed 001's ruff: check or open, then fold, match or raise
                 before=(Word("check", "check", "Check", "checks", ""),
                         Word("open", "open", "Open at {n}", "opens {n}", "opened at {n}")),
                 after=(Word("fold", "drop", "Fold", "folds (owes {n})", ""),

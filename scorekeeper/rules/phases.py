@@ -374,7 +374,7 @@ class Auction(Phase):
         return ()
 
     def unreachable_price(self, buyer: int, dealer: int, price: int) -> str | None:
-        """Why no bidding reaches ``price`` for ``buyer`` (§3, §4, §7), or None.
+        """Why no bidding reaches ``price`` for ``buyer`` (the book's bidding rule), or None.
 
         With every bid exactly one step more and a pass final, two others speak
         between a player's bids, so his next bid is two steps above his last:
@@ -428,7 +428,7 @@ class Auction(Phase):
                 and len(auction) == (3 if "bids" in auction else 2)):
             check.fail("auction", f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.may_be_empty(options) else ""}, not {describe(auction)}')
             return
-        if "bids" in auction and check.good("dealer"):  # §9.1, call by call
+        if "bids" in auction and check.good("dealer"):  # the bids, call by call
             module = calls()
             replayed = module.replay_bids(self.book, check.hand["dealer"], auction["bids"], check.names)
             if module.bids_give(replayed, auction):
@@ -635,7 +635,7 @@ class Ruff(Phase):
             check.fail("ruff", "ruff: shown is given only with the calls (ruff.calls) that end in the showdown")
             return
         opening = state["opening"]
-        if "calls" in ruff and check.good("dealer"):  # §9.2, call by call
+        if "calls" in ruff and check.good("dealer"):  # the vying, call by call
             module = calls()
             replayed = module.replay_ruff(self.book, check.hand["dealer"], ruff["calls"], check.names, opening,
                                           record=False, table=False)
@@ -652,7 +652,7 @@ class Ruff(Phase):
             calls().check_ruff_calls(*state["ruff calls"])
 
     def check_result(self, check, ruff: dict, opening: int) -> None:
-        """``winner`` and ``paid`` by themselves (§7)."""
+        """``winner`` and ``paid`` by themselves (no calls)."""
         if not check.seat("ruff", ruff["winner"]):
             return
         paid = ruff["paid"]

@@ -1,4 +1,4 @@
-"""A season: many evenings of the same players added up (issue 19, "The regulars").
+"""A season: many evenings of the same players added up (a circle's "regulars").
 
 Pure, like the rest of ``rules/``: plain data in, exact figures out (no Flask, no
 SQL, no I/O). Two steps, so that a circle recomputes only the evening that changed:

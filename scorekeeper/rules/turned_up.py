@@ -17,5 +17,5 @@ SECTIONS = (
     Section("note", "", ""),
 )
 
-#: A card's value in a ruff (§3, §4): A 11, K Q J 10, others face value.
+#: A card's value in a ruff (parlett's, Wits'): A 11, K Q J 10, others face value.
 RUFF_VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, **{r: int(r) for r in ("10", "9", "8", "7", "6", "5", "4")}}

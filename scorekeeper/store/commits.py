@@ -1,6 +1,6 @@
 """Write transactions that take turns and share the wait for the disk.
 
-Two things made every save of issue 21's load (200 tables saving every 3 s,
+Two things made every save of a hosted club night (200 tables saving every 3 s,
 67 writes a second) wait, while the CPU was half idle:
 
 - **The disk.** A commit with ``synchronous = FULL`` syncs SQLite's WAL file

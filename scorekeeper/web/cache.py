@@ -66,7 +66,7 @@ class SharedParts:
     ``serve.run`` makes before forking them (``SHARED_PARTS``): one file a link and
     variant, holding the live version it was made for and the part. Without it each
     process made every change's part itself: with two processes, twice (a third of
-    the server's CPU under the load of issue 21). A part from a file is the one the
+    the server's CPU at a 200-table club night). A part from a file is the one the
     other process made for that version; a missing, older or unreadable file is made
     and written again (write then rename: a reader never sees half a file). Files
     of links nobody polled for ``STALE`` seconds are removed now and then."""

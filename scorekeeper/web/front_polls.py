@@ -1,6 +1,6 @@
 """Polls answered by the front itself (behind Caddy: `make run-https`, deploy/).
 
-Under issue 21's load (200 tables, 1,000 phones polling every 3 s through the
+Under a club night's load (200 tables, 1,000 phones polling every 3 s through the
 front) four requests in five are a watcher's or a player's phone asking for its
 table's live part, and nearly all of them are a question another phone on the
 same link has just asked. Answered by waitress, even replayed without Flask
@@ -168,7 +168,7 @@ def default_folder(instance_path: str | Path) -> Path:
     memory (``/dev/shm/scorekeeper-front-<uid>-<instance>/polls``) where this user
     can have a folder of his own there, else ``front/polls`` in the instance folder.
 
-    Why (issue 21): every change of every table removes a link's four files and
+    Why: every change of every table removes a link's four files and
     writes them again (each written whole and renamed into place). On a disk's file
     system (ext4) each of those is a journalled change of a folder, and it waits
     behind the database's fsyncs: under 200 tables' saves a third of the renewals'

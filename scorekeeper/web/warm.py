@@ -1,7 +1,7 @@
 """Each server process keeps the evening's sessions ready: decoded, settled and
 encoded for their snapshot, including the changes the *other* process made.
 
-Why (issue 21): `make run` serves from two processes, each with its own caches
+Why: `make run` serves from two processes, each with its own caches
 (web/cache.py, store/reads.py, backup.py). A session one process has never seen
 costs its first request there the whole session: a 100-hand session is decoded,
 settled and encoded again (~6 ms more than a warm save). 200 tables whose
@@ -158,7 +158,7 @@ def compile_templates(app) -> int:
     cache, keyed by the template's source, so an edited template is compiled
     again). Returns how many.
 
-    Why (issue 21): Jinja compiles a template the first time it is used. All 48
+    Why: Jinja compiles a template the first time it is used. All 48
     take ~0.6 s; the live part alone ~85 ms. A process just started (or the one
     that had not yet drawn a table) made its first requests wait for that, in
     every thread at once: the first live parts after a start took ~150 ms of CPU

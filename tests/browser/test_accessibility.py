@@ -1,4 +1,4 @@
-"""Issue 21, accessible: axe-core (WCAG 2.x A and AA) finds nothing on any page,
+"""Accessible to everyone: axe-core (WCAG 2.x A and AA) finds nothing on any page,
 in light and dark, at 390 px; and a whole hand can be entered with a keyboard
 alone, with visible focus, chips announced with their question.
 

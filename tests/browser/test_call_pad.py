@@ -91,7 +91,7 @@ def test_wits1671_vie_see_revie_see_pass(page, base_url):
     ui.chip("tiddy", "nobody")
     ui.preset("Ben (eldest) bought at 13")
     call(ui, "ruff", "Vie 4")
-    # what each would owe if he passed now, and if he sees (issue 20, item 7)
+    # what each would owe if he passed now, and if he sees (his choice, priced)
     owes = page.locator(f"{FORM} #pad-ruff .owes")
     expect(owes).to_have_text("Ann: pass now 2, see 4 · Ben risks 4 · Cat: pass now 2, see 4")
     call(ui, "ruff", "See 4")

@@ -1,4 +1,4 @@
-"""Cotton's worked evening (docs/rules.md, § Cotton; tests/data/cotton1674-evening.json)
+"""Cotton's worked evening (docs/rules.md, Cotton's book; tests/data/cotton1674-evening.json)
 tapped in on a phone in real Chromium at 390×844: Tiddy, Towser and Tumbler turned up
 and held, the stock bought at odd prices (the odd penny to eldest), a ruff the dealer
 doubles on the call pad and the next one played for double, and a false gleek of Aces

@@ -1,5 +1,5 @@
 """A Save tapped too early is refused and forgotten: the hand is saved only by a
-Save the scorer taps, online and offline (issue 20, item 1; real Chromium at 390×844)."""
+Save the scorer taps, online and offline (real Chromium at 390×844)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Names at a 390 × 844 phone (issue 20, item 3): "🃏 Jo" keeps its word,
+"""Names at a 390 × 844 phone, never cut inside a word: "🃏 Jo" keeps its word,
 "Bartholomew-Fitzwilliam" breaks only at its hyphen (or ends in "…"), and
 nothing is wider than the screen — checked on the rendered text: where each
 line of a name ends, and whether any box clips it."""
@@ -116,7 +116,7 @@ def assert_table_words_whole(page: Page, selector: str, where: str) -> list[str]
 
 def test_cotton_tables_keep_their_words_whole(page: Page, base_url, artifacts):
     """Cotton's "Towser and Tumbler" row: "Tumbler" on one line, on the Settle up
-    page, a hand's page and the hand form's summary (issue 20; "Tumbl/er" in the trial)."""
+    page, a hand's page and the hand form's summary (never "Tumbl/er", as in the trial)."""
     record = json.loads((DATA / "cotton1674-evening.json").read_text())
     response = page.request.post(base_url + "/import", data=json.dumps(record),
                                  headers={"Content-Type": "application/json"}, max_redirects=0)

@@ -1,4 +1,4 @@
-"""Issue 21: installable, and usable from a cold start with no connection
+"""At the table: installable, and usable from a cold start with no connection
 (real Chromium, persistent contexts: Chromium's ordinary contexts are
 incognito, where it refuses installation and keeps no worker for long).
 

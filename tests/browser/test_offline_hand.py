@@ -2,7 +2,7 @@
 auction bid by bid, the ruff call by call to a showdown, two gleeks, tricks and
 honours, then Save — is kept on the phone, and sent, checked and saved exactly
 once when the connection is back, identical to the same hand entered online
-(issue 20, item 2; real Chromium at 390×844, Playwright's context.set_offline)."""
+(real Chromium at 390×844, Playwright's context.set_offline)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 3: the table flows in a real browser (phone-sized), by tapping chips.
+"""The table flows in a real browser (phone-sized), by tapping chips.
 
 For each rule book: start a session on the home page, tap in three hands, check
 the balances against ``settle()``, edit hand 1, and watch the table update on a

@@ -1,4 +1,4 @@
-"""Fewer taps (issue 20, item 8): the trial's contested parlett hand (a bid-by-bid
+"""Fewer taps (a hand entered at the table): the trial's contested parlett hand (a bid-by-bid
 auction, a raised ruff with a showdown, two gleeks, honours split) in ≤ 20 taps
 from the open form to saved, the section being answered brought into view; and
 modern's card points from the card counter in ≤ 15 taps. Every tap goes through

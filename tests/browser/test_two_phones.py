@@ -1,5 +1,5 @@
-"""Two phones on one hand in progress, and the pads' refusals (issue 18, finding
-4; issue 20, items 4, 5 and 6), in real Chromium at 390×844: an answer both
+"""Two phones on one hand in progress, and the pads' refusals (no answer lost,
+no call the rules refuse kept), in real Chromium at 390×844: an answer both
 phones changed is a conflict shown with both answers, never overwritten
 silently; a hand saved on the other phone is said so, with what can be done; a
 call the rules refuse is never kept; a typed amount too low is said, its box

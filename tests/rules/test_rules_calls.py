@@ -2,7 +2,7 @@
 
 Every state of a few short call lists is checked against every word of every book
 (legal or not, and the exact line when not), then the end rule, the liabilities,
-the showdown (ties, four Aces, the declared mournival of Aces), the shapes of §9.4,
+the showdown (ties, four Aces, the declared mournival of Aces), a call's shapes,
 the record's problem lines (one per key, in the table's words), the hand detail's
 reasons, the call pad's choices and the showdown helper. Seats in these tests:
 dealer 2 (Cat), so Ann (0) is eldest and Ben (1) middle, unless a test says otherwise.
@@ -54,7 +54,7 @@ def test_the_module_example_runs():
     assert doctest.testmod(calls_module).failed == 0
 
 
-# ================================================================ §9.1 the auction
+# ================================================================ the auction: bids
 
 @pytest.mark.parametrize("book, calls, buyer, price, line", [
     ("parlett", [(0, 12), (1, "pass"), (2, "pass")], 0, 12, "Ann bids 12 · Ben passes · Cat passes"),
@@ -172,7 +172,7 @@ def test_the_call_pad_for_an_auction():
     assert bids("modern").choices[0] == ([0, 13], "Bid 13")
 
 
-# ================================================================ §9.2 the ruff: the end rule and the liabilities
+# ================================================================ the ruff: the end rule and the liabilities
 
 @pytest.mark.parametrize("book, calls, opening, end, showing_or_winner, owes", [
     # parlett: S from the hand; a fold fixes the stake then current
@@ -325,7 +325,7 @@ def test_every_word_in_each_state(book, before, turn, legal):
      "the vying was over (all three checked: no contest) before Ann's open"),
     ("wits1671", [(0, "pass"), (1, "pass"), (2, "pass"), (0, "vie")],
      "the vying was over (Ann, Ben and Cat show) before Ann's vie"),
-    # shapes (§9.4): true/false are not seats
+    # a call's shape: true/false are not seats
     ("parlett", [(True, "check")], "a call's seat is 0, 1 or 2, not true"),
     ("parlett", [(False, "check")], "a call's seat is 0, 1 or 2, not false"),
     ("parlett", [(0.0, "check")], "a call's seat is 0, 1 or 2, not 0.0"),
@@ -409,7 +409,7 @@ def test_each_losers_reason(book, calls, winner, reasons):
     assert ruff(book, *calls).reasons(winner) == reasons
 
 
-# ================================================================ §9.3 the showdown
+# ================================================================ the showdown: ruff.shown
 
 @pytest.mark.parametrize("dealer, shown, winner", [
     (2, [50, 50, None], 0),  # eldest before middle
@@ -772,7 +772,7 @@ def test_settle_refuses_wrong_calls_with_one_line_each():
     ]
 
 
-# ------------------------------------------------------------ issue 20, item 7
+# ------------------------------------------------------------ what passing now costs
 
 @pytest.mark.parametrize("book, calls, line", [
     # wits1671: everyone is in at 2; Ann vies 4: Ben and Cat owe 2 if they pass now, 4 if they see

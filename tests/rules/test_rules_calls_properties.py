@@ -1,16 +1,16 @@
 """Properties of call by call (docs/rules.md, "Call by call") over random call lists of every
-rule book, checked against the tests' own re-statement of §9 (tests/strategies.py:
+rule book, checked against the tests' own re-statement of the calls (tests/strategies.py:
 ``TableAuction``, ``TableRuff``, ``calls_agree``), not against the engine's.
 
 - random legal call lists, drawn from the call pad's own choices, always end, and soon;
 - the engine and the re-statement agree on every legal list: whose turn, the legal
   calls, how it ends, who shows, and each liability — which satisfy each book's
-  §3–§5 and §10 constraints (parlett S + 2k, wits1671 even ≥ 2, modern whole ≥ 2, cotton1674
+  ruff payments (docs/rules.md) (parlett S + 2k, wits1671 even ≥ 2, modern whole ≥ 2, cotton1674
   M × (1 or even ≥ 4));
 - records whose hands carry their calls validate and settle exactly as without them;
 - any single change to a legal list or to its result is reported at its hand and key,
   in one line, exactly when the re-statement finds it wrong;
-- the prices no bidding reaches (§3, §4) are exactly those the engine refuses.
+- the prices no bidding reaches (parlett, Wits) are exactly those the engine refuses.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The shared core: seats, exact amounts, fewest payments, the record's
-top-level checks and the §7 checks every rule book shares (docs/rules.md)."""
+top-level checks and the hand checks every rule book shares (docs/rules.md)."""
 
 import datetime
 import json

@@ -1,4 +1,4 @@
-"""Rule book ``cotton1674`` (docs/rules.md, §10: Cotton's *Compleat Gamester*, 1674),
+"""Rule book ``cotton1674`` (docs/rules.md, Cotton's book: *Compleat Gamester*, 1674),
 phase by phase with exact amounts and the problems worded for the table, then its
 properties over random records (``support.strategies``; what the rules say is
 stated again in ``support.books``, not taken from the engine)."""
@@ -337,7 +337,7 @@ def test_a_towser_or_tumbler_holder_of_a_card_turned_up_or_off_is_refused(data):
 
 
 def multiplier(hands: list, index: int) -> int:
-    """M: 1, doubled by each explicit null ruff just before (§10)."""
+    """M: 1, doubled by each explicit null ruff just before (Cotton's doubled ruff)."""
     m = 1
     for hand in reversed(hands[:index]):
         if hand["ruff"] is not None:

@@ -1,4 +1,4 @@
-"""Rule book ``modern`` (docs/rules.md and §7), phase by phase, with the
+"""Rule book ``modern`` (docs/rules.md and the record's checks), phase by phase, with the
 exact amounts of the rule book."""
 
 from fractions import Fraction

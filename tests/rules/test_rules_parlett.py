@@ -1,4 +1,4 @@
-"""Rule book ``parlett`` (docs/rules.md and §7), phase by phase, with the
+"""Rule book ``parlett`` (docs/rules.md and the record's checks), phase by phase, with the
 exact amounts of the rule book."""
 
 import pytest
@@ -69,7 +69,7 @@ def test_eldest_opens_at_12_others_pay_14_or_more():
 
 
 def test_prices_no_bidding_reaches():
-    """§3: every bid is exactly 2 more and a pass is final, so eldest (12, then 16)
+    """Parlett's bidding: every bid is exactly 2 more and a pass is final, so eldest (12, then 16)
     never buys at 14 and middle (14, then 18) never at 16; the dealer may buy at either."""
     # dealer 2: eldest Ann (0), middle Ben (1), dealer Cat (2)
     assert lines(parlett_hand(auction={"buyer": 0, "price": 14})) == [

@@ -2,7 +2,7 @@
 (tests/support/strategies.py), and over random corruptions of them.
 
 The valid-record properties check the engine against a small independent
-re-statement of docs/rules.md (``support.books``: each book, and ``expected_phases``), plus the invariants of §6:
+re-statement of docs/rules.md (``support.books``: each book, and ``expected_phases``), plus settle's invariants:
 zero-sum phases and hands, balances that are the sums of the hands, at most two
 payments that settle them, a lossless dump/load, and JSON amounts that are whole
 or halves. The corruption properties check that a record with one field made

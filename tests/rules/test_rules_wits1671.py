@@ -1,4 +1,4 @@
-"""Rule book ``wits1671`` (docs/rules.md and §7), phase by phase, with the
+"""Rule book ``wits1671`` (docs/rules.md and the record's checks), phase by phase, with the
 exact amounts of the rule book."""
 
 import json
@@ -95,7 +95,7 @@ def test_eldest_opens_at_13_others_pay_14_or_more():
 
 
 def test_prices_no_bidding_reaches():
-    """§4: bids of exactly 1 more and a final pass: eldest (13, then 15) never buys at 14,
+    """Wits' bidding: bids of exactly 1 more and a final pass: eldest (13, then 15) never buys at 14,
     middle (14, then 16) never at 15; the dealer may buy at either."""
     assert lines(wits_hand(auction={"buyer": 0, "price": 14})) == [
         "hand 1: auction: Ann is eldest, so after opening at 13 his next bid is 15: eldest never buys at 14"]

@@ -1,5 +1,5 @@
 """season() adds each player's evenings column by column and each currency's money
-rate by rate (issue 19's speed-up): on generated seasons, every figure is the one
+rate by rate (the faster path): on generated seasons, every figure is the one
 the old path (evening by evening, a ``_Tally`` per player, kept here as it was)
 gives, the same exact value of the same type."""
 
@@ -69,7 +69,7 @@ class _Tally:
 
 
 def season_one_at_a_time(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
-    """rules.season as it was before issue 19's speed-up (commit e19043d), evening by evening."""
+    """rules.season as it was before the column-by-column path (commit e19043d), evening by evening."""
     since, until = _date_text(since), _date_text(until)
     chosen = chosen_evenings(evenings, since, until, rulebook)   # the choice is not what changed
     players: dict[str, int] = {}  # name → index, in order of first appearance

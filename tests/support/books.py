@@ -55,7 +55,7 @@ class Book:
     eldest_opens: bool = True  # eldest's first call is a bid: always a buyer
     even: bool = False
     odd_unit: bool = False  # an odd price's odd unit to eldest (else halves)
-    # the ruff (§9.2): the words before and after a vie, what a quiet player owes
+    # the ruff, call by call: the words before and after a vie, what a quiet player owes
     # (first_stake), the ante, the opening / raise ("S": the hand's stake; "named": the
     # caller names it), whether every amount is times the hand's opening (scaled), what
     # three quiet players come to, the opening of the first hand and whether it doubles
@@ -110,7 +110,7 @@ class Book:
         return self.opening if not self.eldest_opens or buyer == eldest(dealer) else self.opening + self.step
 
     def reachable(self, price: int, buyer: int, dealer: int) -> int:
-        """``price``, or one step more where no bidding reaches it (docs/rules.md, §4):
+        """``price``, or one step more where no bidding reaches it (docs/rules.md, Wits' bidding):
         eldest never buys one step above the opening, middle never two steps above."""
         if not (self.exact and self.eldest_opens):
             return price
@@ -132,7 +132,7 @@ class Book:
         return opening
 
     def stake_ok(self, amount, opening: int) -> bool:
-        """What a ruff loser can pay (§3–§5, §10)."""
+        """What a ruff loser can pay (each book's ruff, docs/rules.md)."""
         if type(amount) is not int:
             return False
         if self.opens == "S":  # parlett: S + 2k
@@ -263,7 +263,7 @@ stated(Book(
     turned_up=True, keys=("dealer", "trump", "turned_up", "tiddy", "towser", "tumbler", "auction", "ruff", "sets",
                           "tricks", "honours"),
     phases=("tiddy", "towser", "auction", "ruff", "sets", "tricks"),
-    side_cards=(SideCard("tiddy", "4", Fraction(2), 4, "tiddy", "tiddy"),  # §10: Tiddy turned up 4 from each
+    side_cards=(SideCard("tiddy", "4", Fraction(2), 4, "tiddy", "tiddy"),  # Cotton: Tiddy turned up 4 from each
                 SideCard("towser", "5", Fraction(5, 2), 5, "towser", "towser"),  # held 2½, turned up 5
                 SideCard("tumbler", "6", Fraction(3), 6, "towser", "towser")),  # held 3, turned up 6
     set_ranks=HONOURS, gleeks=OLD_GLEEKS, opening=12, step=1, odd_unit=True,

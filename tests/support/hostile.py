@@ -46,6 +46,6 @@ def pdf_with_attachments(count: int, inflated: int, name: str = "session.json", 
 
 
 def many_attachments_pdf() -> bytes:
-    """The attack of issue 18: 862 attachments named session.json, each inflating
+    """The zip-bomb PDF: 862 attachments named session.json, each inflating
     to 2 MB, in a file under the 2 MB upload limit."""
     return pdf_with_attachments(862, 2 * 1024 * 1024)

@@ -59,7 +59,7 @@ def long_session(n: int) -> dict:
 
 def rounding_session(stake: dict | None) -> dict:
     """One real modern hand that leaves Kit −237, Nell +145½ and Tom +91½ counters
-    (issue 12's evening): Kit buys at 13, Nell wins the ruff (3 from each) and the
+    (money that rounds): Kit buys at 13, Nell wins the ruff (3 from each) and the
     play (Tib and the last trick; Tom took Tom). At €0.05 a counter Nell's and
     Tom's exact money ends in half a cent, so one of them must round down for the
     three to add up."""

@@ -173,7 +173,7 @@ def ruff_amounts(book: str, opening: int) -> st.SearchStrategy:
 def turned_up_hands(draw, book: str, opening: int = 2, options: dict | None = None, calls: bool = False) -> dict:
     """A valid hand of a book with a turned-up card; ``opening`` is the hand's ruff
     stake S (parlett) or multiplier M (cotton1674). With ``calls``, the auction and the
-    ruff are drawn call by call (§9) and carry them."""
+    ruff are drawn call by call (as spoken) and carry them."""
     m, options = MODELS[book], options or {}
     dealer = draw(seats)
     turned_up = draw(st.sampled_from(RANKS))
@@ -224,7 +224,7 @@ def turned_up_hands(draw, book: str, opening: int = 2, options: dict | None = No
 @st.composite
 def forfeited(draw, m, sets, buyer: int) -> list:
     """Cotton's forfeits: only the buyer's list, at most one set per rank, none of a rank
-    he declares (§10); they are not counted against the cards in play."""
+    he declares (Cotton's forfeit for a false call); they are not counted against the cards in play."""
     declared = {t.split(":")[1] for t in sets[buyer]}
     called = []
     for rank in m.set_ranks:
@@ -254,7 +254,7 @@ def card_points(draw, tricks: list[int]) -> list[int]:
 @st.composite
 def modern_hands(draw, simplified: bool = False, calls: bool = False) -> dict:
     """A valid modern hand; with ``calls`` (and not ``simplified``), the auction and
-    the ruff are drawn call by call (§9) and carry them."""
+    the ruff are drawn call by call (as spoken) and carry them."""
     dealer = draw(seats)
     trump = draw(st.sampled_from(SUITS + ("none",)))
     kiss = trump == "none"
@@ -344,7 +344,7 @@ def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 
     return record
 
 
-# ================================================================ §9, call by call, written again for the tests
+# ================================================================ call by call, written again for the tests
 #
 # An independent re-statement of docs/rules.md ("Call by call") (not the engine's rules/calls.py):
 # it replays bids and ruff calls as a table would, says what they give (or that they
@@ -359,7 +359,7 @@ def is_seat_value(value) -> bool:
 
 
 class TableAuction:
-    """§9.1 as a table plays it."""
+    """The bidding as a table plays it."""
 
     def __init__(self, book: str, dealer: int):
         self.book, self.turn, self.m = book, eldest(dealer), MODELS[book]
@@ -405,7 +405,7 @@ def table_bids(book: str, dealer: int, bids):
 
 
 class TableRuff:
-    """§9.2 as a table plays it (and, with ``pad``, the call pad's double, §10)."""
+    """The vying as a table plays it (and, with ``pad``, Cotton's double on the call pad)."""
 
     def __init__(self, book: str, dealer: int, opening: int, pad: bool = False):
         self.book, self.dealer, self.opening, self.turn = book, dealer, opening, eldest(dealer)
@@ -513,7 +513,7 @@ def best_shown(dealer: int, shown) -> int:
 
 
 def shown_ok(book: str, hand: dict, table: TableRuff, shown) -> bool:
-    """§9.3 for a showdown's ``shown``."""
+    """What a showdown's ``shown`` may be (best shown wins)."""
     if type(shown) is not list or len(shown) != 3 or table.end != "showdown":
         return False
     m = MODELS[book]

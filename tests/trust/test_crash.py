@@ -1,4 +1,4 @@
-"""Issue 5, crash safety: the real server (``python -m scorekeeper.serve``, as
+"""Crash safety: the real server (``python -m scorekeeper.serve``, as
 `make run` starts it: waitress) is killed with SIGKILL at random moments while a
 client saves, edits and deletes hands; after every kill the database must hold
 exactly what was acknowledged, and once restarted no orphan ``.tmp-*`` snapshot
@@ -306,7 +306,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
             client.inflight = None
 
         server.start()
-        # start-up removed what the killed server left half-written (issue 8)
+        # start-up removed what the killed server left half-written (no orphan snapshots)
         assert not list(server.backups.rglob(".tmp-*.json")), list(server.backups.rglob(".tmp-*"))
         # the versions to carry on from, and the same hands over HTTP
         for sid in list(client.sessions)[-2:]:

@@ -1,4 +1,4 @@
-"""Issue 21: the real server behind a real Caddy (tls internal, its own local
+"""Hosted: the real server behind a real Caddy (tls internal, its own local
 CA), both started here on loopback and stopped at the end (tests/support/front.py):
 an https session created and a hand saved through the front, Secure cookies,
 forwarded headers believed only from the front, the Host allow-list."""

@@ -1,4 +1,4 @@
-"""Issue 5, trust: who can change what.
+"""Trust: who can change what.
 
 - the read-only watch link (/w/<watch id>) cannot change anything and never
   reveals the scorer's link;
@@ -334,7 +334,7 @@ def test_session_cookie_is_httponly_and_samesite_lax(app, client):
         assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
 
 
-# ---------------------------------------------------------------- issue 8: only the server's own host names
+# ---------------------------------------------------------------- only the server's own host names (no forged links)
 
 NEW_SESSION = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
                "first_dealer": "0", "stake": ""}

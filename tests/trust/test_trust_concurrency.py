@@ -1,4 +1,4 @@
-"""Issue 5, trust: many phones editing one session at once (real HTTP, threaded server).
+"""Trust: many phones editing one session at once (real HTTP, threaded server).
 
 Each client reads the session (and its version), then saves a new hand, edits
 hand 1 or deletes the last hand, carrying the version it read. Afterwards the
@@ -158,7 +158,7 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
           f"{len(expected)} hands, version {final_version}")
 
 
-# ---------------------------------------------------------------- issue 8: the PIN limit holds under a burst
+# ---------------------------------------------------------------- the PIN guess limit holds under a burst
 
 BURST = 32
 

@@ -1,4 +1,4 @@
-"""Issue 8, trust round two: input that used to get past the door.
+"""Trust: input that used to get past the door, and is now refused there.
 
 - a lone surrogate (``"\\ud800"``, which ``json.loads`` returns but UTF-8 cannot
   encode) anywhere in a record is refused where it arrives, with a plain line,
@@ -331,7 +331,7 @@ def test_sessions_created_per_address_per_minute_are_limited(limited):
 
 
 def test_refused_imports_and_forms_count_toward_the_same_limit(limited):
-    """Issue 18: 3,004 refused imports in 30 s from one address slowed everyone
+    """Refusals are counted too: 3,004 refused imports in 30 s from one address slowed everyone
     (each was parsed and refused). Every try counts, before its upload is read."""
     from support.hostile import many_attachments_pdf
 

@@ -1,11 +1,11 @@
-"""Issue 8, trust against the real server that `make run` starts
+"""Trust against the real server that `make run` starts
 (``python -m scorekeeper.serve``), on a free loopback port with a temp instance
 folder (``SCOREKEEPER_INSTANCE``). Loopback only, bounded in connections and
 time, and the server is stopped at the end whatever happens.
 
 - 64 half-open connections (half a request line, half a POST body) do not stop
   anyone else being served, and the server drops them after a short idle timeout.
-- Issue 18: connections that trickle a byte at a time are never idle; they are
+- Connections that trickle a byte at a time are never idle; they are
   capped per client address and cut at the request deadline.
 
 The hostile connections come from 127.0.0.2 (loopback too: another device, as a
@@ -158,7 +158,7 @@ def closed_by_server(s: socket.socket) -> bool:
 
 
 def test_trickling_connections_are_capped_per_address_and_cut_at_the_deadline(tmp_path):
-    """Issue 18: 2,100 connections from one address, each sending a byte every 4 s,
+    """Capped per address: 2,100 connections from one address, each sending a byte every 4 s,
     were never idle, filled the connection limit and stopped every normal request.
     Now one address holds at most 12 connections a process, and a request must be
     received whole in time (deadlines made short here: 1.5 s for the headers, 3 s
@@ -206,7 +206,7 @@ def test_trickling_connections_are_capped_per_address_and_cut_at_the_deadline(tm
 # ---------------------------------------------------------------- 12. refused uploads cost the server little
 
 def test_an_address_told_to_wait_has_its_uploads_refused_before_their_body(tmp_path):
-    """Issue 18: 3,004 refused 0.76 MB imports in 30 s from one address slowed every
+    """Refused before the body: 3,004 refused 0.76 MB imports in 30 s from one address slowed every
     other request. Every try counts (tests/trust/test_trust_input.py); once the app
     has told an address to wait, the door refuses its uploads as soon as their
     headers are in: here a 429 comes although only a tenth of the body was sent."""
@@ -407,7 +407,7 @@ def modes(root: Path) -> dict:
 
 
 def test_no_link_in_the_log_after_a_500_and_the_files_are_the_owners(tmp_path, monkeypatch):
-    """Issue 18: every 500 logged ``Exception on /s/<scorer id>/…``, and the
+    """No link leaks: every 500 logged ``Exception on /s/<scorer id>/…``, and the
     database and backups were 0644 (the snapshot folders, named by the scorer's
     id, 0755)."""
     import sqlite3
@@ -484,10 +484,11 @@ def device(app, address: str):
 
 
 def test_the_scorer_gets_his_sheet_while_four_hostile_clients_ask_for_theirs(tmp_path):
-    """Issue 18: four watchers changing their ``tz`` cookie forced a render per
-    request, and the scorer asking every 3 s got 503 twenty times in twenty. Now
-    the zone is not theirs to choose (one rendering per sheet), the scorer's link
-    has its own place and goes first, and a client starts a few renders a minute."""
+    """A client changing its tz cookie cannot keep the scorer from his sheet:
+    four watchers changing their ``tz`` cookie forced a render per request, and
+    the scorer asking every 3 s got 503 twenty times in twenty. Now the zone is
+    not theirs to choose (one rendering per sheet), the scorer's link has its own
+    place and goes first, and a client starts a few renders a minute."""
     import threading
 
     from support.sessions import long_session
@@ -571,7 +572,7 @@ def test_a_client_starts_a_few_renders_a_minute(tmp_path):
 
 
 HANDS = 20            # in each session: a render of ~0.3 s here idle, seconds when the machine is busy
-HOSTILE_PAUSE = 0.1   # s between a hostile client's requests: 40 a second together (the issue's made ~10)
+HOSTILE_PAUSE = 0.1   # s between a hostile client's requests: 40 a second together (the attack made ~10)
 ZONES = ("Europe/London", "Asia/Tokyo", "America/Sao_Paulo", "Pacific/Auckland", "Africa/Lagos",
          "Australia/Adelaide", "America/New_York", "Asia/Kolkata", "Europe/Lisbon", "Etc/GMT+5")
 
@@ -598,7 +599,7 @@ def post_json(port: int, path: str, record: dict, source: str) -> tuple[int, dic
 
 
 def test_a_light_client_gets_its_sheet_while_heavy_clients_keep_the_renderer_busy(tmp_path):
-    """Issue 18, finding 7: four clients printing sheets of their own sessions (on
+    """Light before heavy: four clients printing sheets of their own sessions (on
     their scorer's links: scorers too), each waiting for every sheet and asking
     again, kept the renderer of both server processes busy; the scorer, who had
     printed before, was counted heavier than they were (they asked seldom) and got

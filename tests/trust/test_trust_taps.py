@@ -1,4 +1,4 @@
-"""Issue 18, findings 5 and 9: a tap cannot break the table, and a hand in
+"""Trust in taps: a tap cannot break the table, and a hand in
 progress obeys a saved hand's limits. A tap stores only answers of the book's
 own shapes (anything else is refused with a line, nothing stored), and nothing
 stored can make a page fail: an answer stored by an older release that no
@@ -117,7 +117,7 @@ def test_a_tap_obeys_a_saved_hands_limits(app, client):
 
 @pytest.mark.parametrize("version", [None, "abc", "", "-1", "1.0"])
 def test_a_tap_that_does_not_say_its_version_is_refused_like_a_save(app, client, version):
-    """Issue 18, finding 4: never merged blindly into the hand in progress."""
+    """A stale tap is never merged blindly into the hand in progress."""
     url = new_session(client)
     assert client.post(url + "/hands/check", data={"dealer": "0", "trump": "hearts", "draft_version": "0"},
                        headers=HX).status_code == 200
@@ -132,7 +132,7 @@ def test_a_tap_that_does_not_say_its_version_is_refused_like_a_save(app, client,
 
 
 def test_undo_takes_back_a_call_an_older_release_kept_though_the_rules_refused_it(app, client):
-    """Issue 20, item 5: calls stored with a refused one (Ben passes out of turn)
+    """The pad never gets stuck: calls stored with a refused one (Ben passes out of turn)
     still let the pad go on: Undo takes it back, then the next call is taken."""
     url = new_session(client)
     conn = sqlite3.connect(app.config["DATABASE"])
@@ -159,7 +159,7 @@ def test_undo_takes_back_a_call_an_older_release_kept_though_the_rules_refused_i
 
 
 def test_each_answer_of_a_hand_in_progress_remembers_the_version_that_changed_it(app):
-    """Issue 18, finding 4: the store keeps, per answer, the version that last
+    """Two phones' taps merge answer by answer: the store keeps, per answer, the version that last
     changed it (what a tap a version behind is merged by)."""
     from scorekeeper import store
     from support.web import PLAYERS

@@ -1,4 +1,4 @@
-"""The other players agree each hand (issue "The other players agree each hand"):
+"""The other players agree each hand (so nobody is scored without his OK):
 the option, the verification card, a link per player with one power, an OK
 cleared by an edit of that hand and by nothing else, disputes shown to all,
 export and import (real SQLite, Flask's test client)."""
@@ -265,7 +265,7 @@ def test_the_sheet_counts_a_disputed_hand_as_not_agreed(client):
 
 
 def test_the_sheet_and_pdf_mark_the_disputed_hand_and_say_who_and_why(client):
-    """Issue 20, item 9: not only "not agreed: 2 (disputed)" at the foot; the
+    """A disputed hand is found where it is: not only "not agreed: 2 (disputed)" at the foot; the
     disputed hand's own line is flagged, with who disputed it and why under it."""
     import io
 
@@ -286,7 +286,7 @@ def test_the_sheet_and_pdf_mark_the_disputed_hand_and_say_who_and_why(client):
     assert re.search(r"2 ?⚠ DISPUTED Ben dealt", text)  # hand 2's line (Ben dealt it), not hand 1's
     assert "Hand 2 disputed by Ben: “I held the Tiddy”; Cat: “The ruff was 4, not 3”" in text
     assert "not agreed: 1, 2 (disputed)" in text
-    record = export(client, url)  # a record's dispute may have no reason (§6): said so
+    record = export(client, url)  # a record's dispute may have no reason (docs/record.md): said so
     record["hands"][1]["disputes"] = [{"seat": 2, "reason": ""}]
     copy = client.post("/import", json=record).headers["Location"]
     assert "Hand 2 disputed by Cat (no reason given)</td>" in client.get(copy + "/sheet").data.decode()

@@ -64,7 +64,7 @@ def test_restore_refuses_a_bad_backup(app, tmp_path):
     assert "hand 2: tricks add up to 11, not 12" in result.output
 
 
-# ---------------------------------------------------------------- issue 8: a backup file is input like any other
+# ---------------------------------------------------------------- a backup file is input like any other
 
 SID, WID = "S" * 23 + "1", "W" * 23 + "1"
 
@@ -159,7 +159,7 @@ HOSTILE = [
     (dict(in_progress=dict(DRAFT, answers={"trump": 7})), "in_progress: answers: trump: 7 is not one of its choices"),
     (dict(in_progress=dict(DRAFT, answers={"note": "x" * 5000})),
      "in_progress: answers: note: at most 500 characters (this one has 5000)"),
-    # issue 18: only the hand form's own fields, in their shapes (what a tap may store)
+    # a tap's draft: only the hand form's own fields, in their shapes (what a tap may store)
     (dict(in_progress=dict(DRAFT, answers={"set_0": "gleek:K"})),
      'in_progress: answers: set_0: "gleek:K" is not a list of its chips'),
     (dict(in_progress=dict(DRAFT, answers={"set_0": ["x"]})),
@@ -288,7 +288,7 @@ def test_backup_never_writes_outside_its_folder(app, tmp_path):
     assert not (tmp_path / "deep" / "escaped.json").exists() and not list(tmp_path.rglob("escaped*"))
 
 
-# ---------------------------------------------------------------- issue 8: the table PIN survives a backup
+# ---------------------------------------------------------------- the table PIN survives a backup
 
 def test_backup_and_restore_keep_the_table_pin(app, client, tmp_path):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"), pin="4821")
@@ -314,7 +314,7 @@ def test_backup_and_restore_keep_the_table_pin(app, client, tmp_path):
     assert stranger.post(url + "/hands", data=hand_fields(EVENING[1], version)).status_code == 303
 
 
-# ---------------------------------------------------------------- issue 8: orphans of a crash are cleaned at start-up
+# ---------------------------------------------------------------- orphans of a crash are cleaned at start-up
 
 def test_orphan_tmp_files_are_removed_at_start_up(tmp_path):
     import os
@@ -428,7 +428,7 @@ def test_a_session_restored_new_here_offers_no_undo_and_undo_says_so(app, client
     assert export(phone, url)["hands"] == EVENING[:1]
 
 
-# ---------------------------------------------------------------- issue 18, finding 10: restore details
+# ---------------------------------------------------------------- a restore says what it restored and what it kept
 
 def test_restoring_over_an_existing_session_says_what_was_restored_and_what_it_kept(app, client, tmp_path):
     from scorekeeper import store

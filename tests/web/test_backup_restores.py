@@ -1,4 +1,4 @@
-"""Issue 18, finding 1: a backup always restores. Sessions built by real taps of
+"""Nothing entered is lost to a backup: a backup always restores. Sessions built by real taps of
 every kind (sets, a showdown's cards, the bidding and the vying call by call, a
 long note, the card counter), backed up, restored into an empty database and
 backed up again give the very same files; and ``flask backup`` never writes a

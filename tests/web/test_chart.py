@@ -121,7 +121,7 @@ def test_long_names_are_shortened_in_the_legend_but_kept_whole_in_the_title():
 
 
 def test_the_legend_draws_emoji_in_the_emoji_face_and_keeps_names_whole():
-    """Issue 20, item 3: the chart's face (DejaVu Sans) has a black-and-white 🃏,
+    """Emoji in colour: the chart's face (DejaVu Sans) has a black-and-white 🃏,
     which a browser drew as a boxed star; the sheet's text draws it in colour."""
     root = parse(balance_chart_svg(["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann 👑"], [[1, 0, -1]], width=360))
     texts = root.find(f".//{SVG}g[@class='legend']").findall(f"{SVG}text")

@@ -2,7 +2,7 @@
 socket per request, its cookies kept as a browser keeps them): the hand form asks
 what Cotton's book asks, the call pads bid and vie as he says, the doubled ruff is
 carried to the next deal, a false call is forfeited, and every page says it in the
-period's terms. The figures are worked out here by hand from docs/rules.md (§ Cotton),
+period's terms. The figures are worked out here by hand from docs/rules.md (Cotton's book),
 not taken from the engine."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Issue 18, finding 6: a dispute and who keeps the score travel with the
+"""Nothing the table said is lost on the way: a dispute and who keeps the score travel with the
 record (docs/record.md: ``disputes`` per hand, ``scorer`` at the top): export →
-import, the sheet PDF → import, and ``scorekeeper settle``'s checks (§6)."""
+import, the sheet PDF → import, and ``scorekeeper settle``'s checks of the record."""
 
 from __future__ import annotations
 

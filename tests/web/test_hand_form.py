@@ -66,7 +66,7 @@ def test_prices_no_bidding_reaches_are_not_offered(client):
 
 
 def test_wits1671_a_vie_says_what_each_owes_and_an_impossible_showing_is_all_that_is_said(client):
-    """Issue 20, item 7: after Ann vies 4, passing now costs Ben and Cat the 2 they
+    """The pad says what passing costs: after Ann vies 4, passing now costs Ben and Cat the 2 they
     had in, seeing 4 (not "Ben risks 4"); at the showdown, four Aces for Ann and an
     Ace for Ben cannot both be: that alone is said, with no winner and no payments."""
     url = new_session(client, rulebook="wits1671")

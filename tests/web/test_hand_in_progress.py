@@ -1,5 +1,5 @@
-"""The hand on the table is stored as it is entered (issue "The hand on the table
-is never lost"): real SQLite, Flask's test client, the app built twice on one
+"""The hand on the table is stored as it is entered (so the hand on the table
+is never lost): real SQLite, Flask's test client, the app built twice on one
 database where a server restart matters."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21, hosted behind an HTTPS front (the app's side; the real Caddy in
+"""A club night hosted behind an HTTPS front (the app's side; the real Caddy in
 front of the real server is in tests/trust/test_https_front.py): forwarded
 headers believed only with PROXY_COUNT and only from the front, Secure cookies
 and HSTS over https, /healthz, the expiry of untouched sessions with their

@@ -98,7 +98,7 @@ def test_a_hands_history_in_the_viewers_zone(client):
 def test_pdf_stamp_in_the_tables_zone_whatever_the_viewers(app, client):
     """The PDF is stamped in the table's zone (SHEET_ZONE, else the serving
     machine's), never the viewer's: its zone was part of the cache key, so a
-    watcher changing the cookie forced a render per request (issue 18)."""
+    watcher changing the cookie forced a render per request (a cheap attack)."""
     app.config["SHEET_ZONE"] = "Pacific/Auckland"
     url = imported(client)
     client.set_cookie("tz", "Europe/Lisbon")

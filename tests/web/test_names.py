@@ -1,4 +1,4 @@
-"""Shortening and measuring names (scorekeeper.names, issue 20 item 3): whole
+"""Shortening and measuring names (scorekeeper.names; a name is never cut mid-word): whole
 graphemes and whole words, one way for the sheet, the PDF, the pages and the chart."""
 
 import pytest

@@ -65,7 +65,7 @@ def test_unlocking_goes_on_to_the_page_asked_for_and_never_elsewhere(app, client
         assert stranger.post(url + "/unlock", data={"pin": "2468", "then": then}).headers["Location"] == url
 
 
-# ---------------------------------------------------------------- issue 18: one guesser no longer locks out everyone
+# ---------------------------------------------------------------- one PIN guesser cannot lock out everyone
 
 def table_with_pin(app, pin: str) -> str:
     """A session locked by ``pin``, hashed cheaply (the checks here are about

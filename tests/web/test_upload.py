@@ -240,7 +240,7 @@ print(json.dumps({{"size": len(pdf), "status": response.status_code, "page": res
 
 
 def test_a_pdf_of_many_big_attachments_costs_the_server_little_memory():
-    """Issue 18: 862 attachments named session.json, each inflating to 2 MB, in a
+    """A zip bomb costs little: 862 attachments named session.json, each inflating to 2 MB, in a
     2 MB upload: 1.7 GB and 4.4 s, never given back. Now the server's process
     grows by a few MB (the upload itself) and at most 16 entries are looked at."""
     result = subprocess.run([sys.executable, "-c", IMPORT_PEAK.format(tests=str(ROOT / "tests"))],

@@ -399,7 +399,7 @@ def test_live_updates_only_when_something_changed(client):
 
 def test_watchers_share_the_live_part_and_it_follows_each_change(app):
     """The phones on one watch link poll the same part: it is made once per change
-    (issue 21: hundreds of watchers) and still follows each save and each undo."""
+    (a club night: hundreds of watchers) and still follows each save and each undo."""
     scorer, ann, ben = app.test_client(), app.test_client(), app.test_client()
     url = new_session(scorer)
     watch = re.search(r'href="http://[^"]*(/w/[^"/]+)"', scorer.get(url).data.decode()).group(1)
@@ -422,7 +422,7 @@ def test_watchers_share_the_live_part_and_it_follows_each_change(app):
 
 def test_live_part_is_made_once_for_both_server_processes(app, tmp_path):
     """With the folder `serve.run` shares between its processes, a change's live
-    part made by one process is the one the other serves (issue 21: each process
+    part made by one process is the one the other serves (before, each process
     made each change's part itself); a part made for an older version never is."""
     from flask import template_rendered
 

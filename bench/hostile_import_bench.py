@@ -13,11 +13,11 @@
    whose last hand's tricks do not add up) as fast as they can. Reported: the
    trivial request's p50/p95 in both phases and the ratio; the imports' answers.
 
-``--circle`` (round four) floods a circle's import instead (``POST /circles/import``,
+``--circle`` floods a circle's import instead (``POST /circles/import``,
 a refused 1.9 MB archive, as a form's file) and measures only that (2.): the door held
 off ``/import`` but not a circle's imports, so every refused one was read whole.
 
-``--root DIR`` runs another copy of the project (main before issue 18:
+``--root DIR`` runs another copy of the project (main before these limits:
 ``git archive 982e5c1 | tar -x -C DIR``) in the same sitting, for the before/after.
 
     .venv/bin/python bench/hostile_import_bench.py [--circle] [--seconds 30] [--root DIR --root-label TEXT] [--no-write]
@@ -112,7 +112,7 @@ def refused_flood(root: Path, seconds: float, circle: bool = False) -> dict:
     body = long_session(1000)
     body["hands"][-1]["tricks"] = [1, 1, 1]          # refused: the tricks do not add up
     payload = json.dumps(body).encode()
-    payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as in the issue
+    payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as the attack sent
     path, content_type = "/import", "application/json"
     if circle:   # a circle's archive that is not one (refused), 1.9 MB, as a form's file
         path, content_type = "/circles/import", "multipart/form-data; boundary=gleek"
@@ -239,7 +239,7 @@ def main(argv=None) -> int:
     parser.add_argument("--root-label", default=None)
     parser.add_argument("--runs", type=int, default=3, help="fresh processes for the worst PDF (median)")
     parser.add_argument("--seconds", type=float, default=30.0, help="of each phase of the refused imports")
-    parser.add_argument("--circle", action="store_true", help="flood a circle's import only (round four)")
+    parser.add_argument("--circle", action="store_true", help="flood a circle's import only")
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
     if not (1 <= args.runs <= 5 and 5 <= args.seconds <= 120):

@@ -19,7 +19,7 @@ recording a change each time, so each of his sheets must be rendered). Reported:
 the sheet, and how long each took; what the hostile clients got. Target: the scorer
 gets his sheet within 10 s every time.
 
-``--hostile season`` (round four): two circle managers, each from an address of
+``--hostile season``: two circle managers, each from an address of
 his own, rename a member (a new version of the circle) and print the circle's
 season sheet (``--evenings``, 2,000: 11 s a render), again and again; the scorer
 records a change and asks for his sheet every 5 s. Target: his sheet within 2 s
@@ -428,13 +428,13 @@ def main(argv=None) -> int:
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None, help="how the report names that copy")
     parser.add_argument("--hostile", choices=("tz", "own", "season"), default=None,
-                        help="the scorer's sheet beside four hostile clients (issue 18), or two circle managers "
-                             "printing season sheets (round four), instead")
+                        help="the scorer's sheet beside four hostile clients, or two circle managers "
+                             "printing season sheets, instead")
     parser.add_argument("--evenings", type=int, default=2000, help="evenings of the circle (--hostile season)")
     parser.add_argument("--hands", type=int, default=200, help="hands of each session (--hostile)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the scorer asks (--hostile)")
     parser.add_argument("--pause", type=float, default=0.4,
-                        help="s between a hostile client's requests (0.4: the issue's ~10 a second from four)")
+                        help="s between a hostile client's requests (0.4: the attack's ~10 a second from four)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
     if (not 1 <= args.pdfs <= 32 or not 10 <= args.hands <= 1000 or not 10 <= args.seconds <= 300

@@ -18,7 +18,7 @@ request every 4 s, as the attack did, and open a new connection whenever the ser
 closes one; the phase lasts ``TRICKLE_PHASE`` s, past the server's 10 s header
 deadline, so its steady state is measured.
 
-``--front`` (round four) measures through the HTTPS front instead (``serve --front``
+``--front`` measures through the HTTPS front instead (``serve --front``
 behind Caddy with the Caddyfile ``scorekeeper.front`` writes, tests/support/front.py):
 normal requests over https from 127.0.0.1 with 0 and then each of ``--uploads``
 (2,100 and 5,000) slow uploads from 127.0.0.2, each a TLS connection posting a
@@ -520,7 +520,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="times each phase is run, interleaved")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
-    parser.add_argument("--trickle", type=int, default=0, help="trickling connections (issue 18) instead")
+    parser.add_argument("--trickle", type=int, default=0, help="trickling connections (a byte every few seconds) instead")
     parser.add_argument("--front", action="store_true", help="slow uploads through the HTTPS front instead")
     parser.add_argument("--uploads", default="2100,5000", help="--front: the slow uploads of each phase after 0")
     parser.add_argument("--phase", type=float, default=30.0, help="--front: seconds of each phase")

@@ -345,7 +345,7 @@ class RuleBook:
                 aces = bool(shown) and shown[winner] == "aces"  # calls.FOUR_ACES
         sets = ((), (), ())
         if sets_key is not None:
-            sets = tuple(tuple(SETS[name] for name in declared) for declared in hand[sets_key])
+            sets = tuple([tuple(map(SETS.__getitem__, declared)) for declared in hand[sets_key]])
         held = []
         if side and hand.get("trump") != "none":
             turned = hand.get("turned_up")

@@ -54,12 +54,12 @@ Each statistic (hands won, stocks bought, gleeks …) is declared once, in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
 from . import BOOKS
-from .core import fewest_payments, fraction, from_halves
+from .core import fewest_payments, fraction
 from .statistics import COUNT, COUNTS, STATISTICS, Hand, of_evening, of_season
 
 
@@ -227,7 +227,7 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
         stake = Stake(stake["currency"], Fraction(stake["per_counter"]))
     totals = tuple(settlement.balances)
     money = tuple(fraction(t) * stake.per_counter for t in totals) if stake else None
-    hands = (Hand(hand, tuple(from_halves(h) for h in result.halves), book.season_facts(hand, options))
+    hands = (Hand(hand, result.total, book.season_facts(hand, options))
              for result, hand in zip(settlement.hands, record["hands"]))
     facts = tuple(SeatFacts(values) for values in of_evening(book, hands))
     phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
@@ -236,6 +236,20 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
 
 
 # ---------------------------------------------------------------- a season
+
+@dataclass(slots=True)
+class _Tally:
+    """Evenings being added up: a pair's evenings together (``total``: the first one's
+    net), or a player's evenings at one rate (with his best and worst hand and each
+    phase's net), in counters."""
+
+    evenings: int = 0
+    hands: int = 0
+    total: object = 0
+    best: object = None
+    worst: object = None
+    phases: dict = field(default_factory=dict)
+
 
 def _date_text(value) -> str | None:
     if value is None:
@@ -310,7 +324,7 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
     balances: dict = {}
     staked: dict = {}  # currency → name → rate (None: counters) → counters (see _money_of)
     played: dict[str, list] = {}  # name → [(evening, seat)]
-    pairs: dict = {}  # (a, b) → [evenings, hands, a's net]
+    pairs: dict = {}  # (a, b) → _Tally of a's evenings with b
     running = []
     for e in chosen:
         names = e.players
@@ -341,16 +355,16 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
                 if other_seat != seat:
                     pair = pairs.get((name, other))
                     if pair is None:
-                        pair = pairs[name, other] = [0, 0, 0]
-                    pair[0] += 1
-                    pair[1] += e.hands
-                    pair[2] += total
+                        pair = pairs[name, other] = _Tally()
+                    pair.evenings += 1
+                    pair.hands += e.hands
+                    pair.total += total
         running.append(tuple(balances.get(n, 0) for n in players))
     width = len(players)
     running = tuple(r + (0,) * (width - len(r)) for r in running)
     head_to_head: dict = {name: {} for name in players}
-    for (a, b), (count, hands, net) in pairs.items():
-        head_to_head[a][b] = HeadToHead(count, hands, net)
+    for (a, b), pair in pairs.items():
+        head_to_head[a][b] = HeadToHead(pair.evenings, pair.hands, pair.total)
     for name in players:
         head_to_head[name] = {b: head_to_head[name][b] for b in players if b in head_to_head[name]}
     money = _money_of(staked)
@@ -427,7 +441,7 @@ def in_money(s: Season) -> SeasonMoney:
     place = {name: i for i, name in enumerate(players)}
     so_far: dict = {}  # unit → [each player's total so far]
     running = []
-    groups: dict = {}  # (name, unit) → rate → [evenings, hands, total, best, worst, phases]
+    groups: dict = {}  # (name, unit) → rate → _Tally
     pairs: dict = {}  # (a, b) → unit → rate → a's net in counters
     for e in s.evenings:
         if e.stake is None:
@@ -441,18 +455,19 @@ def in_money(s: Season) -> SeasonMoney:
         values = e.totals if e.money is None else e.money
         for seat, name in enumerate(e.players):
             row[place[name]] += values[seat]
-            total, facts = e.totals[seat], e.facts[seat]
+            total, facts = e.totals[seat], e.facts[seat].values
             group = groups.setdefault((name, unit), {}).get(rate)
             if group is None:
-                group = groups[name, unit][rate] = [0, 0, 0, None, None, {}]
-            group[0] += 1
-            group[1] += e.hands
-            group[2] += total
-            if facts.best is not None and (group[3] is None or facts.best > group[3]):
-                group[3] = facts.best
-            if facts.worst is not None and (group[4] is None or facts.worst < group[4]):
-                group[4] = facts.worst
-            phases = group[5]
+                group = groups[name, unit][rate] = _Tally()
+            group.evenings += 1
+            group.hands += e.hands
+            group.total += total
+            best, worst = facts["best"], facts["worst"]
+            if best is not None and (group.best is None or best > group.best):
+                group.best = best
+            if worst is not None and (group.worst is None or worst < group.worst):
+                group.worst = worst
+            phases = group.phases
             for phase, amounts in e.phases:
                 phases[phase] = phases.get(phase, 0) + amounts[seat]
             for other_seat, other in enumerate(e.players):
@@ -470,17 +485,17 @@ def in_money(s: Season) -> SeasonMoney:
             evenings = hands = total = 0
             best = worst = None
             phases: dict = {}
-            for rate, (count, played, won, high, low, nets) in by_rate.items():
-                evenings += count
-                hands += played
-                total += _times(won, rate)
-                if high is not None:
-                    high = _times(high, rate)
+            for rate, group in by_rate.items():
+                evenings += group.evenings
+                hands += group.hands
+                total += _times(group.total, rate)
+                if group.best is not None:
+                    high = _times(group.best, rate)
                     best = high if best is None or high > best else best
-                if low is not None:
-                    low = _times(low, rate)
+                if group.worst is not None:
+                    low = _times(group.worst, rate)
                     worst = low if worst is None or low < worst else worst
-                for phase, net in nets.items():
+                for phase, net in group.phases.items():
                     phases[phase] = phases.get(phase, 0) + _times(net, rate)
             stats[name][unit] = Net(evenings, hands, total, fraction(total, hands) if hands else None, best, worst,
                                     phases)

@@ -52,7 +52,7 @@ class Hand:
     book's ``facts``."""
 
     record: dict
-    totals: tuple
+    totals: list
     facts: HandFacts
 
 
@@ -163,16 +163,6 @@ def _start(statistic: Statistic):
     return {SUM: 0, MOST: None, LEAST: None, BY_KEY: {}}[statistic.adds]
 
 
-def _add(adds: str, so_far, value):
-    if adds == SUM:
-        return so_far + value
-    if value is None:
-        return so_far
-    if adds == MOST:
-        return value if so_far is None or value > so_far else so_far
-    return value if so_far is None or value < so_far else so_far
-
-
 def _ordered(statistic: Statistic, counts: dict, book) -> dict:
     order = None if statistic.order is None else statistic.order(book)
     if order is None:
@@ -186,15 +176,21 @@ def of_evening(book, hands: Iterable[Hand], statistics: Statistics = STATISTICS)
     counted = statistics.counted()
     seats = ({s.key: _start(s) for s in counted}, {s.key: _start(s) for s in counted},
              {s.key: _start(s) for s in counted})
+    plan = [(s.key, s.adds, s.of_hand) for s in counted]
     for hand in hands:
-        for statistic in counted:
-            key, adds = statistic.key, statistic.adds
-            for seat, value in statistic.of_hand(hand):
+        for key, adds, of_hand in plan:
+            for seat, value in of_hand(hand):
                 values = seats[seat]
-                if adds == BY_KEY:
-                    values[key][value] = values[key].get(value, 0) + 1
-                else:
-                    values[key] = _add(adds, values[key], value)
+                if adds == SUM:
+                    values[key] += value
+                elif adds == BY_KEY:
+                    counter = values[key]
+                    counter[value] = counter.get(value, 0) + 1
+                elif adds == MOST:
+                    if values[key] is None or value > values[key]:
+                        values[key] = value
+                elif values[key] is None or value < values[key]:   # LEAST
+                    values[key] = value
     for values in seats:
         for statistic in counted:
             if statistic.adds == BY_KEY:
@@ -204,22 +200,26 @@ def of_evening(book, hands: Iterable[Hand], statistics: Statistics = STATISTICS)
 
 def of_season(evenings: Iterable[dict], statistics: Statistics = STATISTICS) -> dict:
     """One player's values over his evenings' (each key → value, as ``of_evening``
-    gives them, in date order): each added up as its statistic says, in the evenings'
-    order; counts by key as a dict; then the derived statistics."""
-    counted = statistics.counted()
-    totals = {s.key: _start(s) for s in counted}
-    for values in evenings:
-        for statistic in counted:
-            key = statistic.key
-            if statistic.adds == BY_KEY:
-                counter = totals[key]
-                for k, n in values.get(key, ()):
+    gives them, in date order): each added up as its statistic says, column by column
+    in the evenings' order (the same additions as one evening at a time); counts by
+    key as a dict; then the derived statistics."""
+    evenings = list(evenings)
+    totals = {}
+    for statistic in statistics.counted():
+        key, adds = statistic.key, statistic.adds
+        column = [values[key] for values in evenings]
+        if adds == SUM:
+            totals[key] = sum(column)
+        elif adds == MOST:
+            totals[key] = max((v for v in column if v is not None), default=None)
+        elif adds == LEAST:
+            totals[key] = min((v for v in column if v is not None), default=None)
+        else:
+            counter: dict = {}
+            for pairs in column:
+                for k, n in pairs:
                     counter[k] = counter.get(k, 0) + n
-            else:
-                totals[key] = _add(statistic.adds, totals[key], values.get(key, _start(statistic)))
-    for statistic in counted:
-        if statistic.adds == BY_KEY:
-            totals[statistic.key] = _ordered(statistic, totals[statistic.key], None)
+            totals[key] = _ordered(statistic, counter, None)
     for statistic in statistics:
         if statistic.derived is not None:
             totals[statistic.key] = statistic.derived(totals)

@@ -154,10 +154,20 @@ def _read_amounts(values) -> tuple:
     return tuple([_read_amount(x) for x in values])
 
 
+def _read_facts(facts: dict, by_key: frozenset) -> SeatFacts:
+    """A seat's facts as ``encode`` wrote them: counts by key back to ``(key, count)``
+    pairs, an amount written as [numerator, denominator] back to its Fraction (the
+    rest, ints and None, are read as they are)."""
+    for key, value in facts.items():
+        if type(value) is list:
+            facts[key] = tuple([tuple(pair) for pair in value]) if key in by_key else _shared_fraction(*value)
+    return SeatFacts(facts)
+
+
 def decode(data: bytes) -> EveningFigures:
     """``encode``'s bytes back into the ``EveningFigures`` they were made from (equal
     to it, Fractions and all)."""
-    by_key = {s.key: s.adds == BY_KEY for s in STATISTICS.counted()}
+    by_key = frozenset(s.key for s in STATISTICS.counted() if s.adds == BY_KEY)
     f = json.loads(data)
     stake = f["stake"]
     return EveningFigures(
@@ -166,9 +176,7 @@ def decode(data: bytes) -> EveningFigures:
         hands=f["hands"], totals=_read_amounts(f["totals"]),
         money=None if f["money"] is None else _read_amounts(f["money"]),
         phases=tuple([(phase, _read_amounts(amounts)) for phase, amounts in f["phases"]]),
-        facts=tuple([SeatFacts({key: tuple([tuple(pair) for pair in value]) if by_key[key] else _read_amount(value)
-                                for key, value in facts.items()})
-                     for facts in f["facts"]]))
+        facts=tuple([_read_facts(facts, by_key) for facts in f["facts"]]))
 
 
 #: Evenings missing from this process's figures that are read by their ids (else every row of the circle).

@@ -77,9 +77,11 @@ class _ByKey:
     __slots__ = ()
 
     def __getattr__(self, key: str):
+        if key.startswith("_"):   # pickle and copy asking for __setstate__, __deepcopy__ …: no statistic
+            raise AttributeError(key)
         try:
             return object.__getattribute__(self, "values")[key]
-        except (AttributeError, KeyError):
+        except KeyError:
             raise AttributeError(f"{type(self).__name__} has no statistic {key!r}") from None
 
     def __getitem__(self, key: str):

@@ -12,7 +12,9 @@ the circle's version and every evening's version: never stale, only recomputed.
 from __future__ import annotations
 
 import contextlib
-import json
+import copyreg
+import io
+import pickle
 from datetime import date
 from fractions import Fraction
 from functools import lru_cache
@@ -20,8 +22,8 @@ from functools import lru_cache
 from flask import current_app
 
 from .. import store
-from ..rules.season import EveningFigures, SeatFacts, Stake
-from ..rules.statistics import BY_KEY, STATISTICS
+from ..rules.season import EveningFigures
+from ..rules.statistics import STATISTICS
 from .cache import LATEST_SETTLEMENT, Recent
 
 #: EveningFigures by (database, session id, version, members): a circle of 1,000
@@ -115,27 +117,7 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
 
 #: The shape of ``encode``'s bytes: kept in each row's code (with the statistics' keys),
 #: so rows of an older shape are computed again, never misread.
-FORMAT = "j1"
-
-
-def _amount(x):
-    """An exact amount as JSON: an int as it is, a Fraction as [numerator, denominator]."""
-    return x if x is None or type(x) is int else [x.numerator, x.denominator]
-
-
-def encode(f) -> bytes:
-    """An ``EveningFigures`` as JSON: its fields by name, each exact amount an int or
-    [numerator, denominator], each seat's facts by statistic (``rules/statistics.py``)."""
-    by_key = {s.key: s.adds == BY_KEY for s in STATISTICS.counted()}
-    return json.dumps({
-        "key": f.key, "played_on": f.played_on, "title": f.title, "rulebook": f.rulebook,
-        "players": f.players, "stake": None if f.stake is None else [f.stake.currency, _amount(f.stake.per_counter)],
-        "hands": f.hands, "totals": [_amount(x) for x in f.totals],
-        "money": None if f.money is None else [_amount(x) for x in f.money],
-        "phases": [[phase, [_amount(x) for x in amounts]] for phase, amounts in f.phases],
-        "facts": [{key: value if by_key[key] else _amount(value) for key, value in facts.values.items()}
-                  for facts in f.facts],
-    }, ensure_ascii=False, separators=(",", ":")).encode()
+FORMAT = "p1"
 
 
 @lru_cache(maxsize=16384)
@@ -146,37 +128,29 @@ def _shared_fraction(numerator: int, denominator: int) -> Fraction:
     return Fraction(numerator, denominator)
 
 
-def _read_amount(x):
-    return x if x is None or type(x) is int else _shared_fraction(*x)
+def _fraction_as_ints(value: Fraction) -> tuple:
+    return _shared_fraction, (value.numerator, value.denominator)
 
 
-def _read_amounts(values) -> tuple:
-    return tuple([_read_amount(x) for x in values])
+#: How ``encode`` pickles: as pickle does, but a Fraction as its two ints (pickle's own
+#: way writes its text, which was most of a cold page to parse back).
+_PICKLING = {**copyreg.dispatch_table, Fraction: _fraction_as_ints}
 
 
-def _read_facts(facts: dict, by_key: frozenset) -> SeatFacts:
-    """A seat's facts as ``encode`` wrote them: counts by key back to ``(key, count)``
-    pairs, an amount written as [numerator, denominator] back to its Fraction (the
-    rest, ints and None, are read as they are)."""
-    for key, value in facts.items():
-        if type(value) is list:
-            facts[key] = tuple([tuple(pair) for pair in value]) if key in by_key else _shared_fraction(*value)
-    return SeatFacts(facts)
+def encode(f: EveningFigures) -> bytes:
+    """An ``EveningFigures`` as pickle bytes (the records as they are, each Fraction
+    as its numerator and denominator). Only this app's own database holds them."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _PICKLING
+    pickler.dump(f)
+    return out.getvalue()
 
 
 def decode(data: bytes) -> EveningFigures:
     """``encode``'s bytes back into the ``EveningFigures`` they were made from (equal
     to it, Fractions and all)."""
-    by_key = frozenset(s.key for s in STATISTICS.counted() if s.adds == BY_KEY)
-    f = json.loads(data)
-    stake = f["stake"]
-    return EveningFigures(
-        key=f["key"], played_on=f["played_on"], title=f["title"], rulebook=f["rulebook"],
-        players=tuple(f["players"]), stake=None if stake is None else Stake(stake[0], _read_amount(stake[1])),
-        hands=f["hands"], totals=_read_amounts(f["totals"]),
-        money=None if f["money"] is None else _read_amounts(f["money"]),
-        phases=tuple([(phase, _read_amounts(amounts)) for phase, amounts in f["phases"]]),
-        facts=tuple([_read_facts(facts, by_key) for facts in f["facts"]]))
+    return pickle.loads(data)
 
 
 #: Evenings missing from this process's figures that are read by their ids (else every row of the circle).

@@ -323,8 +323,8 @@ class RuleBook:
     def season_facts(self, hand: dict, options: dict) -> HandFacts:
         """What a season's statistics count of one valid hand that takes this book's
         rules to know, found by what its phases and cards are (``rules/statistics.py``):
-        the stock's buyer and price, the ruff's winner and whether he won it by showing
-        four Aces (``ruff.shown``, docs/record.md §9.3), the sets each seat declared, and
+        the stock's buyer and price, the ruff's winner and whether the winner showed four
+        Aces (``ruff.shown``, docs/record.md, call by call), the sets each seat declared, and
         who holds each of the book's side cards (Tiddy, Towser, Tumbler) this hand:
         whoever the hand says has it, the dealer when it is the turned-up card; none of
         a card switched off by the session's options, or under Kiss (no trumps)."""

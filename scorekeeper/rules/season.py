@@ -271,7 +271,7 @@ def _settle_names(balances: dict) -> list:
 
 
 def _stats_of(played: list) -> Stats:
-    """One player's ``Stats`` from the evenings he played, ``(EveningFigures, seat)`` in
+    """One player's ``Stats`` from the evenings played, ``(EveningFigures, seat)`` in
     date order: each statistic added up as it says (``statistics.of_season``), in the
     evenings' order."""
     hands = sum(e.hands for e, _ in played)

@@ -33,8 +33,8 @@ COUNT, COUNTS, MONEY, AVERAGE, HIDDEN = "count", "counts", "money", "average", "
 class HandFacts:
     """What a season counts of one hand that takes the book's rules to know
     (``RuleBook.season_facts``): the stock's ``buyer`` and ``price`` (None, 0 without
-    one), the ruff's ``ruff_winner`` (None without one) and whether he won it
-    ``by_four_aces``, the ``sets`` each seat declared (three tuples of ``(kind, rank)``)
+    one), the ruff's ``ruff_winner`` (None without one) and whether the winner
+    showed four Aces (``by_four_aces``), the ``sets`` each seat declared (three tuples of ``(kind, rank)``)
     and who ``held`` each of the book's side cards, as ``(card name, seat)``."""
 
     buyer: int | None = None
@@ -199,7 +199,7 @@ def of_evening(book, hands: Iterable[Hand], statistics: Statistics = STATISTICS)
 
 
 def of_season(evenings: Iterable[dict], statistics: Statistics = STATISTICS) -> dict:
-    """One player's values over his evenings' (each key → value, as ``of_evening``
+    """One player's values over the evenings played (each key → value, as ``of_evening``
     gives them, in date order): each added up as its statistic says, column by column
     in the evenings' order (the same additions as one evening at a time); counts by
     key as a dict; then the derived statistics."""

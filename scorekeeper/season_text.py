@@ -4,8 +4,11 @@ amounts in counters or money, and the plain-text ledger and statistics that
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from .rules.core import format_counters, signed_counters
 from .rules.season import in_money
+from .rules.statistics import AVERAGE, COUNTS, MONEY, STATISTICS
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -37,8 +40,6 @@ def nearest_coin(value, unit: str | None):
     amount of each; an exact average a hand may be 7/11 of a penny)."""
     if value is None:
         return None
-    from fractions import Fraction
-
     finest = 2 if unit is None else 4 if unit == "d" else 100
     return Fraction(round(value * finest), finest)
 
@@ -159,43 +160,45 @@ def season_lines(s, owed=None) -> list[str]:
     return lines
 
 
+def statistic_text(statistic, stats, nets: dict, units) -> str:
+    """One player's value of one statistic (``rules/statistics.py``) as shown on the
+    page, in the text and in the sheet alike: a count as it is, counts by key ("A×2 K"),
+    an amount in money per currency (``nets``: unit → ``Net``, from ``in_money``), an
+    average to the nearest half counter; none: "–"."""
+    if statistic.shown == MONEY:
+        return in_units({u: getattr(n, statistic.key) for u, n in nets.items()}, units)
+    value = stats[statistic.key]
+    if statistic.shown == COUNTS:
+        return counts_text(value)
+    if value is None:
+        return "–"
+    if statistic.shown == AVERAGE:
+        return format_counters(nearest_half(value))
+    return str(value)
+
+
 def stats_rows(s, money=None) -> list[list[str]]:
-    """The statistics as a table: a row per figure, a column per player. The net, best
-    and worst hand, average a hand and each phase's net in money per currency
-    (``money``: ``in_money(s)``, made if not given); the stock's price in counters, what
-    the bidding reached."""
+    """The statistics as a table: a row per figure, a column per player: evenings and
+    hands, the net and the average a hand in money per currency (``money``:
+    ``in_money(s)``, made if not given), each statistic of ``rules/statistics.py`` in
+    its order (``statistic_text``), then each phase's net in money per currency."""
     money = in_money(s) if money is None else money
     names = list(s.players)
     st = [s.stats[n] for n in names]
     nets = [money.stats[n] for n in names]
     units = money.units
 
-    def row(label, value):
-        return [label] + [value(x) for x in st]
-
     def net_row(label, value, nearest=False):
         return [label] + [in_units({u: value(n) for u, n in by_unit.items()}, units, nearest=nearest)
                           for by_unit in nets]
 
-    def maybe(amount, signed=True):
-        return "–" if amount is None else (signed_counters(amount) if signed else format_counters(amount))
-
     rows = [[""] + names,
-            row("Evenings", lambda x: str(x.evenings)),
-            row("Hands", lambda x: str(x.hands)),
-            row("Hands won", lambda x: str(x.won)),
+            ["Evenings"] + [str(x.evenings) for x in st],
+            ["Hands"] + [str(x.hands) for x in st],
             net_row("Net", lambda n: n.total),
-            net_row("Best hand", lambda n: n.best),
-            net_row("Worst hand", lambda n: n.worst),
-            net_row("Average a hand", lambda n: n.average, nearest=True),
-            row("Stocks bought", lambda x: str(x.bought)),
-            row("Average price", lambda x: maybe(nearest_half(x.average_price), signed=False)),
-            row("Ruffs won", lambda x: str(x.ruffs) + (f" ({x.ruffs_by_aces} by four Aces)" if x.ruffs_by_aces else "")),
-            row("Gleeks", lambda x: counts_text(x.gleeks)),
-            row("Mournivals", lambda x: counts_text(x.mournivals)),
-            row("Held", lambda x: counts_text(x.held))]
-    if any(x.agreed or x.disputed for x in st):
-        rows.append(row("OKs / disputes", lambda x: f"{x.agreed} / {x.disputed}"))
+            net_row("Average a hand", lambda n: n.average, nearest=True)]
+    for statistic in STATISTICS.shown():
+        rows.append([statistic.label] + [statistic_text(statistic, x, by_unit, units) for x, by_unit in zip(st, nets)])
     phases = []
     for x in st:
         phases += [p for p in x.phases if p not in phases]
@@ -209,8 +212,6 @@ def nearest_half(value):
     (the text, the season sheet and the circle's Statistics page alike)."""
     if value is None:
         return None
-    from fractions import Fraction
-
     return Fraction(round(value * 2), 2)
 
 
@@ -229,5 +230,5 @@ def head_to_head_rows(s, money=None) -> list[list[str]]:
     return rows
 
 
-__all__ = ["amount_text", "date_words", "debt_words", "in_units", "nearest_coin", "season_lines", "stats_rows",
+__all__ = ["amount_text", "date_words", "debt_words", "in_units", "nearest_coin", "season_lines", "statistic_text", "stats_rows",
            "head_to_head_rows", "unit_words"]

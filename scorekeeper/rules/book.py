@@ -35,6 +35,7 @@ from .core import (
     key_name,
 )
 from .phases import Auction, Count, Ruff, Sets
+from .statistics import HandFacts
 
 
 MAX_REASON = 200  # characters of a dispute's reason (docs/record.md)
@@ -318,16 +319,14 @@ class RuleBook:
 
     # ------------------------------------------------------------ what a season adds up
 
-    def season_facts(self, hand: dict, options: dict) -> tuple:
-        """What a season's statistics count of one valid hand, found by what this book's
-        phases and cards are (``rules/season.py`` adds them up):
-        ``(buyer, price, ruff_winner, by_four_aces, sets, held)`` — the stock's buyer and
-        price (None, 0 without one), the ruff's winner (None without one) and whether he
-        won it by showing four Aces (``ruff.shown``, docs/record.md, call by call), the sets each
-        seat declared (three tuples of ``(kind, rank)``), and who holds each of the book's
-        side cards (Tiddy, Towser, Tumbler) this hand, as ``(card name, seat)``: whoever
-        the hand says has it, the dealer when it is the turned-up card; none of a card
-        switched off by the session's options, or under Kiss (no trumps)."""
+    def season_facts(self, hand: dict, options: dict) -> HandFacts:
+        """What a season's statistics count of one valid hand that takes this book's
+        rules to know, found by what its phases and cards are (``rules/statistics.py``):
+        the stock's buyer and price, the ruff's winner and whether the winner showed four
+        Aces (``ruff.shown``, docs/record.md, call by call), the sets each seat declared, and
+        who holds each of the book's side cards (Tiddy, Towser, Tumbler) this hand:
+        whoever the hand says has it, the dealer when it is the turned-up card; none of
+        a card switched off by the session's options, or under Kiss (no trumps)."""
         plan = self._season_plan
         if plan is None:
             plan = self._season_plan = self._plan_season()
@@ -343,10 +342,9 @@ class RuleBook:
                 winner = ruff["winner"]
                 shown = ruff.get("shown")
                 aces = bool(shown) and shown[winner] == "aces"  # calls.FOUR_ACES
-        sets = ()
+        sets = ((), (), ())
         if sets_key is not None:
-            named = SETS.__getitem__
-            sets = tuple([tuple(map(named, declared)) for declared in hand[sets_key]])
+            sets = tuple([tuple(map(SETS.__getitem__, declared)) for declared in hand[sets_key]])
         held = []
         if side and hand.get("trump") != "none":
             turned = hand.get("turned_up")
@@ -356,7 +354,8 @@ class RuleBook:
                 seat = hand["dealer"] if turned == card.rank else hand.get(card.key)
                 if seat is not None:
                     held.append((card.name, seat))
-        return buyer, price, winner, aces, sets, tuple(held)
+        return HandFacts(buyer=buyer, price=price, ruff_winner=winner, by_four_aces=aces, sets=sets,
+                         held=tuple(held))
 
     _season_plan = None
 

@@ -8,7 +8,7 @@ SQL, no I/O). Two steps, so that a circle recomputes only the evening that chang
     (``record.settle``), reduced to everything a season needs of it. ``key`` names
     the evening (a file name; a circle's session id, which it replaces by the
     evening's name before anything is printed: the id is the scorer's link); ``names`` gives the three seats' member
-    names (default: the record's trimmed names). Immutable (tuples throughout) and
+    names (default: the record's trimmed names). Records, never changed, and
     picklable: the unit a circle caches per (session, version).
 
 ``season(evenings, since=None, until=None, rulebook=None) -> Season``
@@ -47,28 +47,59 @@ each from a player who is down to one who is up, settling the balances exactly.
 
 What needs a rule (who bought, what a set is, which cards are Tiddy, Towser and
 Tumbler, a ruff won by four Aces) comes from the book: ``RuleBook.season_facts``.
+Each statistic (hands won, stocks bought, gleeks …) is declared once, in
+``rules/statistics.py``: the figures, the pages, the text and the JSON loop over it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
 
 from . import BOOKS
-from .core import RANKS, fewest_payments, fraction, from_halves, named_tuple
-
-#: What one counter is worth: ``currency`` ("d" or a code) and ``per_counter`` (a Fraction).
-Stake = named_tuple("Stake", "currency per_counter")
-
-#: What one seat did in one evening (or, in ``Stats``, over a season): counts, and
-#: ``gleeks``, ``mournivals``, ``held`` as tuples of ``(rank or card name, count)``.
-SeatFacts = named_tuple(
-    "SeatFacts",
-    "won best worst bought price ruffs ruffs_by_aces gleeks mournivals held agreed disputed")
+from .core import fewest_payments, fraction
+from .statistics import COUNT, COUNTS, STATISTICS, Hand, of_evening, of_season
 
 
-class EveningFigures(named_tuple(
-        "EveningFigures",
-        "key played_on title rulebook players stake hands totals money phases facts")):
+class Stake(NamedTuple):
+    """What one counter is worth: ``currency`` ("d" or a code) and ``per_counter`` (a Fraction)."""
+
+    currency: str
+    per_counter: Fraction
+
+
+class _ByKey:
+    """A record of statistics by key (``rules/statistics.py``): ``facts.won`` or
+    ``facts["won"]``, for whichever statistics are declared."""
+
+    __slots__ = ()
+
+    def __getattr__(self, key: str):
+        if key.startswith("_"):   # pickle and copy asking for __setstate__, __deepcopy__ …: no statistic
+            raise AttributeError(key)
+        try:
+            return object.__getattribute__(self, "values")[key]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no statistic {key!r}") from None
+
+    def __getitem__(self, key: str):
+        return self.values[key]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts(_ByKey):
+    """What one seat did in one evening: each statistic's value by its key (counts by
+    key as ``(key, count)`` pairs)."""
+
+    values: dict
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.values.items()))
+
+
+class EveningFigures(NamedTuple):
     """One evening, reduced to what a season needs (see ``evening_figures``).
 
     - ``key``: the caller's name for it; ``played_on``: ``"YYYY-MM-DD"`` or None; ``title``;
@@ -79,31 +110,54 @@ class EveningFigures(named_tuple(
     - ``facts``: three ``SeatFacts``, one per seat.
     """
 
-    __slots__ = ()
+    key: str
+    played_on: str | None
+    title: str | None
+    rulebook: str
+    players: tuple
+    stake: Stake | None
+    hands: int
+    totals: tuple
+    money: tuple | None
+    phases: tuple
+    facts: tuple
 
     def total_of(self, name: str):
         return self.totals[self.players.index(name)]
 
 
-#: One line of the season's payments: ``payer`` pays ``payee`` ``amount`` (names).
-SeasonPayment = named_tuple("SeasonPayment", "payer payee amount")
+class SeasonPayment(NamedTuple):
+    """One line of the season's payments: ``payer`` pays ``payee`` ``amount`` (names)."""
 
-#: A player's season (see docs/season.md): counts, exact amounts, and
-#: ``gleeks``/``mournivals`` (rank → count), ``held`` (card name → count),
-#: ``phases`` (phase → net counters) as dicts.
-Stats = named_tuple(
-    "Stats",
-    "evenings hands won best worst total average bought price average_price ruffs ruffs_by_aces "
-    "gleeks mournivals held agreed disputed phases")
-
-#: Two players' evenings together: how many, and ``net``, the first player's total in them.
-HeadToHead = named_tuple("HeadToHead", "evenings hands net")
+    payer: str
+    payee: str
+    amount: object
 
 
-class Season(named_tuple(
-        "Season",
-        "evenings players balances running money money_payments payments stats head_to_head "
-        "since until rulebook")):
+@dataclass(frozen=True, slots=True)
+class Stats(_ByKey):
+    """A player's season (see docs/season.md): ``evenings`` and ``hands`` played, the
+    ``total`` and its ``average`` a hand (exact), ``phases`` (phase → net counters),
+    and ``values``: each statistic's value by its key (``rules/statistics.py``; counts
+    by key as dicts), also read as ``stats.won``."""
+
+    evenings: int
+    hands: int
+    total: object
+    average: object
+    phases: dict
+    values: dict
+
+
+class HeadToHead(NamedTuple):
+    """Two players' evenings together: how many, and ``net``, the first player's total in them."""
+
+    evenings: int
+    hands: int
+    net: object
+
+
+class Season(NamedTuple):
     """A season added up (see ``season``).
 
     - ``evenings``: ``EveningFigures`` in date order; ``players``: names, first appearance first;
@@ -116,33 +170,47 @@ class Season(named_tuple(
     - ``since``, ``until``, ``rulebook``: the filter it was made with.
     """
 
-    __slots__ = ()
+    evenings: tuple
+    players: tuple
+    balances: dict
+    running: tuple
+    money: dict
+    money_payments: dict
+    payments: list
+    stats: dict
+    head_to_head: dict
+    since: str | None
+    until: str | None
+    rulebook: str | None
 
     @property
     def hands(self) -> int:
         return sum(e.hands for e in self.evenings)
 
 
-#: A payment already made towards open evenings: ``amount`` in ``currency``'s unit
-#: (counters when ``currency`` is None).
-Paid = named_tuple("Paid", "payer payee amount currency")
+class Paid(NamedTuple):
+    """A payment already made towards open evenings: ``amount`` in ``currency``'s unit
+    (counters when ``currency`` is None)."""
 
-#: What is still owed: ``payer`` pays ``payee`` ``amount`` (``currency``'s unit, or counters
-#: when None), for ``evenings`` (their keys, in date order) played on ``dates``.
-Debt = named_tuple("Debt", "payer payee amount currency evenings dates")
+    payer: str
+    payee: str
+    amount: object
+    currency: str | None
 
 
-for _kind in (Stake, SeatFacts, SeasonPayment, Stats, HeadToHead, Paid, Debt):
-    _kind.__module__ = __name__  # where pickle finds them (a cache, a worker process)
-del _kind
+class Debt(NamedTuple):
+    """What is still owed: ``payer`` pays ``payee`` ``amount`` (``currency``'s unit, or counters
+    when None), for ``evenings`` (their keys, in date order) played on ``dates``."""
+
+    payer: str
+    payee: str
+    amount: object
+    currency: str | None
+    evenings: tuple
+    dates: tuple
 
 
 # ---------------------------------------------------------------- one evening
-
-def _counts(counter: dict) -> tuple:
-    """A rank → count dict as ``(rank, count)`` pairs in the order of the ranks."""
-    return tuple((r, counter[r]) for r in RANKS if r in counter)
-
 
 def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, settlement=None) -> EveningFigures:
     """One valid record reduced to a season's unit (see the module's docstring).
@@ -158,67 +226,32 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
         settlement = settle(record)
     stake = record.get("stake")
     if stake:
-        from fractions import Fraction
-
         stake = Stake(stake["currency"], Fraction(stake["per_counter"]))
     totals = tuple(settlement.balances)
     money = tuple(fraction(t) * stake.per_counter for t in totals) if stake else None
-
-    won = [0, 0, 0]
-    best = [None, None, None]
-    worst = [None, None, None]
-    bought = [0, 0, 0]
-    price = [0, 0, 0]
-    ruffs = [0, 0, 0]
-    aces = [0, 0, 0]
-    gleeks = [{}, {}, {}]
-    mournivals = [{}, {}, {}]
-    held = [{}, {}, {}]
-    agreed = [0, 0, 0]
-    disputed = [0, 0, 0]
-    facts_of = book.season_facts
-    all_halves = []
-    for result, hand in zip(settlement.hands, record["hands"]):
-        halves = result.halves
-        all_halves.append(halves)
-        buyer, paid, winner, by_aces, sets, cards = facts_of(hand, options)
-        if buyer is not None:
-            bought[buyer] += 1
-            price[buyer] += paid
-        if winner is not None:
-            ruffs[winner] += 1
-            if by_aces:
-                aces[winner] += 1
-        for seat, declared in enumerate(sets):
-            for kind, rank in declared:
-                counter = gleeks[seat] if kind == "gleek" else mournivals[seat]
-                counter[rank] = counter.get(rank, 0) + 1
-        for name, seat in cards:
-            held[seat][name] = held[seat].get(name, 0) + 1
-        if "agreed" in hand:
-            for seat in hand["agreed"]:
-                agreed[seat] += 1
-        if "disputes" in hand:
-            for dispute in hand["disputes"]:
-                disputed[dispute["seat"]] += 1
-    for seat in (0, 1, 2):  # each hand's total, in half counters: the builtins go through them
-        column = [h[seat] for h in all_halves]
-        if column:
-            won[seat] = sum(1 for h in column if h > 0)
-            best[seat], worst[seat] = max(column), min(column)
-    side = book.side_cards()
-    facts = tuple(
-        SeatFacts(won[s], None if best[s] is None else from_halves(best[s]),
-                  None if worst[s] is None else from_halves(worst[s]), bought[s], price[s], ruffs[s], aces[s],
-                  _counts(gleeks[s]), _counts(mournivals[s]),
-                  tuple((n, held[s][n]) for n in side if n in held[s]), agreed[s], disputed[s])
-        for s in (0, 1, 2))
+    hands = (Hand(hand, result.total, book.season_facts(hand, options))
+             for result, hand in zip(settlement.hands, record["hands"]))
+    facts = tuple(SeatFacts(values) for values in of_evening(book, hands))
     phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
     return EveningFigures(key, record.get("played_on"), record.get("title"), book.id, players, stake,
                           len(settlement.hands), totals, money, phases, facts)
 
 
 # ---------------------------------------------------------------- a season
+
+@dataclass(slots=True)
+class _Tally:
+    """Evenings being added up: a pair's evenings together (``total``: the first one's
+    net), or a player's evenings at one rate (with his best and worst hand and each
+    phase's net), in counters."""
+
+    evenings: int = 0
+    hands: int = 0
+    total: object = 0
+    best: object = None
+    worst: object = None
+    phases: dict = field(default_factory=dict)
+
 
 def _date_text(value) -> str | None:
     if value is None:
@@ -238,36 +271,17 @@ def _settle_names(balances: dict) -> list:
 
 
 def _stats_of(played: list) -> Stats:
-    """One player's ``Stats`` from the evenings he played, ``(EveningFigures, seat)`` in
-    date order. Each count is summed column by column (``zip`` of his seats' facts), in
-    the evenings' order: the same additions, in the same order, as one evening at a
-    time, so each amount is the same exact value of the same type."""
-    facts = [e.facts[seat] for e, seat in played]
-    (won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed,
-     disputed) = zip(*facts)
+    """One player's ``Stats`` from the evenings played, ``(EveningFigures, seat)`` in
+    date order: each statistic added up as it says (``statistics.of_season``), in the
+    evenings' order."""
     hands = sum(e.hands for e, _ in played)
     total = sum(e.totals[seat] for e, seat in played)
-    price = sum(price)
-    bought = sum(bought)
-    best = max((b for b in best if b is not None), default=None)
-    worst = min((w for w in worst if w is not None), default=None)
-    counted = []
-    for column in (gleeks, mournivals, held):
-        counter = {}
-        for pairs in column:
-            for k, n in pairs:
-                counter[k] = counter.get(k, 0) + n
-        counted.append(counter)
-    gleeks, mournivals, held = counted
     phases: dict = {}
     for e, seat in played:
         for phase, amounts in e.phases:
             phases[phase] = phases.get(phase, 0) + amounts[seat]
-    average = fraction(total, hands) if hands else None
-    average_price = fraction(price, bought) if bought else None
-    return Stats(len(played), hands, sum(won), best, worst, total, average, bought, price, average_price,
-                 sum(ruffs), sum(aces), {r: gleeks[r] for r in RANKS if r in gleeks},
-                 {r: mournivals[r] for r in RANKS if r in mournivals}, held, sum(agreed), sum(disputed), phases)
+    values = of_season(e.facts[seat].values for e, seat in played)
+    return Stats(len(played), hands, total, fraction(total, hands) if hands else None, phases, values)
 
 
 def _money_of(staked: dict) -> dict:
@@ -312,7 +326,7 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
     balances: dict = {}
     staked: dict = {}  # currency → name → rate (None: counters) → counters (see _money_of)
     played: dict[str, list] = {}  # name → [(evening, seat)]
-    pairs: dict = {}  # (a, b) → [evenings, hands, a's net]
+    pairs: dict = {}  # (a, b) → _Tally of a's evenings with b
     running = []
     for e in chosen:
         names = e.players
@@ -343,16 +357,16 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
                 if other_seat != seat:
                     pair = pairs.get((name, other))
                     if pair is None:
-                        pair = pairs[name, other] = [0, 0, 0]
-                    pair[0] += 1
-                    pair[1] += e.hands
-                    pair[2] += total
+                        pair = pairs[name, other] = _Tally()
+                    pair.evenings += 1
+                    pair.hands += e.hands
+                    pair.total += total
         running.append(tuple(balances.get(n, 0) for n in players))
     width = len(players)
     running = tuple(r + (0,) * (width - len(r)) for r in running)
     head_to_head: dict = {name: {} for name in players}
-    for (a, b), (count, hands, net) in pairs.items():
-        head_to_head[a][b] = HeadToHead(count, hands, net)
+    for (a, b), pair in pairs.items():
+        head_to_head[a][b] = HeadToHead(pair.evenings, pair.hands, pair.total)
     for name in players:
         head_to_head[name] = {b: head_to_head[name][b] for b in players if b in head_to_head[name]}
     money = _money_of(staked)
@@ -372,14 +386,21 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
 
 # ---------------------------------------------------------------- the season in money
 
-#: A player's season in one unit (see ``in_money``): evenings and hands played in it, the
-#: ``total``, the ``average`` a hand (exact), the ``best`` and ``worst`` hand, and
-#: ``phases`` (phase → net), each amount in that unit.
-Net = named_tuple("Net", "evenings hands total average best worst phases")
-Net.__module__ = __name__  # where pickle finds it
+class Net(NamedTuple):
+    """A player's season in one unit (see ``in_money``): evenings and hands played in it, the
+    ``total``, the ``average`` a hand (exact), the ``best`` and ``worst`` hand, and
+    ``phases`` (phase → net), each amount in that unit."""
+
+    evenings: int
+    hands: int
+    total: object
+    average: object
+    best: object
+    worst: object
+    phases: dict
 
 
-class SeasonMoney(named_tuple("SeasonMoney", "units balances payments running stats head_to_head")):
+class SeasonMoney(NamedTuple):
     """A season's figures in money (see ``in_money``), each per **unit**: a currency
     (``"d"``, ``"EUR"``, …) for the evenings with a stake in it, ``None`` (counters) for
     the evenings without a stake. Nothing is ever added across two units.
@@ -393,7 +414,12 @@ class SeasonMoney(named_tuple("SeasonMoney", "units balances payments running st
     - ``head_to_head``: name → other name → unit → the first one's net in the evenings both played.
     """
 
-    __slots__ = ()
+    units: tuple
+    balances: dict
+    payments: dict
+    running: tuple
+    stats: dict
+    head_to_head: dict
 
 
 def unit_of(evening: EveningFigures) -> str | None:
@@ -417,7 +443,7 @@ def in_money(s: Season) -> SeasonMoney:
     place = {name: i for i, name in enumerate(players)}
     so_far: dict = {}  # unit → [each player's total so far]
     running = []
-    groups: dict = {}  # (name, unit) → rate → [evenings, hands, total, best, worst, phases]
+    groups: dict = {}  # (name, unit) → rate → _Tally
     pairs: dict = {}  # (a, b) → unit → rate → a's net in counters
     for e in s.evenings:
         if e.stake is None:
@@ -431,18 +457,19 @@ def in_money(s: Season) -> SeasonMoney:
         values = e.totals if e.money is None else e.money
         for seat, name in enumerate(e.players):
             row[place[name]] += values[seat]
-            total, facts = e.totals[seat], e.facts[seat]
+            total, facts = e.totals[seat], e.facts[seat].values
             group = groups.setdefault((name, unit), {}).get(rate)
             if group is None:
-                group = groups[name, unit][rate] = [0, 0, 0, None, None, {}]
-            group[0] += 1
-            group[1] += e.hands
-            group[2] += total
-            if facts.best is not None and (group[3] is None or facts.best > group[3]):
-                group[3] = facts.best
-            if facts.worst is not None and (group[4] is None or facts.worst < group[4]):
-                group[4] = facts.worst
-            phases = group[5]
+                group = groups[name, unit][rate] = _Tally()
+            group.evenings += 1
+            group.hands += e.hands
+            group.total += total
+            best, worst = facts["best"], facts["worst"]
+            if best is not None and (group.best is None or best > group.best):
+                group.best = best
+            if worst is not None and (group.worst is None or worst < group.worst):
+                group.worst = worst
+            phases = group.phases
             for phase, amounts in e.phases:
                 phases[phase] = phases.get(phase, 0) + amounts[seat]
             for other_seat, other in enumerate(e.players):
@@ -460,17 +487,17 @@ def in_money(s: Season) -> SeasonMoney:
             evenings = hands = total = 0
             best = worst = None
             phases: dict = {}
-            for rate, (count, played, won, high, low, nets) in by_rate.items():
-                evenings += count
-                hands += played
-                total += _times(won, rate)
-                if high is not None:
-                    high = _times(high, rate)
+            for rate, group in by_rate.items():
+                evenings += group.evenings
+                hands += group.hands
+                total += _times(group.total, rate)
+                if group.best is not None:
+                    high = _times(group.best, rate)
                     best = high if best is None or high > best else best
-                if low is not None:
-                    low = _times(low, rate)
+                if group.worst is not None:
+                    low = _times(group.worst, rate)
                     worst = low if worst is None or low < worst else worst
-                for phase, net in nets.items():
+                for phase, net in group.phases.items():
                     phases[phase] = phases.get(phase, 0) + _times(net, rate)
             stats[name][unit] = Net(evenings, hands, total, fraction(total, hands) if hands else None, best, worst,
                                     phases)
@@ -533,6 +560,14 @@ def _money_number(amount):
     return amount.numerator if amount.denominator == 1 else amount
 
 
+def _json_value(statistic, value):
+    """A statistic's value in the JSON: a count as it is, counts by key as an object,
+    an amount as a JSON number (None: null)."""
+    if value is None or statistic.shown in (COUNT, COUNTS):
+        return value
+    return _number(value)
+
+
 def season_json(s: Season) -> dict:
     """``scorekeeper season --json`` (see the module's docstring and docs/season.md)."""
     money = in_money(s)
@@ -542,13 +577,8 @@ def season_json(s: Season) -> dict:
         stats[name] = {
             "evenings": st.evenings,
             "hands": st.hands,
-            "won": st.won,
-            "best": None if st.best is None else _number(st.best),
-            "worst": None if st.worst is None else _number(st.worst),
-            "bought": st.bought,
-            "ruffs": st.ruffs,
-            "gleeks": st.gleeks,
-            "mournivals": st.mournivals,
+            **{statistic.key: _json_value(statistic, st[statistic.key]) for statistic in STATISTICS
+               if statistic.in_json},
             "phases": {p: _number(v) for p, v in st.phases.items()},
             "money": [{"currency": unit, "evenings": net.evenings, "hands": net.hands,
                        "net": _money_number(net.total),

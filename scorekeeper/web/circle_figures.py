@@ -12,12 +12,18 @@ the circle's version and every evening's version: never stale, only recomputed.
 from __future__ import annotations
 
 import contextlib
+import copyreg
+import io
+import pickle
 from datetime import date
+from fractions import Fraction
 from functools import lru_cache
 
 from flask import current_app
 
 from .. import store
+from ..rules.season import EveningFigures
+from ..rules.statistics import STATISTICS
 from .cache import LATEST_SETTLEMENT, Recent
 
 #: EveningFigures by (database, session id, version, members): a circle of 1,000
@@ -85,6 +91,12 @@ def rules_code() -> str:
 _CODE = None
 
 
+def kept_code() -> str:
+    """What a kept evening's figures were made by: the rules' code, ``encode``'s format
+    and the statistics counted (a statistic added or taken away computes them again)."""
+    return f"{rules_code()}{FORMAT}:{STATISTICS.keys()}"
+
+
 def figures(db, circle_id: str, versions: tuple | None = None) -> list:
     """Every evening's ``EveningFigures``: kept in this process, else kept in the
     database (``evening_figures``, by the same key and the rules' code), else
@@ -103,79 +115,42 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
     return [found[session_id] for session_id, _, _ in versions]
 
 
-#: The shape of ``encode``'s bytes: kept in each row's code, so rows of an older
-#: shape are computed again, never misread.
-FORMAT = "m4"
-
-
-def _amount(x):
-    return x if type(x) is int else (x.numerator, x.denominator)
-
-
-def _amounts(values):
-    """Exact amounts as marshal keeps them: a tuple of ints as it is (read back as
-    it is: most of an evening's amounts are whole counters), else a list of ints
-    and (numerator, denominator) pairs."""
-    values = tuple(values)
-    if all(type(x) is int for x in values):
-        return values
-    return [_amount(x) for x in values]
-
-
-def encode(f) -> bytes:
-    """An ``EveningFigures`` as ``marshal`` bytes: plain tuples, each exact amount an
-    int or (numerator, denominator); a run of whole amounts stays the tuple it is,
-    so that reading it back builds nothing (see ``decode``). (pickle of the same took
-    ~0.5 ms an evening, mostly Fractions parsed back from text: 1,000 evenings were
-    most of a cold page.)"""
-    import marshal
-
-    stake = None if f.stake is None else (f.stake.currency, _amount(f.stake.per_counter))
-    facts = tuple((s.won, None if s.best is None else _amount(s.best), None if s.worst is None else _amount(s.worst),
-                   s.bought, _amount(s.price), s.ruffs, s.ruffs_by_aces, s.gleeks, s.mournivals, s.held, s.agreed,
-                   s.disputed) for s in f.facts)
-    return marshal.dumps((f.key, f.played_on, f.title, f.rulebook, f.players, stake, f.hands, _amounts(f.totals),
-                          None if f.money is None else _amounts(f.money),
-                          tuple((p, _amounts(t)) for p, t in f.phases), facts))
+#: The shape of ``encode``'s bytes: kept in each row's code (with the statistics' keys),
+#: so rows of an older shape are computed again, never misread.
+FORMAT = "p1"
 
 
 @lru_cache(maxsize=16384)
-def _shared_fraction(numerator: int, denominator: int):
+def _shared_fraction(numerator: int, denominator: int) -> Fraction:
     """One Fraction per value read back, shared by every evening that has it (a
     Fraction cannot change): 1,000 evenings' money is a few hundred values, each
-    made (and normalised) once, and fewer objects for the collector to walk."""
-    from fractions import Fraction
-
+    made (and normalised) once."""
     return Fraction(numerator, denominator)
 
 
-def _fraction(x):
-    return x if type(x) is int else _shared_fraction(*x)
+def _fraction_as_ints(value: Fraction) -> tuple:
+    return _shared_fraction, (value.numerator, value.denominator)
 
 
-def _read_amounts(values):
-    return values if type(values) is tuple else tuple([x if type(x) is int else _shared_fraction(*x) for x in values])
+#: How ``encode`` pickles: as pickle does, but a Fraction as its two ints (pickle's own
+#: way writes its text, which was most of a cold page to parse back).
+_PICKLING = {**copyreg.dispatch_table, Fraction: _fraction_as_ints}
 
 
-def decode(data: bytes):
+def encode(f: EveningFigures) -> bytes:
+    """An ``EveningFigures`` as pickle bytes (the records as they are, each Fraction
+    as its numerator and denominator). Only this app's own database holds them."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _PICKLING
+    pickler.dump(f)
+    return out.getvalue()
+
+
+def decode(data: bytes) -> EveningFigures:
     """``encode``'s bytes back into the ``EveningFigures`` they were made from (equal
     to it, Fractions and all)."""
-    import marshal
-
-    from ..rules.season import EveningFigures, SeatFacts, Stake
-
-    make = tuple.__new__   # each field is given, in order: the named tuples' checking __new__ is not needed
-    key, played_on, title, rulebook, players, stake, hands, totals, money, phases, facts = marshal.loads(data)
-    return make(EveningFigures, (
-        key, played_on, title, rulebook, players,
-        None if stake is None else make(Stake, (stake[0], _fraction(stake[1]))),
-        hands, _read_amounts(totals), None if money is None else _read_amounts(money),
-        tuple([(p, t if type(t) is tuple else _read_amounts(t)) for p, t in phases]),
-        tuple([make(SeatFacts, (won, best if type(best) is not tuple else _shared_fraction(*best),
-                                worst if type(worst) is not tuple else _shared_fraction(*worst), bought,
-                                price if type(price) is int else _shared_fraction(*price), ruffs, aces, gleeks,
-                                mournivals, held, agreed, disputed))
-               for won, best, worst, bought, price, ruffs, aces, gleeks, mournivals, held, agreed, disputed in facts])))
+    return pickle.loads(data)
 
 
 #: Evenings missing from this process's figures that are read by their ids (else every row of the circle).
@@ -183,7 +158,7 @@ FEW = 50
 
 
 def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
-    code = rules_code() + FORMAT
+    code = kept_code()
     wanted = {session_id: (version, members) for session_id, version, members in missing}
     found, fresh = {}, []
     if len(wanted) <= FEW:   # a new hand, a new evening: their rows only, not the circle's 1,000

@@ -556,8 +556,10 @@ def evening_names(links: list[store.EveningLink], dated: bool = True) -> dict:
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     """What the season's pages say. Figures that add up evenings are in money per currency
     (``money``: ``rules.season.in_money``; counters only for evenings without a stake):
-    ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit."""
-    from ..season_text import in_units, unit_words
+    ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit;
+    ``shown(p, statistic)`` a member's value of each of ``statistics`` (``rules/statistics.py``)."""
+    from ..rules.statistics import STATISTICS
+    from ..season_text import in_units, statistic_text, unit_words
     from .circle_figures import member_of, money_of, season_of
 
     db, circle = get_db(), view.circle
@@ -572,6 +574,9 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     def phase_net(player: str, phase: str) -> str:
         return in_units({u: n.phases[phase] for u, n in money.stats[player].items() if phase in n.phases},
                         money.units)
+
+    def shown(player: str, statistic) -> str:
+        return statistic_text(statistic, season.stats[player], money.stats[player], money.units)
 
     def pair_net(a: str, b: str) -> str:
         return in_units(money.head_to_head[a][b], money.units)
@@ -591,7 +596,8 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
             "evening_names": named,
             "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "amount": amount_text,
             "signed": signed_amount, "day": day_text, "cache_key": key, "phase_names": phase_names,
-            "money": money, "nets": nets, "phase_net": phase_net, "pair_net": pair_net, "unit_name": unit_name}
+            "money": money, "nets": nets, "phase_net": phase_net, "pair_net": pair_net, "unit_name": unit_name,
+            "statistics": STATISTICS.shown(), "shown": shown}
 
 
 def phase_names(season) -> list:

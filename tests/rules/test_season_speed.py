@@ -5,6 +5,7 @@ gives, the same exact value of the same type."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Iterable
 
@@ -61,11 +62,13 @@ class _Tally:
     def stats(self) -> Stats:
         average = fraction(self.total, self.hands) if self.hands else None
         average_price = fraction(self.price, self.bought) if self.bought else None
-        return Stats(self.evenings, self.hands, self.won, self.best, self.worst, self.total, average,
-                     self.bought, self.price, average_price, self.ruffs, self.aces,
-                     {r: self.gleeks[r] for r in RANKS if r in self.gleeks},
-                     {r: self.mournivals[r] for r in RANKS if r in self.mournivals},
-                     dict(self.held), self.agreed, self.disputed, dict(self.phases))
+        return Stats(self.evenings, self.hands, self.total, average, dict(self.phases), {
+            "won": self.won, "best": self.best, "worst": self.worst, "bought": self.bought, "price": self.price,
+            "ruffs": self.ruffs, "ruffs_by_aces": self.aces,
+            "gleeks": {r: self.gleeks[r] for r in RANKS if r in self.gleeks},
+            "mournivals": {r: self.mournivals[r] for r in RANKS if r in self.mournivals},
+            "held": dict(self.held), "agreed": self.agreed, "disputed": self.disputed,
+            "average_price": average_price})
 
 
 def season_one_at_a_time(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
@@ -128,6 +131,8 @@ def shape(value):
     """A value with each part's type beside it: 2 and Fraction(2) are equal, not the same."""
     if isinstance(value, dict):
         return ("dict", tuple((k, shape(v)) for k, v in value.items()))
+    if dataclasses.is_dataclass(value):   # a record of statistics: each field, part by part
+        return (type(value).__name__, tuple((f.name, shape(getattr(value, f.name))) for f in dataclasses.fields(value)))
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(shape(v) for v in value))
     return (type(value).__name__, value)

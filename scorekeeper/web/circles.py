@@ -21,6 +21,7 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from .. import store
+from ..club.ratings import in_date_order, ratings
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
 from ..upload import ReaderBusy, load_upload
@@ -678,7 +679,15 @@ def stats(view):
     context["bars"] = lambda unit: bars_svg([(who(p), v) for p, v in money.balances[unit].items()],
                                             title=f"Each member's net over the season, {context['unit_name'](unit)}",
                                             unit=unit, font=SCREEN_TYPE)
+    context["ratings"] = lambda: ranked_ratings(context["season"].evenings)
     return cached_page("circle_stats.html", "_circle_stats.html", context)
+
+
+def ranked_ratings(evenings) -> list:
+    """Each member's rating over the evenings shown (each a three-player free for all,
+    in date order), the best first by mu less three sigmas: ``(member key, Rating)``."""
+    rated = ratings(in_date_order(evenings))
+    return sorted(rated.items(), key=lambda item: -item[1].shown)
 
 
 @on_circle_links("/owed")

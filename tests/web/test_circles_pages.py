@@ -18,6 +18,7 @@ import urllib.request
 import uuid
 
 import pytest
+from openskill.models import PlackettLuce
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -470,6 +471,31 @@ def test_the_statistics_give_an_average_to_the_nearest_half_counter(served, stak
     page = phone.get(circle + "/stats")[2]
     row = re.search(r'<th scope="row">Average a hand</th>(.*?)</tr>', page).group(1)
     assert re.findall(r'<td class="amount">([^<]*)</td>', row) == shown
+
+
+def test_the_statistics_rate_each_member_as_openskill_does(served):
+    """Each evening a three-player free for all ranked by its totals, in date order,
+    whatever the order the evenings were started in."""
+    app, base = served
+    phone = Browser(base)
+    circle = new_circle(phone)
+    ids = members_of(phone.get(circle)[2])
+    later = start_evening(phone, circle, [ids["Dan"], ids["Ben"], ids["Cat"]], "2026-11-21")
+    play(phone, later, HANDS[:2])       # Dan +52, Ben +3, Cat −55
+    first = start_evening(phone, circle, [ids["Cat"], ids["Ann"], ids["Ben"]], "2026-11-14")
+    play(phone, first, HANDS[:1])       # Cat +20, Ann +2, Ben −22
+    model = PlackettLuce()
+    expected = {name: model.rating(name=name) for name in ("Ann", "Ben", "Cat", "Dan")}
+    for table in (("Cat", "Ann", "Ben"), ("Dan", "Ben", "Cat")):
+        rated = model.rate([[expected[n]] for n in table], ranks=[1, 2, 3])
+        expected.update({n: after for n, (after,) in zip(table, rated)})
+    page = phone.get(circle + "/stats")[2]
+    ratings = re.search(r'<table class="season-ratings">.*?</table>', page, re.S).group(0)
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>',
+                      ratings)
+    best_first = sorted(expected.items(), key=lambda item: -(item[1].mu - 3 * item[1].sigma))
+    assert rows == [(name, f"{r.mu:.1f}", f"{r.sigma:.1f}") for name, r in best_first]
+    assert rows[0][0] == "Dan"   # won the only evening played
 
 
 def cells(page: str, label: str) -> list[str]:

@@ -715,6 +715,7 @@ def owed_response(view: CircleView, problems: dict | None = None, status: int = 
 
 def owed_context(view: CircleView, problems: dict | None = None) -> dict:
     from .circle_figures import member_key, member_of, open_debts
+    from .owed import evening_debts
 
     db, circle = get_db(), view.circle
     names = circle.names()
@@ -727,7 +728,12 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
     closed = store.closed_evenings(db, circle.id)
     named = evening_names(store.evening_links(db, circle.id))
     paid = store.payments(db, circle.id)
+    # an evening changed after payments were marked for it alone (reopened): what it
+    # still owes by itself, so the difference is said beside it, not its whole balance
+    paid_alone = {p.evenings[0] for p in paid if len(p.evenings) == 1}
+    reopened = {f.key: evening_debts(db, circle, f.key) for f in open_figures if f.key in paid_alone}
     return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
+            "reopened": reopened,
             "version": circle.version, "payer_of": payer_of(open_figures), "member_of": member_of,
             "amount": amount_text, "signed": signed_amount, "day": day_text, "evening_names": named,
             "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,

@@ -77,3 +77,67 @@ def test_a_hand_saved_offline_is_saved_once_after_the_browser_is_closed_and_open
         assert exported(direct, table)["hands"] == [QUIET]
     finally:
         context.close()
+
+
+def test_a_hand_saved_offline_that_the_server_refuses_after_the_relaunch_stays_on_the_phone(
+        playwright, browser, served, link, tmp_path):
+    """Another phone saves hand 1 while this one, closed, holds its own hand 1:
+    opened again, the server refuses this phone's Save (409); the phone keeps its
+    copy, says so on the table page and offers it on the hand form."""
+    direct, _ = served
+    profile = tmp_path / "profile"
+    context = phone(playwright, profile)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        ui = UI(page)
+        table = ui.start_session(link.url, PLAYERS, "parlett")
+        worker_ready(page)
+        page.reload()
+        for _ in range(100):
+            if page.evaluate(KEPT_NEXT):
+                break
+            page.wait_for_timeout(100)
+        cut(context, link)
+        page.get_by_role("link", name="Next hand").click()
+        page.wait_for_url("**/hands/new")
+        page.locator(FORM).get_by_role("button", name="7 of Clubs").click()
+        page.locator(FORM).get_by_role("button", name="Quiet hand: no Tiddy, no ruff contest, no sets").click()
+        page.locator(FORM).get_by_role("button", name="Ben (eldest) bought at 12").click()
+        for name, value in (("tricks_0", 5), ("tricks_1", 4), ("honour_A", 0), ("honour_K", 1), ("honour_Q", 2),
+                            ("honour_J", 0)):
+            tap(page, name, value)
+        page.locator(FORM).get_by_role("button", name="Save hand").click()
+        expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
+    finally:
+        context.close()
+
+    theirs = {**QUIET, "trump": "hearts", "turned_up": "9"}
+    other = browser.new_context()   # the other phone, on the server directly, saves hand 1 meanwhile
+    try:
+        b = other.new_page()
+        b.goto(direct + re.sub(r"^https?://[^/]+", "", table))
+        ui_b = UI(b)
+        ui_b.next_hand()
+        ui_b.enter_hand("parlett", theirs, PLAYERS)
+        ui_b.save()
+    finally:
+        other.close()
+
+    link.restore()
+    context = phone(playwright, profile)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(table)
+        said = page.locator(".kept-hand")
+        expect(said).to_contain_text("Hand 1 was entered on this phone with no connection, and the server did not "
+                                     "take it as it was: open it to choose what to keep.", timeout=20_000)
+        assert exported(direct, table)["hands"] == [theirs]   # the other phone's; this one's not saved over it
+        said.get_by_role("link", name="Open hand 1").click()
+        page.wait_for_url("**/hands/new")
+        expect(page.locator("#use-mine")).to_contain_text(
+            "This phone has answers for hand 1 that are not in the hand shown.")
+        held = page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.endsWith(':next'))))")
+        assert dict(held["held"]["answers"])["tiddy"] == "nobody"   # the preset's answers kept with it
+        assert exported(direct, table)["hands"] == [theirs]
+    finally:
+        context.close()

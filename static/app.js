@@ -7,6 +7,7 @@
 //   js/queue.js      each tap sent, or kept and sent again when the connection is back
 //   js/conflicts.js  another phone's answers: say so, offer this phone's
 //   js/pads.js       the call pads offline, from the states the server prepared
+//   js/presets.js    a preset tapped offline: its answers taken on the phone, from its button
 //   js/sections.js   the form follows the hand: answered sections fold to one line
 //   js/zone.js       the viewer's time zone, for the times the server writes
 // No rule of the game is written here: what a script needs to know (which fields

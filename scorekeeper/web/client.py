@@ -31,7 +31,7 @@ from .fields import Fields, Reading
 from .hand_form import CONTROL_FIELDS, CONTROL_PREFIXES
 
 #: The scripts under static/js/, in the order base.html loads them (after static/app.js).
-MODULES = ("chips", "counts", "store", "conflicts", "pads", "sections", "queue", "zone")
+MODULES = ("chips", "counts", "store", "conflicts", "pads", "presets", "sections", "queue", "zone")
 MOST_STATES = 120  # a pad's states kept on the page (a whole parlett auction and ruff, in practice: 16–40 kB before gzip)
 
 

@@ -10,6 +10,7 @@ key, exactly as ``settle`` would. Presets ("Quiet hand") are the book's too.
 from __future__ import annotations
 
 import hashlib
+import json
 
 from .. import answers as shapes
 from ..rules.core import add
@@ -104,6 +105,17 @@ class HandForm:
             self._presets = [p for p in self.book.presets(self.answers)
                              if not following.intersection(p.answers) and not all(k in self.hand for k in p.answers)]
         return self._presets
+
+    def preset_fields(self, preset) -> str:
+        """What a preset answers, as the form's fields, question by question (JSON,
+        ``data-fills`` of its button): a preset tapped with no connection is taken
+        on the phone (js/presets.js), so this phone's copy of the hand holds its
+        answers, not only the tap. ``every``: a one-answer preset ("Ben bought at
+        12") answers its question whatever was chosen; else only the questions
+        not answered yet (as ``preset_answers`` on the server)."""
+        questions = [fields_of(self.book, {key: value}, self.answers) for key, value in preset.answers.items()]
+        return json.dumps({"every": len(preset.answers) == 1, "questions": [q for q in questions if q]},
+                          separators=(",", ":"))
 
     def phase_in(self, section: str):
         """The phase whose payments this section shows, if known."""

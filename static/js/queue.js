@@ -181,6 +181,8 @@
     var tapped = cfg.tapped;
     // a pad's call is taken on the phone, from the states the server prepared (js/pads.js)
     if (tapped && G.pads && G.pads.take(f, tapped)) tapped = null;
+    // a preset's answers are taken on the phone too, from what its button says (js/presets.js)
+    if (tapped && G.presets && G.presets.take(f, tapped)) tapped = null;
     // an action is queued once (a replay that fails again is already in the queue)
     if (tapped && !actions.some(function (a) { return a.join() === tapped.join(); })) actions.push(tapped);
     kept = S.write(f, {pending: true, queued: true, actions: actions, saveTapped: cfg.saving || !!kept.saveTapped});
@@ -226,7 +228,74 @@
     if (button) button.click();
   }
 
+  // A hand kept on this phone with no connection, its page closed before the
+  // connection came back (the browser quit, the phone restarted): sent from
+  // whichever page of the app is opened next with a connection. A Save tapped
+  // offline is sent as a Save, once (the server knows a Save it already took by
+  // its draft token and answers "already saved"; a stale one is refused, 409);
+  // answers alone are kept as the server's hand in progress. What the server
+  // refuses stays on the phone (held), offered on the hand form as after a
+  // refused queue. True when it sends the hand of the form on this page.
+  function sendKept() {
+    if (document.documentElement.hasAttribute("data-offline-copy") || navigator.onLine === false) return false;
+    var f = G.form(), here = f && !S.editing(f) ? "gleek:" + f.dataset.session + ":next" : null, mine = false;
+    S.hands().forEach(function (entry) {
+      var kept = entry.kept;
+      if (!kept || !kept.answers || !kept.answers.length || !(kept.pending || kept.queued)) return;
+      if (kept.saveTapped && kept.save) { mine = mine || entry.key === here; send(entry.key, kept, true); }
+      // taps alone, kept while there was no connection (the form sends its own: onLoad; one
+      // the server refuses is left as it is, offered when the form is opened)
+      else if (kept.queued && kept.check && entry.key !== here) send(entry.key, kept, false);
+    });
+    return mine;
+  }
+  function send(key, kept, saving) {
+    var body = new URLSearchParams(kept.answers);
+    body.set("version", kept.version || "");
+    body.set("draft", kept.draft || "");
+    body.set("draft_version", kept.draftVersion || "");
+    body.set("number", kept.number || "");
+    body.set("changed", (kept.changed || []).join(","));
+    var table = (saving ? kept.save : kept.check).replace(/\/hands(\/check)?$/, "");
+    fetch(saving ? kept.save : kept.check, {method: "POST", body: body, headers: {"HX-Request": "true"},
+                                             credentials: "same-origin"})
+      .then(function (response) {
+        var f = G.form(), onIt = f && !S.editing(f) && key === "gleek:" + f.dataset.session + ":next";
+        if (saving && response.headers.get("HX-Redirect")) {   // saved (or found saved already)
+          if (kept.held) S.keepAt(key, {held: kept.held, changed: [], actions: []});
+          else S.keepAt(key, null);
+          if (onIt || location.pathname === table) location.assign(response.headers.get("HX-Redirect"));
+          else said(table, "Hand " + kept.number + ", saved on this phone with no connection, is now saved.", "Open the table");
+        } else if (response.ok && !saving) {
+          S.keepAt(key, Object.assign(kept, {pending: false, queued: false, changed: [], actions: []}));
+        } else if (saving && (response.status === 409 || response.status === 422)) {
+          var held = {number: kept.number, answers: kept.answers, draftVersion: kept.draftVersion,
+                      changed: kept.changed || [], refused: kept.refused || null};
+          S.keepAt(key, {held: held, changed: [], actions: [], check: kept.check, save: kept.save});
+          if (onIt) location.reload();   // the form offers it (onLoad)
+          else said(table + "/hands/new", "Hand " + kept.number + " was entered on this phone with no connection, " +
+                    "and the server did not take it as it was: open it to choose what to keep.", "Open hand " + kept.number);
+        }
+        // anything else (the server down): still kept, sent the next time a page opens
+      })
+      .catch(function () { /* no connection after all: still kept */ });
+  }
+  // One line at the top of the page about a hand this phone sent, with the way to it.
+  function said(href, text, label) {
+    var main = document.querySelector("main");
+    if (!main) return;
+    var line = document.createElement("p");
+    line.className = "flash warn kept-hand";
+    line.setAttribute("role", "status");
+    var link = document.createElement("a");
+    link.href = href;
+    link.textContent = label;
+    line.append(text + " ", link);
+    main.prepend(line);
+  }
+
   function onLoad() {
+    if (sendKept()) return;   // this form's hand, Save tapped offline: sent as a Save
     var f = G.form();
     if (!f) return;
     var kept = S.read(f);

@@ -3,7 +3,9 @@
 // {number, answers: [[name, value]…], draftVersion, changed: [names changed
 // since the server last answered], actions: [taps waiting to be sent],
 // pending, queued (taps kept while there was no connection, not yet taken by the
-// server), saveTapped, refused, held (this phone's copy of a hand the server
+// server), saveTapped, refused, draft, version, check and save (the form's
+// draft token, session version and URLs: what sends it from any page once the
+// form is closed), held (this phone's copy of a hand the server
 // refused when it was sent from the queue — {number, answers, draftVersion,
 // changed} — kept, whatever else is saved, until the scorer uses it or says to
 // keep the hand shown: js/conflicts.js)}.
@@ -30,6 +32,12 @@
     kept.number = number(f);
     kept.answers = answers(f);
     kept.draftVersion = field(f, "draft_version");
+    // what sends it from any page of the app, this form closed (js/queue.js sendKept)
+    kept.draft = field(f, "draft");
+    kept.version = field(f, "version");
+    kept.check = f.getAttribute("hx-post");
+    var save = f.querySelector("button.save");
+    kept.save = save ? save.getAttribute("hx-post") : "";
     Object.keys(changes || {}).forEach(function (k) { kept[k] = changes[k]; });
     keep(f, kept);
     return kept;
@@ -40,6 +48,22 @@
     var held = (read(f) || {}).held;
     if (held) { keep(f, {held: held, changed: [], actions: []}); return; }
     try { localStorage.removeItem(key(f)); } catch (e) {}
+  }
+  // Every new hand kept on this phone, whatever page is open: [{key, kept}].
+  function hands() {
+    var out = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var name = localStorage.key(i);
+        if (!/^gleek:.+:next$/.test(name)) continue;
+        try { out.push({key: name, kept: JSON.parse(localStorage.getItem(name) || "null")}); } catch (e) {}
+      }
+    } catch (e) { /* no storage: nothing kept */ }
+    return out;
+  }
+  // ``kept`` null: nothing of that hand is kept any more.
+  function keepAt(name, kept) {
+    try { if (kept) localStorage.setItem(name, JSON.stringify(kept)); else localStorage.removeItem(name); } catch (e) {}
   }
   // The same answers (in any order)?
   function same(a, b) {
@@ -58,5 +82,5 @@
     });
   }
   G.store = {editing: editing, field: field, number: number, answers: answers, read: read, keep: keep, write: write,
-             forget: forget, fill: fill, same: same};
+             forget: forget, fill: fill, same: same, hands: hands, keepAt: keepAt};
 })();

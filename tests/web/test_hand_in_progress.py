@@ -4,6 +4,7 @@ database where a server restart matters."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
@@ -431,3 +432,18 @@ def test_a_showdown_of_all_three_names_them_in_plain_words(client):
     watch = re.search(r'href="[^"]*(/w/[^"]+)"', client.get(url).data.decode()).group(1)
     watched = client.get(watch).data.decode()
     assert "Ben, Cat and Ann show" in watched, watched[watched.find("in progress"):][:800]
+
+
+def test_each_preset_says_what_it_answers_for_a_phone_with_no_connection(client):
+    """The phone takes a preset tapped offline from its button (js/presets.js):
+    each question's fields as the server would fill them in."""
+    url = new_session(client)
+    page = client.get(url + "/hands/new").get_data(as_text=True)
+    fills = {value: json.loads(html.unescape(said)) for value, said in
+             re.findall(r'name="preset" value="([^"]+)"[^>]* data-fills="([^"]*)"', page)}
+    assert fills == {
+        "quiet": {"every": False, "questions": [
+            {"tiddy": "nobody"}, {"ruff_winner": "nobody", "ruff_calls": ""},
+            {"sets": "none", "set_0": [], "set_1": [], "set_2": []}]},
+        "eldest-opening": {"every": True, "questions": [{"buyer": "1", "price": "12", "price_other": "", "bids": ""}]},
+    }

@@ -93,8 +93,8 @@ def cmd_sheet(args) -> int:
         return 1
     import tempfile
 
-    from .localtime import machine_now
-    from .sheet import render_sheet_pdf
+    from .words.localtime import machine_now
+    from .printing.sheet import render_sheet_pdf
 
     pdf = render_sheet_pdf(record, paper=args.paper, printed=machine_now())
     target = os.path.abspath(args.output)
@@ -193,7 +193,7 @@ def _season(paths, as_json: bool) -> int:
         sys.stdout.write(to_json_text(figures_json))
         sys.stdout.write("\n")
         return 0
-    from .season_text import season_lines
+    from .words.season_text import season_lines
 
     sys.stdout.write("\n".join(season_lines(figures)) + "\n")
     return 0

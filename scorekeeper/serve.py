@@ -15,7 +15,7 @@ a cap on each client address's connections.
 waitress is one process, so one core for Python: ``WORKERS`` waitress processes
 share one listening socket (each accepts from it), as gunicorn's workers did,
 and the parent restarts one that dies. The PDF sheet renders in a separate
-process (``scorekeeper.pdf``).
+process (``scorekeeper.printing.pdf``).
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
         for sock in socks:
             sock.close()
         raise
-    from . import pdf
+    from .printing import pdf
 
     pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
     from . import door

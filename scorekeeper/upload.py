@@ -1,6 +1,6 @@
 """A session record from a file someone hands us: a ``gleek-session/1`` JSON file,
 or a score sheet PDF, which carries that JSON as its attachment ``session.json``
-(``scorekeeper.sheet.render_sheet_pdf`` puts it there).
+(``scorekeeper.printing.sheet.render_sheet_pdf`` puts it there).
 
 Used by both doors, ``POST /import`` and the command line (``scorekeeper settle
 sheet.pdf``, ``scorekeeper sheet sheet.pdf -o copy.pdf``), so a PDF that is not a

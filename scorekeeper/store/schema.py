@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
-from ..names import member_name
+from ..words.names import member_name
 from . import commits, live_changes
 
 

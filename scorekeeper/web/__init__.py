@@ -26,9 +26,9 @@ from flask import Flask, render_template
 from flask_compress import Compress
 
 from .. import security
-from ..names import fit_style, row_head_style, short_names
+from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from ..season_text import nearest_half
+from ..words.season_text import nearest_half
 from . import circles, client, hands, home, hosting, offline, owed, pins, players, sheets, table
 from .htmx import init_htmx
 from .fields import seat_value

@@ -502,7 +502,7 @@ MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
 def amount_text(amount, currency) -> str:
     """An exact amount as the table says it: counters (currency None), or money.
     (Kept by value: a season's pages say the same few hundred amounts thousands of times.)"""
-    from ..money import value_text
+    from ..words.money import value_text
     from ..rules.core import format_counters
 
     if currency is None:
@@ -512,7 +512,7 @@ def amount_text(amount, currency) -> str:
 
 @lru_cache(maxsize=8192, typed=True)
 def signed_amount(amount, currency) -> str:
-    from ..money import value_text
+    from ..words.money import value_text
     from ..rules.core import signed_counters
 
     if currency is None:
@@ -556,7 +556,7 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     """What the season's pages say. Figures that add up evenings are in money per currency
     (``money``: ``rules.season.in_money``; counters only for evenings without a stake):
     ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit."""
-    from ..season_text import in_units, unit_words
+    from ..words.season_text import in_units, unit_words
     from .circle_figures import member_of, money_of, season_of
 
     db, circle = get_db(), view.circle
@@ -622,7 +622,7 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
 
 @on_circle_links("/ledger")
 def ledger(view):
-    from ..chart import SCREEN_TYPE, balance_chart_svg
+    from ..printing.chart import SCREEN_TYPE, balance_chart_svg
     from ..rules.season import unit_of
     from .circle_figures import filter_of
 
@@ -664,7 +664,7 @@ def thinned(running) -> list:
 def stats(view):
     from .circle_figures import filter_of
 
-    from ..chart import SCREEN_TYPE, bars_svg
+    from ..printing.chart import SCREEN_TYPE, bars_svg
 
     context = season_context(view, filter_of(request.args))
     who, money = context["who"], context["money"]
@@ -826,8 +826,8 @@ def season_pdf(view):
     versions it comes from; rendered by the session sheets' renderer process, with
     their turns and limits (``pdf.py``: a few a minute per device, the manage link as
     the scorer's): beyond them, a 503 or a 429."""
-    from ..pdf import Busy, Failed, TooMany, render_pdf
-    from ..season_sheet import print_season_pdf, season_pdf_parts
+    from ..printing.pdf import Busy, Failed, TooMany, render_pdf
+    from ..printing.season_sheet import print_season_pdf, season_pdf_parts
     from .cache import Recent
     from .circle_figures import evenings_key, filter_of
     from .sheets import content_disposition, paper, refusal

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, flash, render_template, request
 
 from .. import answers, store
 from ..db import get_db
-from ..localtime import viewer_clock
+from ..words.localtime import viewer_clock
 from ..rules import BOOKS
 from ..rules.hand import sheet_words
 from .access import editable, on_both_links

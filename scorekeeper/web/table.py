@@ -7,7 +7,7 @@ import os
 from flask import Blueprint, abort, current_app, flash, g, make_response, render_template, request
 
 from .. import store
-from ..localtime import viewer_clock
+from ..words.localtime import viewer_clock
 from ..db import get_db
 from .cache import LIVE, SHARED, SHARED_PARTS_FOLDER
 from .access import editable, is_table_page, is_unlocked, load_player_table, load_table, on_both_links

@@ -260,7 +260,7 @@ def test_pdf_sheets_beyond_the_cap_are_refused_at_once_and_others_are_served(tmp
     thread = threading.Thread(target=render_first)
     thread.start()
     try:
-        from scorekeeper import pdf
+        from scorekeeper.printing import pdf
 
         waited = time.monotonic() + 60   # until the first sheet waits for the renderer (seconds for 400 hands)
         while not any(pdf._places.values()) and time.monotonic() < waited:

@@ -19,7 +19,7 @@ from support.hostile import many_attachments_pdf, pdf_with_attachments
 from support.sessions import long_session, rounding_session
 from scorekeeper import store
 from scorekeeper.rules.record import dump, validate
-from scorekeeper.sheet import render_sheet_pdf
+from scorekeeper.printing.sheet import render_sheet_pdf
 from scorekeeper.upload import ATTACHMENT, load_upload, record_text
 
 ROOT = Path(__file__).resolve().parents[2]

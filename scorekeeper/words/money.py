@@ -86,7 +86,7 @@ def money(amount_in_counters, stake: dict | None) -> str:
 
 
 def counters(amount) -> str:
-    from .rules.core import format_counters
+    from ..rules.core import format_counters
 
     amount = Fraction(amount)
     return f"{format_counters(amount)} counter{'' if abs(amount) == 1 else 's'}"

@@ -19,9 +19,9 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
-from .money import value_text
-from .names import emoji_spans, fit_for_chart
-from .rules.core import format_counters
+from ..words.money import value_text
+from ..words.names import emoji_spans, fit_for_chart
+from ..rules.core import format_counters
 
 #: One look per seat: stroke dash pattern, stroke width, marker.
 STYLES = (

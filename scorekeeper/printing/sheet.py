@@ -19,15 +19,15 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
-from . import resource_dir
+from .. import resource_dir
 from .chart import balance_chart_svg
-from .localtime import printed_line
-from .money import money, session_money, stake_label
-from .names import short_names  # noqa: F401 (the sheet's and the pages' one way of shortening a name)
-from .rules import BOOKS, InvalidRecord
-from .rules.core import SEATS, format_counters
-from .rules.hand import sheet_words
-from .rules.record import dump, settle, validate
+from ..words.localtime import printed_line
+from ..words.money import money, session_money, stake_label
+from ..words.names import short_names  # noqa: F401 (the sheet's and the pages' one way of shortening a name)
+from ..rules import BOOKS, InvalidRecord
+from ..rules.core import SEATS, format_counters
+from ..rules.hand import sheet_words
+from ..rules.record import dump, settle, validate
 
 TEMPLATES = resource_dir("templates")
 STATIC = resource_dir("static")
@@ -438,7 +438,7 @@ def print_pdf(html: str, paper: str, record_text: str) -> bytes:
     process can run it, see ``pdf.py``)."""
     import weasyprint
 
-    from .upload import ATTACHMENT
+    from ..upload import ATTACHMENT
 
     font_config, stylesheet = _print_resources(paper)
     attachment = weasyprint.Attachment(

@@ -30,11 +30,11 @@ import threading
 from markupsafe import Markup
 
 from .chart import balance_chart_svg, thin
-from .money import stake_label
-from .rules import BOOKS
-from .rules.core import format_counters
-from .rules.season import in_money, unit_of
-from .season_text import amount_text, debt_words, head_to_head_rows, signed_amount, stats_rows, unit_words
+from ..words.money import stake_label
+from ..rules import BOOKS
+from ..rules.core import format_counters
+from ..rules.season import in_money, unit_of
+from ..words.season_text import amount_text, debt_words, head_to_head_rows, signed_amount, stats_rows, unit_words
 from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, long_date, page_css
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
@@ -59,7 +59,7 @@ def ledger_money(amount, unit: str | None) -> str:
     with its code (``+1.20EUR``)."""
     if unit is None:
         return ledger_amount(amount)
-    from .rules.record import exact_decimal
+    from ..rules.record import exact_decimal
 
     sign = "-" if amount < 0 else "+" if amount > 0 else ""
     if unit == "d":
@@ -136,7 +136,7 @@ def column_key(units) -> str:
 def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.datetime | None = None,
                    attachment_name: str | None = None) -> dict:
     """Plain data for ``templates/season_sheet.html``."""
-    from .localtime import printed_line
+    from ..words.localtime import printed_line
 
     dated = [e.played_on for e in s.evenings if e.played_on]
     span = f"{long_date(dated[0])} to {long_date(dated[-1])}" if dated else ""

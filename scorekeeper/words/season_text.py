@@ -4,8 +4,8 @@ amounts in counters or money, and the plain-text ledger and statistics that
 
 from __future__ import annotations
 
-from .rules.core import format_counters, signed_counters
-from .rules.season import in_money
+from ..rules.core import format_counters, signed_counters
+from ..rules.season import in_money
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 

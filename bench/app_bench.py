@@ -324,7 +324,7 @@ CATEGORIES = (
     ("rules (check_hand, calls, phases)", ("scorekeeper/rules/",)),
     ("store (Python side)", ("scorekeeper/store/",)),
     ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/words/money.py",
-                                               "scorekeeper/security.py", "segno")),
+                                               "scorekeeper/server/security.py", "segno")),
     ("Flask, Werkzeug, cookie session", ("flask", "werkzeug", "itsdangerous", "htmx_flask")),
 )
 

@@ -292,13 +292,13 @@ def cmd_rules_doc(args) -> int:
 
 
 def cmd_replicate(args) -> int:
-    from . import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
+    from .server import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
 
     return replica.cmd_replicate(args)
 
 
 def cmd_restore_replica(args) -> int:
-    from . import replica
+    from .server import replica
 
     return replica.cmd_restore(args)
 

@@ -14,7 +14,8 @@ import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
-from . import backup, private, replica, store
+from . import backup, private, store
+from .server import replica
 
 
 class Connections:
@@ -59,7 +60,7 @@ def close_db(exception=None) -> None:
 
 def init_app(app: Flask) -> None:
     """Create and migrate the database (restored from its replica first where it
-    is missing and one is configured: scorekeeper/replica.py), clear what a
+    is missing and one is configured: scorekeeper/server/replica.py), clear what a
     killed server left half-written, and register teardown and the commands."""
     replicated = replica.from_config(app.config)
     if replicated is not None:

@@ -257,7 +257,7 @@ _CHECKPOINT_PAGES: dict[str, int] = {}   # database path -> its connections' wal
 def leave_checkpoints(path: str | Path, pages: int) -> None:
     """The connections to the database at ``path`` checkpoint by themselves only
     once the WAL has ``pages`` pages (SQLite's default is 1,000): a replicator
-    (scorekeeper/replica.py, Litestream) checkpoints it before, after copying
+    (scorekeeper/server/replica.py, Litestream) checkpoints it before, after copying
     the WAL. Theirs stay PASSIVE: they never truncate or restart the WAL under a
     reader, nor wait for anyone."""
     _CHECKPOINT_PAGES[os.path.abspath(path)] = pages

@@ -25,7 +25,7 @@ from __future__ import annotations
 from flask import Flask, render_template
 from flask_compress import Compress
 
-from .. import security
+from ..server import security
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.season_text import nearest_half

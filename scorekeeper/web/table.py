@@ -15,7 +15,7 @@ from .changes import based_on, change_or_refuse, reopen_asked, settled_ask, undo
 from .context import public_base_url, qr_svg, table_context
 from .circles import circle_of
 from .htmx import redirect, render
-from .kept_polls import VERSION_MARK
+from ..server.kept_polls import VERSION_MARK
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
 bp = Blueprint("table", __name__)

@@ -1,5 +1,5 @@
 """Issue 8, trust against the real server that `make run` starts
-(``python -m scorekeeper.serve``), on a free loopback port with a temp instance
+(``python -m scorekeeper.server.serve``), on a free loopback port with a temp instance
 folder (``SCOREKEEPER_INSTANCE``). Loopback only, bounded in connections and
 time, and the server is stopped at the end whatever happens.
 

@@ -34,7 +34,7 @@ HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCL
 def front_proxies(config, environ) -> int:
     """How many proxies' forwarded headers to believe for this request:
     ``PROXY_COUNT`` when it came from one of ``PROXY_FROM``, else 0 (the one
-    answer ``FromTheFront`` and ``web.kept_polls`` both go by)."""
+    answer ``FromTheFront`` and ``server.kept_polls`` both go by)."""
     count = int(config.get("PROXY_COUNT") or 0)
     if count and environ.get("REMOTE_ADDR") in _addresses(tuple(config.get("PROXY_FROM") or ())):
         return count

@@ -2,7 +2,7 @@
 
 With ``REPLICA`` in instance/config.py — a folder on another disk
 (``"/mnt/backup/gleek"``) or a replica URL Litestream knows (``"s3://bucket/gleek"``,
-``"sftp://user@host/gleek"``) — `make run-https` (scorekeeper/front.py) and the
+``"sftp://user@host/gleek"``) — `make run-https` (scorekeeper/server/front.py) and the
 deploy/ units run ``litestream replicate`` beside the app: every
 ``REPLICA_SYNC_SECONDS`` (1 s by default) it reads the WAL's new transactions,
 and as often sends them to the replica, so a lost disk costs the last second or
@@ -51,7 +51,7 @@ from urllib.parse import urlsplit
 
 from flask import Config
 
-from . import instance_folder, private
+from .. import instance_folder, private
 
 SYNC_SECONDS = 1.0          # Litestream's own default sync-interval
 APP_CHECKPOINT_PAGES = 10_000   # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)

@@ -45,7 +45,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-log = logging.getLogger("scorekeeper.door")
+log = logging.getLogger("scorekeeper.server.door")
 LINGER_RESET = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close() resets the connection
 HELD_OFF_PATHS = frozenset({"/import", "/sessions"})
 HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door

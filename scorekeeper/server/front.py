@@ -1,4 +1,4 @@
-"""``python -m scorekeeper.front`` (what `make run-https` starts): Caddy in
+"""``python -m scorekeeper.server.front`` (what `make run-https` starts): Caddy in
 front of the app's own waitress server, over HTTPS.
 
 - With ``PUBLIC_URL`` in instance/config.py naming a public host
@@ -9,8 +9,8 @@ front of the app's own waitress server, over HTTPS.
   whose root certificate (printed at start) a phone must trust first.
 
 The app listens on 127.0.0.1 only and believes the front's X-Forwarded-*
-headers (``serve --front``; scorekeeper/hosting.py). Both stop together. With
-``REPLICA`` in the config, litestream runs beside them (scorekeeper/replica.py):
+headers (``serve --front``; scorekeeper/server/hosting.py). Both stop together. With
+``REPLICA`` in the config, litestream runs beside them (scorekeeper/server/replica.py):
 started before the app, stopped after it.
 ``--caddy-only`` runs just the front (the deploy/ units run the two apart);
 ``--print`` prints the Caddyfile.
@@ -134,7 +134,7 @@ def caddy_command(config: Path) -> list[str]:
 
 def plan(https_port: int, app_port: int):
     """(Caddyfile path, its text, the front's URL, public?, storage) from the app's configuration."""
-    from . import create_app
+    from .. import create_app
     from .lan import lan_address
 
     app = create_app()
@@ -144,7 +144,7 @@ def plan(https_port: int, app_port: int):
     addresses, public = sites(app.config.get("PUBLIC_URL"), https_port, lan_address())
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
     from .serve import worker_ports
-    from .web.front_polls import folder_for
+    from ..web.front_polls import folder_for
 
     text = caddyfile(addresses, public, [f"127.0.0.1:{p}" for p in worker_ports(app_port)], storage,
                      folder_for(app))
@@ -169,7 +169,7 @@ def main(argv=None) -> int:
     replicated = replica.from_instance()
     # litestream first (holding its read transaction before the app's first write), stopped last
     replicator = replica.Replicator(replicated).start() if replicated else None
-    children = [subprocess.Popen([sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1",
+    children = [subprocess.Popen([sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
                                   "--port", str(args.port), "--front", url]),
                 subprocess.Popen(caddy_command(path))]
 

@@ -1,4 +1,4 @@
-"""``python -m scorekeeper.serve`` (what `make run` starts): create the database,
+"""``python -m scorekeeper.server.serve`` (what `make run` starts): create the database,
 print the address the phones at the table can open, and serve the app with
 waitress.
 
@@ -8,7 +8,7 @@ and body, buffered) in its async loop before it hands it to one of its app
 threads, so slow or idle connections cost a socket and a buffer, never a thread;
 and it drops connections idle for ``IDLE_TIMEOUT`` seconds. (gunicorn's gthread
 workers give a thread to a connection before its request is complete: 8 idle
-connections stalled everyone.) ``scorekeeper.door`` adds what waitress lacks: a
+connections stalled everyone.) ``scorekeeper.server.door`` adds what waitress lacks: a
 deadline on receiving a whole request (a byte every few seconds is not idle) and
 a cap on each client address's connections.
 
@@ -53,13 +53,13 @@ def waitress_options(app, threads: int = THREADS) -> dict:
         "cleanup_interval": config.get("CLEANUP_INTERVAL", CLEANUP_INTERVAL),
         "asyncore_use_poll": True,    # select() stops at 1,024 sockets; poll() does not
         "max_request_body_size": config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
-        # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/hosting.py)
+        # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/server/hosting.py)
         "clear_untrusted_proxy_headers": not config.get("PROXY_COUNT"), "ident": "scorekeeper",
     }
 
 
 def door_options(app) -> dict:
-    """``scorekeeper.door``'s settings: the request deadlines, the per-address cap."""
+    """``scorekeeper.server.door``'s settings: the request deadlines, the per-address cap."""
     config = app.config
     return {
         "header_deadline": config.get("HEADER_DEADLINE", HEADER_DEADLINE),
@@ -93,12 +93,12 @@ def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     Flask app) is called here, after the fork: no SQLite connection crosses it."""
     from .door import make_server
 
-    from .web import warm
+    from . import warm
 
     wsgi, app = make_app()
     warm.compile_templates(app)   # before the first request, and frozen with the rest (tune_interpreter)
     tune_interpreter()
-    warm.start(app)   # this process's caches follow the other's changes (web/warm.py)
+    warm.start(app)   # this process's caches follow the other's changes (server/warm.py)
     server = make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
     server.print_listen("Serving on http://{}:{}")
     server.run()
@@ -163,7 +163,7 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
         for sock in socks:
             sock.close()
         raise
-    from .printing import pdf
+    from ..printing import pdf
 
     pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
     from . import door
@@ -179,7 +179,7 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
 
             shutil.rmtree(shared_parts, ignore_errors=True)
         if front_polls is not None:   # only once this server had its ports: not another's, still running
-            from .web.front_polls import remove_memory_folder
+            from ..web.front_polls import remove_memory_folder
 
             remove_memory_folder(front_polls)
 
@@ -192,7 +192,7 @@ def share_live_parts(workers: int) -> str | None:
         return None
     import tempfile
 
-    from .web.cache import SHARED_PARTS_FOLDER
+    from ..web.cache import SHARED_PARTS_FOLDER
 
     where = parts_folder_parent()
     remove_left_parts(where)
@@ -288,7 +288,7 @@ def front(app, url: str) -> None:
     from urllib.parse import urlsplit
 
     from . import security
-    from .web import front_polls
+    from ..web import front_polls
 
     if not url:
         raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
@@ -309,7 +309,8 @@ def main(argv=None) -> int:
                              "`make run-https`, deploy/): believe its X-Forwarded-* headers")
     args = parser.parse_args(argv)
 
-    from . import create_app, security
+    from .. import create_app
+    from . import security
 
     address = lan_address()
 
@@ -331,7 +332,7 @@ def main(argv=None) -> int:
     print(f"  database: {first.config['DATABASE']}", flush=True)
     polls = None
     if args.front is not None:
-        from .web import front_polls
+        from ..web import front_polls
 
         polls = front_polls.clear(first)   # what a server before this one left: other versions, maybe
         print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .. import store
 from ..db import get_db
-from .cache import SETTLEMENTS
+from ..web.cache import SETTLEMENTS
 
 WARM_FOLLOW_SECONDS = 1.0   # how often the other process's changes are followed (0: never)
 WARM_HOURS = 12             # at start: the sessions changed this recently (an evening)
@@ -85,7 +85,7 @@ class Follower:
         each of them again (200 tables: ~0.9 s of CPU more, in the first seconds).
         A process that finds another one at it leaves nothing; a link it missed
         that way gets its part at its first poll, as without this."""
-        from .table import renew_part
+        from ..web.table import renew_part
 
         files = self.app.extensions.get("scorekeeper.front_polls")
         if files is None:
@@ -118,7 +118,7 @@ class Follower:
     def warm(self, db, session_id: str) -> bool:
         """Bring one session up to date in this process's caches (False: it was already)."""
         from ..backup import snapshot_text
-        from .context import settlement_of
+        from ..web.context import settlement_of
 
         try:
             version = store.session_version(db, session_id)

@@ -37,8 +37,8 @@ import re
 from werkzeug.wsgi import ClosingIterator
 
 from .. import store
-from ..hosting import FORWARDED, front_proxies
-from .cache import Recent
+from .hosting import FORWARDED, front_proxies
+from ..web.cache import Recent
 
 LIVE_PATH = re.compile(r"/([wp])/([A-Za-z0-9_-]{1,64})/live\Z")
 QUERY = re.compile(r"(?:v=([0-9a-z-]{0,64})|all=([01]))\Z")

@@ -9,7 +9,7 @@ with no CSS (the size of a 12-hand sheet's table when it had a cell per amount).
 
 Then the import of a session (``POST /import`` through Flask's test client,
 a temporary database): as its JSON export and as its sheet PDF, and the PDF
-parse alone (``scorekeeper.upload.record_text``: pypdf finding session.json).
+parse alone (``scorekeeper.files.upload.record_text``: pypdf finding session.json).
 
 Targets (issue 12): 12 hands ≤ 1× the bare table, 120 hands ≤ 1 s, and a PDF
 import ≤ 2 × (the JSON import + the PDF parse).
@@ -123,7 +123,7 @@ def measure_imports(runs: int) -> list[dict]:
     from scorekeeper import create_app
     from scorekeeper.rules.record import dump
     from scorekeeper.printing.sheet import render_sheet_pdf
-    from scorekeeper.upload import record_text
+    from scorekeeper.files.upload import record_text
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:

@@ -12,7 +12,7 @@ import sys
 from .limits import MAX_HANDS, MAX_RECORD_BYTES
 from .rules import InvalidRecord
 from .rules.record import parse, settle, validate
-from .upload import record_text
+from .files.upload import record_text
 
 LIMITS = (f"Records of at most {MAX_RECORD_BYTES // (1024 * 1024)} MB and {MAX_HANDS:,} hands, "
           "as the web import takes.")

@@ -421,7 +421,7 @@ def render_sheet_pdf(record: dict, paper: str = "a4", printed: datetime.datetime
     WeasyPrint already parsed rather than inlined. The PDF carries the record
     itself, exactly as the export route gives it (``dump``), as the attachment
     ``session.json``: importing the PDF restores the session
-    (``scorekeeper.upload``)."""
+    (``scorekeeper.files.upload``)."""
     return print_pdf(*sheet_pdf_parts(record, paper, printed))
 
 
@@ -438,7 +438,7 @@ def print_pdf(html: str, paper: str, record_text: str) -> bytes:
     process can run it, see ``pdf.py``)."""
     import weasyprint
 
-    from ..upload import ATTACHMENT
+    from ..files.upload import ATTACHMENT
 
     font_config, stylesheet = _print_resources(paper)
     attachment = weasyprint.Attachment(

@@ -51,7 +51,8 @@ from urllib.parse import urlsplit
 
 from flask import Config
 
-from .. import instance_folder, private
+from .. import instance_folder
+from ..files import private
 
 SYNC_SECONDS = 1.0          # Litestream's own default sync-interval
 APP_CHECKPOINT_PAGES = 10_000   # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)

@@ -2,7 +2,7 @@
 encoded for their snapshot, including the changes the *other* process made.
 
 Why (issue 21): `make run` serves from two processes, each with its own caches
-(web/cache.py, store/reads.py, backup.py). A session one process has never seen
+(web/cache.py, store/reads.py, files/backup_files.py). A session one process has never seen
 costs its first request there the whole session: a 100-hand session is decoded,
 settled and encoded again (~6 ms more than a warm save). 200 tables whose
 sessions came in through one process (an import, a restart, the front sending a
@@ -117,7 +117,7 @@ class Follower:
 
     def warm(self, db, session_id: str) -> bool:
         """Bring one session up to date in this process's caches (False: it was already)."""
-        from ..backup import snapshot_text
+        from ..files.backup_files import snapshot_text
         from ..web.context import settlement_of
 
         try:
@@ -165,7 +165,7 @@ def compile_templates(app) -> int:
     each. From the kept bytecode all of them load in ~20 ms."""
     from jinja2 import FileSystemBytecodeCache
 
-    from ..private import private_dir
+    from ..files.private import private_dir
 
     env = app.jinja_env
     if env.bytecode_cache is None:

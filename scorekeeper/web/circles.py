@@ -23,7 +23,7 @@ from werkzeug.datastructures import MultiDict
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
-from ..upload import ReaderBusy, load_upload
+from ..files.upload import ReaderBusy, load_upload
 from . import forms
 from .access import REMEMBERED, remember, remembered, unlock
 from .changes import keep_snapshot

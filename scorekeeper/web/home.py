@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, flash, render_template, requ
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, NOT_IMPLEMENTED, InvalidRecord
-from ..upload import ReaderBusy, load_upload
+from ..files.upload import ReaderBusy, load_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot

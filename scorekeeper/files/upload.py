@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import threading
 
-from .limits import MAX_RECORD_BYTES  # as for a JSON upload; a 1000-hand record is ~0.5 MB
-from .rules import InvalidRecord
-from .rules.record import load
+from ..limits import MAX_RECORD_BYTES  # as for a JSON upload; a 1000-hand record is ~0.5 MB
+from ..rules import InvalidRecord
+from ..rules.record import load
 
 ATTACHMENT = "session.json"
 MAX_ATTACHMENTS = 16            # entries of a PDF's attachment list looked at (a sheet has one)
@@ -156,7 +156,7 @@ def _forkserver():
         import multiprocessing
 
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["pypdf", "scorekeeper.upload"])
+        context.set_forkserver_preload(["pypdf", "scorekeeper.files.upload"])
         _context.append(context)
     return _context[0]
 

@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from . import store
+from .. import store
 from .private import private_dir
 
 KEEP = 20
@@ -229,7 +229,7 @@ def restore_files(db, paths) -> tuple[list[str], list[str]]:
 
 def read_backup(path: Path):
     """The parsed JSON of one backup file, or a line saying why it cannot be read."""
-    from .rules.record import NotJSON, decode_json
+    from ..rules.record import NotJSON, decode_json
 
     try:
         with open(path, "rb") as f:

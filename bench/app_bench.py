@@ -370,8 +370,8 @@ def profile(bench: Bench, calls: int, fn, focus) -> list[str]:
 
 TAP_FOCUS = [("scorekeeper/web/hands.py", "tap"), ("scorekeeper/web/hands.py", "target"),
              ("scorekeeper/web/target.py", "parse"), ("scorekeeper/web/target.py", "context"),
-             ("scorekeeper/store/drafts.py", "keep_draft"), ("scorekeeper/web/hand_form.py", "changed"),
-             ("scorekeeper/web/hand_form.py", "read_hand"), ("scorekeeper/web/hand_form.py", "check"),
+             ("scorekeeper/store/drafts.py", "keep_draft"), ("scorekeeper/form/hand_form.py", "changed"),
+             ("scorekeeper/form/hand_form.py", "read_hand"), ("scorekeeper/form/hand_form.py", "check"),
              ("scorekeeper/web/context.py", "table_context"),
              ("flask/templating.py", "render_template"), ("scorekeeper/db.py", "get_db"),
              ("flask/app.py", "finalize_request"), ("flask/app.py", "full_dispatch_request"),

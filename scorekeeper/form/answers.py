@@ -8,7 +8,7 @@ A shape is only what a field can hold at all: a chip's value among the book's
 chips, a typed box's short text, a call pad's list of calls. Whether an answer
 fits the hand so far (a Kiss with a Tib, a bid out of turn) is the rule book's
 to say, through the form, as for any tap. Each kind of question says its own
-fields and their shapes (``web/kinds/``, one module per kind), from the checks
+fields and their shapes (``form/kinds/``, one module per kind), from the checks
 below; nothing here knows a rule (the choices come from the book's questions).
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from .limits import MAX_CALLS
-from .rules.core import SEATS, describe, is_text
+from ..limits import MAX_CALLS
+from ..rules.core import SEATS, describe, is_text
 
 MAX_TYPED = 20          # characters in a box where a number is typed (a price, a count, card points)
 MAX_CALL = 40           # characters of one call in its JSON form: [2, "vie", 100000]
@@ -68,7 +68,7 @@ def is_call(call) -> bool:
 
 
 # ------------------------------------------------------------ shapes
-# The checks a kind's fields are made of (each kind's ``shape``, web/kinds/).
+# The checks a kind's fields are made of (each kind's ``shape``, form/kinds/).
 
 def one_of(values):
     """A chip: one of ``values`` (or nothing chosen)."""
@@ -116,8 +116,8 @@ SEAT_VALUES = tuple(map(str, SEATS))
 
 
 def _fields_of(q, book, options) -> dict:
-    """Each field question ``q`` posts, and its shape: its kind's (web/kinds/)."""
-    from .web.kinds import KINDS   # here, not at the top: the kinds' shapes are made of the checks above
+    """Each field question ``q`` posts, and its shape: its kind's (form/kinds/)."""
+    from .kinds import KINDS   # here, not at the top: the kinds' shapes are made of the checks above
 
     kind = KINDS.get(q.kind)
     if kind is None:

@@ -1,6 +1,6 @@
 """The kinds of question (``rules.hand``), one module each: how its answer is
 read from the posted form, written back into the form's fields, what each of its
-fields may hold (the answer's shape, ``scorekeeper.answers``), what its fields
+fields may hold (the answer's shape, ``scorekeeper.form.answers``), what its fields
 offer (a section's sig) and the template that draws it.
 
 Nothing here knows a book or a hand key's rule: a kind knows only how its answer

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .. import answers as shapes
+from . import answers as shapes
 from ..rules.core import add
 from ..rules.hand import known_phases
 from .fields import Fields, Reading

@@ -8,39 +8,6 @@ for Flask (docs/engineering.md, "Start-up").
 """
 
 
-
-def project_root():
-    """The folder the package sits in (templates/, static/ and instance/ are beside it)."""
-    from pathlib import Path
-
-    return Path(__file__).resolve().parent.parent
-
-
-def resource_dir(name: str):
-    """``templates`` or ``static``: beside the package in a checkout (and an editable
-    install), inside it in an installed wheel."""
-    beside = project_root() / name
-    if beside.is_dir():
-        return beside
-    from pathlib import Path
-
-    return Path(__file__).resolve().parent / name
-
-
-def instance_folder():
-    """The folder SCOREKEEPER_INSTANCE names, else instance/ beside the project (in a
-    checkout), else instance/ in the current folder (an installed wheel): the
-    database, secret key, config.py and backups live there."""
-    import os
-    from pathlib import Path
-
-    named = os.environ.get("SCOREKEEPER_INSTANCE")
-    if named:
-        return Path(named).resolve()
-    root = project_root()
-    return (root / "instance" if (root / "pyproject.toml").is_file() else Path.cwd() / "instance").resolve()
-
-
 def create_app(test_config=None):
     """Build the app: configuration, the database, the web layer."""
     from pathlib import Path
@@ -48,8 +15,8 @@ def create_app(test_config=None):
     from flask import Flask
 
     from . import db, web
-    from .server import hosting, logs
-    from .server import kept_polls
+    from .places import instance_folder, resource_dir
+    from .server import hosting, kept_polls, logs
     from .limits import MAX_RECORD_BYTES
 
     logs.install()   # before anything can log: no log line carries a link's id

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
-from .. import resource_dir
+from ..places import resource_dir
 from .chart import balance_chart_svg
 from ..words.localtime import printed_line
 from ..words.money import money, session_money, stake_label

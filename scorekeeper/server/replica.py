@@ -51,7 +51,7 @@ from urllib.parse import urlsplit
 
 from flask import Config
 
-from .. import instance_folder
+from ..places import instance_folder
 from ..files import private
 
 SYNC_SECONDS = 1.0          # Litestream's own default sync-interval

@@ -59,17 +59,17 @@ https-deps:
 
 run: $(STAMP) print-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
-	$(PY) -m scorekeeper.serve --port $(PORT)
+	$(PY) -m scorekeeper.server.serve --port $(PORT)
 
-# The app behind Caddy over HTTPS (scorekeeper/front.py): https://localhost:8443 and
+# The app behind Caddy over HTTPS (scorekeeper/server/front.py): https://localhost:8443 and
 # the LAN address with Caddy's own CA, or PUBLIC_URL's name with a real certificate;
-# with REPLICA in instance/config.py, litestream beside them (scorekeeper/replica.py).
+# with REPLICA in instance/config.py, litestream beside them (scorekeeper/server/replica.py).
 run-https: $(STAMP) print-deps https-deps
 	$(VENV)/bin/flask --app scorekeeper init-db
-	$(PY) -m scorekeeper.front --port $(PORT) --https-port $(HTTPS_PORT)
+	$(PY) -m scorekeeper.server.front --port $(PORT) --https-port $(HTTPS_PORT)
 
 # The database back from its replica (REPLICA in instance/config.py), the server
-# stopped: restored beside it, checked, then moved in (scorekeeper/replica.py).
+# stopped: restored beside it, checked, then moved in (scorekeeper/server/replica.py).
 # A database already there is kept unless FORCE=1 (then beside, as .replaced-<time>).
 restore-replica: $(STAMP)
 	$(VENV)/bin/scorekeeper restore-replica $(if $(FORCE),--force)

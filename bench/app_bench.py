@@ -323,8 +323,8 @@ CATEGORIES = (
     ("compression (brotli)", ("brotli", "flask_compress", "zstd", "gzip", "zlib")),
     ("rules (check_hand, calls, phases)", ("scorekeeper/rules/",)),
     ("store (Python side)", ("scorekeeper/store/",)),
-    ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/money.py",
-                                               "scorekeeper/security.py", "segno")),
+    ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/words/money.py",
+                                               "scorekeeper/server/security.py", "segno")),
     ("Flask, Werkzeug, cookie session", ("flask", "werkzeug", "itsdangerous", "htmx_flask")),
 )
 
@@ -370,8 +370,8 @@ def profile(bench: Bench, calls: int, fn, focus) -> list[str]:
 
 TAP_FOCUS = [("scorekeeper/web/hands.py", "tap"), ("scorekeeper/web/hands.py", "target"),
              ("scorekeeper/web/target.py", "parse"), ("scorekeeper/web/target.py", "context"),
-             ("scorekeeper/store/drafts.py", "keep_draft"), ("scorekeeper/web/hand_form.py", "changed"),
-             ("scorekeeper/web/hand_form.py", "read_hand"), ("scorekeeper/web/hand_form.py", "check"),
+             ("scorekeeper/store/drafts.py", "keep_draft"), ("scorekeeper/form/hand_form.py", "changed"),
+             ("scorekeeper/form/hand_form.py", "read_hand"), ("scorekeeper/form/hand_form.py", "check"),
              ("scorekeeper/web/context.py", "table_context"),
              ("flask/templating.py", "render_template"), ("scorekeeper/db.py", "get_db"),
              ("flask/app.py", "finalize_request"), ("flask/app.py", "full_dispatch_request"),
@@ -381,7 +381,7 @@ SAVE_FOCUS = [("scorekeeper/web/hands.py", "save_hand"), ("scorekeeper/web/table
               ("scorekeeper/store/changes.py", "add_hand"), ("scorekeeper/store/changes.py", "_check_hands_from"),
               ("scorekeeper/store/changes.py", "_write_change"), ("scorekeeper/store/reads.py", "get_session"),
               ("scorekeeper/web/changes.py", "keep_snapshot"), ("scorekeeper/web/context.py", "table_context"),
-              ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/money.py", "session_money"),
+              ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/words/money.py", "session_money"),
               ("scorekeeper/web/progress.py", "in_progress"), ("scorekeeper/web/changes.py", "undo_offer"),
               ("flask/templating.py", "render_template"), ("scorekeeper/web/target.py", "parse"),
               ("flask/app.py", "wsgi_app"), ("scorekeeper/db.py", "get_db"),

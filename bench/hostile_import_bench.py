@@ -248,7 +248,7 @@ def main(argv=None) -> int:
     label = "this branch" if not args.root else f"`--root` {args.root_label or args.root}"
     from support.hostile import many_attachments_pdf
 
-    from scorekeeper.sheet import render_sheet_pdf
+    from scorekeeper.printing.sheet import render_sheet_pdf
 
     pdf = None
     if not args.circle:

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from scorekeeper import front as front_module  # noqa: E402
+from scorekeeper.server import front as front_module  # noqa: E402
 from support.front import HttpsFront  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 

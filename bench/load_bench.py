@@ -1,5 +1,5 @@
 """Load benchmark: the real server (waitress, as `make run` starts it:
-``scorekeeper.serve``'s settings) under a club night's worth of phones, against a
+``scorekeeper.server.serve``'s settings) under a club night's worth of phones, against a
 trivial route measured in the same run.
 
 Load shape (all on loopback, bounded in clients and time; each client from its own
@@ -97,7 +97,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from scorekeeper.serve import worker_ports  # noqa: E402
+from scorekeeper.server.serve import worker_ports  # noqa: E402
 from support.front import free_ports  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
 
@@ -125,7 +125,7 @@ import time
 from waitress import parser as waitress_parser, task as waitress_task
 
 from scorekeeper import create_app
-from scorekeeper.serve import run
+from scorekeeper.server.serve import run
 
 # When waitress had the whole request (X-Queue-Time: from then to the app being called,
 # the time it waited for one of the process's threads): the bench's measure, not the app's
@@ -153,7 +153,8 @@ waitress_task.WSGITask.get_environment = get_environment
 
 # --trace: every request, renewal and follower pass, one line each (bench/load_trace.py)
 if os.environ.get("GLEEK_TRACE"):
-    from scorekeeper.web import front_polls, warm
+    from scorekeeper.web import front_polls
+    from scorekeeper.server import warm
     _trace = open(os.environ["GLEEK_TRACE"] + f".{{os.getpid()}}", "a", buffering=1)
 
     def trace(name, started, cpu, detail=""):   # what, when it began, its wall and CPU ms so far, what of
@@ -243,7 +244,7 @@ def server_config(args, polls: Path | None) -> dict | None:
     if polls is not None:
         extra["FRONT_POLLS"] = str(polls)
     if args.no_warm:
-        extra["WARM_FOLLOW_SECONDS"] = 0   # each process sees only its own requests (web/warm.py)
+        extra["WARM_FOLLOW_SECONDS"] = 0   # each process sees only its own requests (server/warm.py)
     return extra or None
 
 
@@ -352,7 +353,7 @@ class Front:
     """Caddy in front of the bench's server, as `make run-https` runs it (hosted)."""
 
     def __init__(self, folder: Path, upstream: list[int], polls: Path | None = None):
-        from scorekeeper import front
+        from scorekeeper.server import front
 
         self.port, self.storage = free_port(), folder / "caddy"
         config = folder / "Caddyfile"
@@ -832,7 +833,7 @@ def loadavg() -> str:
 
 SECTION_INTRO = """\
 `.venv/bin/python bench/load_bench.py`: the real server (waitress with the settings
-`python -m scorekeeper.serve` uses; gunicorn 2 × 4 gthread before waitress) on loopback with a
+`python -m scorekeeper.server.serve` uses; gunicorn 2 × 4 gthread before waitress) on loopback with a
 temp SQLite database. 50 tables each save a hand (POST, 303) every *save interval*;
 100 watchers (two per table) poll `/w/<id>/live?v=<version>` every 3 s (204 when
 nothing changed, the live fragment when it did). Then the same clients on the same
@@ -954,7 +955,7 @@ def main(argv=None) -> int:
                         help="with --front: the server's processes on one shared port (the front balancing nothing), "
                              "as before each had its own")
     parser.add_argument("--no-warm", action="store_true",
-                        help="the processes do not follow each other's changes (web/warm.py): the A/B of that")
+                        help="the processes do not follow each other's changes (server/warm.py): the A/B of that")
     parser.add_argument("--no-front-polls", action="store_true",
                         help="with --front: every poll to the app (before web/front_polls.py)")
     parser.add_argument("--polls-on-disk", action="store_true",
@@ -987,7 +988,7 @@ def main(argv=None) -> int:
         parser.error("keep the ramp 0-30 s")
     if args.wrk and shutil.which("wrk") is None:
         parser.error("--wrk needs wrk (Debian: apt-get install wrk; `make bench-deps`)")
-    from scorekeeper.serve import THREADS, WORKERS
+    from scorekeeper.server.serve import THREADS, WORKERS
 
     args.threads = args.threads or THREADS
     args.workers = args.workers or WORKERS

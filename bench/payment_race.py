@@ -1,5 +1,5 @@
 """A double tap, eight times over: simultaneous posts of "Mark paid" and of
-"Settled at the table" against the real server (``python -m scorekeeper.serve``,
+"Settled at the table" against the real server (``python -m scorekeeper.server.serve``,
 as `make run` starts it: waitress, 2 processes of 4 threads), on a loopback port
 with a temp instance folder.
 

@@ -1,6 +1,6 @@
 """Benchmark: how long the session sheet takes to print to PDF, and to import.
 
-Times ``scorekeeper.sheet.render_sheet_pdf`` on a 12-hand and a 120-hand
+Times ``scorekeeper.printing.sheet.render_sheet_pdf`` on a 12-hand and a 120-hand
 parlett session (and the same with an emoji name, a CJK name and a
 40-character name, which need the fallback fonts) against, in the same
 process, WeasyPrint rendering a one-line HTML document (its fixed cost per
@@ -9,7 +9,7 @@ with no CSS (the size of a 12-hand sheet's table when it had a cell per amount).
 
 Then the import of a session (``POST /import`` through Flask's test client,
 a temporary database): as its JSON export and as its sheet PDF, and the PDF
-parse alone (``scorekeeper.upload.record_text``: pypdf finding session.json).
+parse alone (``scorekeeper.files.upload.record_text``: pypdf finding session.json).
 
 Targets (a sheet as cheap as its page): 12 hands ≤ 1× the bare table, 120 hands ≤ 1 s, and a PDF
 import ≤ 2 × (the JSON import + the PDF parse).
@@ -81,7 +81,7 @@ def measure(runs: int) -> dict:
     import pypdf
     import weasyprint
 
-    from scorekeeper.sheet import render_sheet_html, render_sheet_pdf
+    from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf
 
     baseline, _, baseline_cpu = median_seconds(
         lambda: weasyprint.HTML(string=BASELINE_HTML).write_pdf(), max(runs, 9))
@@ -122,8 +122,8 @@ def measure_imports(runs: int) -> list[dict]:
 
     from scorekeeper import create_app
     from scorekeeper.rules.record import dump
-    from scorekeeper.sheet import render_sheet_pdf
-    from scorekeeper.upload import record_text
+    from scorekeeper.printing.sheet import render_sheet_pdf
+    from scorekeeper.files.upload import record_text
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -198,7 +198,7 @@ def report(results: dict, info: dict, runs: int) -> str:
 
 
 SECTION_INTRO = """\
-`.venv/bin/python bench/pdf_bench.py`: `scorekeeper.sheet.render_sheet_pdf` on a
+`.venv/bin/python bench/pdf_bench.py`: `scorekeeper.printing.sheet.render_sheet_pdf` on a
 12-hand and a 120-hand parlett session, with plain names and with an emoji, a CJK
 and a 40-character name, against WeasyPrint rendering a one-line HTML document and
 a bare 14 × 28 table of numbers (no CSS) in the same process; then `POST /import`

@@ -1,6 +1,6 @@
 """Benchmark: do simultaneous PDF sheets starve other requests?
 
-Starts the real server as `make run` does (``python -m scorekeeper.serve --host
+Starts the real server as `make run` does (``python -m scorekeeper.server.serve --host
 127.0.0.1 --port N``, a temp instance folder), imports ``--pdfs`` different
 1,000-hand sessions, then measures a trivial request (GET /manifest.webmanifest,
 no database) every 100 ms: first with nothing else going on, then while
@@ -287,7 +287,7 @@ class Server:
         env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONPATH=str(self.root))
         self.log = open(self.folder / "server.log", "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)],
             cwd=self.root, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -1,7 +1,7 @@
 """The replica's recovery point: how many seconds of acknowledged saves a lost
-disk costs (scorekeeper/replica.py, Litestream).
+disk costs (scorekeeper/server/replica.py, Litestream).
 
-Each run starts what `make run-https` starts (``python -m scorekeeper.front``:
+Each run starts what `make run-https` starts (``python -m scorekeeper.server.front``:
 the app's two processes, Caddy and litestream, with ``REPLICA`` a folder, "the
 other disk") in a temp instance folder; ``--tables`` tables each save a hand
 (POST /s/<id>/hands, straight to the app's processes, each table from its own
@@ -44,8 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from scorekeeper import replica, store  # noqa: E402
-from scorekeeper.serve import worker_ports  # noqa: E402
+from scorekeeper.server import replica  # noqa: E402
+from scorekeeper import store  # noqa: E402
+from scorekeeper.server.serve import worker_ports  # noqa: E402
 from support.data import load_example  # noqa: E402
 from support.front import RunHttps, have_caddy  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402

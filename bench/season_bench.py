@@ -122,7 +122,7 @@ def part_cli(args, season_records, lines, results) -> bool:
 
 def part_pdf(args, season_records, lines, results) -> bool:
     from scorekeeper.rules.season import evening_figures, owed, season
-    from scorekeeper.season_sheet import season_sheet_pdf
+    from scorekeeper.printing.season_sheet import season_sheet_pdf
 
     figures = [evening_figures(r, f"evening {i + 1}") for i, r in enumerate(season_records)]
     whole = season(figures)

@@ -1,6 +1,6 @@
 """Benchmark: normal requests while slow clients hold connections open.
 
-Starts the real server as `make run` does (``python -m scorekeeper.serve --host
+Starts the real server as `make run` does (``python -m scorekeeper.server.serve --host
 127.0.0.1 --port N``, a temp instance folder), then for 0, 64 and 256 half-open
 connections (half of them sent half a request line, ``GET / HTTP/1.1\\r\\nHost:
 x\\r\\n``, the other half a POST's headers and half its body) measures normal

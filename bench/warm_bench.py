@@ -1,4 +1,4 @@
-"""The first save at the process that did not see a session (web/warm.py).
+"""The first save at the process that did not see a session (server/warm.py).
 
 The real server (waitress, two processes, a port each as behind the front) with
 ``--sessions`` sessions of ``--hands`` hands, imported through the first process.
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
     print("| the processes | first save there, in the app: median / p95 ms | a warm save: median / p95 ms "
           "| first ÷ warm (medians) | CPU a save, both processes: first / warm ms |")
     print("| --- | ---: | ---: | ---: | ---: |")
-    for follow, label in ((True, "follow each other's changes (web/warm.py)"), (False, "do not (`WARM_FOLLOW_SECONDS = 0`)")):
+    for follow, label in ((True, "follow each other's changes (server/warm.py)"), (False, "do not (`WARM_FOLLOW_SECONDS = 0`)")):
         r = results[follow]
         print(f"| {label} | {r['first']:.1f} / {r['first_p95']:.1f} | {r['warm']:.1f} / {r['warm_p95']:.1f} "
               f"| {r['first'] / r['warm']:.2f}× | {r['first_cpu']:.1f} / {r['warm_cpu']:.1f} |")

@@ -8,47 +8,15 @@ for Flask (docs/engineering.md, "Start-up").
 """
 
 
-
-def project_root():
-    """The folder the package sits in (templates/, static/ and instance/ are beside it)."""
-    from pathlib import Path
-
-    return Path(__file__).resolve().parent.parent
-
-
-def resource_dir(name: str):
-    """``templates`` or ``static``: beside the package in a checkout (and an editable
-    install), inside it in an installed wheel."""
-    beside = project_root() / name
-    if beside.is_dir():
-        return beside
-    from pathlib import Path
-
-    return Path(__file__).resolve().parent / name
-
-
-def instance_folder():
-    """The folder SCOREKEEPER_INSTANCE names, else instance/ beside the project (in a
-    checkout), else instance/ in the current folder (an installed wheel): the
-    database, secret key, config.py and backups live there."""
-    import os
-    from pathlib import Path
-
-    named = os.environ.get("SCOREKEEPER_INSTANCE")
-    if named:
-        return Path(named).resolve()
-    root = project_root()
-    return (root / "instance" if (root / "pyproject.toml").is_file() else Path.cwd() / "instance").resolve()
-
-
 def create_app(test_config=None):
     """Build the app: configuration, the database, the web layer."""
     from pathlib import Path
 
     from flask import Flask
 
-    from . import db, hosting, logs, web
-    from .web import kept_polls
+    from . import db, web
+    from .places import instance_folder, resource_dir
+    from .server import hosting, kept_polls, logs
     from .limits import MAX_RECORD_BYTES
 
     logs.install()   # before anything can log: no log line carries a link's id
@@ -75,16 +43,16 @@ def create_app(test_config=None):
         PDF_WAITING=1,  # request threads (of each process's 4) that may wait for a PDF sheet, of each kind (pdf.py)
         PDF_RENDERS_PER_MINUTE=6,  # new PDF renders one client address may start a minute (pdf.py)
         SESSIONS_PER_MINUTE=10,  # new sessions (form or import) one client address may create a minute
-        WARM_FOLLOW_SECONDS=1.0,  # each served process follows the other's changes this often (web/warm.py; 0: not)
+        WARM_FOLLOW_SECONDS=1.0,  # each served process follows the other's changes this often (server/warm.py; 0: not)
         SEND_FILE_MAX_AGE_DEFAULT=600,
         COMPRESS_ALGORITHM=["br", "gzip"],
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/javascript",
                             "application/json", "image/svg+xml", "application/manifest+json"],
         COMPRESS_MIN_SIZE=500,
-        PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/hosting.py
+        PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/server/hosting.py
         PROXY_FROM=["127.0.0.1", "::1"],  # the front's addresses: forwarded headers from anyone else are dropped
         HSTS_SECONDS=365 * 24 * 3600,  # over https, for a host name
-        REPLICA=None,  # a folder on another disk or a replica URL (s3://, sftp://): Litestream's (scorekeeper/replica.py)
+        REPLICA=None,  # a folder on another disk or a replica URL (s3://, sftp://): Litestream's (scorekeeper/server/replica.py)
         REPLICA_SYNC_SECONDS=1.0,  # how often Litestream reads the WAL, and copies what it read to the replica
     )
     if test_config is None:
@@ -96,7 +64,7 @@ def create_app(test_config=None):
     db.init_app(app)
     web.init_app(app)
     hosting.init_app(app)
-    kept_polls.init_app(app)   # outermost: a poll answered before the front's headers are read (web/kept_polls.py)
+    kept_polls.init_app(app)   # outermost: a poll answered before the front's headers are read (server/kept_polls.py)
     return app
 
 
@@ -105,7 +73,7 @@ def _secret_key(instance) -> str:
     import os
     import secrets
 
-    from .private import FILE_MODE, private_dir
+    from .files.private import FILE_MODE, private_dir
 
     path = instance / "secret_key"
     if not path.exists():

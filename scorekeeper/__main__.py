@@ -12,7 +12,7 @@ import sys
 from .limits import MAX_HANDS, MAX_RECORD_BYTES
 from .rules import InvalidRecord
 from .rules.record import parse, settle, validate
-from .upload import record_text
+from .files.upload import record_text
 
 LIMITS = (f"Records of at most {MAX_RECORD_BYTES // (1024 * 1024)} MB and {MAX_HANDS:,} hands, "
           "as the web import takes.")
@@ -93,8 +93,8 @@ def cmd_sheet(args) -> int:
         return 1
     import tempfile
 
-    from .localtime import machine_now
-    from .sheet import render_sheet_pdf
+    from .words.localtime import machine_now
+    from .printing.sheet import render_sheet_pdf
 
     pdf = render_sheet_pdf(record, paper=args.paper, printed=machine_now())
     target = os.path.abspath(args.output)
@@ -193,7 +193,7 @@ def _season(paths, as_json: bool) -> int:
         sys.stdout.write(to_json_text(figures_json))
         sys.stdout.write("\n")
         return 0
-    from .season_text import season_lines
+    from .words.season_text import season_lines
 
     sys.stdout.write("\n".join(season_lines(figures)) + "\n")
     return 0
@@ -292,13 +292,13 @@ def cmd_rules_doc(args) -> int:
 
 
 def cmd_replicate(args) -> int:
-    from . import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
+    from .server import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
 
     return replica.cmd_replicate(args)
 
 
 def cmd_restore_replica(args) -> int:
-    from . import replica
+    from .server import replica
 
     return replica.cmd_restore(args)
 

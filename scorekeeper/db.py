@@ -14,7 +14,9 @@ import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
-from . import backup, private, replica, store
+from .files import backup_files, private
+from . import store
+from .server import replica
 
 
 class Connections:
@@ -59,7 +61,7 @@ def close_db(exception=None) -> None:
 
 def init_app(app: Flask) -> None:
     """Create and migrate the database (restored from its replica first where it
-    is missing and one is configured: scorekeeper/replica.py), clear what a
+    is missing and one is configured: scorekeeper/server/replica.py), clear what a
     killed server left half-written, and register teardown and the commands."""
     replicated = replica.from_config(app.config)
     if replicated is not None:
@@ -69,7 +71,7 @@ def init_app(app: Flask) -> None:
     store.initialise(app.config["DATABASE"])
     # what an earlier release made readable by others (0644 files, 0755 folders) is put right
     private.fix_modes(app.instance_path, app.config["DATABASE"], app.config["BACKUP_DIR"])
-    backup.remove_orphans(app.config["BACKUP_DIR"])
+    backup_files.remove_orphans(app.config["BACKUP_DIR"])
     # One idle connection held for the app's life: closing a request's
     # connection then never closes the last one, which in WAL mode would
     # checkpoint and delete the -wal file on every request.
@@ -95,7 +97,7 @@ def init_db_command():
 def backup_command(out):
     """Write every session to JSON files (one per session)."""
     out = out or str(Path(current_app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
-    paths, problems = backup.backup_all(store.connect(current_app.config["DATABASE"]), out)
+    paths, problems = backup_files.backup_all(store.connect(current_app.config["DATABASE"]), out)
     circles = sum(path.name.startswith("circle-") for path in paths)
     paths = [path for path in paths if not path.name.startswith("circle-")]
     also = f" and {circles} circle(s)" if circles else ""
@@ -115,7 +117,7 @@ def backup_command(out):
 def restore_command(paths):
     """Restore sessions from backup files or folders (same links as before)."""
     try:
-        restored, notes = backup.restore_files(store.connect(current_app.config["DATABASE"]), paths)
+        restored, notes = backup_files.restore_files(store.connect(current_app.config["DATABASE"]), paths)
     except store.Refused as refused:  # every file is checked before any is restored
         for problem in refused.lines():
             click.echo(problem, err=True)
@@ -123,5 +125,5 @@ def restore_command(paths):
         raise SystemExit(1) from None
     for note in notes:   # over an existing session: what was restored there, what it kept
         print(note)
-    circles = sum(1 for path in backup.expand(paths)[0] if path.name.startswith("circle-"))
+    circles = sum(1 for path in backup_files.expand(paths)[0] if path.name.startswith("circle-"))
     print(f"Restored {len(restored)} session(s)" + (f" and {circles} circle(s)" if circles else ""))

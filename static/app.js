@@ -13,13 +13,13 @@
 // No rule of the game is written here: what a script needs to know (which fields
 // are not answers, which chips exclude each other, what fills itself in, a pad's
 // legal calls) the server renders into the page from the rule book
-// (scorekeeper/web/client.py). Everything works without JavaScript too.
+// (scorekeeper/form/client.py). Everything works without JavaScript too.
 (function () {
   var Gleek = window.Gleek = window.Gleek || {};
 
   Gleek.form = function () { return document.getElementById("hand-form"); };
 
-  // What the server says of the hand form's fields (data-client, web/client.py):
+  // What the server says of the hand form's fields (data-client, form/client.py):
   // {control: [...names], prefixes: [...], actions: [...], pads: {tap: list}}.
   Gleek.client = function (f) {
     f = f || Gleek.form();

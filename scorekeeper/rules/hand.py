@@ -9,7 +9,7 @@ answer reads on the sheet. The hand form, its templates (one partial per kind),
 the hand detail, the sheet and the "in progress" view loop over this
 declaration, so nothing outside ``scorekeeper.rules`` knows a hand key's rule.
 
-The kinds of question (each is one module of ``scorekeeper/web/kinds/``: its
+The kinds of question (each is one module of ``scorekeeper/form/kinds/``: its
 reader, its writer, its fields' shapes and its partial, ``templates/fields/<kind>.html``)::
 
     seat      one seat, or nobody where the book allows it   dealer, tiddy, towser, tib, tom

@@ -8,7 +8,7 @@ import re
 
 from sqlite_utils import Database
 
-from .. import answers as shapes
+from ..form import answers as shapes
 from ..rules import BOOKS
 from ..rules.core import SEATS
 from ..rules.core import is_text

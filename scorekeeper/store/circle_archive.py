@@ -13,7 +13,7 @@ from fractions import Fraction
 from sqlite_utils import Database
 
 from ..rules.core import describe, key_name
-from ..names import member_name
+from ..words.names import member_name
 from ..rules.record import real_date, validate
 from .changes import insert_session, limit_problems
 from .circles import (Circle, MAX_MEMBERS, check_circles_kept, check_sessions_kept, circle_name_problem, evenings,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from ..names import member_name
+from ..words.names import member_name
 from ..rules.core import describe, is_text, key_name
 from .circles import MAX_MEMBERS, circle_name_problem, evenings, get_circle, members_problems
 from .common import is_token, now

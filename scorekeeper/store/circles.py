@@ -22,9 +22,9 @@ from sqlite_utils import Database
 
 from ..rules import Problem
 from ..rules.core import is_text
-from ..names import member_name
+from ..words.names import member_name
 from ..rules.record import MAX_NAME, name_key
-from ..season_text import amount_text
+from ..words.season_text import amount_text
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 

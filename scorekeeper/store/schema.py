@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlite_utils import Database, Migrations
 
-from ..names import member_name
+from ..words.names import member_name
 from . import commits, live_changes
 
 
@@ -296,7 +296,7 @@ _CHECKPOINT_PAGES: dict[str, int] = {}   # database path -> its connections' wal
 def leave_checkpoints(path: str | Path, pages: int) -> None:
     """The connections to the database at ``path`` checkpoint by themselves only
     once the WAL has ``pages`` pages (SQLite's default is 1,000): a replicator
-    (scorekeeper/replica.py, Litestream) checkpoints it before, after copying
+    (scorekeeper/server/replica.py, Litestream) checkpoints it before, after copying
     the WAL. Theirs stay PASSIVE: they never truncate or restart the WAL under a
     reader, nor wait for anyone."""
     _CHECKPOINT_PAGES[os.path.abspath(path)] = pages
@@ -328,7 +328,7 @@ def connect_keeper(path: str | Path) -> sqlite3.Connection:
 def initialise(path: str | Path) -> None:
     """Create the database if missing (0600: SQLite gives its -wal and -shm the
     same mode), switch it to WAL, apply migrations."""
-    from ..private import private_dir, private_file
+    from ..files.private import private_dir, private_file
 
     private_dir(Path(path).parent)
     private_file(path)

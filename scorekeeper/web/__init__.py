@@ -27,13 +27,14 @@ from __future__ import annotations
 from flask import Flask, render_template
 from flask_compress import Compress
 
-from .. import security
-from ..names import fit_style, row_head_style, short_names
+from ..server import security
+from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from ..season_text import nearest_half
-from . import circles, client, hands, home, hosting, nights, offline, owed, pins, players, sheets, table
+from ..words.season_text import nearest_half
+from . import circles, hands, home, hosting, nights, offline, owed, pins, players, sheets, table
+from ..form import client
 from .htmx import init_htmx
-from .fields import seat_value
+from ..form.fields import seat_value
 from .cache import CompressedParts, compressed_as
 
 BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, owed.bp, nights.bp,

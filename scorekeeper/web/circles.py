@@ -24,7 +24,7 @@ from .. import store
 from ..club.ratings import in_date_order, ratings
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
-from ..upload import ReaderBusy, load_upload
+from ..files.upload import ReaderBusy, load_upload
 from . import forms
 from .access import REMEMBERED, remember, remembered, unlock
 from .changes import keep_snapshot
@@ -504,7 +504,7 @@ MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
 def amount_text(amount, currency) -> str:
     """An exact amount as the table says it: counters (currency None), or money.
     (Kept by value: a season's pages say the same few hundred amounts thousands of times.)"""
-    from ..money import value_text
+    from ..words.money import value_text
     from ..rules.core import format_counters
 
     if currency is None:
@@ -514,7 +514,7 @@ def amount_text(amount, currency) -> str:
 
 @lru_cache(maxsize=8192, typed=True)
 def signed_amount(amount, currency) -> str:
-    from ..money import value_text
+    from ..words.money import value_text
     from ..rules.core import signed_counters
 
     if currency is None:
@@ -560,7 +560,7 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     ``nets(p, field)`` says a member's ``Net`` field (total, best, worst, average) per unit;
     ``shown(p, statistic)`` a member's value of each of ``statistics`` (``rules/statistics.py``)."""
     from ..rules.statistics import STATISTICS
-    from ..season_text import in_units, statistic_text, unit_words
+    from ..words.season_text import in_units, statistic_text, unit_words
     from .circle_figures import member_of, money_of, season_of
 
     db, circle = get_db(), view.circle
@@ -630,7 +630,7 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
 
 @on_circle_links("/ledger")
 def ledger(view):
-    from ..chart import SCREEN_TYPE, balance_chart_svg
+    from ..printing.chart import SCREEN_TYPE, balance_chart_svg
     from ..rules.season import unit_of
     from .circle_figures import filter_of
 
@@ -672,7 +672,7 @@ def thinned(running) -> list:
 def stats(view):
     from .circle_figures import filter_of
 
-    from ..chart import SCREEN_TYPE, bars_svg
+    from ..printing.chart import SCREEN_TYPE, bars_svg
 
     context = season_context(view, filter_of(request.args))
     who, money = context["who"], context["money"]
@@ -848,8 +848,8 @@ def season_pdf(view):
     versions it comes from; rendered by the session sheets' renderer process, with
     their turns and limits (``pdf.py``: a few a minute per device, the manage link as
     the scorer's): beyond them, a 503 or a 429."""
-    from ..pdf import SEASONS, Busy, Failed, TooMany, render_pdf
-    from ..season_sheet import print_season_pdf, season_pdf_parts
+    from ..printing.pdf import SEASONS, Busy, Failed, TooMany, render_pdf
+    from ..printing.season_sheet import print_season_pdf, season_pdf_parts
     from .cache import Recent
     from .circle_figures import evenings_key, filter_of
     from .sheets import content_disposition, paper, refusal

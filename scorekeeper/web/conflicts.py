@@ -11,16 +11,16 @@ import json
 from flask import flash, request
 from werkzeug.datastructures import MultiDict
 
-from .. import answers as shapes
+from ..form import answers as shapes
 from .. import store
 from ..db import get_db
 from ..rules.core import RANK_PLURALS, parse_set
 from ..rules.hand import sheet_words
 from .access import load_table
 from .changes import based_on
-from .fields import whole
-from .hand_form import hand_values, raw_values
-from .kinds import KINDS
+from ..form.fields import whole
+from ..form.hand_form import hand_values, raw_values
+from ..form.kinds import KINDS
 from .htmx import redirect
 from .target import Target, form_page
 from .wording import differences

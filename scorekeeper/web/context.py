@@ -8,12 +8,12 @@ from functools import lru_cache
 from flask import current_app, request
 
 from .. import store
-from ..money import session_money
+from ..words.money import session_money
 from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest
 from ..rules.record import settle
-from ..names import short_names
+from ..words.names import short_names
 from .agreement import for_table
 from .cache import LATEST_SETTLEMENT, SETTLEMENTS
 from .progress import in_progress

@@ -9,7 +9,7 @@ from ..rules import BOOKS, DEFAULT_BOOK
 from ..rules.core import SEATS
 from ..rules.record import FORMAT, MAX_NAME, alike_names, validate
 from ..limits import MAX_TITLE
-from .fields import seat_of
+from ..form.fields import seat_of
 
 
 

@@ -4,7 +4,7 @@ Under a club night's load (200 tables, 1,000 phones polling every 3 s through th
 front) four requests in five are a watcher's or a player's phone asking for its
 table's live part, and nearly all of them are a question another phone on the
 same link has just asked. Answered by waitress, even replayed without Flask
-(``web.kept_polls``), each still cost Python ~2 ms of CPU and a place in its
+(``server.kept_polls``), each still cost Python ~2 ms of CPU and a place in its
 queue; Caddy answers one from a file for a fraction of that, on every core.
 
 So for a watch link (``/w/<id>/live?v=<version>``, asked by htmx) the app leaves
@@ -45,7 +45,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..private import private_dir
+from ..files.private import private_dir
 
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
@@ -176,7 +176,7 @@ def default_folder(instance_path: str | Path) -> Path:
     of ~0.75 ms, and nothing is lost: the folder is emptied at every start anyway.
 
     The name is fixed by the instance folder, so the front's Caddyfile
-    (``scorekeeper.front``) and the app name the same one. It is used only if it is
+    (``scorekeeper.server.front``) and the app name the same one. It is used only if it is
     a real folder of this user's, ``0700``: ``/dev/shm`` is shared with every user
     of the machine, and a folder someone else made there is refused."""
     from hashlib import sha256

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, render_template, request
 
-from .. import answers, store
+from ..form import answers
+from .. import store
 from ..db import get_db
-from ..localtime import viewer_clock
+from ..words.localtime import viewer_clock
 from ..rules import BOOKS
 from ..rules.hand import sheet_words
 from .access import editable, on_both_links
@@ -22,8 +23,8 @@ from .changes import (based_on, change_or_refuse, keep_snapshot, not_changed, of
                       reopened_note, reopening, settled_ask)
 from .conflicts import conflict, merged, refusal, stale_save, with_use
 from .context import settlement_of, table_context
-from .fields import whole
-from .hand_form import hand_values, raw_values
+from ..form.fields import whole
+from ..form.hand_form import hand_values, raw_values
 from .htmx import is_fragment_request, redirect
 from .target import Target, form_page
 from .wording import HAND_ACTIONS, balance_changes, with_what_changed

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, flash, render_template, requ
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, NOT_IMPLEMENTED, InvalidRecord
-from ..upload import ReaderBusy, load_upload
+from ..files.upload import ReaderBusy, load_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot
@@ -44,7 +44,7 @@ def creator() -> tuple[str, int]:
 def keep_limit(what: str = "SESSIONS_PER_ADDRESS") -> int | None:
     """How many sessions (``what``: or ``"CIRCLES_PER_ADDRESS"``, circles) one client
     address may keep (a hosted server's cap)."""
-    from ..hosting import setting
+    from ..server.hosting import setting
 
     return setting(current_app, what)
 
@@ -59,7 +59,7 @@ def storage_full(full: store.StorageFull):
 def too_many_sessions(limited: store.RateLimited):
     """429, saying when to try again (Retry-After too); the server's door refuses
     this address's uploads meanwhile before their body is read (door.py)."""
-    from ..door import hold_off
+    from ..server.door import hold_off
 
     hold_off(request.remote_addr, limited.retry_after)
     headers = {"Retry-After": str(limited.retry_after)}

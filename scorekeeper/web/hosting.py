@@ -1,5 +1,5 @@
 """What a hosted server needs besides the pages: ``/healthz`` for the service
-manager, and the expiry of sessions nobody touches (scorekeeper/hosting.py
+manager, and the expiry of sessions nobody touches (scorekeeper/server/hosting.py
 says when; store/expiry.py does it), checked at most once an hour per server
 process, after a response has gone."""
 
@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, jsonify
 
 from .. import store
 from ..db import get_db
-from ..hosting import setting
+from ..server.hosting import setting
 
 bp = Blueprint("hosting", __name__)
 EXPIRY_EVERY = 3600.0   # seconds between two checks for expired sessions, per process

@@ -14,7 +14,7 @@ from ..limits import MAX_REASON
 from ..rules.core import is_text
 from .access import editable, load_player_table
 from .htmx import redirect
-from .fields import seat_of
+from ..form.fields import seat_of
 
 bp = Blueprint("players", __name__)
 

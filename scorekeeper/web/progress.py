@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import store
 from ..rules import BOOKS
 from ..rules.hand import sheet_words
-from .hand_form import UNREADABLE, parse_hand
+from ..form.hand_form import UNREADABLE, parse_hand
 
 #: What a hand in progress stored but no longer read can break: never the page.
 READING_FAILED = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)

@@ -8,8 +8,8 @@ import os
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from ..localtime import viewer_clock
-from ..logs import label
+from ..words.localtime import viewer_clock
+from ..server.logs import label
 from ..rules.record import dump
 from .access import on_both_links
 from .agreement import sheet_line, summary
@@ -26,8 +26,8 @@ def settle_up(table):
 
 def settle_page(table, problems: list | None = None, status: int = 200):
     """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
-    from ..chart import SCREEN_TYPE, balance_chart_svg
-    from ..money import stake_label
+    from ..printing.chart import SCREEN_TYPE, balance_chart_svg
+    from ..words.money import stake_label
     from .owed import evening_payments
 
     context = table_context(table)
@@ -55,7 +55,7 @@ def paper() -> str:
 
 @on_both_links(bp, "/sheet")
 def sheet(table):
-    from ..sheet import render_sheet_html
+    from ..printing.sheet import render_sheet_html
 
     return render_sheet_html(table.session.record(with_agreement=True), paper(), back_url=table.url(),
                              printed=viewer_clock(request.cookies).now(), agreed=sheet_line(table.session))
@@ -69,7 +69,7 @@ def sheet_pdf(table):
     in the table's zone, ``sheet_zone``). Sheets are rendered in a separate process, a
     few at a time, the scorer's first, a few a minute per client (pdf.py): beyond that,
     a 503 or a 429."""
-    from ..pdf import Busy, Failed, TooMany, render_pdf
+    from ..printing.pdf import Busy, Failed, TooMany, render_pdf
 
     config = current_app.config
     session, chosen = table.session, paper()
@@ -96,7 +96,7 @@ def sheet_pdf(table):
 def refusal(refused, back: str, what: str = "sheet"):
     """The page for a PDF the renderer refused (``pdf.TooMany``, ``Failed``, ``Busy``):
     429 or 503, with Retry-After."""
-    from ..pdf import Failed, TooMany
+    from ..printing.pdf import Failed, TooMany
 
     if isinstance(refused, TooMany):
         return render_template("error.html", title="Printing", back=back, message=(
@@ -118,7 +118,7 @@ def sheet_zone_now():
     laptop at the table, whose evening it was. One zone per server, so one
     rendering per sheet, whoever asks for it (the sheet's page and History stay in
     each viewer's own zone)."""
-    from ..localtime import clock_named, machine_now
+    from ..words.localtime import clock_named, machine_now
 
     name = current_app.config.get("SHEET_ZONE")
     clock = clock_named(name) if name else None

@@ -7,7 +7,7 @@ import os
 from flask import Blueprint, abort, current_app, flash, g, make_response, render_template, request
 
 from .. import store
-from ..localtime import viewer_clock
+from ..words.localtime import viewer_clock
 from ..db import get_db
 from .cache import LIVE, SHARED, SHARED_PARTS_FOLDER
 from .access import editable, is_table_page, is_unlocked, load_player_table, load_table, on_both_links
@@ -15,7 +15,7 @@ from .changes import based_on, change_or_refuse, reopen_asked, settled_ask, undo
 from .context import public_base_url, qr_svg, table_context
 from .circles import circle_of
 from .htmx import redirect, render
-from .kept_polls import VERSION_MARK
+from ..server.kept_polls import VERSION_MARK
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
 bp = Blueprint("table", __name__)

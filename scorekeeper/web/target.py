@@ -9,7 +9,7 @@ from ..db import get_db
 from ..rules import BOOKS
 from .access import Table
 from .context import table_context
-from .hand_form import parse_hand
+from ..form.hand_form import parse_hand
 from .htmx import is_fragment_request, render, retarget
 
 

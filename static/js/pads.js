@@ -1,5 +1,5 @@
 // The call pads without the connection. The server renders, with each pad, its
-// next states from the rule book's own replay (web/client.py pad_states: each
+// next states from the rule book's own replay (form/client.py pad_states: each
 // state's whose turn, its legal calls, the state each leads to, and the words a
 // call adds to the calls line), so the whole auction and the ruff can be tapped
 // call by call offline, and no rule is written here. A call taken on the phone

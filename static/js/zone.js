@@ -1,5 +1,5 @@
 // The viewer's time zone, for the times the server writes (History, the sheet's
-// "printed …"): an IANA name in the cookie "tz", read by scorekeeper/localtime.py.
+// "printed …"): an IANA name in the cookie "tz", read by scorekeeper/words/localtime.py.
 // Without it (no JavaScript, the very first page) those times are UTC and say so.
 (function () {
   var zone;

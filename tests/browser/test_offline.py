@@ -19,7 +19,8 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app, resource_dir
+from scorekeeper import create_app
+from scorekeeper.places import resource_dir
 
 from .browser_ui import FORM, UI, expected
 from .conftest import PHONE

@@ -143,7 +143,7 @@ def test_human_output_is_the_ledger_and_the_statistics(capsys, evenings):
 
 
 def test_a_sheet_pdf_counts_as_its_record(capsys, tmp_path, evenings):
-    from scorekeeper.sheet import render_sheet_pdf
+    from scorekeeper.printing.sheet import render_sheet_pdf
 
     record = json.loads(evenings[0].read_text())
     pdf = tmp_path / "e0.pdf"

@@ -1,5 +1,5 @@
-"""The real server (``python -m scorekeeper.serve --front``, as `make run-https`
-starts it) behind a real Caddy (the Caddyfile ``scorekeeper.front`` writes,
+"""The real server (``python -m scorekeeper.server.serve --front``, as `make run-https`
+starts it) behind a real Caddy (the Caddyfile ``scorekeeper.server.front`` writes,
 ``tls internal``), both on free loopback ports with a temp instance folder.
 
 Bounded: each process runs under ``timeout`` (it stops by itself even if the
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from scorekeeper import front, serve
+from scorekeeper.server import front, serve
 from scorekeeper.web import front_polls
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ class HttpsFront:
         bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
         with open(self.folder / "serve.log", "wb") as log:
             self.procs.append(subprocess.Popen(
-                bounded + [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1",
+                bounded + [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
                            "--port", str(self.app_port), "--workers", str(self.workers), "--front", self.url],
                 cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
         with open(self.folder / "caddy.log", "wb") as log:
@@ -164,10 +164,10 @@ def have_caddy() -> bool:
 
 class RunHttps(HttpsFront):
     """What `make run-https` starts: ``flask init-db``, then ``python -m
-    scorekeeper.front`` (the app's two processes, Caddy and, with ``REPLICA`` in
+    scorekeeper.server.front`` (the app's two processes, Caddy and, with ``REPLICA`` in
     the config, litestream), on free ports with this temp instance folder.
     ``stop()`` asks it to stop as a terminal or a service manager does (SIGTERM
-    to ``scorekeeper.front`` alone: it stops its children itself)."""
+    to ``scorekeeper.server.front`` alone: it stops its children itself)."""
 
     def __init__(self, folder: Path, config: str = ""):
         super().__init__(folder, config)
@@ -196,7 +196,7 @@ class RunHttps(HttpsFront):
         (self.folder / "front.log").unlink(missing_ok=True)
         with open(self.folder / "front.log", "ab") as log:
             self.procs = [subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.front", "--port", str(self.app_port),
+                [sys.executable, "-m", "scorekeeper.server.front", "--port", str(self.app_port),
                  "--https-port", str(self.port)],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)]
         deadline = time.monotonic() + timeout
@@ -214,7 +214,7 @@ class RunHttps(HttpsFront):
         raise RuntimeError("make run-https did not start: " + (self.folder / "front.log").read_text()[-2000:])
 
     def stop(self, timeout: float = 60.0) -> int | None:
-        """SIGTERM to scorekeeper.front, then its exit code (what is left of its group is killed after)."""
+        """SIGTERM to scorekeeper.server.front, then its exit code (what is left of its group is killed after)."""
         if self.procs:
             self.procs[0].terminate()
             try:

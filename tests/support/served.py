@@ -1,4 +1,4 @@
-"""The real server as `make run` starts it (``python -m scorekeeper.serve``), on a
+"""The real server as `make run` starts it (``python -m scorekeeper.server.serve``), on a
 free loopback port with a temp instance folder (``SCOREKEEPER_INSTANCE``),
 killed with its process group at ``stop()``; and a phone that talks to it over
 real HTTP, keeping its cookies as a browser does."""
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Served:
-    """``python -m scorekeeper.serve --host 127.0.0.1 --port N`` as `make run` runs it."""
+    """``python -m scorekeeper.server.serve --host 127.0.0.1 --port N`` as `make run` runs it."""
 
     def __init__(self, instance: Path, config: str = ""):
         self.instance, self.port = instance, free_port()
@@ -36,7 +36,7 @@ class Served:
         env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
         with open(self.log, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

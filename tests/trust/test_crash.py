@@ -1,4 +1,4 @@
-"""Crash safety: the real server (``python -m scorekeeper.serve``, as
+"""Crash safety: the real server (``python -m scorekeeper.server.serve``, as
 `make run` starts it: waitress) is killed with SIGKILL at random moments while a
 client saves, edits and deletes hands; after every kill the database must hold
 exactly what was acknowledged, and once restarted no orphan ``.tmp-*`` snapshot
@@ -98,7 +98,7 @@ def test_a_process_counts_as_running_while_any_thread_is(tmp_path):
 
 
 class Server:
-    """The real server, as `make run` starts it (``python -m scorekeeper.serve``), on
+    """The real server, as `make run` starts it (``python -m scorekeeper.server.serve``), on
     a free loopback port with a temp instance folder (its database and backups)."""
 
     def __init__(self, folder: Path):
@@ -118,7 +118,7 @@ class Server:
         env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance))
         log = open(self.folder / "server.log", "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)],
             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
         log.close()
         self.starts += 1

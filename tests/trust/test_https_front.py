@@ -164,7 +164,7 @@ def test_each_process_behind_the_front_has_its_own_port(https):
     answering by itself, as the front's ``least_conn`` balancing needs."""
     import http.client
 
-    from scorekeeper.serve import worker_ports
+    from scorekeeper.server.serve import worker_ports
 
     answered = set()
     for port in worker_ports(https.app_port, https.workers):

@@ -1,6 +1,6 @@
 """A hosted instance survives the loss of its disk: with ``REPLICA`` in
-instance/config.py, `make run-https` (``python -m scorekeeper.front``, started
-here on loopback) replicates the database with Litestream (scorekeeper/replica.py).
+instance/config.py, `make run-https` (``python -m scorekeeper.server.front``, started
+here on loopback) replicates the database with Litestream (scorekeeper/server/replica.py).
 
 Hands are saved through the real front (tables saving at once, while litestream
 copies and checkpoints the WAL: every save acknowledged, none refused busy), the
@@ -30,7 +30,8 @@ from support.data import load_example
 from support.front import RunHttps, have_caddy, processes_running
 from support.web import hand_fields
 
-from scorekeeper import create_app, replica, store
+from scorekeeper import create_app, store
+from scorekeeper.server import replica
 
 ROOT = Path(__file__).resolve().parents[2]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -224,7 +225,7 @@ def test_litestream_is_started_again_if_it_dies_and_never_left_behind(tmp_path):
         save_hands(server, url, jar, acknowledged := [])
         assert len(acknowledged) == SAVES
 
-        os.kill(server.procs[0].pid, signal.SIGKILL)   # scorekeeper.front alone, no time to stop its children
+        os.kill(server.procs[0].pid, signal.SIGKILL)   # scorekeeper.server.front alone, no time to stop its children
         server.procs[0].wait(timeout=10)
         wait_for(lambda: not processes_running("litestream replicate", str(server.instance)))
         assert not processes_running("litestream replicate", str(server.instance))   # it stopped with its parent

@@ -362,7 +362,7 @@ def test_a_foreign_host_is_refused_before_anything_happens(app, client, host):
 
 
 def test_the_servers_own_names_are_answered(app, client):
-    from scorekeeper.lan import lan_address
+    from scorekeeper.server.lan import lan_address
 
     hosts = ["localhost", "localhost:5000", "127.0.0.1", "127.0.0.1:5000", "[::1]:5000"]
     if lan_address():

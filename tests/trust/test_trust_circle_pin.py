@@ -1,6 +1,6 @@
 """A circle's PIN is its evenings' PIN too (a new evening gets it), so guessing
 it on any of them guesses the one PIN. Against the real server
-(``python -m scorekeeper.serve`` as `make run` starts it): wrong tries spread
+(``python -m scorekeeper.server.serve`` as `make run` starts it): wrong tries spread
 over the circle and its four evenings, from many devices (127.0.0.2 and up:
 loopback, each another device), count towards one ceiling of 100 a day; one
 device's five tries in 15 minutes count over all of them too. Before, each

@@ -1,4 +1,4 @@
-"""Paying what is owed, against the real server (``python -m scorekeeper.serve``
+"""Paying what is owed, against the real server (``python -m scorekeeper.server.serve``
 as `make run` starts it: waitress, two processes of four threads): a double tap,
 eight times over, on "Mark paid" and on "Settled at the table" records one
 payment per debt, answers the others 409 with the page as it is now and why,

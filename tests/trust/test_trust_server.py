@@ -1,5 +1,5 @@
 """Trust against the real server that `make run` starts
-(``python -m scorekeeper.serve``), on a free loopback port with a temp instance
+(``python -m scorekeeper.server.serve``), on a free loopback port with a temp instance
 folder (``SCOREKEEPER_INSTANCE``). Loopback only, bounded in connections and
 time, and the server is stopped at the end whatever happens.
 
@@ -302,7 +302,7 @@ def test_pdf_sheets_beyond_the_cap_are_refused_at_once_and_others_are_served(tmp
     thread = threading.Thread(target=render_first)
     thread.start()
     try:
-        from scorekeeper import pdf
+        from scorekeeper.printing import pdf
 
         waited = time.monotonic() + 60   # until the first sheet waits for the renderer (seconds for 400 hands)
         while not any(pdf._places.values()) and time.monotonic() < waited:

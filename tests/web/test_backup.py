@@ -340,9 +340,10 @@ def test_orphan_tmp_files_are_removed_at_start_up(tmp_path):
 
 def test_a_snapshot_is_the_same_json_whichever_hands_were_encoded_before(app, client, tmp_path):
     """A snapshot reuses each unchanged hand's JSON from the session's last one
-    (backup.EncodedHands): after every kind of change it is exactly the whole
+    (backup_files.EncodedHands): after every kind of change it is exactly the whole
     snapshot encoded afresh."""
-    from scorekeeper import backup, store
+    from scorekeeper import store
+    from scorekeeper.files import backup_files
 
     app.config["BACKUP_DIR"] = str(tmp_path / "backups")
     url = new_session(client, players=("Ánne ☃", "Ben", "Cat"), title='A "hands":[] title')
@@ -359,7 +360,7 @@ def test_a_snapshot_is_the_same_json_whichever_hands_were_encoded_before(app, cl
     for path, data in (("/hands/1", hand_fields(edited)), ("/hands/3/delete", None), ("/undo", None),
                        ("/hands/2", hand_fields(dict(EVENING[1], note="again")))):
         assert post_change(client, url, path, data).status_code == 303, path
-        expected = backup.dumps(store.snapshot(store.get_session(db, session_id)))
+        expected = backup_files.dumps(store.snapshot(store.get_session(db, session_id)))
         assert newest() == expected, path
         assert json.loads(newest())["record"] == export(client, url)
 

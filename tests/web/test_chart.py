@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.data import load_example
-from scorekeeper.chart import balance_chart_svg
+from scorekeeper.printing.chart import balance_chart_svg
 from scorekeeper.rules.record import settle
 
 SVG = "{http://www.w3.org/2000/svg}"

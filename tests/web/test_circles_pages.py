@@ -428,7 +428,7 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
 
     from pypdf import PdfReader
 
-    from scorekeeper import pdf
+    from scorekeeper.printing import pdf
 
     app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
                       "SESSIONS_PER_MINUTE": 10_000, "PDF_RENDERS_PER_MINUTE": 2})

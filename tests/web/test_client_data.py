@@ -1,4 +1,4 @@
-"""The data the phone's scripts get from the server (scorekeeper/web/client.py):
+"""The data the phone's scripts get from the server (scorekeeper/form/client.py):
 every state a pad offers offline is the rule book's own replay of the calls that
 lead there; the third count is what the question's reader fills in."""
 
@@ -9,8 +9,8 @@ import json
 import pytest
 
 from scorekeeper.rules import BOOKS
-from scorekeeper.web import client
-from scorekeeper.web.hand_form import CONTROL_FIELDS, parse_hand
+from scorekeeper.form import client
+from scorekeeper.form.hand_form import CONTROL_FIELDS, parse_hand
 
 NAMES = ("Ann", "Ben", "Cat")
 

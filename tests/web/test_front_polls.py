@@ -188,7 +188,7 @@ def test_a_server_that_cannot_have_its_port_leaves_the_running_ones_folder(tmp_p
     and must not remove the first's answers for the front on its way out."""
     import socket
 
-    from scorekeeper import serve
+    from scorekeeper.server import serve
     from scorekeeper.web import front_polls
 
     if not front_polls.MEMORY.is_dir():

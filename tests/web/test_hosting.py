@@ -195,7 +195,7 @@ def test_one_address_keeps_at_most_its_share_of_sessions(tmp_path):
 
 
 def test_the_front_gets_a_public_certificate_only_for_a_public_name(tmp_path):
-    from scorekeeper import front
+    from scorekeeper.server import front
 
     assert front.sites("https://scores.example.org", 8443, "192.0.2.2") == (["scores.example.org"], True)
     assert front.sites(None, 8443, "192.0.2.2") == (["https://localhost:8443", "https://192.0.2.2:8443"], False)
@@ -211,8 +211,8 @@ def test_the_front_gets_a_public_certificate_only_for_a_public_name(tmp_path):
 def test_the_front_sends_each_request_to_the_process_with_the_fewest_in_hand(tmp_path):
     """Behind the front each waitress process has its own port (serve --front),
     and Caddy balances between them, the polls it answers itself included."""
-    from scorekeeper import front
-    from scorekeeper.serve import worker_ports
+    from scorekeeper.server import front
+    from scorekeeper.server.serve import worker_ports
 
     assert worker_ports(5000, 2) == [5000, 5001] and worker_ports(5000, 1) == [5000]
     text = front.caddyfile(["https://localhost:8443"], False, ["127.0.0.1:5000", "127.0.0.1:5001"], tmp_path,

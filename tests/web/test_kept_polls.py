@@ -1,4 +1,4 @@
-"""Polls answered again without Flask (scorekeeper/web/kept_polls.py): the same
+"""Polls answered again without Flask (scorekeeper/server/kept_polls.py): the same
 bytes as Flask's answer, never stale, never one made for another kind of request."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from flask import request_started
 
 from scorekeeper import store
-from scorekeeper.web.kept_polls import VERSION_MARK, KeptPolls, poll_question
+from scorekeeper.server.kept_polls import VERSION_MARK, KeptPolls, poll_question
 from support.web import hand_fields, new_session, post_change, version_of
 
 HAND = {

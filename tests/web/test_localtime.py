@@ -15,8 +15,8 @@ import pypdf
 import pytest
 
 from support.data import DATA, load_example
-from scorekeeper.localtime import clock_named, printed_line
-from scorekeeper.sheet import render_sheet_html, render_sheet_pdf
+from scorekeeper.words.localtime import clock_named, printed_line
+from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 

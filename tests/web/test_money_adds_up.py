@@ -10,7 +10,7 @@ import pypdf
 import pytest
 
 from support.sessions import rounding_session
-from scorekeeper.sheet import render_sheet_html, render_sheet_pdf
+from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf
 
 EUR = {"per_counter": "0.05", "currency": "EUR"}
 FARTHING = {"per_counter": "0.25", "currency": "d"}

@@ -1,9 +1,9 @@
-"""Shortening and measuring names (scorekeeper.names; a name is never cut mid-word): whole
+"""Shortening and measuring names (scorekeeper.words.names; a name is never cut mid-word): whole
 graphemes and whole words, one way for the sheet, the PDF, the pages and the chart."""
 
 import pytest
 
-from scorekeeper.names import cut, fit_for_chart, graphemes, short_name, short_names, widest_word_em
+from scorekeeper.words.names import cut, fit_for_chart, graphemes, short_name, short_names, widest_word_em
 
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"
 
@@ -62,7 +62,7 @@ def test_the_pdf_sheet_calls_the_joker_by_his_word_and_cuts_no_name_inside_a_wor
 
     import pypdf
 
-    from scorekeeper.sheet import render_sheet_pdf
+    from scorekeeper.printing.sheet import render_sheet_pdf
     from support.data import load_example
 
     record = load_example("wits1671-evening.json")

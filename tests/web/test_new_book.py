@@ -156,7 +156,7 @@ def sample_hands(book_id):
 def test_every_book_conforms(book_id, towser_book, client):
     """Its phase rules cover its phases, every decision shows on the rules page,
     and a valid hand round-trips form → hand → form → detail → sheet."""
-    from scorekeeper.web.hand_form import hand_values, parse_hand
+    from scorekeeper.form.hand_form import hand_values, parse_hand
 
     book = BOOKS[book_id]
     assert [rule.phase for rule in book.phase_rules] == list(book.phase_ids)

@@ -1,4 +1,4 @@
-"""The season sheet (scorekeeper/season_sheet.py): a real PDF, read back with pypdf."""
+"""The season sheet (scorekeeper/printing/season_sheet.py): a real PDF, read back with pypdf."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pypdf
 import pytest
 
 from scorekeeper.rules.season import evening_figures, owed, season
-from scorekeeper.season_sheet import ledger_amount, season_sheet_pdf
+from scorekeeper.printing.season_sheet import ledger_amount, season_sheet_pdf
 from support.data import load_example, round_two
 
 NIGHTS = [  # the four worked evenings as one circle's (tests/rules/test_season.py works out the figures)
@@ -108,7 +108,7 @@ def test_ledger_amounts():
         "0", "+41", "-44.5", "+1,237.5"]
 
 
-# The ledger's lines are written into the PDF by scorekeeper.ledger_pdf, in a font of their own
+# The ledger's lines are written into the PDF by scorekeeper.printing.ledger_pdf, in a font of their own
 # (DejaVu Sans Mono, subset): read back by that font, page by page, they are the ledger's lines.
 LEDGER_FONT = "/LEDGER+DejaVuSansMono"
 
@@ -155,7 +155,7 @@ def long_season(figures, evenings: int):
 
 
 def the_ledger_lines(s, paper="a4") -> list[str]:
-    from scorekeeper.season_sheet import season_context
+    from scorekeeper.printing.season_sheet import season_context
 
     return season_context(s, [], "x", paper)["ledger"]["lines"]
 
@@ -196,7 +196,7 @@ def test_a_ledger_over_several_pages_is_numbered_and_read_back_in_order(figures,
         steps = {round(a - b, 2) for a, b in zip(ys, ys[1:])}
         assert len(steps) == 1 and steps.pop() > 0
     # the season's totals close the ledger on its last page (set by WeasyPrint, bold), the summary follows
-    from scorekeeper.season_sheet import season_context
+    from scorekeeper.printing.season_sheet import season_context
 
     totals = season_context(s, [], "x", paper.lower())["ledger"]["totals"]
     assert totals.startswith("Season                  440")

@@ -17,12 +17,12 @@ import pytest
 
 from support.sessions import long_session
 from support.data import DATA, load_example
-from scorekeeper.money import session_money
+from scorekeeper.words.money import session_money
 from scorekeeper.rules import InvalidRecord
 from scorekeeper.rules import BOOKS
 from scorekeeper.rules.core import format_counters
 from scorekeeper.rules.record import settle, validate
-from scorekeeper.sheet import render_sheet_html, render_sheet_pdf, sheet_context
+from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf, sheet_context
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -288,7 +288,7 @@ def test_context_of_modern_kiss_and_simplified():
     (["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann"], ["🃏 Jo", "Bartholomew…", "Ann"]),  # an emoji keeps its word
 ])
 def test_hand_lines_call_players_by_a_short_name(names, labels):
-    from scorekeeper.sheet import short_names
+    from scorekeeper.printing.sheet import short_names
 
     assert short_names(names) == labels
     record = load_example("parlett-evening.json")
@@ -314,7 +314,7 @@ def test_invalid_record_is_refused():
 
 
 def test_importing_the_sheet_does_not_import_weasyprint():
-    code = ("import sys, scorekeeper.sheet, scorekeeper.money, scorekeeper.chart; "
+    code = ("import sys, scorekeeper.printing.sheet, scorekeeper.words.money, scorekeeper.printing.chart; "
             "assert 'weasyprint' not in sys.modules, 'weasyprint imported'")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
@@ -386,7 +386,7 @@ def test_cli_paper_must_be_known(tmp_path):
                              "Kiss: no trumps, so no Tib or Tom.", "stock not bought"]),
 ])
 def test_the_pdf_prints_every_input_of_a_hand_and_a_line_to_agree(name, words):
-    from scorekeeper.sheet import render_sheet_pdf
+    from scorekeeper.printing.sheet import render_sheet_pdf
 
     record = load_example(name)
     text = flat("\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(render_sheet_pdf(record))).pages))

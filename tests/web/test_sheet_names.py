@@ -15,7 +15,7 @@ import pypdf
 import pytest
 
 from support.sessions import long_session
-from scorekeeper.sheet import CONTENT_WIDTH_PT, MONO_EM, ledger, render_sheet_pdf, sheet_context
+from scorekeeper.printing.sheet import CONTENT_WIDTH_PT, MONO_EM, ledger, render_sheet_pdf, sheet_context
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 LONG = "Bartholomew-Fitzwilliam Montgomery-Smyth"  # 40 characters, the most a name may have

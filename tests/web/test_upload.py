@@ -19,8 +19,8 @@ from support.hostile import many_attachments_pdf, pdf_with_attachments
 from support.sessions import long_session, rounding_session
 from scorekeeper import store
 from scorekeeper.rules.record import dump, validate
-from scorekeeper.sheet import render_sheet_pdf
-from scorekeeper.upload import ATTACHMENT, load_upload, record_text
+from scorekeeper.printing.sheet import render_sheet_pdf
+from scorekeeper.files.upload import ATTACHMENT, load_upload, record_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,7 +210,7 @@ def test_a_pdf_carrying_an_invalid_record_gets_the_records_problems(client, app)
 
 
 def test_reading_a_pdf_record_does_not_import_weasyprint():
-    code = ("import sys; from scorekeeper.upload import load_upload; "
+    code = ("import sys; from scorekeeper.files.upload import load_upload; "
             f"load_upload(open({str(DATA / 'parlett-evening.json')!r}, 'rb').read()); "
             "assert 'pypdf' not in sys.modules and 'weasyprint' not in sys.modules")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -259,7 +259,7 @@ def test_reading_a_pdf_is_bounded_in_memory_and_time_by_its_process():
     """The web import reads a PDF in a child process under an address-space and a
     CPU limit and a deadline: past them, one line, and nothing of it in this one."""
     from scorekeeper.rules import InvalidRecord
-    from scorekeeper.upload import read_isolated
+    from scorekeeper.files.upload import read_isolated
 
     record = long_session(200)
     pdf = render_sheet_pdf(record)

@@ -1,4 +1,4 @@
-"""web/warm.py: each server process follows the changes the other made, and at
+"""server/warm.py: each server process follows the changes the other made, and at
 start warms the evening's sessions, so no request pays for a session it has not
 seen. "The other process" here is a real one: a Python started by the test, with
 its own app on the same SQLite file (its caches are not this process's)."""
@@ -59,7 +59,7 @@ def kept_settlement(app, url, version):
 
 def test_a_change_made_by_the_other_process_is_followed_here(app, client):
     from scorekeeper.rules.record import settle
-    from scorekeeper.web.warm import Follower
+    from scorekeeper.server.warm import Follower
 
     url = new_session(client)
     for hand in HANDS[:2]:
@@ -79,7 +79,7 @@ def test_a_change_made_by_the_other_process_is_followed_here(app, client):
 
 
 def test_a_change_made_here_is_not_settled_again(app, client):
-    from scorekeeper.web.warm import Follower
+    from scorekeeper.server.warm import Follower
 
     url = new_session(client)
     follower = Follower(app)
@@ -92,7 +92,7 @@ def test_a_change_made_here_is_not_settled_again(app, client):
 def test_at_start_the_evening_s_sessions_are_warmed_newest_first(app):
     import sqlite3
 
-    from scorekeeper.web.warm import Follower
+    from scorekeeper.server.warm import Follower
 
     old, middle, newest = in_the_other_process(app, HANDS[:2], new=3)
     database = app.config["DATABASE"]
@@ -113,7 +113,7 @@ def test_at_start_the_evening_s_sessions_are_warmed_newest_first(app):
 def test_a_session_gone_after_its_change_is_passed_over(app):
     """(Expired between the pass reading its change and warming it.)"""
     from scorekeeper.db import get_db
-    from scorekeeper.web.warm import Follower
+    from scorekeeper.server.warm import Follower
 
     with app.app_context():
         assert Follower(app).warm(get_db(), "Xx0123456789abcdefABCDEF") is False
@@ -131,7 +131,7 @@ def test_a_server_started_mid_evening_warms_each_process(app, tmp_path):
     (instance / "config.py").write_text(f"DATABASE = {app.config['DATABASE']!r}\nSECRET_KEY = 'test'\n")
     log = tmp_path / "serve.log"
     with open(log, "wb") as out:
-        server = subprocess.Popen(["timeout", "-s", "KILL", "100", sys.executable, "-m", "scorekeeper.serve",
+        server = subprocess.Popen(["timeout", "-s", "KILL", "100", sys.executable, "-m", "scorekeeper.server.serve",
                                    "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
                                   cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -152,7 +152,7 @@ def page_templates() -> list[str]:
 
 def test_every_template_is_compiled_before_serving_and_kept_for_the_next_start(app, tmp_path):
     from scorekeeper import create_app
-    from scorekeeper.web.warm import compile_templates
+    from scorekeeper.server.warm import compile_templates
 
     app.instance_path = str(tmp_path / "instance")
     assert compile_templates(app) == len(page_templates())
@@ -182,7 +182,7 @@ def test_at_start_behind_the_front_the_evening_s_live_parts_are_left_for_it(app,
     link's first poll after a restart waits for the app."""
     from scorekeeper import store
     from scorekeeper.db import get_db
-    from scorekeeper.web.warm import Follower
+    from scorekeeper.server.warm import Follower
 
     files = front_files
     watches = watch_ids(app, in_the_other_process(app, HANDS[:2], new=2))
@@ -202,7 +202,7 @@ def test_at_start_one_process_leaves_the_parts_and_another_at_the_same_moment_no
     import fcntl
 
     from scorekeeper.web import front_polls
-    from scorekeeper.web.warm import Follower
+    from scorekeeper.server.warm import Follower
 
     files = front_files
     watches = watch_ids(app, in_the_other_process(app, HANDS[:1], new=2))
@@ -220,7 +220,7 @@ def test_at_start_one_process_leaves_the_parts_and_another_at_the_same_moment_no
 def test_templates_are_compiled_where_the_instance_folder_cannot_keep_them(app, tmp_path):
     """An instance folder that cannot be written (here: under a file, which even
     root cannot make a folder in): compiled all the same, kept nowhere."""
-    from scorekeeper.web.warm import compile_templates
+    from scorekeeper.server.warm import compile_templates
 
     (tmp_path / "a-file").write_text("")
     app.instance_path = str(tmp_path / "a-file" / "instance")

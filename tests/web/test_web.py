@@ -467,7 +467,7 @@ def test_a_killed_servers_shared_parts_are_removed_at_the_next_start(tmp_path):
     import subprocess
     import sys
 
-    from scorekeeper.serve import remove_left_parts
+    from scorekeeper.server.serve import remove_left_parts
 
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -487,7 +487,7 @@ def test_the_shared_parts_live_in_memory_where_there_is_tmpfs(monkeypatch):
     import os
     import tempfile
 
-    from scorekeeper.serve import parts_folder_parent, share_live_parts
+    from scorekeeper.server.serve import parts_folder_parent, share_live_parts
 
     expected = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else tempfile.gettempdir()
     assert str(parts_folder_parent()) == expected

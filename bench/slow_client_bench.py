@@ -19,7 +19,7 @@ closes one; the phase lasts ``TRICKLE_PHASE`` s, past the server's 10 s header
 deadline, so its steady state is measured.
 
 ``--front`` measures through the HTTPS front instead (``serve --front``
-behind Caddy with the Caddyfile ``scorekeeper.front`` writes, tests/support/front.py):
+behind Caddy with the Caddyfile ``scorekeeper.server.front`` writes, tests/support/front.py):
 normal requests over https from 127.0.0.1 with 0 and then each of ``--uploads``
 (2,100 and 5,000) slow uploads from 127.0.0.2, each a TLS connection posting a
 2 MB import whose head is sent at once and whose body comes a byte every 4 s,
@@ -78,7 +78,7 @@ same run, nothing failed. `--root` serves main's code before the caps (same sitt
 FRONT_HEADING = "## Slow uploads through the HTTPS front (round four)"
 FRONT_INTRO = """\
 `.venv/bin/python bench/slow_client_bench.py --front [--root DIR]`: the real server
-behind the real Caddy (`serve --front` and the Caddyfile `scorekeeper.front` writes),
+behind the real Caddy (`serve --front` and the Caddyfile `scorekeeper.server.front` writes),
 on loopback with a temp instance; normal requests one after another over https from
 127.0.0.1 (the table page of a 12-hand session, the home page, saving a hand; a fresh
 connection each, 5 s timeout) with 0, then 2,100 and 5,000 slow uploads from
@@ -358,7 +358,7 @@ def run_front(args) -> dict:
 
 
 class RootFront(HttpsFront):
-    """The front for ``--root``: that copy's own Caddyfile (``scorekeeper.front.caddyfile``
+    """The front for ``--root``: that copy's own Caddyfile (``scorekeeper.server.front.caddyfile``
     as that copy writes it), not this branch's."""
 
     def caddyfile(self) -> str:

@@ -36,7 +36,7 @@ out. So here:
   uploads at once in this process; one more is refused (429) as soon as its
   headers are in, its body unread. The held-off addresses above are the
   forwarded ones too. (The front's own deadlines, Caddy's ``read_header`` and
-  ``read_body``, are the door's: scorekeeper/front.py.)
+  ``read_body``, are the door's: scorekeeper/server/front.py.)
 
 Checked against waitress 3.0.2's source (``waitress/server.py``, ``channel.py``):
 ``HTTPChannel.received`` creates ``self.request`` (a parser) for each request and

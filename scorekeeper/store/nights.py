@@ -26,7 +26,7 @@ from sqlite_utils import Database
 from ..club import seating
 from ..club.seating import MAX_PLAYERS, MAX_ROUNDS, Round, SeatingError, Table, name_key
 from ..limits import MAX_TITLE
-from ..names import member_name
+from ..words.names import member_name
 from ..rules import BOOKS, Problem
 from ..rules.core import is_text
 from ..rules.record import FORMAT, MAX_NAME, validate

@@ -94,7 +94,7 @@ class HttpsFront:
         return [f"127.0.0.1:{port}" for port in serve.worker_ports(self.app_port, self.workers)]
 
     def caddyfile(self) -> str:
-        """The Caddyfile ``scorekeeper.front`` writes for this app (its deadlines from config.py)."""
+        """The Caddyfile ``scorekeeper.server.front`` writes for this app (its deadlines from config.py)."""
         settings: dict = {}
         exec(self.config, settings)   # the instance's config.py, read as the app reads it (Flask's from_pyfile)
         return front.caddyfile([self.url], False, self.upstream(), self.storage, self.polls,

@@ -1,5 +1,5 @@
 """Round four: slow clients against the real server behind the real HTTPS front
-(``serve --front`` and Caddy with the Caddyfile ``scorekeeper.front`` writes,
+(``serve --front`` and Caddy with the Caddyfile ``scorekeeper.server.front`` writes,
 tests/support/front.py), on loopback, bounded in connections and time.
 
 Behind the front every connection to the app is the front's (127.0.0.1), which the

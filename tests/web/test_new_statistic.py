@@ -17,7 +17,7 @@ import pytest
 from scorekeeper.__main__ import main
 from scorekeeper.rules.season import evening_figures, season
 from scorekeeper.rules.statistics import STATISTICS, Statistic
-from scorekeeper.season_sheet import season_sheet_pdf
+from scorekeeper.printing.season_sheet import season_sheet_pdf
 from support.data import load_example
 
 

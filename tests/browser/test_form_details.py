@@ -90,3 +90,41 @@ def test_a_folded_sections_line_says_each_players_payment_apart(page, base_url):
     ui.chip("tiddy", "nobody")   # a tap in another section: the answered Stock folds
     expect(page.locator(f"{FORM} #step-stock .fold-line > span").first).to_have_text(
         "Buyer Ben · 12 — Ann +6, Ben −12, Cat +6")
+
+
+def double_tap(page, locator) -> None:
+    """Two taps 300 ms apart at one point of the screen, as a thumb makes them: the second
+    lands on whatever is there by then (a locator would follow the chip if it moved)."""
+    box = locator.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(300)
+    page.touchscreen.tap(x, y)
+
+
+def chosen(page, section: str) -> list:
+    return page.eval_on_selector_all(f"{FORM} #step-{section} input:checked",
+                                     "inputs => inputs.map(input => input.name + '=' + input.value)")
+
+
+def test_a_double_tap_chooses_only_what_was_under_the_thumb(page, base_url):
+    # Each answer folds what is answered and brings the next section into view: a second
+    # tap of a double tap must not land on the next section's chip that scrolled there.
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Eve"), "parlett")   # Ann deals: Ben is eldest
+    ui.next_hand()
+    ui.preset("9 of Hearts")
+    answered = page.locator(f"{FORM} #hand-summary")   # still to answer: nothing past the stock
+    for name, value, section, following in (("tiddy", 0, "tiddy", "stock"), ("buyer", 2, "stock", "ruff"),
+                                            ("price", 18, "stock", "sets")):
+        chip = page.locator(f'{FORM} label.chip:has(input[name="{name}"][value="{value}"])')
+        chip.scroll_into_view_if_needed()
+        ui._mark_form()
+        double_tap(page, chip)
+        ui._fresh_form()
+        page.wait_for_timeout(700)          # past a second answer, had the second tap chosen anything
+        ui._fresh_form()
+        expect(ui.chip_input(name, value)).to_be_checked()
+        assert chosen(page, following) == [], f"a double tap on {name}={value} also chose {chosen(page, following)}"
+    assert chosen(page, "stock") == ["buyer=2", "price=18"]
+    expect(answered).to_contain_text("Who won the ruff")

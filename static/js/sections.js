@@ -19,9 +19,12 @@
   // then the stock's 14 that scrolled there). A tap at that point, within STILL_MS of
   // such a move, on a control that was not under the thumb before it, is not taken.
   // A tap anywhere else, or after the scorer scrolled the page, is aimed afresh and taken,
-  // so the page still follows the hand.
+  // so the page still follows the hand. A move is the tapped section moving on the
+  // screen; a pad offering its next calls in the same place is not one (calls are
+  // spoken seconds apart, and a tap there is aimed at what is shown).
   var STILL_MS = 500, REACH = 24;   // px either way: a thumb tapping "the same spot" again
-  var thumb = null;                 // {x, y, what, moved, at}: when the page moved under it, and its scroll then
+  var thumb = null;                 // {x, y, what, section, top, moved, at}: the tapped section and its top then;
+                                    // when the page moved under the thumb, and its scroll then
 
   function sections(f) { return Array.prototype.slice.call(f.querySelectorAll("section.step")); }
   function done(section) { return !!section.querySelector(":scope > .step-status.done"); }
@@ -110,20 +113,29 @@
   // After the page moved in answer to a tap: is something else under the thumb now?
   function movedUnderThumb() {
     if (!thumb || what(document.elementFromPoint(thumb.x, thumb.y)) === thumb.what) return;
+    var section = thumb.section && document.getElementById(thumb.section);
+    if (section && section.getBoundingClientRect().top === thumb.top) return;
     thumb.moved = performance.now();
     thumb.at = window.scrollY;
+  }
+  // Would a tap at x, y land on a control the page has just moved under the thumb?
+  function movedThere(x, y, here) {
+    if (here === undefined) here = what(document.elementFromPoint(x, y));
+    return !!(thumb && thumb.moved && performance.now() - thumb.moved < STILL_MS && window.scrollY === thumb.at &&
+      Math.abs(x - thumb.x) <= REACH && Math.abs(y - thumb.y) <= REACH && here !== thumb.what);
   }
   window.addEventListener("click", function (event) {
     // a tap (never a key: its click has no count), not the label's own click on its chip
     if (!event.detail || (event.target.matches && event.target.matches("label input"))) return;
     var here = what(event.target);
-    if (thumb && thumb.moved && performance.now() - thumb.moved < STILL_MS && window.scrollY === thumb.at &&
-        Math.abs(event.clientX - thumb.x) <= REACH && Math.abs(event.clientY - thumb.y) <= REACH && here !== thumb.what) {
+    if (movedThere(event.clientX, event.clientY, here)) {
       event.preventDefault();
       event.stopImmediatePropagation();
       return;
     }
-    thumb = {x: event.clientX, y: event.clientY, what: here, moved: 0};
+    var section = event.target.closest("section.step[id]");
+    thumb = {x: event.clientX, y: event.clientY, what: here, moved: 0,
+      section: section && section.id, top: section && section.getBoundingClientRect().top};
   }, true);
 
   // What is above the thumb bar (fixed at the foot of the screen, when it is).
@@ -217,5 +229,5 @@
   // Nothing folds when the page opens: the page is drawn before this script runs
   // (on a slow phone, a second before), so folding then moved the chips under the
   // scorer's thumb. The sections fold in answer to the next tap.
-  G.sections = {follow: follow, unchecked: unchecked, checked: checked};
+  G.sections = {follow: follow, unchecked: unchecked, checked: checked, movedThere: movedThere};
 })();

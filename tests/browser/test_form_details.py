@@ -112,7 +112,7 @@ def chosen(page) -> list:
 @pytest.mark.parametrize("before, name, value", [
     ((), "tiddy", 0),                             # Tiddy's Ann: not the stock's 14 that scrolled there
     ((("tiddy", 0), ("price", 18)), "buyer", 2),  # the buyer Eve: not the ruff's winner Eve
-    ((("tiddy", 0), ("buyer", 2), ("ruff_winner", "nobody")), "price", 18),  # the price 18: not "Sets declared"
+    ((("tiddy", 0), ("buyer", 2), ("ruff_winner", 1)), "price", 18),  # the price 18: not what Eve paid the ruff
 ])
 def test_a_double_tap_chooses_only_what_was_under_the_thumb(page, base_url, before, name, value):
     # Each answer folds what is answered and brings the next section into view: the second

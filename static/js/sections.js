@@ -133,7 +133,7 @@
       event.stopImmediatePropagation();
       return;
     }
-    var section = event.target.closest("section.step[id]");
+    var section = event.target.closest && event.target.closest("section.step[id]");
     thumb = {x: event.clientX, y: event.clientY, what: here, moved: 0,
       section: section && section.id, top: section && section.getBoundingClientRect().top};
   }, true);

@@ -13,6 +13,19 @@
   // the page under the scorer's thumb
   var tappedSince = false;
 
+  // Where the thumb last tapped, and what was under it: a section folding and the next
+  // brought into view move other chips to that point within half a second of a tap, so
+  // the second tap of a double tap would choose an answer nobody aimed at (Tiddy's Ann,
+  // then the stock's 14 that scrolled there). A tap at that point, within STILL_MS of
+  // such a move, on a control that was not under the thumb before it, is not taken.
+  // A tap anywhere else, or after the scorer scrolled the page, is aimed afresh and taken,
+  // so the page still follows the hand. A move is the tapped section moving on the
+  // screen; a pad offering its next calls in the same place is not one (calls are
+  // spoken seconds apart, and a tap there is aimed at what is shown).
+  var STILL_MS = 500, REACH = 24;   // px either way: a thumb tapping "the same spot" again
+  var thumb = null;                 // {x, y, what, section, top, moved, at}: the tapped section and its top then;
+                                    // when the page moved under the thumb, and its scroll then
+
   function sections(f) { return Array.prototype.slice.call(f.querySelectorAll("section.step")); }
   function done(section) { return !!section.querySelector(":scope > .step-status.done"); }
   function titled(section) { return !!section.querySelector(":scope > h2"); }
@@ -78,12 +91,52 @@
       fold(section, answered && !keep);
       if (!first && titled(section) && !done(section)) first = section;
     });
-    if (clash) { inView(f, clash); return; }
-    if (!moved) return;
-    // after a chip of several (a set, a card) the scorer may tick more there: stay
-    var stay = lastTapped && (!done(lastTapped) || lastSeveral);
-    bring(stay ? lastTapped : first);
+    if (clash) inView(f, clash);
+    else if (moved) {
+      // after a chip of several (a set, a card) the scorer may tick more there: stay
+      var stay = lastTapped && (!done(lastTapped) || lastSeveral);
+      bring(stay ? lastTapped : first);
+    }
+    movedUnderThumb();
   }
+
+  // A control, named by what it answers (a chip by its question and answer, which
+  // stay the same when htmx swaps the fields in again; a button by its words and section).
+  function what(element) {
+    var control = element && element.closest && element.closest("label, button, summary, a, input, select, textarea");
+    if (!control) return "";
+    var input = control.matches("input") ? control : control.querySelector("input");
+    if (input) return "input " + input.name + "=" + input.value;
+    var section = control.closest("section.step");
+    return control.tagName + " " + (control.id || control.textContent.trim()) + " in " + (section ? section.id : "");
+  }
+  // After the page moved in answer to a tap: is something else under the thumb now?
+  function movedUnderThumb() {
+    if (!thumb || what(document.elementFromPoint(thumb.x, thumb.y)) === thumb.what) return;
+    var section = thumb.section && document.getElementById(thumb.section);
+    if (section && section.getBoundingClientRect().top === thumb.top) return;
+    thumb.moved = performance.now();
+    thumb.at = window.scrollY;
+  }
+  // Would a tap at x, y land on a control the page has just moved under the thumb?
+  function movedThere(x, y, here) {
+    if (here === undefined) here = what(document.elementFromPoint(x, y));
+    return !!(thumb && thumb.moved && performance.now() - thumb.moved < STILL_MS && window.scrollY === thumb.at &&
+      Math.abs(x - thumb.x) <= REACH && Math.abs(y - thumb.y) <= REACH && here !== thumb.what);
+  }
+  window.addEventListener("click", function (event) {
+    // a tap (never a key: its click has no count), not the label's own click on its chip
+    if (!event.detail || (event.target.matches && event.target.matches("label input"))) return;
+    var here = what(event.target);
+    if (movedThere(event.clientX, event.clientY, here)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    var section = event.target.closest && event.target.closest("section.step[id]");
+    thumb = {x: event.clientX, y: event.clientY, what: here, moved: 0,
+      section: section && section.id, top: section && section.getBoundingClientRect().top};
+  }, true);
 
   // What is above the thumb bar (fixed at the foot of the screen, when it is).
   function bottomOfView() {
@@ -124,6 +177,7 @@
     opened = section;
     fold(section, false);
     section.scrollIntoView({block: "start"});
+    movedUnderThumb();
   });
   // A box typed in says "changed" when it loses the focus, that is when the scorer
   // is already tapping something else (the pad's Bid, a chip): its answer must not
@@ -175,5 +229,5 @@
   // Nothing folds when the page opens: the page is drawn before this script runs
   // (on a slow phone, a second before), so folding then moved the chips under the
   // scorer's thumb. The sections fold in answer to the next tap.
-  G.sections = {follow: follow, unchecked: unchecked, checked: checked};
+  G.sections = {follow: follow, unchecked: unchecked, checked: checked, movedThere: movedThere};
 })();

@@ -24,6 +24,9 @@ FORM = "#hand-form"
 FRESH_FORM = ("#hand-form:not(.htmx-request) "
               "#hand-summary:not([data-stale]):not(.htmx-settling):not(.htmx-swapping)")
 TIMEOUT = 5_000
+#: The page is still at x, y: it has not just moved another control under the last tap there.
+MOVED_THERE = ("([x, y]) => !(window.Gleek && Gleek.sections && Gleek.sections.movedThere"
+               " && Gleek.sections.movedThere(x, y))")
 
 
 # ------------------------------------------------------------ amounts as shown
@@ -82,7 +85,14 @@ class UI:
 
     # -- taps
     def tap(self, locator: Locator) -> None:
-        """One tap (counted)."""
+        """One tap (counted), once the page is still where it is tapped: a player looks
+        before tapping where the page has just moved another control (the form does not
+        take a tap there for half a second, as it would be the second of a double tap)."""
+        if self.js:
+            box = locator.bounding_box()
+            if box:
+                middle = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+                self.page.wait_for_function(MOVED_THERE, arg=middle, polling=50)
         locator.click()
         self.taps += 1
 

@@ -3,6 +3,7 @@ its chip agree, and typed fields are checked while typing (no need to leave them
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .browser_ui import FORM, UI
@@ -90,3 +91,45 @@ def test_a_folded_sections_line_says_each_players_payment_apart(page, base_url):
     ui.chip("tiddy", "nobody")   # a tap in another section: the answered Stock folds
     expect(page.locator(f"{FORM} #step-stock .fold-line > span").first).to_have_text(
         "Buyer Ben · 12 — Ann +6, Ben −12, Cat +6")
+
+
+def double_tap(page, locator) -> None:
+    """Two taps 300 ms apart at one point of the screen, as a thumb makes them: the second
+    lands on whatever is there by then (a locator would follow the chip if it moved)."""
+    box = locator.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(300)
+    page.touchscreen.tap(x, y)
+
+
+def chosen(page) -> list:
+    """Every answer chosen on the form, in its order."""
+    return page.eval_on_selector_all(f"{FORM} input:checked",
+                                     "inputs => inputs.map(input => input.name + '=' + input.value)")
+
+
+@pytest.mark.parametrize("before, name, value", [
+    ((), "tiddy", 0),                             # Tiddy's Ann: not the stock's 14 that scrolled there
+    ((("tiddy", 0), ("price", 18)), "buyer", 2),  # the buyer Eve: not the ruff's winner Eve
+    ((("tiddy", 0), ("buyer", 2), ("ruff_winner", 1)), "price", 18),  # the price 18: not what Eve paid the ruff
+])
+def test_a_double_tap_chooses_only_what_was_under_the_thumb(page, base_url, before, name, value):
+    # Each answer folds what is answered and brings the next section into view: the second
+    # tap of a double tap must not land on the next section's chip that moved there.
+    ui = UI(page)
+    ui.start_session(base_url, ("Ann", "Ben", "Eve"), "parlett")   # Ann deals: Ben is eldest
+    ui.next_hand()
+    ui.preset("9 of Hearts")
+    for answered, answer in before:
+        ui.chip(answered, answer)
+    chip = page.locator(f'{FORM} label.chip:has(input[name="{name}"][value="{value}"])')
+    chip.scroll_into_view_if_needed()
+    ui._mark_form()
+    double_tap(page, chip)
+    ui._fresh_form()
+    page.wait_for_timeout(700)          # past a second answer, had the second tap chosen anything
+    ui._fresh_form()
+    expect(ui.chip_input(name, value)).to_be_checked()
+    assert sorted(chosen(page)) == sorted(["dealer=0", "trump=hearts", "turned_up=9", f"{name}={value}",
+                                           *(f"{a}={b}" for a, b in before)])

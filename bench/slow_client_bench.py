@@ -27,7 +27,8 @@ opened again whenever the front answers or closes it; each phase lasts ``--phase
 s once the uploads are open.
 
 ``--attacker-nice N`` (with ``--front``) runs the slow uploads' process at CPU
-niceness N (``os.nice`` in the forked child; 0, the default, leaves it as it was).
+niceness N (the forked child in a session of its own, its autogroup at N too:
+``lower_priority``; 0, the default, leaves it as it was).
 On a small machine the attacker's own TLS handshakes (a new one each time the front
 answers 429 or closes) compete for the same cores as Caddy and the app: on two
 cores the attacker took 19-49 % of a core, more than Caddy (11-33 %) and the app
@@ -218,8 +219,8 @@ class SlowUploads:
     def run(self) -> None:
         import asyncio
 
-        if self.niceness:   # the attacker's CPU is another machine's: let the server side have the cores first
-            os.nice(self.niceness)
+        if self.niceness:
+            lower_priority(self.niceness)
         asyncio.run(self.all())
 
     async def all(self) -> None:
@@ -227,7 +228,18 @@ class SlowUploads:
 
         connecting = asyncio.Semaphore(self.CONNECTING)
         context = self.front.context()
-        await asyncio.gather(*(self.one(i, connecting, context) for i in range(self.n)))
+        await asyncio.gather(self.until_orphaned(), *(self.one(i, connecting, context) for i in range(self.n)))
+
+    async def until_orphaned(self) -> None:
+        """Stop if the bench has gone without saying so: in a session of its own
+        (``lower_priority``) no Ctrl-C reaches this process."""
+        import asyncio
+
+        parent = os.getppid()
+        while not self.stopping.is_set():
+            if os.getppid() != parent:
+                self.stopping.set()
+            await asyncio.sleep(1.0)
 
     async def one(self, i: int, connecting, context) -> None:
         import asyncio
@@ -270,6 +282,22 @@ class SlowUploads:
         if self.process.is_alive():
             self.process.kill()
             self.process.join(timeout=10)
+
+
+def lower_priority(niceness: int) -> None:
+    """This process at CPU niceness ``niceness``, as the server side sees it: the
+    attacker's CPU is another machine's, so the front and the app get the cores
+    first. Where the kernel groups processes by session (autogroup, Linux's
+    default on desktops and here), a process's nice only orders it against its own
+    session, and the front and the app each run in a session of their own
+    (tests/support/front.py), so the process takes a session of its own and gives
+    that group the same niceness (/proc/self/autogroup; raising it needs no
+    privilege)."""
+    os.setsid()
+    autogroup = Path("/proc/self/autogroup")
+    if autogroup.exists():
+        autogroup.write_text(str(niceness))
+    os.nice(niceness)
 
 
 def https_request(front: HttpsFront, context, method: str, path: str, fields=None) -> int:

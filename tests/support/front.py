@@ -75,20 +75,28 @@ class HttpsFront:
             self.procs.append(subprocess.Popen(bounded + front.caddy_command(caddyfile), cwd=self.folder,
                                                env=dict(os.environ, HOME=str(self.folder)),
                                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        self.wait_until_answered(timeout, [(self.procs[0], "serve.log", "serve.log"),
+                                           (self.procs[1], "caddy.log", "caddy.log")], self.stop, "the front")
+        return self
+
+    def wait_until_answered(self, timeout: float, watched: list, give_up, what: str) -> None:
+        """Until /healthz answers 200 through the front. A watched process (``(process, its
+        log's name, what to call it)``) that exits, or the ``timeout``, gives up
+        (``give_up()``) and raises with the end of its log."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for proc, name in zip(self.procs, ("serve.log", "caddy.log")):
+            for proc, log, called in watched:
                 if proc.poll() is not None:
-                    self.stop()
-                    raise RuntimeError(f"{name} exited: " + (self.folder / name).read_text()[-2000:])
+                    give_up()
+                    raise RuntimeError(f"{called} exited: " + (self.folder / log).read_text()[-2000:])
             try:
                 if self.root_certificate.exists() and self.request("GET", "/healthz", timeout=2)[0] == 200:
-                    return self
+                    return
             except (OSError, ssl.SSLError, http.client.HTTPException):
                 pass
             time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the front did not start: " + (self.folder / "caddy.log").read_text()[-2000:])
+        give_up()
+        raise RuntimeError(f"{what} did not start: " + (self.folder / watched[-1][1]).read_text()[-2000:])
 
     def upstream(self) -> list[str]:
         return [f"127.0.0.1:{port}" for port in serve.worker_ports(self.app_port, self.workers)]
@@ -199,19 +207,9 @@ class RunHttps(HttpsFront):
                 [sys.executable, "-m", "scorekeeper.server.front", "--port", str(self.app_port),
                  "--https-port", str(self.port)],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.procs[0].poll() is not None:
-                self.kill()
-                raise RuntimeError("make run-https exited: " + (self.folder / "front.log").read_text()[-2000:])
-            try:
-                if self.root_certificate.exists() and self.request("GET", "/healthz", timeout=2)[0] == 200:
-                    return self
-            except (OSError, ssl.SSLError, http.client.HTTPException):
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError("make run-https did not start: " + (self.folder / "front.log").read_text()[-2000:])
+        self.wait_until_answered(timeout, [(self.procs[0], "front.log", "make run-https")], self.kill,
+                                 "make run-https")
+        return self
 
     def stop(self, timeout: float = 60.0) -> int | None:
         """SIGTERM to scorekeeper.server.front, then its exit code (what is left of its group is killed after)."""

@@ -26,31 +26,46 @@ KEPT_NEXT = ("async () => (await (await (await caches.open('gleek-pages')).match
              "?.text() || '').includes('<h1>Hand 1</h1>')")
 
 
+def table_with_next_hand_kept(context, link) -> tuple:
+    """A new parlett table opened on the phone, its worker keeping the page Next hand
+    opens: ``(page, the table's url)``."""
+    page = context.pages[0] if context.pages else context.new_page()
+    table = UI(page).start_session(link.url, PLAYERS, "parlett")
+    worker_ready(page)
+    page.reload()
+    for _ in range(100):
+        if page.evaluate(KEPT_NEXT):
+            break
+        page.wait_for_timeout(100)
+    return page, table
+
+
+def next_hand(page) -> None:
+    page.get_by_role("link", name="Next hand").click()
+    page.wait_for_url("**/hands/new")
+
+
+def quiet_hand(page) -> None:
+    """7 of Clubs, the quick buttons (their answers taken on the phone), tricks, honours."""
+    page.locator(FORM).get_by_role("button", name="7 of Clubs").click()
+    page.locator(FORM).get_by_role("button", name="Quiet hand: no Tiddy, no ruff contest, no sets").click()
+    page.locator(FORM).get_by_role("button", name="Ben (eldest) bought at 12").click()
+    for name, value in (("tricks_0", 5), ("tricks_1", 4), ("honour_A", 0), ("honour_K", 1), ("honour_Q", 2),
+                        ("honour_J", 0)):
+        tap(page, name, value)
+
+
 def test_a_hand_saved_offline_is_saved_once_after_the_browser_is_closed_and_opened_again(
         playwright, served, link, tmp_path):
     direct, _ = served
     profile = tmp_path / "profile"
     context = phone(playwright, profile)
     try:
-        page = context.pages[0] if context.pages else context.new_page()
-        ui = UI(page)
-        table = ui.start_session(link.url, PLAYERS, "parlett")
-        worker_ready(page)
-        page.reload()
-        for _ in range(100):   # the worker keeps the page Next hand opens
-            if page.evaluate(KEPT_NEXT):
-                break
-            page.wait_for_timeout(100)
+        page, table = table_with_next_hand_kept(context, link)
         cut(context, link)
-        page.get_by_role("link", name="Next hand").click()
-        page.wait_for_url("**/hands/new")
+        next_hand(page)
         expect(page.locator("#offline-copy")).to_be_visible()
-        page.locator(FORM).get_by_role("button", name="7 of Clubs").click()
-        page.locator(FORM).get_by_role("button", name="Quiet hand: no Tiddy, no ruff contest, no sets").click()
-        page.locator(FORM).get_by_role("button", name="Ben (eldest) bought at 12").click()
-        for name, value in (("tricks_0", 5), ("tricks_1", 4), ("honour_A", 0), ("honour_K", 1), ("honour_Q", 2),
-                            ("honour_J", 0)):
-            tap(page, name, value)
+        quiet_hand(page)
         # the presets' answers are on the phone, not only their taps
         for name, value in (("tiddy", "nobody"), ("ruff_winner", "nobody"), ("sets", "none"), ("buyer", "1"),
                             ("price", "12")):
@@ -88,24 +103,10 @@ def test_a_hand_saved_offline_that_the_server_refuses_after_the_relaunch_stays_o
     profile = tmp_path / "profile"
     context = phone(playwright, profile)
     try:
-        page = context.pages[0] if context.pages else context.new_page()
-        ui = UI(page)
-        table = ui.start_session(link.url, PLAYERS, "parlett")
-        worker_ready(page)
-        page.reload()
-        for _ in range(100):
-            if page.evaluate(KEPT_NEXT):
-                break
-            page.wait_for_timeout(100)
+        page, table = table_with_next_hand_kept(context, link)
         cut(context, link)
-        page.get_by_role("link", name="Next hand").click()
-        page.wait_for_url("**/hands/new")
-        page.locator(FORM).get_by_role("button", name="7 of Clubs").click()
-        page.locator(FORM).get_by_role("button", name="Quiet hand: no Tiddy, no ruff contest, no sets").click()
-        page.locator(FORM).get_by_role("button", name="Ben (eldest) bought at 12").click()
-        for name, value in (("tricks_0", 5), ("tricks_1", 4), ("honour_A", 0), ("honour_K", 1), ("honour_Q", 2),
-                            ("honour_J", 0)):
-            tap(page, name, value)
+        next_hand(page)
+        quiet_hand(page)
         page.locator(FORM).get_by_role("button", name="Save hand").click()
         expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
     finally:

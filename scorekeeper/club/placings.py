@@ -22,10 +22,9 @@ def table_points(totals: Sequence[Fraction | int]) -> list[Fraction]:
     if len(totals) != len(PLACE_POINTS):
         raise ValueError(f"a table has {len(PLACE_POINTS)} players, not {len(totals)}")
     points = []
-    for total in totals:
-        above = sum(other > total for other in totals)
+    for total, place in zip(totals, ranks(totals)):
         tied = sum(other == total for other in totals)
-        spanned = PLACE_POINTS[above:above + tied]
+        spanned = PLACE_POINTS[place - 1:place - 1 + tied]
         points.append(Fraction(sum(spanned), tied))
     return points
 

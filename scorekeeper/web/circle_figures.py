@@ -22,7 +22,7 @@ from functools import lru_cache
 from flask import current_app
 
 from .. import store
-from ..rules.season import EveningFigures
+from ..rules.season import EveningFigures, Paid, owed
 from ..rules.statistics import STATISTICS
 from .cache import LATEST_SETTLEMENT, Recent
 
@@ -236,12 +236,21 @@ def money_of(season, key: tuple):
 
 def open_debts(db, circle: store.Circle):
     """What is still owed over the open evenings: (debts, the open evenings' figures)."""
-    from ..rules.season import Paid, owed
-
     open_ids = set(store.open_evening_ids(db, circle.id))
     evenings = sorted((f for f in figures(db, circle.id) if f.key in open_ids),
                       key=lambda f: (f.played_on is None, f.played_on or ""))
-    paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
-            for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
+    paid = [paid_of(p) for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings
+
+
+def paid_of(payment) -> Paid:
+    """A payment marked paid as the season counts it (members as ``#id``; counters as no currency)."""
+    return Paid(member_key(payment.payer), member_key(payment.payee), payment.amount,
+                None if payment.unit == "counters" else payment.unit)
+
+
+def owed_alone(evening: EveningFigures, payments) -> list:
+    """What one evening owes by itself: its balances less the payments marked for it
+    alone (a reopened evening owes only the difference its change made)."""
+    return owed([evening], [paid_of(p) for p in payments if p.evenings == (evening.key,)])
 

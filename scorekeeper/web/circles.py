@@ -714,8 +714,7 @@ def owed_response(view: CircleView, problems: dict | None = None, status: int = 
 
 
 def owed_context(view: CircleView, problems: dict | None = None) -> dict:
-    from .circle_figures import member_key, member_of, open_debts
-    from .owed import evening_debts
+    from .circle_figures import member_key, member_of, open_debts, owed_alone
 
     db, circle = get_db(), view.circle
     names = circle.names()
@@ -731,7 +730,7 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
     # an evening changed after payments were marked for it alone (reopened): what it
     # still owes by itself, so the difference is said beside it, not its whole balance
     paid_alone = {p.evenings[0] for p in paid if len(p.evenings) == 1}
-    reopened = {f.key: evening_debts(db, circle, f.key) for f in open_figures if f.key in paid_alone}
+    reopened = {f.key: owed_alone(f, paid) for f in open_figures if f.key in paid_alone}
     return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
             "reopened": reopened,
             "version": circle.version, "payer_of": payer_of(open_figures), "member_of": member_of,

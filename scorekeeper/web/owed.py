@@ -22,10 +22,9 @@ from flask import Blueprint, abort, flash, request
 
 from .. import store
 from ..db import get_db
-from ..rules.season import Paid, owed
 from . import forms
 from .access import editable
-from .circle_figures import figures, member_key, member_of, open_debts
+from .circle_figures import figures, member_of, open_debts, owed_alone
 from .circles import amount_text, day_text
 from .htmx import redirect
 from .sheets import settle_page
@@ -80,9 +79,7 @@ def evening_debts(db, circle: store.Circle, session_id: str) -> list:
     if session_id not in store.open_evening_ids(db, circle.id):
         return []
     evening = next(f for f in figures(db, circle.id) if f.key == session_id)
-    paid = [Paid(member_key(p.payer), member_key(p.payee), p.amount, None if p.unit == "counters" else p.unit)
-            for p in store.payments(db, circle.id) if p.evenings == (session_id,)]
-    return owed([evening], paid)
+    return owed_alone(evening, store.payments(db, circle.id))
 
 
 def settled_now(db, circle: store.Circle, evening: str | None = None) -> list[str]:

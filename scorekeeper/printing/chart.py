@@ -19,7 +19,7 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
-from ..words.money import value_text
+from ..words.wording import value_text
 from ..words.names import emoji_spans, fit_for_chart
 from ..rules.core import format_counters
 

@@ -30,12 +30,13 @@ import threading
 from markupsafe import Markup
 
 from .chart import balance_chart_svg, thin
-from ..words.money import stake_label
 from ..rules import BOOKS
 from ..rules.core import format_counters
 from ..rules.season import in_money, unit_of
-from ..words.season_text import amount_text, debt_words, head_to_head_rows, signed_amount, stats_rows, unit_words
-from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, long_date, page_css
+from ..words.season_text import debt_words
+from ..words.wording import (amount_text, head_to_head_rows, long_date, signed_amount, stake_label, stats_rows,
+                             unit_words)
+from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, page_css
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
 CHUNK = 10  # evenings per ledger text (one table row)

@@ -260,9 +260,9 @@ def date_words(played_on: str | None, with_year: bool = False) -> str:
     return f"{text} {day.year}" if with_year else text
 
 
-def day_text(played_on: str | None) -> str:
+def day_text(played_on: str | None, this_year: int | None = None) -> str:
     """"14 Nov", the year too when not this year's ("3 Mar 2025"): an evening on a circle's pages."""
-    return _day_text(played_on, date.today().year)
+    return _day_text(played_on, date.today().year if this_year is None else this_year)
 
 
 @lru_cache(maxsize=4096)

@@ -7,14 +7,7 @@ from __future__ import annotations
 
 from ..rules.core import signed_counters
 from ..rules.season import in_money
-from .wording import amount_text, date_words, head_to_head_rows, in_units, signed_amount, stake_label, stats_rows, unit_words
-
-
-def and_list(words) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+from .wording import amount_text, and_list, date_words, head_to_head_rows, in_units, signed_amount, stake_label, stats_rows, unit_words
 
 
 def debt_words(debt, with_year: bool | None = None) -> str:

@@ -148,6 +148,15 @@ def decimal_money(value, currency: str, places: int | None = 2) -> str:
     return f"{sign}{symbol}{text}" if symbol else f"{sign}{currency} {text}"
 
 
+def stake_choice(stake: dict | None) -> str:
+    """A stake as the new-session form offers it: "¼d — farthing Gleek", "Counters only"."""
+    if not stake:
+        return "Counters only"
+    each = per_counter(stake)
+    name = PENCE_NAMES.get(each) if stake["currency"] == "d" else None
+    return f"{amount_text(each, stake['currency'])} — {name} Gleek" if name else amount_text(each, stake["currency"])
+
+
 def stake_label(stake: dict | None) -> str:
     """What a counter is worth, for a sheet's header.
 
@@ -246,6 +255,14 @@ def in_units(by_unit: dict, units, signed: bool = True, nearest: bool = False) -
 
 
 # ---------------------------------------------------------------- dates
+
+def and_list(words) -> str:
+    """"14 Nov", "14 Nov and 21 Nov", "14 Nov, 21 Nov and 28 Nov"."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
 
 def date_words(played_on: str | None, with_year: bool = False) -> str:
     """``"2026-11-14"`` → ``"14 Nov"`` (``"14 Nov 2026"`` with the year); undated: "undated";

@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 
 from scorekeeper.rules.season import evening_figures, season
-from scorekeeper.words.wording import (amount_text, counts_text, date_words, day_text, head_to_head_rows, in_units,
-                                       long_date, session_money, signed_amount, stake_label, stats_rows, unit_words)
+from scorekeeper.words.wording import (amount_text, and_list, counts_text, date_words, day_text, head_to_head_rows, in_units,
+                                       long_date, session_money, signed_amount, stake_choice, stake_label, stats_rows,
+                                       unit_words)
 from support.data import load_example
 
 F = Fraction
@@ -179,3 +180,22 @@ def test_head_to_head_rows(two_evenings):
     rows = {row[0]: row[1:] for row in head_to_head_rows(two_evenings)}
     assert rows["Samuel"] == ["", "+10¾d in 1", "+10¾d in 1", "·", "·", "·"]
     assert rows["Harry"] == ["·", "·", "·", "−26½ counters in 1", "−26½ counters in 1", ""]
+
+
+@pytest.mark.parametrize("stake, shown", [
+    (None, "Counters only"),
+    ({"per_counter": "0.25", "currency": "d"}, "¼d — farthing Gleek"),
+    ({"per_counter": "12", "currency": "d"}, "1s — shilling Gleek"),
+    ({"per_counter": "5", "currency": "d"}, "5d"),
+    ({"per_counter": "0.05", "currency": "EUR"}, "€0.05"),
+])
+def test_a_stake_as_the_new_session_form_offers_it(stake, shown):
+    assert stake_choice(stake) == shown
+
+
+@pytest.mark.parametrize("words, shown", [
+    ([], ""), (["14 Nov"], "14 Nov"), (["14 Nov", "21 Nov"], "14 Nov and 21 Nov"),
+    (["14 Nov", "21 Nov", "28 Nov"], "14 Nov, 21 Nov and 28 Nov"),
+])
+def test_a_list_in_words(words, shown):
+    assert and_list(words) == shown

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from ... import store
 from ...db import get_db
+from ...words.wording import and_list
 from .. import forms
 from ..circle_figures import PAGES, evenings_key, member_key, member_of, open_debts, owed_alone
 from ..htmx import redirect
@@ -78,7 +79,7 @@ def for_text(named: dict):
         days = [named.get(i, "an evening") for i in sorted(ids, key=lambda i: order.get(i, len(order)))]
         if len(days) > 4:
             return f"{days[0]} … {days[-1]}, {len(days)} evenings"
-        return " and ".join(days) if len(days) <= 2 else ", ".join(days[:-1]) + " and " + days[-1]
+        return and_list(days)
     return text
 
 

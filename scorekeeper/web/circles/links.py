@@ -124,10 +124,12 @@ def circle_of(session_id: str) -> dict | None:
 
 
 def pin_hash_of(pin: str) -> str:
+    """A PIN as it is kept (the hash a restore accepts): the circle's, or a new evening's table's."""
     return generate_password_hash(pin, method=store.PIN_METHOD)
 
 
 def member_id(raw) -> int | None:
+    """A member's id as a form posts it; anything else None (said as a problem, never an error page)."""
     return int(raw) if isinstance(raw, str) and raw.isdigit() and len(raw) < 12 else None
 
 

@@ -185,6 +185,12 @@ def amount_text(amount, currency: str | None) -> str:
     return pence(amount) if currency == "d" else decimal_money(amount, currency)
 
 
+def bare_amount(amount, currency: str | None) -> str:
+    """An amount under a heading that names its unit (a chart's axis): counters without the
+    word (``44½``), money as ``amount_text`` (``6¾d``)."""
+    return format_counters(amount) if currency is None else amount_text(amount, currency)
+
+
 @lru_cache(maxsize=8192, typed=True)
 def signed_amount(amount, currency: str | None) -> str:
     """A balance, signed both ways: ``+6¾d``, ``−€1.20``, ``0d``; in counters (None) bare, as

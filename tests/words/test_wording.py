@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 
 from scorekeeper.rules.season import evening_figures, season
-from scorekeeper.words.wording import (amount_text, and_list, counts_text, date_words, day_text, head_to_head_rows, in_units,
-                                       long_date, session_money, signed_amount, stake_choice, stake_label, stats_rows,
-                                       unit_words)
+from scorekeeper.words.wording import (amount_text, and_list, bare_amount, counts_text, date_words, day_text,
+                                       head_to_head_rows, in_units, long_date, session_money, signed_amount,
+                                       stake_choice, stake_label, stats_rows, unit_words)
 from support.data import load_example
 
 F = Fraction
@@ -199,3 +199,10 @@ def test_a_stake_as_the_new_session_form_offers_it(stake, shown):
 ])
 def test_a_list_in_words(words, shown):
     assert and_list(words) == shown
+
+
+@pytest.mark.parametrize("amount, currency, shown", [
+    (F(-89, 2), None, "−44½"), (41, None, "41"), (F(27, 4), "d", "6¾d"), (F(6, 5), "EUR", "€1.20"),
+])
+def test_an_amount_under_a_heading_that_names_its_unit(amount, currency, shown):
+    assert bare_amount(amount, currency) == shown

@@ -323,7 +323,7 @@ CATEGORIES = (
     ("compression (brotli)", ("brotli", "flask_compress", "zstd", "gzip", "zlib")),
     ("rules (check_hand, calls, phases)", ("scorekeeper/rules/",)),
     ("store (Python side)", ("scorekeeper/store/",)),
-    ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/words/money.py",
+    ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/words/money.py", "scorekeeper/words/wording.py",
                                                "scorekeeper/server/security.py", "segno")),
     ("Flask, Werkzeug, cookie session", ("flask", "werkzeug", "itsdangerous", "htmx_flask")),
 )
@@ -381,7 +381,7 @@ SAVE_FOCUS = [("scorekeeper/web/hands.py", "save_hand"), ("scorekeeper/web/table
               ("scorekeeper/store/changes.py", "add_hand"), ("scorekeeper/store/changes.py", "_check_hands_from"),
               ("scorekeeper/store/changes.py", "_write_change"), ("scorekeeper/store/reads.py", "get_session"),
               ("scorekeeper/web/changes.py", "keep_snapshot"), ("scorekeeper/web/context.py", "table_context"),
-              ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/words/money.py", "session_money"),
+              ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/words/wording.py", "session_money"),
               ("scorekeeper/web/progress.py", "in_progress"), ("scorekeeper/web/changes.py", "undo_offer"),
               ("flask/templating.py", "render_template"), ("scorekeeper/web/target.py", "parse"),
               ("flask/app.py", "wsgi_app"), ("scorekeeper/db.py", "get_db"),

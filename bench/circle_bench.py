@@ -42,7 +42,8 @@ def build(db, store, evenings: int, hands: int):
 def empty_caches():
     """Every cache of this process (not the database's evening_figures: see the docstring)."""
     from scorekeeper import store
-    from scorekeeper.web import cache, circle_figures, circles
+    from scorekeeper.web import cache, circle_figures
+    from scorekeeper.words import wording
 
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
@@ -52,8 +53,7 @@ def empty_caches():
         if hasattr(circle_figures, memo):
             getattr(circle_figures, memo).cache_clear()
     for memo in ("amount_text", "signed_amount", "_day_text"):
-        if hasattr(getattr(circles, memo), "cache_clear"):
-            getattr(circles, memo).cache_clear()
+        getattr(wording, memo).cache_clear()
 
 
 def empty_kept_figures(db) -> None:

@@ -19,9 +19,8 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
-from ..words.money import value_text
+from ..words.wording import bare_amount, signed_amount
 from ..words.names import emoji_spans, fit_for_chart
-from ..rules.core import format_counters
 
 #: One look per seat: stroke dash pattern, stroke width, marker.
 STYLES = (
@@ -77,14 +76,6 @@ class Frame:
 
     def y_at(self, value) -> float:
         return self.top + self.plot_h * (self.y_max - float(value)) / (self.y_max - self.y_min)
-
-
-def tick_text(value, unit: str | None = None) -> str:
-    """An amount as the chart writes it: counters (``unit`` None), else money in the
-    currency ``unit`` ("d": pence, £sd), as the season's pages say it."""
-    if unit is None:
-        return format_counters(value)
-    return value_text(value, {"currency": unit})
 
 
 def unit_name(unit: str | None) -> str:
@@ -156,7 +147,7 @@ def axes(frame: Frame, step: float, x_label: str = "hand", unit: str | None = No
     out.append("</g>")
     out.append('<g class="labels" fill="#000" text-anchor="end">')
     for tick in ticks:
-        label = tick_text(Fraction(tick).limit_denominator(2 if unit is None else 100), unit)
+        label = bare_amount(Fraction(tick).limit_denominator(2 if unit is None else 100), unit)
         out.append(f'<text x="{_num(left - 4)}" y="{_num(frame.y_at(tick) + 0.3 * frame.font)}">{escape(label)}</text>')
     out.append("</g>")
     hands = frame.hands
@@ -293,7 +284,7 @@ def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: s
                    f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>')
         text_x = zero + length + 4 if amount >= 0 else zero - length - 4
         out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="{"start" if amount >= 0 else "end"}" '
-                   f'fill="#000">{escape(("+" if amount > 0 else "") + tick_text(amount, unit))}</text>')
+                   f'fill="#000">{escape(signed_amount(amount, unit))}</text>')
     out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{_num(height)}" stroke="#000" stroke-width="1"/>')
     out.append("</svg>")
     return "\n".join(out)

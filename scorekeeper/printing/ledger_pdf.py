@@ -26,6 +26,9 @@ FAMILY = "DejaVu Sans Mono"
 FALLBACK_FILE = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
 RESOURCE_NAME = "FLedger"
 ASCII = "".join(chr(c) for c in range(0x20, 0x7F))
+#: What ``words.wording`` writes in an amount beyond ASCII ("−2s 0¾d · €1.20"): in every
+#: ledger font, so that one font, built once a process, draws every ledger of amounts.
+AMOUNTS = "−¼½¾£€·"
 
 
 @functools.lru_cache(maxsize=1)
@@ -135,17 +138,18 @@ class LedgerFont:
 
 
 def ledger_font(text: str) -> LedgerFont:
-    """A font for ``text``'s characters: printable ASCII and those others, each set built
-    once per process (~0.5 s: fontTools and the subsetting)."""
-    return _font_with(frozenset(text) - _ASCII)
+    """A font for ``text``'s characters: printable ASCII, the amounts' others (``AMOUNTS``)
+    and any more (an evening's title), each set built once per process (~0.5 s: fontTools
+    and the subsetting)."""
+    return _font_with(frozenset(text) - _BASE)
 
 
-_ASCII = frozenset(ASCII)
+_BASE = frozenset(ASCII + AMOUNTS)
 
 
 @functools.lru_cache(maxsize=8)
 def _font_with(others: frozenset) -> LedgerFont:
-    return LedgerFont(ASCII + "".join(sorted(others)))
+    return LedgerFont(ASCII + AMOUNTS + "".join(sorted(others)))
 
 
 def text_ops(font: LedgerFont, lines, x: float, y: float, size: float, leading: float) -> bytes:

@@ -142,7 +142,7 @@ def _start_renderer(niceness: int) -> None:
     from .sheet import _print_resources
 
     _print_resources("a4")
-    ledger_font("")   # the season sheet's ledger font (fontTools, ~0.5 s), for any ASCII ledger
+    ledger_font("")   # the season sheet's ledger font (fontTools, ~0.5 s), for any ledger of dates and amounts
 
 
 def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, float]:

@@ -9,7 +9,8 @@ and payments, money per currency, what is still owed, a check line, the statisti
 and the head-to-head. ``attachment``: ``(bytes, filename)`` carried in the PDF (the
 circle's archive).
 
-The ledger's lines (``_ledger``: one monospaced ASCII line an evening) are not set by
+The ledger's lines (``_ledger``: one monospaced line an evening, its amounts spelled as
+the circle's pages spell them, ``wording.signed_amount``: ``+6¾d``, ``−44½``) are not set by
 WeasyPrint in the PDF: it spent ~2.4 ms of CPU on each (shaping and drawing glyph by
 glyph), 2.4 s of a 1,000-evening sheet. ``print_season_pdf`` lays the sheet out with
 WeasyPrint once with a probe (two one-line rows, the second on a new page: where a
@@ -30,43 +31,18 @@ import threading
 from markupsafe import Markup
 
 from .chart import balance_chart_svg, thin
-from ..words.money import stake_label
 from ..rules import BOOKS
-from ..rules.core import format_counters
+from ..rules.core import format_counters, signed_counters
 from ..rules.season import in_money, unit_of
-from ..words.season_text import amount_text, debt_words, head_to_head_rows, signed_amount, stats_rows, unit_words
-from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, long_date, page_css
+from ..words.season_text import debt_words
+from ..words.wording import (amount_text, head_to_head_rows, long_date, signed_amount, stake_label, stats_rows,
+                             unit_words)
+from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, page_css
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
 CHUNK = 10  # evenings per ledger text (one table row)
 EVENING_CH = 16  # the widest an evening's name is in the ledger ("Evening 2000", a title cut)
 MAX_CHART_PLAYERS = 6  # distinct line styles (chart.STYLES)
-
-
-def ledger_amount(amount, signed: bool = True) -> str:
-    """An amount in the ledger's ASCII: ``+41``, ``-44.5``, ``+1,237.5``. (WeasyPrint lays a
-    line of ASCII out in well under half the time of one with a single ``½`` or ``−``:
-    at 1,000 evenings that is a second.)"""
-    halves = int(amount * 2)
-    whole, half = divmod(abs(halves), 2)
-    text = f"{whole:,}" + (".5" if half else "")
-    return ("-" if halves < 0 else "+" if signed and halves > 0 else "") + text
-
-
-def ledger_money(amount, unit: str | None) -> str:
-    """A running total in the ledger's ASCII, in its unit: counters as ``ledger_amount``,
-    old pence as exact pence (``+5.75d``, ``-1,237.125d``), another currency to the cent
-    with its code (``+1.20EUR``)."""
-    if unit is None:
-        return ledger_amount(amount)
-    from ..rules.record import exact_decimal
-
-    sign = "-" if amount < 0 else "+" if amount > 0 else ""
-    if unit == "d":
-        whole, _, part = exact_decimal(abs(amount)).partition(".")
-        return f"{sign}{int(whole):,}{'.' + part if part else ''}d"
-    cents = round(abs(amount) * 100)
-    return f"{sign}{cents // 100:,}.{cents % 100:02d}{unit}"
 
 
 def _ledger(s, paper: str, money) -> dict:
@@ -78,10 +54,10 @@ def _ledger(s, paper: str, money) -> dict:
         unit = e.stake.currency if e.stake is not None else None
         cells = []
         for i, name in enumerate(names):
-            result = ledger_amount(e.totals[e.players.index(name)]) if name in e.players else ""
-            cells.append((result, ledger_money(running[i], unit)))
+            result = signed_counters(e.totals[e.players.index(name)]) if name in e.players else ""
+            cells.append((result, signed_amount(running[i], unit)))
         amounts.append(cells)
-    totals = [("", "/".join(ledger_money(net.total, unit) for unit, net in money.stats[n].items())) for n in names]
+    totals = [("", " · ".join(signed_amount(net.total, unit) for unit, net in money.stats[n].items())) for n in names]
     # as narrow as the figures allow: WeasyPrint draws every glyph, spaces too, one by one
     wide = max([len(a) for row in amounts for a, _ in row] + [5])  # "Even."
     wide_total = max([len(b) for row in amounts + [totals] for _, b in row] + [5])  # "Total"
@@ -127,9 +103,9 @@ def column_key(units) -> str:
     running total in money (of that evening's currency: evenings at two stakes are never added)."""
     if units == (None,):
         return ("Amounts in counters. Each player's columns: the evening's result (blank where the player sat "
-                "out), then the season's running total; .5 is a half counter.")
-    return ("Each player's columns: the evening's result in counters (blank where the player sat out; .5 is a half "
-            "counter), then the season's running total in money at each evening's stake (d: pence), per currency"
+                "out), then the season's running total.")
+    return ("Each player's columns: the evening's result in counters (blank where the player sat out), then the "
+            "season's running total in money at each evening's stake, per currency"
             + ("; in counters where an evening had no stake" if None in units else "") + ".")
 
 

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from ..places import resource_dir
 from .chart import balance_chart_svg
 from ..words.localtime import printed_line
-from ..words.money import money, session_money, stake_label
+from ..words.wording import long_date, money, session_money, stake_label
 from ..words.names import short_names  # noqa: F401 (the sheet's and the pages' one way of shortening a name)
 from ..rules import BOOKS, InvalidRecord
 from ..rules.core import SEATS, format_counters
@@ -35,8 +35,6 @@ ROOT = STATIC.parent  # where the sheet's relative links (static/…) resolve
 STYLESHEET = STATIC / "sheet.css"
 
 PAPERS = {"a4": "A4", "letter": "letter"}
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
 DEFAULT_TITLE = "Gleek session"
 
 _environment = None
@@ -55,13 +53,6 @@ def environment():
             lstrip_blocks=True,
         )
     return _environment
-
-
-def long_date(iso: str | None) -> str:
-    if not iso:
-        return ""
-    day = datetime.date.fromisoformat(iso)
-    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def sum_line(amounts) -> str:

@@ -24,7 +24,7 @@ from ..rules import Problem
 from ..rules.core import is_text
 from ..words.names import member_name
 from ..rules.record import MAX_NAME, name_key
-from ..words.season_text import amount_text
+from ..words.wording import amount_text
 from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 

@@ -30,7 +30,7 @@ from flask_compress import Compress
 from ..server import security
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
-from ..words.season_text import nearest_half
+from ..words.wording import amount_text, nearest_half, signed_amount
 from . import circles, hands, home, hosting, nights, offline, owed, pins, players, sheets, table
 from ..form import client
 from .htmx import init_htmx
@@ -60,6 +60,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["row_heads"] = row_head_style
     app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
     app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
+    app.jinja_env.globals["amount"] = amount_text   # amount(value, currency): "6¾d", "41 counters"
+    app.jinja_env.globals["signed"] = signed_amount   # signed(value, currency): "+6¾d", "−44½"
     app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES
     app.jinja_env.globals["client_form_data"] = client.form_data
     app.jinja_env.globals["counts_fills"] = client.counts_fills

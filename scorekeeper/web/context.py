@@ -8,7 +8,7 @@ from functools import lru_cache
 from flask import current_app, request
 
 from .. import store
-from ..words.money import session_money
+from ..words.wording import session_money
 from ..db import get_db
 from ..rules import BOOKS
 from ..rules.core import eldest

@@ -10,6 +10,7 @@ from ..rules.core import SEATS
 from ..rules.record import FORMAT, MAX_NAME, alike_names, validate
 from ..limits import MAX_TITLE
 from ..form.fields import seat_of
+from ..words.wording import stake_choice
 
 
 
@@ -23,15 +24,8 @@ STAKES = {
     "6d": {"per_counter": "6", "currency": "d"},
     "12d": {"per_counter": "12", "currency": "d"},
 }
-STAKE_LABELS = {
-    "": "Counters only",
-    "0.25d": "¼d — farthing Gleek",
-    "0.5d": "½d — halfpenny Gleek",
-    "1d": "1d — penny Gleek",
-    "6d": "6d — sixpenny Gleek",
-    "12d": "1s — shilling Gleek",
-    "money": "An amount in EUR, GBP or USD",
-}
+STAKE_LABELS = {**{choice: stake_choice(stake) for choice, stake in STAKES.items()},
+                "money": "An amount in EUR, GBP or USD"}
 CURRENCIES = ("EUR", "GBP", "USD")
 
 

@@ -13,6 +13,7 @@ from ..files.upload import ReaderBusy, load_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot
+from .creating import creator, home_page, keep_limit, storage_full, too_many_sessions
 from .htmx import redirect
 
 bp = Blueprint("home", __name__)
@@ -21,51 +22,6 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def home():
     return home_page({"rulebook": DEFAULT_BOOK, "played_on": forms.today(), "first_dealer": "0", "stake": ""}, {})
-
-
-def home_page(values: dict, problems: dict, status: int = 200):
-    """This browser's sessions, the new-session form (with what was typed) and import."""
-    from .circles import remembered_circles
-    from .nights import remembered_nights
-
-    mine = store.sessions_by_ids(get_db(), remembered())
-    circles = store.circles_by_ids(get_db(), remembered_circles())
-    nights = store.nights_by_ids(get_db(), remembered_nights())
-    return render_template("home.html", mine=mine, editable=set(remembered()), books=BOOKS, values=values,
-                           circles=circles, managing=set(remembered_circles()), nights=nights,
-                           problems=problems, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
-
-
-def creator() -> tuple[str, int]:
-    """Who is trying to create a session, for the per-address limit: (address, tries a minute)."""
-    return request.remote_addr or "unknown", current_app.config["SESSIONS_PER_MINUTE"]
-
-
-def keep_limit(what: str = "SESSIONS_PER_ADDRESS") -> int | None:
-    """How many sessions (``what``: or ``"CIRCLES_PER_ADDRESS"``, circles) one client
-    address may keep (a hosted server's cap)."""
-    from ..server.hosting import setting
-
-    return setting(current_app, what)
-
-
-def storage_full(full: store.StorageFull):
-    """507: this address keeps the most sessions (or circles) it may."""
-    if request.is_json:
-        return {"problems": [str(full)]}, 507
-    return render_template("error.html", title=f"Too many {full.what} kept", message=str(full)), 507
-
-
-def too_many_sessions(limited: store.RateLimited):
-    """429, saying when to try again (Retry-After too); the server's door refuses
-    this address's uploads meanwhile before their body is read (door.py)."""
-    from ..server.door import hold_off
-
-    hold_off(request.remote_addr, limited.retry_after)
-    headers = {"Retry-After": str(limited.retry_after)}
-    if request.is_json:
-        return {"problems": [str(limited)], "retry_after": limited.retry_after}, 429, headers
-    return render_template("error.html", title="Too many new sessions", message=str(limited)), 429, headers
 
 
 @bp.post("/sessions")

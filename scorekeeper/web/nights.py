@@ -31,7 +31,8 @@ from ..rules.core import SEATS
 from . import forms
 from .access import REMEMBERED
 from .cache import Recent
-from .circles import managed, member_names, pin_hash_of
+from .circles.links import managed, pin_hash_of
+from .circles.members import member_names
 from .context import public_base_url, qr_svg, settlement_of
 from .htmx import redirect
 
@@ -99,7 +100,7 @@ def default_values() -> dict:
 
 def start(form, players: list, circle_view=None):
     """A night made from the form (and its players), or the form again with what was wrong (422)."""
-    from .home import creator, too_many_sessions
+    from .creating import creator, too_many_sessions
 
     try:   # a new night counts as a new session does
         store.count_attempt(get_db(), *creator())
@@ -264,7 +265,7 @@ def number_of(raw) -> int | None:
 def draw_round(key):
     """Draw the next round (the form says which: a second tap of the same button
     finds it drawn and changes nothing)."""
-    from .home import creator, keep_limit, storage_full
+    from .creating import creator, keep_limit, storage_full
 
     night = load_night(key)
     number = number_of(request.form.get("round"))

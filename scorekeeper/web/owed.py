@@ -25,7 +25,7 @@ from ..db import get_db
 from . import forms
 from .access import editable
 from .circle_figures import figures, member_of, open_debts, owed_alone
-from .circles import amount_text, day_text
+from ..words.wording import amount_text, day_text
 from .htmx import redirect
 from .sheets import settle_page
 

@@ -27,7 +27,7 @@ def settle_up(table):
 def settle_page(table, problems: list | None = None, status: int = 200):
     """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
     from ..printing.chart import SCREEN_TYPE, balance_chart_svg
-    from ..words.money import stake_label
+    from ..words.wording import stake_label
     from .owed import evening_payments
 
     context = table_context(table)

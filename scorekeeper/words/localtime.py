@@ -14,10 +14,11 @@ import datetime
 import re
 from typing import NamedTuple
 
+from .wording import MONTHS
+
 ZONE_COOKIE = "tz"
 #: an IANA zone name: letters, digits, ``_+-``, up to three ``/`` (never ``..``)
 ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,3}\Z")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 UTC = datetime.timezone.utc
 
 

@@ -566,3 +566,36 @@ def test_a_new_evening_reads_the_new_session_options_and_a_bad_one_saves_nothing
 
     pin_hash, = sqlite3.connect(app.config["DATABASE"]).execute("select pin_hash from sessions").fetchone()
     assert check_password_hash(pin_hash, "8642") and not check_password_hash(pin_hash, "1357")
+
+
+def test_the_season_sheet_spells_each_running_total_as_the_ledger_page_does(served):
+    """Round two (parlett at ¼d, cotton1674 at 1d, wits1671 at ½d): every running total the
+    ledger page shows ("Σ −2s 0¾d") is in the season PDF's ledger spelled the same
+    (words/wording.py), never in an ASCII of the sheet's own ("-24.75d", "-44.5")."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from support.data import ROUND_TWO_MEMBERS, round_two
+
+    app, base = served
+    phone = Browser(base)
+    archive = {"format": "gleek-circle/1", "name": "Round two", "members": ROUND_TWO_MEMBERS,
+               "evenings": [{"members": seats, "record": record} for record, seats in round_two()]}
+    status, headers, page = phone.post("/circles/import", files={"file": ("round-two.json",
+                                                                          json.dumps(archive).encode())})
+    assert status == 303, page
+    circle = headers["Location"]
+    page = phone.get(circle + "/ledger")[2]
+    running = re.findall(r"Σ ([^<]+)<", page)
+    assert "−2s 0¾d" in running and "+10¾d" in running   # Zoë's, in pence as the page says them
+    status, _, body = phone.open_bytes(circle + "/season.pdf")
+    assert status == 200
+    drawn = []   # the ledger's lines, drawn into the PDF in a font of their own (printing/ledger_pdf.py)
+    for pdf_page in PdfReader(BytesIO(body)).pages:
+        pdf_page.extract_text(visitor_text=lambda text, cm, tm, font, size: drawn.append(text) if font is not None
+                              and font.get("/BaseFont") == "/LEDGER+DejaVuSansMono" else None)
+    ledger = "".join(drawn)
+    assert "2026-12-18 wits1671" in ledger
+    assert [amount for amount in running if amount not in ledger] == []
+    assert re.findall(r"(?<!\d)-\d|\d\.\d+d", ledger) == []   # no ASCII minus, no decimal pence

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorekeeper.words.money import money, stake_label
+from scorekeeper.words.wording import money, stake_label
 
 FARTHING = {"per_counter": "0.25", "currency": "d"}
 HALFPENNY = {"per_counter": "0.5", "currency": "d"}
@@ -123,7 +123,8 @@ def test_stake_label(stake, label):
 
 from support.sessions import rounding_session  # noqa: E402
 
-from scorekeeper.words.money import rounded_balances, session_money  # noqa: E402
+from scorekeeper.words.money import rounded_balances  # noqa: E402
+from scorekeeper.words.wording import session_money  # noqa: E402
 from scorekeeper.rules.core import Payment  # noqa: E402
 from scorekeeper.rules.record import settle  # noqa: E402
 

@@ -9,7 +9,7 @@ import pypdf
 import pytest
 
 from scorekeeper.rules.season import evening_figures, owed, season
-from scorekeeper.printing.season_sheet import ledger_amount, season_sheet_pdf
+from scorekeeper.printing.season_sheet import season_sheet_pdf
 from support.data import load_example, round_two
 
 NIGHTS = [  # the four worked evenings as one circle's (tests/rules/test_season.py works out the figures)
@@ -48,11 +48,11 @@ def test_the_sheet_says_the_ledger_what_is_owed_and_the_statistics(pdf):
     text = text_of(pdf)
     assert "Thursday Gleek" in text
     assert "Gleek season · 4 evenings · 11 hands · 14 November 2026 to 5 December 2026" in text
-    # the ledger's lines, in the ledger's ASCII (the wits1671 evening: Ann −26½, total +7)
+    # the ledger's lines, spelled as the circle's pages spell them (the wits1671 evening: Ann −26½, total +7)
     assert "2026-12-05 wits1671" in text
     # the season's total of each player per currency, never counters of two stakes added up:
     # Cat +9s 1⅜d over the two old-pence evenings and 18 counters where there was no stake
-    assert "-26.5" in text and "+109.375d/+18" in text and "+130" not in text
+    assert "−26½" in text and "+9s 1.375d · +18" in text and "+130" not in text
     assert "Ben pays Cat 5s 9.125d" in text and "Ben pays Cat 99½ counters" not in text
     assert "Dan pays Ann £2.15, for 28 Nov" in text  # still owed over the two open evenings
     assert "Ann pays Cat 18 counters, for 5 Dec" in text
@@ -75,7 +75,7 @@ def test_a_season_at_three_stakes_prints_the_money_payments_never_counters():
     assert "the evening's result in counters" in " ".join(text.split())
     assert "Net −2s 0¾d −1s 0½d −11½d +3s 5d +7¾d" in text
     assert "Best hand +1s 10½d" in text and "Worst hand −3s 9d" in text
-    assert "-24.75d" in text   # Zoë's running total after the last evening, in pence
+    assert "2026-12-18 wits1671       2     +18  −2s 0¾d" in text   # Zoë's running total after the last evening
 
 
 def test_landscape_a4_and_letter(figures, pdf):
@@ -99,13 +99,6 @@ def test_an_empty_season_prints(figures):
     empty = season(figures, since="2030-01-01")
     text = text_of(season_sheet_pdf(empty, [], "Thursday Gleek"))
     assert "No evening played yet." in text
-
-
-def test_ledger_amounts():
-    from fractions import Fraction
-
-    assert [ledger_amount(a) for a in (0, 41, -Fraction(89, 2), 1237 + Fraction(1, 2))] == [
-        "0", "+41", "-44.5", "+1,237.5"]
 
 
 # The ledger's lines are written into the PDF by scorekeeper.printing.ledger_pdf, in a font of their own
@@ -164,7 +157,7 @@ def test_the_ledger_pages_text_is_the_ledgers_lines_exactly(figures, pdf):
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     lines = the_ledger_lines(season(figures))
     # the evening's result in counters, the running total in its money: ¼d a counter
-    assert lines[0].split() == ["2026-11-14", "cotton1674", "4", "+41", "+10.25d", "-44.5", "-11.125d", "+3.5",
+    assert lines[0].split() == ["2026-11-14", "cotton1674", "4", "+41", "+10¼d", "−44½", "−11.125d", "+3½",
                                 "+0.875d", "0d"]
     assert ledger_text(reader.pages[0]) == "\n".join(lines)
     assert [ledger_text(p) for p in reader.pages[1:]] == [""] * (len(reader.pages) - 1)

@@ -17,7 +17,7 @@ import pytest
 
 from support.sessions import long_session
 from support.data import DATA, load_example
-from scorekeeper.words.money import session_money
+from scorekeeper.words.wording import session_money
 from scorekeeper.rules import InvalidRecord
 from scorekeeper.rules import BOOKS
 from scorekeeper.rules.core import format_counters

@@ -44,6 +44,19 @@ def in_date_order(evenings: Iterable) -> list:
     return sorted(evenings, key=lambda e: (e.played_on is None, e.played_on or ""))
 
 
+def played(evenings: Iterable) -> list:
+    """The evenings (or tables) a rating counts, in date order: those with a hand
+    saved (anything with ``hands``, ``played_on``). An evening begun, or a club
+    night's table drawn, with no hand yet is no three-way tie."""
+    return [e for e in in_date_order(evenings) if e.hands]
+
+
+def unrated() -> Rating:
+    """A player's rating before a first game: openskill's defaults (25 and 25/3)."""
+    first = PlackettLuce().rating()
+    return Rating(first.mu, first.sigma)
+
+
 def ratings(games: Iterable[Game | Played]) -> dict[str, Rating]:
     """Every player's rating after ``games``, taken in order."""
     model = PlackettLuce()

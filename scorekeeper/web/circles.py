@@ -21,7 +21,7 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from .. import store
-from ..club.ratings import in_date_order, ratings
+from ..club.ratings import played, ratings
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, InvalidRecord
 from ..files.upload import ReaderBusy, load_upload
@@ -684,9 +684,10 @@ def stats(view):
 
 
 def ranked_ratings(evenings) -> list:
-    """Each member's rating over the evenings shown (each a three-player free for all,
-    in date order), the best first by mu less three sigmas: ``(member key, Rating)``."""
-    rated = ratings(in_date_order(evenings))
+    """Each member's rating over the evenings shown (each with a hand saved a
+    three-player free for all, in date order), the best first by mu less three
+    sigmas: ``(member key, Rating)``."""
+    rated = ratings(played(evenings))
     return sorted(rated.items(), key=lambda item: -item[1].shown)
 
 

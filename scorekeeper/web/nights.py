@@ -34,6 +34,7 @@ from .cache import Recent
 from .circles import managed, member_names, pin_hash_of
 from .context import public_base_url, qr_svg, settlement_of
 from .htmx import redirect
+from .night_ratings import circle_of_night, night_ratings, ratings_key
 
 bp = Blueprint("nights", __name__)
 
@@ -371,9 +372,11 @@ class NightFigures:
     other: str
     tiebreaks: str
     gone: list               # (round, table) of tables whose session was deleted
+    ratings: dict            # name -> ``club.ratings.Rating`` (night_ratings.py)
+    circle_ratings: bool     # over the circle's evenings (else tonight's tables alone)
 
 
-def _figures(night: store.Night) -> NightFigures:
+def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
     db = get_db()
     results, gone = [], []
     for drawn in night.rounds:
@@ -389,13 +392,19 @@ def _figures(night: store.Night) -> NightFigures:
                                        list(settlement.balances), len(session.hands)))
     overall = standings(results, night.rank_by, [p.name for p in night.players])
     other = "counters" if night.rank_by == "placings" else "placings"
-    return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone)
+    return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone,
+                        night_ratings(db, night, circle, results), circle is not None)
 
 
 def night_standings(night: store.Night, live_key: str | None = None) -> NightFigures:
-    """The night's standings, kept by its live key (computed once a change)."""
-    key = live_key or store.night_live_key(get_db(), night.watch_id)
-    return STANDINGS.get((current_app.config["DATABASE"], night.id, key), lambda: _figures(night))
+    """The night's standings, kept by its live key (every table session's version;
+    a circle's night also by its circle's evenings, which its ratings count):
+    computed once a change."""
+    db = get_db()
+    key = live_key or store.night_live_key(db, night.watch_id)
+    circle = circle_of_night(db, night)
+    return STANDINGS.get((current_app.config["DATABASE"], night.id, key, ratings_key(db, circle)),
+                         lambda: _figures(night, circle))
 
 
 def watched(watch_id: str) -> tuple[store.Night, str]:

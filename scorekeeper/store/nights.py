@@ -527,3 +527,34 @@ def set_night_pin(db: Database, night_id: str, pin_hash: str | None) -> None:
         db.execute("update nights set pin_hash = ? where id = ?", [pin_hash, night_id])
         _bump(db, night_id)
 
+
+
+def rename_night(db: Database, night_id: str, name: str, based_on: int | None = None) -> Night:
+    """The night's new name (the tables drawn from now on carry it in their titles).
+    The name it has already changes nothing (a second tap); ``based_on`` as for
+    ``redraw_round``."""
+    problem = night_name_problem(name)
+    if problem:
+        raise Refused([problem])
+    with writing(db):
+        rows = db.execute("select name from nights where id = ?", [night_id]).fetchall()
+        if not rows:
+            raise NotFound(night_id)
+        if rows[0][0] != name.strip():
+            db.execute("update nights set name = ? where id = ?", [name.strip(), night_id])
+            _bump(db, night_id, based_on)
+    return get_night(db, night_id)
+
+
+def delete_night(db: Database, night_id: str) -> int:
+    """The night gone: its players, rounds, tables, byes and PIN tries. Its tables'
+    sessions are ordinary sessions and stay (a circle's evenings stay in its
+    season); the number of them is returned. ``NotFound`` if it is gone already."""
+    with writing(db):
+        if not db.execute("select 1 from nights where id = ?", [night_id]).fetchall():
+            raise NotFound(night_id)
+        tables = db.execute("select count(*) from night_tables where night_id = ?", [night_id]).fetchone()[0]
+        for table in ("night_byes", "night_tables", "night_rounds", "night_players", "night_pin_failures"):
+            db.execute(f"delete from {table} where night_id = ?", [night_id])
+        db.execute("delete from nights where id = ?", [night_id])
+    return tables

@@ -151,12 +151,21 @@ def create_circle_night(key):
 
 # ------------------------------------------------------------------ the organizer's page
 
+def no_night():
+    """A night's link that leads nowhere (deleted, or mistyped): a 404 that says so."""
+    abort(make_response(render_template("error.html", title="No club night here", message=NO_NIGHT), 404))
+
+
+NO_NIGHT = ("This club night is not here: its organizer deleted it, or the link is not complete. "
+            "Its tables' sessions are kept, each at its own link.")
+
+
 def load_night(key: str) -> store.Night:
     """The night by its organizer's link; with a PIN, only in a browser that unlocked it."""
     try:
         night = store.get_night(get_db(), key)
     except store.NotFound:
-        abort(404)
+        no_night()
     if not night_unlocked(night):
         if request.method == "GET":
             abort(redirect(f"/night/{night.id}/unlock"))
@@ -194,7 +203,7 @@ def unlock_page(key):
     try:
         night = store.get_night(get_db(), key)
     except store.NotFound:
-        abort(404)
+        no_night()
     if not night.pin_hash:
         return redirect(f"/night/{night.id}")
     problem, status = "", 200
@@ -362,6 +371,45 @@ def rank_by(key):
                    f"The standings rank by {choice}.", "#standings")
 
 
+@bp.post("/night/<key>/name")
+def rename(key):
+    name = request.form.get("name", "")
+    based_on = number_of(request.form.get("version"))
+    return changed(key, lambda night: store.rename_night(get_db(), night.id, name, based_on), "name",
+                   f"The night is called {name.strip()} now.", "#the-night")
+
+
+@bp.get("/night/<key>/delete")
+def delete_page(key):
+    """Deleting asks first, saying what goes and what stays."""
+    night = load_night(key)
+    circle = circle_of_night(get_db(), night)
+    tables = sum(len(r.tables) for r in night.rounds)
+    return render_template("night_delete.html", night=night, circle=circle, tables=tables)
+
+
+@bp.post("/night/<key>/delete")
+def delete(key):
+    """The night deleted, its tables' sessions kept (ordinary sessions, each at its
+    own link); a second tap finds it gone and deletes nothing more."""
+    try:
+        store.get_night(get_db(), key)
+    except store.NotFound:
+        flash("That club night is deleted already: nothing more was deleted.")
+        return redirect("/")
+    night = load_night(key)
+    try:
+        kept = store.delete_night(get_db(), night.id)
+    except store.NotFound:   # the first tap, a moment before
+        flash("That club night is deleted already: nothing more was deleted.")
+        return redirect("/")
+    cookie["nights"] = [k for k in cookie.get("nights", []) if k != night.id]
+    sessions = {0: "", 1: " Its table's session is kept, at its own link."}.get(
+        kept, f" Its {kept} tables' sessions are kept, each at its own link.")
+    flash(f"{night.name} is deleted: its organizer's and standings links lead nowhere now.{sessions}")
+    return redirect("/")
+
+
 # ------------------------------------------------------------------ the standings
 
 @dataclass(frozen=True)
@@ -413,7 +461,7 @@ def watched(watch_id: str) -> tuple[store.Night, str]:
         key = store.night_live_key(db, watch_id)
         return store.get_night_by_watch_id(db, watch_id), key
     except store.NotFound:
-        abort(404)
+        no_night()
 
 
 def standings_context(night: store.Night, key: str, screen: bool) -> dict:

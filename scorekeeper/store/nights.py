@@ -30,6 +30,7 @@ from ..words.names import member_name
 from ..rules import BOOKS, Problem
 from ..rules.core import is_text
 from ..rules.record import FORMAT, MAX_NAME, validate
+from .agreement import seat_links
 from .changes import insert_session, log_change
 from .circles import MAX_CIRCLE_NAME, check_sessions_kept, get_circle, name_problem
 from .common import NotFound, Refused, StaleEdit, new_token, now
@@ -231,6 +232,30 @@ def night_live_key(db: Database, watch_id: str) -> str:
     return f"{version}-{hashlib.blake2s((sessions or '').encode(), digest_size=6).hexdigest()}"
 
 
+@dataclass(frozen=True)
+class TableOfNight:
+    """Where a session plays in a club night: the night's id, the round and table."""
+
+    night_id: str
+    round: int
+    table: int
+
+
+def night_table_of(db: Database, session_id: str) -> TableOfNight | None:
+    """The night, round and table a session plays (None: an ordinary session)."""
+    row = db.execute("select night_id, round, number from night_tables where session_id = ?",
+                     [session_id]).fetchone()
+    return TableOfNight(*row) if row else None
+
+
+def night_version(db: Database, night_id: str) -> int:
+    """The night's version (a round drawn, redrawn or swapped bumps it)."""
+    row = db.execute("select version from nights where id = ?", [night_id]).fetchone()
+    if row is None:
+        raise NotFound(night_id)
+    return row[0]
+
+
 def nights_by_ids(db: Database, ids: list[str]) -> list[dict]:
     """The nights (by organizer's id) for the home page: id, name, date, players
     present and rounds drawn; newest change first."""
@@ -353,6 +378,7 @@ def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | Non
                 circle = (night.circle_id, [night.player(p).member_id for p in seats])
             # no PIN: the organizer's PIN guards the night, the table's link is its phone's
             insert_session(db, session_id, new_token(), record, 0, "create", None, None, owner, stamp, circle)
+            seat_links(db, session_id)   # each player's own link: where he sits next, the standings
             db["night_tables"].insert({"night_id": night_id, "round": number, "number": table_number,
                                        "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
                                        "seat_2": seats[2]})

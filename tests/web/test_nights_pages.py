@@ -226,16 +226,34 @@ def test_a_table_whose_session_was_deleted_says_so_on_the_standings(app, client)
     client.post(organizer + "/rounds", data={"round": "1"})
     night = night_of(app, organizer)
     gone = night.round(1).tables[1].session_id
-    db = store.connect(app.config["DATABASE"])
-    with store.writing(db):
-        for table in ("history", "seats", "sessions"):
-            db.execute(f"delete from {table} where {'id' if table == 'sessions' else 'session_id'} = ?", [gone])
+    delete_session(store.connect(app.config["DATABASE"]), gone)
     page = client.get(f"/n/{night.watch_id}").text
     assert "Round 1, table 2: its session was deleted, so it counts for nothing here." in page
+    before = counts(app), night_of(app, organizer)
+    line = "Table 2 of round 1 has no session any more (it was deleted): its seats cannot change."
     response = client.post(organizer + "/rounds/1/redraw")
-    assert response.status_code == 422
-    assert problems(response.text) == ["Table 2 of round 1 has no session any more (it was deleted): "
-                                       "its seats cannot change."]
+    assert response.status_code == 422 and problems(response.text) == [line]
+    one, other = night.round(1).tables[0].seats[0], night.round(1).tables[2].seats[0]
+    response = client.post(organizer + "/rounds/1/swap", data={"one": one, "other": other})
+    assert response.status_code == 422 and problems(response.text) == [line]
+    assert (counts(app), night_of(app, organizer)) == before
+    page = client.get(organizer).text
+    assert "Table 2</strong>:" in page and "— its session was deleted" in page
+    assert f"/s/{gone}" not in page                                   # no link, no sheet link, to what is gone
+    for path in (f"/s/{gone}", f"/s/{gone}/sheet", f"/s/{gone}/sheet.pdf", f"/s/{gone}/settle"):
+        assert client.get(path).status_code == 404
+    assert client.post(organizer + "/rounds", data={"round": "2"}).status_code == 303   # the night goes on
+
+
+def delete_session(db, session_id: str) -> None:
+    """A session removed as expiry removes one: every row that refers to it, then it."""
+    with store.writing(db):
+        tables = [name for (name,) in db.execute("select name from sqlite_master where type = 'table'").fetchall()]
+        for table in tables:
+            for fk in db.execute(f"pragma foreign_key_list([{table}])").fetchall():
+                if fk[2] == "sessions":
+                    db.execute(f"delete from [{table}] where [{fk[3]}] = ?", [session_id])
+        db.execute("delete from sessions where id = ?", [session_id])
 
 
 def test_a_pin_keeps_the_organizers_link_to_those_who_know_it(app, client):

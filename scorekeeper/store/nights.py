@@ -478,8 +478,12 @@ def swap_players(db: Database, night_id: str, number: int, one: int, other: int,
     with writing(db):
         night = get_night(db, night_id)
         drawn = _check_reseatable(night, number)
-        if one == other or one not in drawn.players() or other not in drawn.players():
+        outside = [night.player(p) for p in (one, other) if p not in drawn.players()]
+        if one == other or None in outside:
             raise Refused([Problem(None, "swap", f"Choose two different players of round {number} to swap.")])
+        if outside:   # a late arrival, or a player who left before the round was drawn
+            raise Refused([Problem(None, "swap", f"{outside[0].name} is not in round {number}: swap two of "
+                                                 "its players (at its tables or sitting out).")])
 
         def swapped(p):
             return other if p == one else one if p == other else p

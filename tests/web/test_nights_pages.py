@@ -14,6 +14,7 @@ import pytest
 
 from scorekeeper import store
 from support.data import load_example
+from support.database import delete_session
 from support.web import hand_fields
 
 NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
@@ -252,16 +253,6 @@ def test_a_table_whose_session_was_deleted_says_so_on_the_standings(app, client)
         assert client.get(path).status_code == 404
     assert client.post(organizer + "/rounds", data={"round": "2"}).status_code == 303   # the night goes on
 
-
-def delete_session(db, session_id: str) -> None:
-    """A session removed as expiry removes one: every row that refers to it, then it."""
-    with store.writing(db):
-        tables = [name for (name,) in db.execute("select name from sqlite_master where type = 'table'").fetchall()]
-        for table in tables:
-            for fk in db.execute(f"pragma foreign_key_list([{table}])").fetchall():
-                if fk[2] == "sessions":
-                    db.execute(f"delete from [{table}] where [{fk[3]}] = ?", [session_id])
-        db.execute("delete from sessions where id = ?", [session_id])
 
 
 def test_a_pin_keeps_the_organizers_link_to_those_who_know_it(app, client):

@@ -32,6 +32,7 @@ from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.season_text import nearest_half
 from . import circles, hands, home, hosting, night_seats, nights, offline, owed, pins, players, sheets, table
+from . import night_admin  # noqa: F401  (its routes are the nights blueprint's)
 from ..form import client
 from .htmx import init_htmx
 from ..form.fields import seat_value

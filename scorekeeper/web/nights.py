@@ -371,45 +371,6 @@ def rank_by(key):
                    f"The standings rank by {choice}.", "#standings")
 
 
-@bp.post("/night/<key>/name")
-def rename(key):
-    name = request.form.get("name", "")
-    based_on = number_of(request.form.get("version"))
-    return changed(key, lambda night: store.rename_night(get_db(), night.id, name, based_on), "name",
-                   f"The night is called {name.strip()} now.", "#the-night")
-
-
-@bp.get("/night/<key>/delete")
-def delete_page(key):
-    """Deleting asks first, saying what goes and what stays."""
-    night = load_night(key)
-    circle = circle_of_night(get_db(), night)
-    tables = sum(len(r.tables) for r in night.rounds)
-    return render_template("night_delete.html", night=night, circle=circle, tables=tables)
-
-
-@bp.post("/night/<key>/delete")
-def delete(key):
-    """The night deleted, its tables' sessions kept (ordinary sessions, each at its
-    own link); a second tap finds it gone and deletes nothing more."""
-    try:
-        store.get_night(get_db(), key)
-    except store.NotFound:
-        flash("That club night is deleted already: nothing more was deleted.")
-        return redirect("/")
-    night = load_night(key)
-    try:
-        kept = store.delete_night(get_db(), night.id)
-    except store.NotFound:   # the first tap, a moment before
-        flash("That club night is deleted already: nothing more was deleted.")
-        return redirect("/")
-    cookie["nights"] = [k for k in cookie.get("nights", []) if k != night.id]
-    sessions = {0: "", 1: " Its table's session is kept, at its own link."}.get(
-        kept, f" Its {kept} tables' sessions are kept, each at its own link.")
-    flash(f"{night.name} is deleted: its organizer's and standings links lead nowhere now.{sessions}")
-    return redirect("/")
-
-
 # ------------------------------------------------------------------ the standings
 
 @dataclass(frozen=True)

@@ -122,3 +122,21 @@ def test_a_circles_night_rates_its_members_over_the_circles_evenings_tonights_am
     rows = re.findall(r'<th scope="row">([^<]+)</th><td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>',
                       re.search(r'<table class="season-ratings">.*?</table>', stats, re.S).group(0))
     assert {name: (mu, sigma) for name, mu, sigma in rows} == expected(games, SIX)
+
+
+def test_a_guest_at_a_circles_night_is_rated_as_himself_from_openskills_defaults(app, client):
+    phone = Phone(client)
+    circle = new_circle(phone, members="\n".join(SIX))
+    ids = {name: str(number) for name, number in members_of(client.get(circle).text).items()}
+    response = client.post(circle + "/nights", data={**night_form(players=""), "present": list(ids.values())})
+    organizer = response.headers["Location"]
+    assert client.post(organizer + "/players", data={"name": "Zoe"}).status_code == 303   # no member of the circle
+    client.post(organizer + "/rounds", data={"round": "1"})
+    db = store.connect(app.config["DATABASE"])
+    night = store.get_night(db, organizer.rsplit("/", 1)[1])
+    games = []
+    for table in night.round(1).tables:
+        save(client, table.session_id, FIRST)
+        games.append(([night.name_of(p) for p in table.seats], [1, 2, 3]))
+    assert "Zoe" in {name for names, _ in games for name in names} | {night.name_of(p) for p in night.round(1).byes}
+    assert shown_ratings(client.get(f"/n/{night.watch_id}").text) == expected(games, [*SIX, "Zoe"])

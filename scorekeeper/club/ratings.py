@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from openskill.models import PlackettLuce
@@ -44,13 +45,35 @@ def in_date_order(evenings: Iterable) -> list:
     return sorted(evenings, key=lambda e: (e.played_on is None, e.played_on or ""))
 
 
+def played(evenings: Iterable) -> list:
+    """The evenings (or tables) a rating counts, in date order: those with a hand
+    saved (anything with ``hands``, ``played_on``). An evening begun, or a club
+    night's table drawn, with no hand yet is no three-way tie."""
+    return [e for e in in_date_order(evenings) if e.hands]
+
+
+def unrated() -> Rating:
+    """A player's rating before a first game: openskill's defaults (25 and 25/3)."""
+    first = PlackettLuce().rating()
+    return Rating(first.mu, first.sigma)
+
+
 def ratings(games: Iterable[Game | Played]) -> dict[str, Rating]:
     """Every player's rating after ``games``, taken in order."""
-    model = PlackettLuce()
-    current: dict[str, object] = {}
+    first = unrated()
+    current: dict[str, Rating] = {}
     for game in games:
-        teams = [[current.get(name) or model.rating(name=name)] for name in game.players]
-        rated = model.rate(teams, ranks=ranks(game.totals))
-        for name, (after,) in zip(game.players, rated):
+        before = tuple(current.get(name, first) for name in game.players)
+        for name, after in zip(game.players, rate(before, tuple(ranks(game.totals)))):
             current[name] = after
-    return {name: Rating(r.mu, r.sigma) for name, r in current.items()}
+    return current
+
+
+@lru_cache(maxsize=16384)
+def rate(before: tuple[Rating, ...], places: tuple[int, ...]) -> tuple[Rating, ...]:
+    """One game's ratings after, from the players' ratings before and their places:
+    openskill's ``rate``, kept. A club night's standings rate every table again at
+    each save, and most tables' ratings before and places are as they were."""
+    model = PlackettLuce()
+    rated = model.rate([[model.rating(mu=r.mu, sigma=r.sigma)] for r in before], ranks=list(places))
+    return tuple(Rating(after.mu, after.sigma) for (after,) in rated)

@@ -72,7 +72,8 @@ from .payments import (  # noqa: F401
 from .nights import (  # noqa: F401
     Night, NightPlayer, NightRound, NightTable, RANK_BY, create_night, get_night, get_night_by_watch_id,
     night_live_key, nights_by_ids, nights_of_circle, draw_round, drawn_round, redraw_round, swap_players, add_player, drop_player,
-    set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem,
+    set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem, rename_night, delete_night,
+    TableOfNight, night_table_of, night_version,
 )
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,

@@ -30,6 +30,7 @@ from ..words.names import member_name
 from ..rules import BOOKS, Problem
 from ..rules.core import is_text
 from ..rules.record import FORMAT, MAX_NAME, validate
+from .agreement import seat_links
 from .changes import insert_session, log_change
 from .circles import MAX_CIRCLE_NAME, check_sessions_kept, get_circle, name_problem
 from .common import NotFound, Refused, StaleEdit, new_token, now
@@ -231,6 +232,30 @@ def night_live_key(db: Database, watch_id: str) -> str:
     return f"{version}-{hashlib.blake2s((sessions or '').encode(), digest_size=6).hexdigest()}"
 
 
+@dataclass(frozen=True)
+class TableOfNight:
+    """Where a session plays in a club night: the night's id, the round and table."""
+
+    night_id: str
+    round: int
+    table: int
+
+
+def night_table_of(db: Database, session_id: str) -> TableOfNight | None:
+    """The night, round and table a session plays (None: an ordinary session)."""
+    row = db.execute("select night_id, round, number from night_tables where session_id = ?",
+                     [session_id]).fetchone()
+    return TableOfNight(*row) if row else None
+
+
+def night_version(db: Database, night_id: str) -> int:
+    """The night's version (a round drawn, redrawn or swapped bumps it)."""
+    row = db.execute("select version from nights where id = ?", [night_id]).fetchone()
+    if row is None:
+        raise NotFound(night_id)
+    return row[0]
+
+
 def nights_by_ids(db: Database, ids: list[str]) -> list[dict]:
     """The nights (by organizer's id) for the home page: id, name, date, players
     present and rounds drawn; newest change first."""
@@ -353,6 +378,7 @@ def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | Non
                 circle = (night.circle_id, [night.player(p).member_id for p in seats])
             # no PIN: the organizer's PIN guards the night, the table's link is its phone's
             insert_session(db, session_id, new_token(), record, 0, "create", None, None, owner, stamp, circle)
+            seat_links(db, session_id)   # each player's own link: where he sits next, the standings
             db["night_tables"].insert({"night_id": night_id, "round": number, "number": table_number,
                                        "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
                                        "seat_2": seats[2]})
@@ -452,8 +478,12 @@ def swap_players(db: Database, night_id: str, number: int, one: int, other: int,
     with writing(db):
         night = get_night(db, night_id)
         drawn = _check_reseatable(night, number)
-        if one == other or one not in drawn.players() or other not in drawn.players():
+        outside = [night.player(p) for p in (one, other) if p not in drawn.players()]
+        if one == other or None in outside:
             raise Refused([Problem(None, "swap", f"Choose two different players of round {number} to swap.")])
+        if outside:   # a late arrival, or a player who left before the round was drawn
+            raise Refused([Problem(None, "swap", f"{outside[0].name} is not in round {number}: swap two of "
+                                                 "its players (at its tables or sitting out).")])
 
         def swapped(p):
             return other if p == one else one if p == other else p
@@ -527,3 +557,34 @@ def set_night_pin(db: Database, night_id: str, pin_hash: str | None) -> None:
         db.execute("update nights set pin_hash = ? where id = ?", [pin_hash, night_id])
         _bump(db, night_id)
 
+
+
+def rename_night(db: Database, night_id: str, name: str, based_on: int | None = None) -> Night:
+    """The night's new name (the tables drawn from now on carry it in their titles).
+    The name it has already changes nothing (a second tap); ``based_on`` as for
+    ``redraw_round``."""
+    problem = night_name_problem(name)
+    if problem:
+        raise Refused([problem])
+    with writing(db):
+        rows = db.execute("select name from nights where id = ?", [night_id]).fetchall()
+        if not rows:
+            raise NotFound(night_id)
+        if rows[0][0] != name.strip():
+            db.execute("update nights set name = ? where id = ?", [name.strip(), night_id])
+            _bump(db, night_id, based_on)
+    return get_night(db, night_id)
+
+
+def delete_night(db: Database, night_id: str) -> int:
+    """The night gone: its players, rounds, tables, byes and PIN tries. Its tables'
+    sessions are ordinary sessions and stay (a circle's evenings stay in its
+    season); the number of them is returned. ``NotFound`` if it is gone already."""
+    with writing(db):
+        if not db.execute("select 1 from nights where id = ?", [night_id]).fetchall():
+            raise NotFound(night_id)
+        tables = db.execute("select count(*) from night_tables where night_id = ?", [night_id]).fetchone()[0]
+        for table in ("night_byes", "night_tables", "night_rounds", "night_players", "night_pin_failures"):
+            db.execute(f"delete from {table} where night_id = ?", [night_id])
+        db.execute("delete from nights where id = ?", [night_id])
+    return tables

@@ -31,14 +31,15 @@ from ..server import security
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.wording import amount_text, nearest_half, signed_amount
-from . import circles, hands, home, hosting, nights, offline, owed, pins, players, sheets, table
+from . import circles, hands, home, hosting, night_seats, nights, offline, owed, pins, players, sheets, table
+from . import night_admin  # noqa: F401  (its routes are the nights blueprint's)
 from ..form import client
 from .htmx import init_htmx
 from ..form.fields import seat_value
 from .cache import CompressedParts, compressed_as
 
 BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, owed.bp, nights.bp,
-              hosting.bp, offline.bp)
+              night_seats.bp, hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:

@@ -35,6 +35,7 @@ from .circles.links import managed, pin_hash_of
 from .circles.members import member_names
 from .context import public_base_url, qr_svg, settlement_of
 from .htmx import redirect
+from .night_ratings import circle_of_night, night_ratings, ratings_key
 
 bp = Blueprint("nights", __name__)
 
@@ -151,12 +152,21 @@ def create_circle_night(key):
 
 # ------------------------------------------------------------------ the organizer's page
 
+def no_night():
+    """A night's link that leads nowhere (deleted, or mistyped): a 404 that says so."""
+    abort(make_response(render_template("error.html", title="No club night here", message=NO_NIGHT), 404))
+
+
+NO_NIGHT = ("This club night is not here: its organizer deleted it, or the link is not complete. "
+            "Its tables' sessions are kept, each at its own link.")
+
+
 def load_night(key: str) -> store.Night:
     """The night by its organizer's link; with a PIN, only in a browser that unlocked it."""
     try:
         night = store.get_night(get_db(), key)
     except store.NotFound:
-        abort(404)
+        no_night()
     if not night_unlocked(night):
         if request.method == "GET":
             abort(redirect(f"/night/{night.id}/unlock"))
@@ -194,7 +204,7 @@ def unlock_page(key):
     try:
         night = store.get_night(get_db(), key)
     except store.NotFound:
-        abort(404)
+        no_night()
     if not night.pin_hash:
         return redirect(f"/night/{night.id}")
     problem, status = "", 200
@@ -372,9 +382,11 @@ class NightFigures:
     other: str
     tiebreaks: str
     gone: list               # (round, table) of tables whose session was deleted
+    ratings: dict            # name -> ``club.ratings.Rating`` (night_ratings.py)
+    circle_ratings: bool     # over the circle's evenings (else tonight's tables alone)
 
 
-def _figures(night: store.Night) -> NightFigures:
+def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
     db = get_db()
     results, gone = [], []
     for drawn in night.rounds:
@@ -390,13 +402,19 @@ def _figures(night: store.Night) -> NightFigures:
                                        list(settlement.balances), len(session.hands)))
     overall = standings(results, night.rank_by, [p.name for p in night.players])
     other = "counters" if night.rank_by == "placings" else "placings"
-    return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone)
+    return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone,
+                        night_ratings(db, night, circle, results), circle is not None)
 
 
 def night_standings(night: store.Night, live_key: str | None = None) -> NightFigures:
-    """The night's standings, kept by its live key (computed once a change)."""
-    key = live_key or store.night_live_key(get_db(), night.watch_id)
-    return STANDINGS.get((current_app.config["DATABASE"], night.id, key), lambda: _figures(night))
+    """The night's standings, kept by its live key (every table session's version;
+    a circle's night also by its circle's evenings, which its ratings count):
+    computed once a change."""
+    db = get_db()
+    key = live_key or store.night_live_key(db, night.watch_id)
+    circle = circle_of_night(db, night)
+    return STANDINGS.get((current_app.config["DATABASE"], night.id, key, ratings_key(db, circle)),
+                         lambda: _figures(night, circle))
 
 
 def watched(watch_id: str) -> tuple[store.Night, str]:
@@ -405,7 +423,7 @@ def watched(watch_id: str) -> tuple[store.Night, str]:
         key = store.night_live_key(db, watch_id)
         return store.get_night_by_watch_id(db, watch_id), key
     except store.NotFound:
-        abort(404)
+        no_night()
 
 
 def standings_context(night: store.Night, key: str, screen: bool) -> dict:

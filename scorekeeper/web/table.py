@@ -15,6 +15,7 @@ from .changes import based_on, change_or_refuse, reopen_asked, settled_ask, undo
 from .context import public_base_url, qr_svg, table_context
 from .circles.links import circle_of
 from .htmx import redirect, render
+from .night_seats import night_place, own_link_codes, poll_seconds
 from ..server.kept_polls import VERSION_MARK
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
@@ -30,6 +31,10 @@ def table_page(table):
     context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
                    undo_offer=undo_offer(table, unlocked, settled is not None), player_links=player_links(table),
                    circle=circle_of(table.session.id), settled=settled)
+    place = night_place(table)
+    if place is not None:
+        context.update(night_place=place, night_poll_seconds=poll_seconds(),
+                       own_links=own_link_codes(place) if table.can_edit and not table.session.confirm else [])
     return render("table.html", "_live.html", **context)
 
 

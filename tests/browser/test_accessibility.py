@@ -30,7 +30,8 @@ NOT_PAGES = {"static", "home.favicon", "home.manifest", "offline.service_worker"
              "sheets.sheet_pdf", "sheets.watch_sheet_pdf", "sheets.player_sheet_pdf",
              "sheets.export", "sheets.watch_export", "sheets.player_export",
              "circles.export", "circles.watch_export", "circles.season_pdf", "circles.watch_season_pdf",
-             "nights.live", "nights.screen_live"}
+             "nights.live", "nights.screen_live",
+             "night_seats.night_part", "night_seats.watch_night_part", "night_seats.player_night_part"}
 
 
 def axe_violations(page) -> list[str]:
@@ -91,13 +92,16 @@ def tables(browser, base_url):
     request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0)
     table = re.search(r"/s/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
     request.post(base_url + table + "/hands", form=dict(hand_fields(hands[0], 1).items(multi=True)), max_redirects=0)
+    request.post(base_url + night + "/rounds", form={"round": "2"}, max_redirects=0)   # where each sits next
+    night_player = re.search(r"/p/[A-Za-z0-9_-]{24}", request.get(base_url + table).text()).group(0)
     standings = re.search(r"/n/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
     locked_night = request.post(base_url + "/nights", form={
         "name": "Locked club", "players": "Ann\nBen\nCat\nDan", "rounds": "2", "rulebook": "parlett", "stake": "",
         "pin": "4321"}, max_redirects=0).headers["location"]
     context.close()
     return {"s": scorer, "w": watch, "p": players[1], "locked": locked, "c": circle, "cw": members,
-            "locked_circle": locked_circle, "night": night, "n": standings, "locked_night": locked_night}
+            "locked_circle": locked_circle, "night": night, "n": standings, "locked_night": locked_night,
+            "night_table": table, "night_player": night_player}
 
 
 def fill_rule(rule, tables) -> str:
@@ -131,7 +135,8 @@ def fill_rule(rule, tables) -> str:
 def every_page(live_app, tables) -> list[str]:
     pages = [fill_rule(rule, tables) for rule in live_app.url_map.iter_rules()
              if "GET" in rule.methods and rule.endpoint not in NOT_PAGES]
-    return sorted(set(pages)) + ["/s/no-such-session"]   # the error page too
+    # the error page too, and a club night's table (where its players sit next) on two of its links
+    return sorted(set(pages)) + ["/s/no-such-session", tables["night_table"], tables["night_player"]]
 
 
 @pytest.fixture(scope="module")

@@ -31,3 +31,17 @@ def fresh_database(template: Path, folder: Path) -> str:
     path = folder / "test.db"
     shutil.copy2(template, path)
     return str(path)
+
+
+def delete_session(db, session_id: str) -> None:
+    """A session removed as expiry removes one (``store.expiry``): every row of every
+    table with a foreign key to it, then the session. ``db``: a store connection."""
+    from scorekeeper import store
+
+    with store.writing(db):
+        tables = [name for (name,) in db.execute("select name from sqlite_master where type = 'table'").fetchall()]
+        for table in tables:
+            for key in db.execute(f"pragma foreign_key_list([{table}])").fetchall():
+                if key[2] == "sessions":
+                    db.execute(f"delete from [{table}] where [{key[3]}] = ?", [session_id])
+        db.execute("delete from sessions where id = ?", [session_id])

@@ -14,6 +14,7 @@ import pytest
 
 from scorekeeper import store
 from support.data import load_example
+from support.database import delete_session
 from support.web import hand_fields
 
 NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
@@ -47,6 +48,11 @@ def problems(page: str) -> list[str]:
     return [html.unescape(p) for p in re.findall(r'<p class="problem" role="alert">([^<]*)</p>', page)]
 
 
+def flashes(page: str) -> list[str]:
+    return [html.unescape(re.sub(r"<[^>]+>", "", f)).strip()
+            for f in re.findall(r'<p class="flash"[^>]*>(.*?)</p>', page, re.S)]
+
+
 def night_of(app, organizer: str) -> store.Night:
     return store.get_night(store.connect(app.config["DATABASE"]), organizer.rsplit("/", 1)[1])
 
@@ -60,6 +66,8 @@ def save(client, session_id: str, hand: dict, version: int = 1):
     ({"players": "Ann\nBen\nCat"}, "A club night needs at least 4 players, not 3 (three play as one ordinary table)."),
     ({"players": "\n".join(f"P{n}" for n in range(61))}, "A club night seats at most 60 players, not 61."),
     ({"players": "Ann\nBen\nCat\nDan\nBen"}, "Ben is named twice: each player once."),
+    ({"players": "Ann\nBen\nCat\nDan\nben "}, "Ben and ben are one name: each player once."),
+    ({"players": ""}, "A club night needs at least 4 players, not 0 (three play as one ordinary table)."),
     ({"rounds": "four"}, "How many rounds? A number, such as 4."),
     ({"rounds": "0"}, "A night has 1 to 30 rounds."),
     ({"name": " "}, "Give the night a name, such as “Club night”."),
@@ -79,6 +87,7 @@ def test_drawing_a_round_makes_a_session_a_table_and_a_double_tap_draws_it_once(
     assert after == (1, 9, 1, 3, 3)
     second = client.post(organizer + "/rounds", data={"round": "1"})
     assert second.status_code == 303 and counts(app) == after
+    assert flashes(client.get(organizer).text)[-1] == "Round 1 is drawn already: here are its tables."
     page = client.get(organizer).text
     night = night_of(app, organizer)
     for table in night.round(1).tables:
@@ -226,16 +235,24 @@ def test_a_table_whose_session_was_deleted_says_so_on_the_standings(app, client)
     client.post(organizer + "/rounds", data={"round": "1"})
     night = night_of(app, organizer)
     gone = night.round(1).tables[1].session_id
-    db = store.connect(app.config["DATABASE"])
-    with store.writing(db):
-        for table in ("history", "seats", "sessions"):
-            db.execute(f"delete from {table} where {'id' if table == 'sessions' else 'session_id'} = ?", [gone])
+    delete_session(store.connect(app.config["DATABASE"]), gone)
     page = client.get(f"/n/{night.watch_id}").text
     assert "Round 1, table 2: its session was deleted, so it counts for nothing here." in page
+    before = counts(app), night_of(app, organizer)
+    line = "Table 2 of round 1 has no session any more (it was deleted): its seats cannot change."
     response = client.post(organizer + "/rounds/1/redraw")
-    assert response.status_code == 422
-    assert problems(response.text) == ["Table 2 of round 1 has no session any more (it was deleted): "
-                                       "its seats cannot change."]
+    assert response.status_code == 422 and problems(response.text) == [line]
+    one, other = night.round(1).tables[0].seats[0], night.round(1).tables[2].seats[0]
+    response = client.post(organizer + "/rounds/1/swap", data={"one": one, "other": other})
+    assert response.status_code == 422 and problems(response.text) == [line]
+    assert (counts(app), night_of(app, organizer)) == before
+    page = client.get(organizer).text
+    assert "Table 2</strong>:" in page and "— its session was deleted" in page
+    assert f"/s/{gone}" not in page                                   # no link, no sheet link, to what is gone
+    for path in (f"/s/{gone}", f"/s/{gone}/sheet", f"/s/{gone}/sheet.pdf", f"/s/{gone}/settle"):
+        assert client.get(path).status_code == 404
+    assert client.post(organizer + "/rounds", data={"round": "2"}).status_code == 303   # the night goes on
+
 
 
 def test_a_pin_keeps_the_organizers_link_to_those_who_know_it(app, client):
@@ -322,3 +339,27 @@ def test_the_home_page_keeps_the_organizers_link(app, client):
     home = client.get("/").text
     assert f'href="{organizer}"' in home and "9 players · 1 of 4 rounds drawn" in home
     assert organizer not in app.test_client().get("/").text   # another browser's home page does not list it
+
+
+def test_a_swap_naming_someone_not_in_the_round_says_who_and_changes_nothing(app, client):
+    organizer = start_night(client)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    client.post(organizer + "/players", data={"name": "Zoe"})   # arrives after round 1 is drawn
+    night = night_of(app, organizer)
+    zoe = next(p.id for p in night.players if p.name == "Zoe")
+    before = counts(app), night
+    response = client.post(organizer + "/rounds/1/swap", data={"one": str(night.round(1).tables[0].seats[0]),
+                                                               "other": str(zoe), "version": str(night.version)})
+    assert response.status_code == 422
+    assert problems(response.text) == ["Zoe is not in round 1: swap two of its players (at its tables or sitting out)."]
+    response = client.post(organizer + "/rounds/1/swap", data={"one": "999", "other": str(zoe)})
+    assert response.status_code == 422 and problems(response.text) == ["Choose two different players of round 1 to swap."]
+    assert (counts(app), night_of(app, organizer)) == before
+
+
+def test_a_late_arrival_past_sixty_players_is_refused_and_nothing_saved(app, client):
+    organizer = start_night(client, players="\n".join(f"P{n}" for n in range(60)))
+    before = counts(app), night_of(app, organizer)
+    response = client.post(organizer + "/players", data={"name": "Zoe"})
+    assert response.status_code == 422 and problems(response.text) == ["A club night seats at most 60 players."]
+    assert (counts(app), night_of(app, organizer)) == before

@@ -12,6 +12,7 @@ import pytest
 
 from scorekeeper import store
 from support.data import load_example
+from support.database import delete_session
 
 NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 HAND = load_example("parlett-evening.json")["hands"][0]
@@ -107,10 +108,7 @@ def test_a_round_is_redrawn_or_swapped_until_a_hand_is_saved_at_one_of_its_table
 def test_a_table_whose_session_was_deleted_cannot_be_reseated(db):
     night = store.draw_round(db, night_of(db).id, 1)
     gone = night.round(1).tables[2].session_id
-    with store.writing(db):
-        db.execute("delete from history where session_id = ?", [gone])
-        db.execute("delete from seats where session_id = ?", [gone])
-        db.execute("delete from sessions where id = ?", [gone])
+    delete_session(db, gone)   # as expiry removes it
     night = store.get_night(db, night.id)
     assert night.round(1).tables[2].session_gone
     with pytest.raises(store.Refused) as refused:

@@ -9,7 +9,7 @@ from flask import make_response, render_template, request
 from markupsafe import Markup
 
 from ... import store
-from ...club.ratings import in_date_order, ratings
+from ...club.ratings import played, ratings
 from ...db import get_db
 from ...printing.chart import SCREEN_TYPE, balance_chart_svg, bars_svg
 from ...rules import BOOKS
@@ -136,7 +136,7 @@ def stats(view):
 
 
 def ranked_ratings(evenings) -> list:
-    """Each member's rating over the evenings shown (each a three-player free for all,
+    """Each member's rating over the evenings shown (each with a hand saved a three-player free for all,
     in date order), the best first by mu less three sigmas: ``(member key, Rating)``."""
-    rated = ratings(in_date_order(evenings))
+    rated = ratings(played(evenings))
     return sorted(rated.items(), key=lambda item: -item[1].shown)

@@ -1,0 +1,99 @@
+"""A club night's standings as people read them, in a real browser: the big screen
+at 1920 × 1080 (large type, from the back of a room) and the standings link on a
+375 px phone (no sideways scrolling), each showing the figure the organizer ranks
+by first, the other beside it, the ratings, and the tiebreaks written out. The
+night is run over real HTTP to the live server (two tables save hands)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from support.data import load_example
+from support.web import hand_fields, http_request
+
+from .browser_ui import assert_fits
+
+HANDS = load_example("parlett-evening.json")["hands"]
+NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+HEADS = ["#", "Player", "Counters", "Placings", "Tables", "μ", "σ", "R1"]
+#: How many lines each cell's text takes: a figure or a heading broken over two ("Cou/nter/s") is unreadable.
+LINES = """() => [...document.querySelectorAll('table.standings th, table.standings td')]
+    .filter(cell => cell.offsetParent !== null)
+    .map(cell => { const range = document.createRange(); range.selectNodeContents(cell);
+                   return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; })"""
+TIEBREAKS = "Ranked by counters; ties broken by counters, then placing points, then tables won outright, then name."
+
+
+def request(base_url: str, method: str, path: str, fields=None) -> tuple[int, dict, str]:
+    host, port = re.match(r"http://([^:]+):(\d+)", base_url).groups()
+    status, headers, body = http_request(host, int(port), method, path, fields)
+    return status, headers, body.decode()
+
+
+def night_with_two_tables_played(base_url: str) -> tuple[str, list[list[str]]]:
+    """A night of nine ranked by counters, round 1 drawn, hands saved at tables 1 and 2:
+    the standings link and each table's players in seat order."""
+    status, headers, _ = request(base_url, "POST", "/nights", {
+        "name": "Friday club", "players": "\n".join(NINE), "rounds": "4", "rulebook": "parlett", "stake": "1d",
+        "played_on": "2026-12-04", "rank_by": "counters"})
+    assert status == 303
+    organizer = headers["Location"]
+    assert request(base_url, "POST", organizer + "/rounds", {"round": "1"})[0] == 303
+    page = request(base_url, "GET", organizer)[2]
+    sessions = re.findall(r'class="table-link" href="[^"]*/s/([^"]+)"', page)
+    seats = [re.sub(r"<[^>]+>", "", s).replace(" (deals first)", "").split(", ")
+             for s in re.findall(r"<strong>Table \d+</strong>:\s*(.*?)\s*&nbsp;", page, re.S)]
+    for session, hands in zip(sessions, (HANDS[:1], HANDS[:2])):
+        for version, hand in enumerate(hands, 1):
+            fields = list(hand_fields(hand, version).items(multi=True))
+            assert request(base_url, "POST", f"/s/{session}/hands", fields)[0] == 303
+    watch = re.search(r'href="(/n/[^"/]+)/screen"', page).group(1)
+    return watch, [[name.strip() for name in s] for s in seats]
+
+
+def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_beside_and_the_tiebreaks(
+        browser, base_url):
+    watch, seats = night_with_two_tables_played(base_url)
+    (a, b, c), (d, e, f) = seats[:2]
+    leaders = [d, a, e, b]   # +52, +20, +3, +2 in counters
+    screen_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        screen = screen_context.new_page()
+        screen.goto(base_url + watch + "/screen")
+        standings = screen.locator("table.standings")
+        expect(standings.locator("thead th")).to_have_text(HEADS)
+        expect(standings.locator("tbody th[scope=row]").nth(0)).to_have_text(leaders[0])
+        assert standings.locator("tbody th[scope=row]").all_inner_texts()[:4] == leaders
+        expect(standings.locator("tbody tr").first.locator("td")).to_have_text(
+            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d"), "2"])
+        expect(screen.locator(".tiebreaks")).to_have_text(TIEBREAKS)
+        sizes = screen.evaluate("""() => [...document.querySelectorAll(
+            'h1, h2, h3, table.standings td, table.standings th, .tiebreaks, .night-round, .night-tables li')].map(
+            el => parseFloat(getComputedStyle(el).fontSize))""")
+        assert min(sizes) >= 28, sizes   # large type: readable from the back of a room
+        assert screen.evaluate("document.documentElement.scrollWidth") <= 1920
+        assert set(screen.evaluate(LINES)) == {1}
+        box = standings.bounding_box()
+        assert box["width"] >= 960   # the table uses the screen, not a phone's column in its middle
+    finally:
+        screen_context.close()
+
+    phone_context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2,
+                                        is_mobile=True, has_touch=True)
+    try:
+        phone = phone_context.new_page()
+        phone.goto(base_url + watch)
+        standings = phone.locator("table.standings")
+        # each round's placings are left to the rounds' tables below on a phone
+        expect(standings.locator("thead th:visible")).to_have_text(HEADS[:-1])
+        expect(phone.locator(".night-tables li").first).to_have_text(f"Table 1 · 1 hand: {a} +20, {b} +2, {c} −22")
+        assert standings.locator("tbody th[scope=row]").all_inner_texts()[:4] == leaders
+        expect(phone.locator(".tiebreaks")).to_have_text(TIEBREAKS)
+        assert_fits(phone)   # no sideways scrolling on a 375 px phone
+        assert set(phone.evaluate(LINES)) == {1}
+        box = standings.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+    finally:
+        phone_context.close()

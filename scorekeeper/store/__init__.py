@@ -74,6 +74,9 @@ from .nights import (  # noqa: F401
     night_live_key, nights_by_ids, nights_of_circle, draw_round, drawn_round, redraw_round, swap_players, add_player, drop_player,
     set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem,
 )
+from .night_archive import (  # noqa: F401
+    FORMAT as NIGHT_FORMAT, night_data, night_text, is_night_document, night_problems, import_night,
+)
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
 )

@@ -11,10 +11,8 @@ import json
 import pytest
 
 from scorekeeper import store
-from support.data import load_example
+from support.nights import a_played_night
 
-NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
-HANDS = load_example("parlett-evening.json")["hands"]
 
 
 @pytest.fixture
@@ -26,25 +24,6 @@ def counts(db) -> tuple:
     return tuple(db.execute(f"select count(*) from {t}").fetchone()[0]
                  for t in ("nights", "night_players", "night_rounds", "night_tables", "night_byes", "sessions",
                            "hands"))
-
-
-def a_played_night(db) -> store.Night:
-    """Ten players ("Jo" with a Greek and a Chinese name among them), two rounds drawn,
-    hands saved at two tables of round one, one table of round two; one player left
-    after round one, round two with an end time."""
-    names = NINE[:8] + ["Ζωή", "王芳"]
-    night = store.create_night(db, "Friday club", names, rulebook="parlett", options={},
-                               stake={"per_counter": "1", "currency": "d"}, rounds=3, rank_by="counters",
-                               played_on="2026-12-04")
-    night = store.draw_round(db, night.id, 1)
-    for table, hands in zip(night.rounds[0].tables, (HANDS[:2], HANDS[:1])):
-        for version, hand in enumerate(hands, 1):
-            store.add_hand(db, table.session_id, dict(hand, dealer=(version - 1) % 3), version)
-    store.drop_player(db, night.id, night.rounds[0].byes[0])
-    night = store.draw_round(db, night.id, 2)
-    store.add_hand(db, night.rounds[1].tables[0].session_id, dict(HANDS[0], dealer=0), 1)
-    store.set_round_end(db, night.id, 2, "2026-12-04T21:30:00+00:00")
-    return store.get_night(db, night.id)
 
 
 def test_a_night_written_out_and_imported_is_the_same_night_with_new_links(db):

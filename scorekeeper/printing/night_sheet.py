@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from ..files.upload import NIGHT_ATTACHMENT as ATTACHMENT
 from ..club.standings import TIEBREAKS, Standing, TableResult, by_round, standings
 from ..rules import BOOKS
 from ..rules.core import format_counters
@@ -31,7 +32,6 @@ from ..words.money import stake_label
 from .sheet import ROOT, STATIC, environment, long_date, page_css
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "night-sheet.css")
-ATTACHMENT = "night.json"
 DEFAULT_NAME = "Club night"
 
 

@@ -11,6 +11,7 @@ it, so the page can say so). docs/club-night.md describes it."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 
@@ -269,3 +270,113 @@ def import_night(db: Database, data: dict, owner: str | None = None, keep_limit:
                                         for b in drawn["byes"])
     return get_night(db, night_id)
 
+
+
+# ------------------------------------------------------------------ a circle's nights, in its archive
+
+def circle_night_data(db: Database, night: Night, evening_of: dict[str, int], member_of: dict[int, int]) -> dict:
+    """A circle's night in the circle's archive (``gleek-circle/1``'s ``nights``): as
+    ``night_data``, but each table names its evening (its place in the archive's
+    ``evenings``, null where its session is gone or no longer the circle's) rather
+    than carrying its record, and each player the member (place in ``members``) or null."""
+    data = {k: v for k, v in night_data_without_tables(db, night).items() if k not in ("format", "circle")}
+    data["players"] = [{"name": p.name, "member": member_of.get(p.member_id), "left_after": p.left_after}
+                       for p in night.players]
+    place = {p.id: i for i, p in enumerate(night.players)}
+    data["rounds"] = [{
+        "number": r.number, "ends_at": r.ends_at,
+        "tables": [{"seats": [place[p] for p in t.seats], "evening": evening_of.get(t.session_id)} for t in r.tables],
+        "byes": [place[p] for p in r.byes]} for r in night.rounds]
+    return data
+
+
+def night_data_without_tables(db: Database, night: Night) -> dict:
+    data = night_data(db, dataclasses.replace(night, rounds=[]))
+    data.pop("rounds")
+    return data
+
+
+def circle_nights_problems(nights, evenings: list, members: int) -> list[str]:
+    """What is wrong with an archive's ``nights`` (``evenings``: the archive's, ``members``:
+    how many members it has): each night checked as a night's record is, its tables'
+    records the evenings they name; an evening is one table of one night at most."""
+    if not isinstance(nights, list) or len(nights) > 1000:
+        return [f"nights must be a list of the circle's club nights, not {describe(nights)}"]
+    problems, used = [], {}
+    for i, night in enumerate(nights):
+        where = f"nights[{i}]"
+        if not isinstance(night, dict) or not isinstance(night.get("players"), list) or not isinstance(
+                night.get("rounds"), list):
+            problems.append(f"{where}: must be a club night, with its players and rounds")
+            continue
+        players = []
+        for j, p in enumerate(night["players"]):
+            if not isinstance(p, dict) or sorted(p) != ["left_after", "member", "name"]:
+                problems.append(f"{where}: players[{j}]: must be an object with name, member and left_after")
+            elif p["member"] is not None and (type(p["member"]) is not int or not 0 <= p["member"] < members):
+                problems.append(f"{where}: players[{j}]: member must be a member's place in members, or null")
+            else:
+                players.append({"name": p["name"], "left_after": p["left_after"]})
+        rounds = []
+        for r in night["rounds"]:
+            if not isinstance(r, dict) or not isinstance(r.get("tables"), list):
+                rounds.append(r)   # said by night_problems
+                continue
+            tables = []
+            for t in r["tables"]:
+                if not isinstance(t, dict) or sorted(t) != ["evening", "seats"]:
+                    problems.append(f"{where}: round {r.get('number')}: a table must be an object with seats and "
+                                    "evening")
+                    continue
+                e = t["evening"]
+                if e is not None and (type(e) is not int or not 0 <= e < len(evenings)):
+                    problems.append(f"{where}: round {r.get('number')}: evening must be an evening's place in "
+                                    f"evenings, or null, not {describe(e)}")
+                    continue
+                if e is not None and e in used:
+                    problems.append(f"{where}: evenings[{e}] is a table of {used[e]} already: an evening is one table")
+                    continue
+                if e is not None:
+                    used[e] = f"nights[{i}]"
+                record = evenings[e]["record"] if e is not None and isinstance(evenings[e], dict) else None
+                tables.append({"seats": t["seats"], "record": record})
+            rounds.append(dict(r, tables=tables))
+        if problems:
+            continue
+        as_record = dict({k: v for k, v in night.items() if k not in ("players", "rounds")},
+                         format=FORMAT, players=players, rounds=rounds)
+        problems += [f"{where}: {p}" for p in night_problems(as_record)]
+        if len(problems) > 40:
+            return problems[:40] + ["… (more problems not listed)"]
+    return problems
+
+
+def insert_circle_nights(db: Database, nights: list, circle_id: str, session_ids: list[str],
+                         member_ids: list[int], owner: str | None, stamp: str) -> None:
+    """Inside an archive's import: its nights, of the new circle, their tables the
+    evenings just made (a table with no evening: its session gone, as it was)."""
+    for night in nights:
+        night_id = new_token()
+        db["nights"].insert({
+            "id": night_id, "watch_id": new_token(), "name": night["name"].strip(), "rulebook": night["rulebook"],
+            "options": json.dumps(night["options"]),
+            "stake": json.dumps(night["stake"]) if night.get("stake") else None,
+            "played_on": night.get("played_on"), "pin_hash": None, "rounds_planned": night["rounds_planned"],
+            "rank_by": night["rank_by"], "last_by_standings": int(night["last_by_standings"]),
+            "circle_id": circle_id, "seed": night["seed"], "version": 1, "created_at": stamp, "updated_at": stamp,
+            "creator": owner})
+        ids = [db["night_players"].insert({
+            "night_id": night_id, "name": p["name"].strip(), "left_after": p["left_after"],
+            "member_id": None if p["member"] is None else member_ids[p["member"]]}).last_pk
+            for p in night["players"]]
+        for drawn in night["rounds"]:
+            db["night_rounds"].insert({"night_id": night_id, "number": drawn["number"],
+                                       "ends_at": drawn["ends_at"], "drawn_at": stamp})
+            for number, table in enumerate(drawn["tables"], 1):
+                seats = [ids[s] for s in table["seats"]]
+                session_id = new_token() if table["evening"] is None else session_ids[table["evening"]]
+                db["night_tables"].insert({"night_id": night_id, "round": drawn["number"], "number": number,
+                                           "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
+                                           "seat_2": seats[2]})
+            db["night_byes"].insert_all({"night_id": night_id, "round": drawn["number"], "player_id": ids[b]}
+                                        for b in drawn["byes"])

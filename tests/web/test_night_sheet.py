@@ -19,6 +19,7 @@ from pypdf import PdfReader
 
 from scorekeeper import create_app, store
 from support.database import fresh_database
+from support.hostile import pdf_with_attachments
 from support.nights import a_played_night
 
 PIN = "4821"
@@ -189,3 +190,26 @@ def test_a_nights_tables_count_against_the_sessions_an_address_may_keep(app, db)
     assert counts(app) == before
     app.config["SESSIONS_PER_ADDRESS"] = 6
     assert upload(app.test_client(), pdf).status_code == 303
+
+
+def test_a_hostile_nights_pdf_is_refused_as_any_pdf_is_and_nothing_saved(app, db):
+    night = a_played_night(db)
+    data = copy.deepcopy(store.night_data(db, night))
+    stranger_at_a_seat(data)
+    text = store.night_text(db, night).encode()
+    cases = [
+        (pdf_with_attachments(1, 0, name="night.json", content=json.dumps(data).encode()),
+         "round 1, table 1: seats must be three different players of the night (their places in players), "
+         "not [0, 1, 40]"),
+        (pdf_with_attachments(2, 0, name="night.json", content=text),
+         "record: this PDF carries 2 night.json attachments; it is not one club night's sheet"),
+        (pdf_with_attachments(1, 40 * 1024 * 1024, name="night.json"),
+         "record: the session record in this PDF is larger than 2 MB"),
+    ]
+    before = counts(app)
+    for pdf, line in cases:
+        assert len(pdf) < 2 * 1024 * 1024   # within the upload limit: refused for what it is
+        response = upload(app.test_client(), pdf)
+        assert response.status_code == 422
+        assert line in problems_on(response.text), problems_on(response.text)
+    assert counts(app) == before

@@ -3,9 +3,11 @@ standings link (``/night/<id>/sheet.pdf``, ``/n/<watch id>/sheet.pdf``), A4 or
 Letter. The sheet holds no link at all (``printing.night_sheet``: it is printed from
 the night's record, ``store.night_data``, which has none), so both links print the
 same sheet and share one rendering, kept by the night's live key (its version and
-every table session's version). Rendered by the session sheets' renderer process,
-with their turns and limits (``printing/pdf.py``: the organizer's link first, as a
-table's scorer; a few new sheets a minute per device): beyond them a 503 or a 429."""
+every table session's version). Rendered in the season sheets' lane (``printing/pdf.py``,
+``SEASONS``: its own renderer at a lower priority, so that a table's sheet never waits
+behind a long night's: 60 players over 10 rounds take about 3 s), with the sheets'
+turns and limits (the organizer's link first, as a table's scorer; a few new sheets a
+minute per device): beyond them a 503 or a 429."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ def standings_sheet(watch_id):
 
 def night_sheet(night: store.Night, back: str, organizer: bool):
     from ..printing.night_sheet import night_pdf_parts, print_night_pdf
-    from ..printing.pdf import Busy, Failed, TooMany, render_pdf
+    from ..printing.pdf import SEASONS, Busy, Failed, TooMany, render_pdf
 
     config = current_app.config
     chosen = paper()
@@ -49,9 +51,9 @@ def night_sheet(night: store.Night, back: str, organizer: bool):
                                printed=sheet_zone_now())
     try:
         pdf = PDFS.get(key, lambda: render_pdf(
-            key, None, chosen, config["PDF_WAITING"], os.path.join(current_app.instance_path, "pdf.lock"),
+            key, None, chosen, config["PDF_WAITING"], os.path.join(current_app.instance_path, "season-pdf.lock"),
             scorer=organizer, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
-            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_night_pdf))
+            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_night_pdf, lane=SEASONS))
     except (Busy, TooMany) as refused:
         if isinstance(refused, Failed):
             current_app.logger.error("The PDF renderer process failed for a club night's sheet")

@@ -99,8 +99,9 @@ def backup_command(out):
     out = out or str(Path(current_app.config["BACKUP_DIR"]) / ("full-" + store.now().replace(":", "")))
     paths, problems = backup_files.backup_all(store.connect(current_app.config["DATABASE"]), out)
     circles = sum(path.name.startswith("circle-") for path in paths)
-    paths = [path for path in paths if not path.name.startswith("circle-")]
-    also = f" and {circles} circle(s)" if circles else ""
+    nights = sum(path.name.startswith("night-") for path in paths)
+    paths = [path for path in paths if not path.name.startswith(("circle-", "night-"))]
+    also = (f" and {circles} circle(s)" if circles else "") + (f" and {nights} club night(s)" if nights else "")
     for problem in problems:  # one bad session never stops the others being backed up
         click.echo(problem, err=True)
     if problems:
@@ -125,5 +126,8 @@ def restore_command(paths):
         raise SystemExit(1) from None
     for note in notes:   # over an existing session: what was restored there, what it kept
         print(note)
-    circles = sum(1 for path in backup_files.expand(paths)[0] if path.name.startswith("circle-"))
-    print(f"Restored {len(restored)} session(s)" + (f" and {circles} circle(s)" if circles else ""))
+    files = backup_files.expand(paths)[0]
+    circles = sum(1 for path in files if path.name.startswith("circle-"))
+    nights = sum(1 for path in files if path.name.startswith("night-"))
+    print(f"Restored {len(restored)} session(s)" + (f" and {circles} circle(s)" if circles else "")
+          + (f" and {nights} club night(s)" if nights else ""))

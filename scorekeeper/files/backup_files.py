@@ -194,6 +194,21 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
             problems.append(f"circle {store.id_label(circle_id)}: not backed up: {error}")
         else:
             paths.append(path)
+    for night_id in store.all_night_ids(db):
+        try:
+            path = session_file(out, night_id, f"night-{night_id}.json")
+            text = dumps(store.night_snapshot(db, night_id))
+            text.encode("utf-8")
+            wrong = store.night_backup_problems(json.loads(text))
+            if wrong:
+                problems.append(f"night {store.id_label(night_id)}: not backed up: it would not restore: "
+                                + "; ".join(wrong[:5]))
+                continue
+            write_text(path, text, durable=True)
+        except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
+            problems.append(f"night {store.id_label(night_id)}: not backed up: {error}")
+        else:
+            paths.append(path)
     return paths, problems
 
 
@@ -208,7 +223,7 @@ def restore_files(db, paths) -> tuple[list[str], list[str]]:
     each file restored over an existing session (what it restored, what the
     session kept)."""
     files, problems = expand(paths)
-    backups, circles = [], []
+    backups, circles, nights = [], [], []
     for path in files:
         label = store.printable(str(path))
         found = read_backup(path)
@@ -216,14 +231,16 @@ def restore_files(db, paths) -> tuple[list[str], list[str]]:
             problems.append(f"{label}: {found}")
             continue
         circle = store.is_circle_backup(found)   # a circle's file (circle-<id>.json), beside its sessions'
-        file_problems = store.circle_backup_problems(found) if circle else store.backup_problems(found)
+        night = store.is_night_backup(found)     # a club night's (night-<id>.json)
+        file_problems = (store.circle_backup_problems(found) if circle else store.night_backup_problems(found)
+                         if night else store.backup_problems(found))
         if file_problems:
             problems += [f"{label}: {p}" for p in file_problems]
         else:
-            (circles if circle else backups).append((label, found))
+            (circles if circle else nights if night else backups).append((label, found))
     if problems:
         raise store.Refused(problems)
-    sessions, notes = store.restore_all(db, backups, circles)
+    sessions, notes = store.restore_all(db, backups, circles, nights)
     return [session.id for session in sessions], notes
 
 

@@ -1,6 +1,9 @@
 """A session record from a file someone hands us: a ``gleek-session/1`` JSON file,
 or a score sheet PDF, which carries that JSON as its attachment ``session.json``
-(``scorekeeper.printing.sheet.render_sheet_pdf`` puts it there).
+(``scorekeeper.printing.sheet.render_sheet_pdf`` puts it there); or a club night's
+record, ``gleek-night/1``, as a JSON file or carried by the night's sheet PDF as
+``night.json`` (``printing.night_sheet``; the caller tells them apart by their
+``format``, ``parsed_upload``).
 
 Used by both doors, ``POST /import`` and the command line (``scorekeeper settle
 sheet.pdf``, ``scorekeeper sheet sheet.pdf -o copy.pdf``), so a PDF that is not a
@@ -13,7 +16,7 @@ attachments of 2 MB each fit in a 2 MB upload (1.7 GB inflated, which the server
 process never gave back). So the work of reading one is bounded as a whole:
 
 - here, by counting: at most ``MAX_ATTACHMENTS`` entries of its attachment list
-  are looked at, and only one attachment, the ``session.json``, is ever inflated
+  are looked at, and only one attachment, the ``session.json`` or ``night.json``, is ever inflated
   (no stream past ``MAX_RECORD_BYTES``); a PDF listing more, or carrying two of
   them, is refused without inflating any;
 - and, for the web import, by the operating system: ``read_isolated`` reads the
@@ -35,9 +38,11 @@ import threading
 
 from ..limits import MAX_RECORD_BYTES  # as for a JSON upload; a 1000-hand record is ~0.5 MB
 from ..rules import InvalidRecord
-from ..rules.record import load
+from ..rules.record import parse, validate
 
 ATTACHMENT = "session.json"
+NIGHT_ATTACHMENT = "night.json"   # a club night's sheet carries the whole night (gleek-night/1)
+RECORDS = (ATTACHMENT, NIGHT_ATTACHMENT)
 MAX_ATTACHMENTS = 16            # entries of a PDF's attachment list looked at (a sheet has one)
 READ_MEMORY = 48 * 1024 * 1024  # bytes of address space the reading process may add to its own
 READ_CPU_SECONDS = 1            # of CPU for reading one PDF (a 1,000-hand sheet takes ~0.05 s)
@@ -79,13 +84,27 @@ def record_text(data: bytes | str) -> bytes | str:
     return pdf_attachment(data)
 
 
-def load_upload(data: bytes | str, isolated: bool = False) -> dict:
-    """The valid record in an uploaded JSON or PDF file (``InvalidRecord`` otherwise).
-    ``isolated``: a PDF is read in a child process under limits (``read_isolated``;
-    the web import), not in this one (the command line, a process of its own)."""
+def parsed_upload(data: bytes | str, isolated: bool = False):
+    """The JSON an uploaded JSON or PDF file holds, parsed but not checked: a session's
+    record or a club night's (``InvalidRecord`` if there is no JSON). ``isolated``: a
+    PDF is read in a child process under limits (``read_isolated``; the web import),
+    not in this one (the command line, a process of its own)."""
     if isolated and not isinstance(data, str) and is_pdf(data):
-        return load(read_isolated(data))
-    return load(record_text(data))
+        return parse(read_isolated(data))
+    return parse(record_text(data))
+
+
+def load_upload(data: bytes | str, isolated: bool = False) -> dict:
+    """The valid session record in an uploaded JSON or PDF file (``InvalidRecord`` otherwise)."""
+    return checked_record(parsed_upload(data, isolated))
+
+
+def checked_record(record) -> dict:
+    """``record`` if it is a valid session record, else ``InvalidRecord`` with its problems."""
+    problems = validate(record)
+    if problems:
+        raise InvalidRecord(problems)
+    return record
 
 
 def pdf_attachment(data: bytes) -> bytes:
@@ -116,10 +135,13 @@ def pdf_attachment(data: bytes) -> bytes:
             if len(listed) > MAX_ATTACHMENTS:
                 refuse(f"record: this PDF has more than {MAX_ATTACHMENTS} attachments (a score sheet printed "
                        f"by the scorekeeper has one, {ATTACHMENT}); it was not read")
-            found = [entry for entry in listed if entry.name == ATTACHMENT]
+            found = [entry for entry in listed if entry.name in RECORDS]
             if len(found) > 1:
-                refuse(f"record: this PDF carries {len(found)} {ATTACHMENT} attachments; "
-                       "it is not one session's sheet")
+                kinds = {entry.name for entry in found}
+                refuse(f"record: this PDF carries {len(found)} {found[0].name} attachments; it is not one "
+                       f"{'session' if found[0].name == ATTACHMENT else 'club night'}'s sheet" if len(kinds) == 1
+                       else f"record: this PDF carries both {ATTACHMENT} and {NIGHT_ATTACHMENT}; it is not one "
+                            "session's sheet nor one club night's")
             contents = {entry.content for entry in found}   # at most one stream inflated
     except (InvalidRecord, MemoryError):   # MemoryError: past the reading process's limit (read_isolated)
         raise
@@ -129,7 +151,8 @@ def pdf_attachment(data: bytes) -> bytes:
         refuse("record: this file starts like a PDF but cannot be read (damaged, or not a PDF)")
     if not contents:
         refuse(f"record: this PDF carries no session record (a score sheet printed by the "
-               f"scorekeeper has one attached, named {ATTACHMENT}); import the session's JSON export instead")
+               f"scorekeeper has one attached, named {ATTACHMENT}; a club night's sheet, {NIGHT_ATTACHMENT}); "
+               "import the session's JSON export instead")
     text = contents.pop()
     if len(text) > MAX_RECORD_BYTES:
         refuse(f"record: the session record in this PDF is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB")

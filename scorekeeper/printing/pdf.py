@@ -71,6 +71,7 @@ POLL = 0.05            # seconds between a waiting request's looks at a renderer
 ASK_COST = 0.05        # renderer seconds an ask for a new sheet counts as (refused asks included)
 SCORER, OTHERS = 0, 1  # who is waiting: the scorer's link first
 SHEETS, SEASONS = 0, 1  # the lanes: a session's sheet (a second or two), a circle's season sheet (2,000 evenings: 11 s)
+#                         and a club night's sheet (60 players over 10 rounds: 3 s)
 LANES = (SHEETS, SEASONS)
 NICENESS = {SHEETS: 10, SEASONS: 19}   # each lane's renderer gives way to the server; the seasons' to the tables' too
 

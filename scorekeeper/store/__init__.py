@@ -75,6 +75,12 @@ from .nights import (  # noqa: F401
     set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem, rename_night, delete_night,
     TableOfNight, night_table_of, night_version,
 )
+from .night_archive import (  # noqa: F401
+    FORMAT as NIGHT_FORMAT, night_data, night_text, is_night_document, night_problems, import_night,
+)
+from .night_backups import (  # noqa: F401
+    is_night_backup, night_snapshot, all_night_ids, night_backup_problems,
+)
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
 )

@@ -21,6 +21,7 @@ from .schema import writing
 from .changes import change_within, insert_hands, insert_seats, limit_problems, log_change
 from .reads import PLAYERS, Session, get_session, session_version
 from .circle_backups import circle_clashes, restore_circle
+from .night_backups import night_clashes, restore_night
 
 
 def all_session_ids(db: Database) -> list[str]:
@@ -204,8 +205,8 @@ def readable_in_progress(data: dict, session: Session) -> list[str]:
     return left_out or sorted(set(draft["answers"]) - set(kept))
 
 
-def restore_all(db: Database, backups: list[tuple[str, dict]],
-                circles: list[tuple[str, dict]] = ()) -> tuple[list[Session], list[str]]:
+def restore_all(db: Database, backups: list[tuple[str, dict]], circles: list[tuple[str, dict]] = (),
+                nights: list[tuple[str, dict]] = ()) -> tuple[list[Session], list[str]]:
     """Put sessions back from ``(label, snapshot)`` pairs, each already free of
     ``backup_problems``: the same links, the backed-up hands and PIN. All or
     nothing, in one transaction; ``Refused`` names each clash by its label. No
@@ -215,7 +216,8 @@ def restore_all(db: Database, backups: list[tuple[str, dict]],
     options), as one more change that can be undone; with the sessions, one line
     per such file saying what was restored there and what the session kept.
     ``circles``: ``(label, circle backup)`` pairs (``circle_backups``), restored
-    in the same transaction once their sessions are."""
+    in the same transaction once their sessions are; ``nights``: ``(label, night
+    backup)`` pairs (``night_backups``), restored last (their circles' members)."""
     problems, by_id, by_watch = [], {}, {}
     for label, backup in backups:
         sid, wid = backup["session_id"], backup["watch_id"]
@@ -239,6 +241,13 @@ def restore_all(db: Database, backups: list[tuple[str, dict]],
                 problems.append(f"{label}: circle link {token} is also a link of "
                                 f"{circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}")
             circle_ids.setdefault(token, label)
+    night_ids = {}
+    for label, data in nights:
+        for token in (data["night"]["id"], data["night"]["watch_id"]):
+            if token in night_ids or token in circle_ids or token in by_id or token in by_watch or token in links:
+                problems.append(f"{label}: night link {token} is also a link of "
+                                f"{night_ids.get(token) or circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}")
+            night_ids.setdefault(token, label)
     if problems:
         raise Refused(problems)
     notes = []
@@ -248,6 +257,8 @@ def restore_all(db: Database, backups: list[tuple[str, dict]],
         restored = {backup["session_id"] for _, backup in backups}
         for label, data in circles:
             problems += circle_clashes(db, label, data, restored)
+        for label, data in nights:
+            problems += night_clashes(db, label, data)
         if problems:
             raise Refused(problems)
         for label, backup in backups:
@@ -256,6 +267,10 @@ def restore_all(db: Database, backups: list[tuple[str, dict]],
                 notes.append(f"{label}: {note}")
         for label, data in circles:
             note = restore_circle(db, data)
+            if note:
+                notes.append(f"{label}: {note}")
+        for label, data in nights:
+            note = restore_night(db, data)
             if note:
                 notes.append(f"{label}: {note}")
     return [get_session(db, backup["session_id"]) for _, backup in backups], notes

@@ -1,7 +1,8 @@
 """A whole circle as one JSON document (``gleek-circle/1``): its name, its
 members, every evening's ``gleek-session/1`` record (OKs and disputes in it,
-as an export) with the member at each seat, the payments marked and which
-evenings are settled. Exported from the circle's page, carried by the season
+as an export) with the member at each seat, the payments marked, which
+evenings are settled and its club nights (``nights``: each table names its
+evening, ``night_archive.circle_night_data``). Exported from the circle's page, carried by the season
 sheet PDF, imported as a new circle (new links: an archive is for moving a
 circle, a backup for putting one back). docs/record.md describes it."""
 
@@ -19,13 +20,15 @@ from .changes import insert_session, limit_problems
 from .circles import (Circle, MAX_MEMBERS, check_circles_kept, check_sessions_kept, circle_name_problem, evenings,
                       get_circle, members_problems, name_problem)
 from .common import Refused, new_token, now
+from .night_archive import circle_night_data, circle_nights_problems, insert_circle_nights
+from .nights import get_night, nights_of_circle
 from .payments import AMOUNT, DATE, UNIT, closed_evenings, payments
 from .reads import get_session
 from .schema import writing
 
 FORMAT = "gleek-circle/1"
 KEYS = ("format", "name", "members", "evenings")
-OPTIONAL_KEYS = ("payments",)
+OPTIONAL_KEYS = ("payments", "nights")
 MAX_EVENINGS = 2000
 
 
@@ -45,6 +48,15 @@ def archive_data(db: Database, circle: Circle) -> dict:
              "paid_by": p.paid_by, "paid_on": p.paid_on} for p in payments(db, circle.id)]
     if paid:
         data["payments"] = paid
+    return with_nights(db, circle, data, position, index)
+
+
+def with_nights(db: Database, circle: Circle, data: dict, position: dict, index: dict) -> dict:
+    """``data`` with the circle's club nights (``nights``), if it has any."""
+    nights = [circle_night_data(db, get_night(db, n["id"]), position, index)
+              for n in reversed(nights_of_circle(db, circle.id))]   # oldest first
+    if nights:
+        data["nights"] = nights
     return data
 
 
@@ -106,7 +118,7 @@ def archive_data_without_hands(db: Database, circle: Circle) -> dict:
              "paid_by": p.paid_by, "paid_on": p.paid_on} for p in payments(db, circle.id)]
     if paid:
         data["payments"] = paid
-    return data
+    return with_nights(db, circle, data, position, index)
 
 
 def archive_problems(data) -> list[str]:
@@ -152,6 +164,8 @@ def archive_problems(data) -> list[str]:
             if len(problems) > 40:
                 problems.append("… (more problems not listed)")
                 return problems
+    if "nights" in data:
+        problems += circle_nights_problems(data["nights"], items or [], count)
     if "payments" in data:
         paid = data["payments"]
         if not isinstance(paid, list) or len(paid) > 100_000:
@@ -210,4 +224,5 @@ def import_archive(db: Database, data: dict, owner: str | None = None, keep_limi
                                    "amount": p["amount"], "unit": p["unit"],
                                    "evenings": json.dumps(sorted(session_ids[i] for i in p["evenings"])),
                                    "paid_by": member_name(p["paid_by"]), "paid_on": p["paid_on"], "at": stamp})
+        insert_circle_nights(db, data.get("nights", ()), circle_id, session_ids, ids, owner, stamp)
     return get_circle(db, circle_id)

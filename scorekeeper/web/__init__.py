@@ -13,7 +13,8 @@
 - ``owed``: paying what is owed (marked paid once, however often it is posted),
   and an evening's own payments marked paid from its Settle up page;
 - ``nights``: club nights (several tables at once): the organizer's page, the
-  rounds drawn into ordinary sessions, the standings across the tables.
+  rounds drawn into ordinary sessions, the standings across the tables;
+- ``night_sheets``: a club night's sheet PDF (both its links), its record attached.
 
 ``access`` turns a link into a ``Table`` (the scorer's link can edit, the watch
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
@@ -31,7 +32,7 @@ from ..server import security
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.wording import amount_text, nearest_half, signed_amount
-from . import circles, hands, home, hosting, night_seats, nights, offline, owed, pins, players, sheets, table
+from . import circles, hands, home, hosting, night_seats, night_sheets, nights, offline, owed, pins, players, sheets, table
 from . import night_admin  # noqa: F401  (its routes are the nights blueprint's)
 from ..form import client
 from .htmx import init_htmx
@@ -39,7 +40,7 @@ from ..form.fields import seat_value
 from .cache import CompressedParts, compressed_as
 
 BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, owed.bp, nights.bp,
-              night_seats.bp, hosting.bp, offline.bp)
+              night_seats.bp, night_sheets.bp, hosting.bp, offline.bp)
 
 
 def init_app(app: Flask) -> None:

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, flash, render_template, requ
 from .. import store
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, NOT_IMPLEMENTED, InvalidRecord
-from ..files.upload import ReaderBusy, load_upload
+from ..files.upload import ReaderBusy, checked_record, parsed_upload
 from . import forms
 from .access import remember, remembered, unlock
 from .changes import keep_snapshot
@@ -64,7 +64,10 @@ def import_record():
     else:
         text = request.form.get("record", "").encode()
     try:  # a JSON record, or a sheet PDF carrying one (read in a child process, under limits)
-        record = load_upload(text, isolated=True)
+        parsed = parsed_upload(text, isolated=True)
+        if store.is_night_document(parsed):   # a club night's record, or its sheet
+            return import_night(parsed)
+        record = checked_record(parsed)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
         if already is not None and not request.is_json:
             flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
@@ -88,6 +91,24 @@ def import_record():
     keep_snapshot(session)
     remember(session.id)
     return redirect(f"/s/{session.id}")
+
+
+def import_night(data: dict):
+    """A club night from its record: a new night, new links, its tables new sessions
+    (counted against the sessions this address may keep); the organizer's page, which
+    this browser keeps. A circle's night comes back without its circle: the page says so."""
+    from .nights import remember_night
+
+    night = store.import_night(get_db(), data, owner=creator()[0], keep_limit=keep_limit())
+    remember_night(night.id)
+    tables = sum(len(r.tables) for r in night.rounds)
+    flash(f"{night.name} is imported: {len(night.players)} players, {len(night.rounds)} round"
+          f"{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, each a new session with "
+          "a link of its own. Keep this page's link: it runs the night.")
+    if "circle" in data:
+        flash(f"This was a night of the circle {data['circle']}: it is imported as a night of its own, "
+              "without the circle (its tables are not evenings of the circle here).")
+    return redirect(f"/night/{night.id}")
 
 
 @bp.get("/rules")

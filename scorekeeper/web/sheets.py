@@ -133,11 +133,12 @@ def export(table):
     return response
 
 
-def content_disposition(kind: str, title: str | None, extension: str) -> str:
-    """A download name from a title: plain ASCII for every client, and the title
-    itself (RFC 6266 ``filename*``) for those that read it. No control characters."""
+def content_disposition(kind: str, title: str | None, extension: str, fallback: str = "gleek-session") -> str:
+    """A download name from a title: plain ASCII for every client (``fallback`` where
+    the title has none), and the title itself (RFC 6266 ``filename*``) for those that
+    read it. No control characters."""
     title = " ".join((title or "").split())[:60]  # line breaks and tabs become spaces
-    plain = "".join(c for c in title if c.isascii() and (c.isalnum() or c in " -_.")).strip() or "gleek-session"
+    plain = "".join(c for c in title if c.isascii() and (c.isalnum() or c in " -_.")).strip() or fallback
     value = f'{kind}; filename="{plain}.{extension}"'
     if title and title != plain:
         value += f"; filename*=UTF-8''{quote(title + '.' + extension, safe='')}"

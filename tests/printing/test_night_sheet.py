@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from scorekeeper import store
 from scorekeeper.printing.night_sheet import night_sheet_pdf
+from support.database import delete_session
 from support.nights import a_played_night
 
 PLAYED = {(1, 1): ("52", "3", "−55"), (1, 2): ("20", "2", "−22"), (2, 1): ("20", "2", "−22")}
@@ -99,10 +100,7 @@ def test_the_sheet_prints_the_night_its_standings_rounds_and_seating(db, paper):
 def test_a_table_whose_session_was_deleted_is_said_on_the_sheet(db):
     night = a_played_night(db)
     gone = night.round(2).tables[1]
-    with store.writing(db):   # as expiry removes an untouched session
-        for table in ("history", "seats", "sessions"):
-            db.execute(f"delete from {table} where {'id' if table == 'sessions' else 'session_id'} = ?",
-                       [gone.session_id])
+    delete_session(db, gone.session_id)   # as expiry removes an untouched session
     night = store.get_night(db, night.id)
     lines = " ".join(text_of(night_sheet_pdf(store.night_data(db, night), store.night_text(db, night))))
     assert "Table 2 — its session was deleted: it counts for nothing" in lines

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from scorekeeper import store
+from support.database import delete_session
 from support.nights import a_played_night
 
 
@@ -52,10 +53,7 @@ def test_a_night_written_out_and_imported_is_the_same_night_with_new_links(db):
 def test_a_table_whose_session_was_deleted_comes_back_deleted(db):
     night = a_played_night(db)
     gone = night.rounds[1].tables[1]
-    with store.writing(db):   # as expiry removes an untouched session
-        for table in ("history", "seats", "sessions"):
-            db.execute(f"delete from {table} where {'id' if table == 'sessions' else 'session_id'} = ?",
-                       [gone.session_id])
+    delete_session(db, gone.session_id)   # as expiry removes an untouched session
     data = store.night_data(db, store.get_night(db, night.id))
     assert data["rounds"][1]["tables"][1]["record"] is None
     copied = store.import_night(db, data)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask import Blueprint, abort, current_app, flash, make_response, render_template, request
 from flask import session as cookie
@@ -429,15 +430,61 @@ def screen(watch_id):
 @bp.get("/n/<watch_id>/live", defaults={"big": False})
 @bp.get("/n/<watch_id>/screen/live", endpoint="screen_live", defaults={"big": True})
 def live(watch_id, big):
-    """The standings part, or 204 when nothing changed since ``v`` (one query)."""
+    """The standings part, or 204 when nothing changed since ``v`` (one query).
+    Behind the front, the answer is left for it too (web/front_polls.py)."""
     try:
         key = store.night_live_key(get_db(), watch_id)
     except store.NotFound:
         abort(404)
     if request.args.get("v") == key:
         response = make_response("", 204)
+        leave_for_the_front(watch_id, key, None)
     else:
         night = store.get_night_by_watch_id(get_db(), watch_id)
-        response = make_response(render_template("_night_standings.html", **standings_context(night, key, big)))
+        parts = live_parts(night, key)
+        response = make_response(parts.screen if big else parts.standings)
+        leave_for_the_front(watch_id, key, parts)
     response.headers["Vary"] = "HX-Request"
     return response
+
+
+class LiveParts(NamedTuple):
+    standings: str   # the public standings' polled part
+    screen: str      # the big screen's
+
+
+def live_parts(night: store.Night, key: str) -> LiveParts:
+    """Both polled parts of ``key``, from one computation of the standings (``STANDINGS``)."""
+    return LiveParts(*(render_template("_night_standings.html", **standings_context(night, key, big))
+                       for big in (False, True)))
+
+
+def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None) -> None:
+    """Behind the front, the night's answers for ``key`` left for it to send
+    again (web/front_polls.py); removed at once if the night changed meanwhile."""
+    files = current_app.extensions.get("scorekeeper.front_polls")
+    if files is None:
+        return
+    if not files.keep_night(watch_id, key, *((part.encode() for part in parts) if parts else (None, None))):
+        return
+    try:
+        if store.night_live_key(get_db(), watch_id) == key:
+            return
+    except store.NotFound:
+        pass
+    files.forget([watch_id], "n")
+
+
+def renew_standings(app, watch_id: str) -> None:
+    """Behind the front, after a change at the night or one of its tables: its
+    standings' and big screen's new parts left for it, made as their polls would
+    make them."""
+    base = app.config.get("PUBLIC_URL") or "https://localhost/"
+    with app.test_request_context(f"/n/{watch_id}/live", base_url=base, headers={"HX-Request": "true"}):
+        db = get_db()
+        try:
+            key = store.night_live_key(db, watch_id)
+            night = store.get_night_by_watch_id(db, watch_id)
+        except store.NotFound:
+            return   # the night deleted: its files are forgotten, nothing to leave
+        leave_for_the_front(watch_id, key, live_parts(night, key))

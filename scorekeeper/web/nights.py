@@ -16,6 +16,7 @@ a table's live poll is.
 from __future__ import annotations
 
 import datetime
+import threading
 import time
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -50,6 +51,10 @@ TABLE_RESULTS = Recent(8192)
 #: rendering a change (the key is read first, so what is kept under it is never older).
 WATCHED = Recent(128)
 PARTS = Recent(128)
+#: One night's parts rendered once a key in this process, not once by the renewal
+#: and again by each poll that came meanwhile (a few locks, each shared by the nights
+#: that fall on it).
+RENDERING = [threading.Lock() for _ in range(8)]
 MAX_ROUND_MINUTES = 600
 
 
@@ -459,17 +464,18 @@ def screen(watch_id):
 def live(watch_id, big):
     """The standings part, or 204 when nothing changed since ``v`` (one query).
     Behind the front, the answer is left for it too (web/front_polls.py)."""
+    read_at = time.monotonic_ns()
     try:
         key = store.night_live_key(get_db(), watch_id)
     except store.NotFound:
         abort(404)
     if request.args.get("v") == key:
         response = make_response("", 204)
-        leave_for_the_front(watch_id, key, None)
+        leave_for_the_front(watch_id, key, None, read_at)
     else:
         parts = live_parts(night_at(watch_id, key), key)
         response = make_response(parts.screen if big else parts.standings)
-        leave_for_the_front(watch_id, key, parts)
+        leave_for_the_front(watch_id, key, parts, read_at)
     response.headers["Vary"] = "HX-Request"
     return response
 
@@ -482,24 +488,24 @@ class LiveParts(NamedTuple):
 def live_parts(night: store.Night, key: str) -> LiveParts:
     """Both polled parts of ``key``, from one computation of the standings
     (``STANDINGS``), rendered once for every poll and page (``PARTS``)."""
-    return PARTS.get((current_app.config["DATABASE"], night.id, key), lambda: LiveParts(
-        *(render_template("_night_standings.html", **standings_context(night, key, big)) for big in (False, True))))
+    kept_as = (current_app.config["DATABASE"], night.id, key)
+    kept = PARTS.peek(kept_as)
+    if kept is not None:
+        return kept
+    # a poll that comes while the save's thread renders this key waits for that rendering
+    with RENDERING[hash(night.id) % len(RENDERING)]:
+        return PARTS.get(kept_as, lambda: LiveParts(
+            *(render_template("_night_standings.html", **standings_context(night, key, big)) for big in (False, True))))
 
 
-def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None) -> None:
-    """Behind the front, the night's answers for ``key`` left for it to send
-    again (web/front_polls.py); removed at once if the night changed meanwhile."""
+def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None, read_at: int) -> None:
+    """Behind the front, the night's answers for ``key`` (read at ``read_at``) left
+    for it to send again (web/front_polls.py: only if nothing read later is there)."""
     files = current_app.extensions.get("scorekeeper.front_polls")
     if files is None:
         return
-    if not files.keep_night(watch_id, key, *((part.encode() for part in parts) if parts else (None, None))):
-        return
-    try:
-        if store.night_live_key(get_db(), watch_id) == key:
-            return
-    except store.NotFound:
-        pass
-    files.forget([watch_id], "n")
+    if not files.keep_night(watch_id, key, *((part.encode() for part in parts) if parts else (None, None)), read_at):
+        files.forget([watch_id], "n")   # could not be written: the app answers, nothing older is sent
 
 
 def renew_standings(app, watch_id: str) -> None:
@@ -508,10 +514,13 @@ def renew_standings(app, watch_id: str) -> None:
     make them."""
     base = app.config.get("PUBLIC_URL") or "https://localhost/"
     with app.test_request_context(f"/n/{watch_id}/live", base_url=base, headers={"HX-Request": "true"}):
-        db = get_db()
+        read_at = time.monotonic_ns()
         try:
-            key = store.night_live_key(db, watch_id)
+            key = store.night_live_key(get_db(), watch_id)
             night = night_at(watch_id, key)
-        except store.NotFound:
-            return   # the night deleted: its files are forgotten, nothing to leave
-        leave_for_the_front(watch_id, key, live_parts(night, key))
+        except store.NotFound:   # the night deleted: nothing left of it for the front
+            files = app.extensions.get("scorekeeper.front_polls")
+            if files is not None:
+                files.forget([watch_id], "n")
+            return
+        leave_for_the_front(watch_id, key, live_parts(night, key), read_at)

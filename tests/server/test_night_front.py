@@ -3,7 +3,8 @@ real Caddy on loopback (tests/support/front.py), the night made, its round drawn
 and a hand saved through https. The big screen's and the standings' polls are
 answered by Caddy from the app's files (``X-Answered-By: front``, a header only
 the front's Caddyfile sets) while nothing changed, and a save at one table
-changes what the front answers (web/front_polls.py, scorekeeper/server/front.py)."""
+changes what the front answers, without a poll asking the app for it
+(web/front_polls.py, scorekeeper/server/front.py)."""
 
 from __future__ import annotations
 
@@ -31,13 +32,13 @@ def https(tmp_path_factory):
     server.stop()
 
 
-def answered_by_the_front(ask, within: float = 5.0):
-    """The answer once the front gives it (the app leaves the night's files just after
-    a change has been answered: a poll may come first and reach the app)."""
+def answered_by_the_front(ask, within: float = 5.0, until=lambda answer: True):
+    """The answer once the front gives it, and it is the one awaited (the app leaves
+    the night's files just after a change has been answered: a poll may come first)."""
     deadline = time.monotonic() + within
     while True:
         answer = ask()
-        if answer[1] == "front" or time.monotonic() > deadline:
+        if (answer[1] == "front" and until(answer)) or time.monotonic() > deadline:
             return answer
         time.sleep(0.05)
 
@@ -85,10 +86,10 @@ def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https
     status, _, _ = https.request("POST", f"/s/{table}/hands", urlencode(list(hand_fields(hand, 1).items(multi=True)))
                                  .encode(), origin)
     assert status == 303
-    status, _, after = poll(key)   # the save acknowledged: no 204 for the key now past, the new standings
-    assert status == 200 and key_in(after) != key
+    # the save acknowledged: the front has the new standings as soon as the app renewed its files, unasked
+    status, server, after = answered_by_the_front(lambda: poll(key), until=lambda answer: answer[0] == 200)
+    assert (status, server) == (200, "front") and key_in(after) != key
     assert re.search(rb"<td>2</td>\s*<td>20</td>", after)   # the first seat dealt it: 20, 2, -22
     newer = key_in(after)
-    assert answered_by_the_front(lambda: poll(key)) == (200, "front", after)   # left by the app, unasked
     assert poll(newer) == (204, "front", b"")
     assert poll(newer, screen=False) == (204, "front", b"")

@@ -2,8 +2,9 @@
 real SQLite, the real app through Flask's test client): their answers are left
 for the front when the night is made, renewed when a table saves or the night
 changes (a round drawn, a swap, a rank choice, a player dropped, a table's
-session deleted), forgotten the moment such a change is committed, and hold
-nothing of the organizer's link. (Through a real Caddy: tests/server/test_night_front.py.)"""
+session deleted), only ever forward (a renewal that read the night earlier than
+the files' is dropped), removed with the night, and hold nothing of the
+organizer's link. (Through a real Caddy: tests/server/test_night_front.py.)"""
 
 from __future__ import annotations
 
@@ -99,7 +100,7 @@ def test_the_nights_answers_are_left_for_the_front_as_its_polls_would_get_them(f
         assert stat.S_IMODE(private.stat().st_mode) == 0o700
 
 
-def test_a_save_at_one_table_renews_the_nights_answers_and_forgets_the_old_key_at_once(front_app):
+def test_a_save_at_one_table_renews_the_nights_answers_once_it_is_answered(front_app):
     app, files = front_app
     client = app.test_client()
     organizer = start_night(client)
@@ -111,13 +112,27 @@ def test_a_save_at_one_table_renews_the_nights_answers_and_forgets_the_old_key_a
 
     saved = client.post(f"/s/{table.session_id}/hands", data=hand_fields(HANDS[0], 1))
     assert saved.status_code == 303
-    # committed and answered, not yet closed: the old key's 204 is gone already
-    assert not (files.of(night.watch_id, "n") / f"same-{before}").exists()
+    assert left(files, night)[0] == before   # answered, not yet sent: the files wait for their renewal
     saved.close()
     key, standings, screen = left(files, night)
     assert key == key_of(app, night) != before
+    assert not (files.of(night.watch_id, "n") / f"same-{before}").exists()
     for part in (standings, screen):   # the first seat dealt the example's first hand: 20, 2, −22
         assert re.search(rf'<th scope="row">{dealer}</th>\s*<td>2</td>\s*<td>20</td>'.encode(), part)
+
+
+def test_renewals_ending_out_of_order_leave_the_later_reading(front_app):
+    """Two processes renew one night: the one that read it first may write last."""
+    _, files = front_app
+    assert files.keep_night("Night1", "8-bbbbbb", b"<p>later</p>", b"<p>later, big</p>", read_at=2_000)
+    assert files.keep_night("Night1", "7-aaaaaa", b"<p>earlier</p>", b"<p>earlier, big</p>", read_at=1_000)
+    folder = files.of("Night1", "n")
+    assert (folder / "part.html").read_bytes() == b"<p>later</p>"
+    assert (folder / "screen.html").read_bytes() == b"<p>later, big</p>"
+    assert sorted(p.name for p in folder.glob("same-*")) == ["same-8-bbbbbb"]
+    # a 204 read later: its mark, and no part of another key left to be sent for it
+    assert files.keep_night("Night1", "9-cccccc", None, None, read_at=3_000)
+    assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == ["same-9-cccccc"]
 
 
 @pytest.mark.parametrize("change", ["rank", "swap", "drop", "redraw", "end"])
@@ -150,8 +165,8 @@ def test_each_change_of_the_night_renews_its_answers(front_app, change):
 
 
 def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app):
-    """A table's session deleted (expiry, a command): the night's files forgotten at
-    its commit, and the standings saying so left by the app's own thread."""
+    """A table's session deleted (expiry, a command): the standings saying so left by
+    the app's own thread; the night itself removed: its files too."""
     app, files = front_app
     client = app.test_client()
     organizer = start_night(client)
@@ -166,11 +181,22 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
         with store.writing(db):
             for table in ("history", "seats", "sessions"):
                 db.execute(f"delete from {table} where {'id' if table == 'sessions' else 'session_id'} = ?", [gone])
-        assert not (files.of(night.watch_id, "n") / f"same-{before}").exists()
     key, standings, screen = renewed_to(files, night, key_of(app, night))
     assert key != before
     for part in (standings, screen):
         assert b"Round 1, table 2: its session was deleted, so it counts for nothing here." in part
+
+    with app.app_context():
+        db = get_db()
+        with store.writing(db):
+            for table in ("night_tables", "night_rounds", "night_players"):
+                db.execute(f"delete from {table} where night_id = ?", [night.id])
+            db.execute("delete from nights where id = ?", [night.id])
+    folder = files.of(night.watch_id, "n")
+    deadline = time.monotonic() + 5
+    while any(p.name.endswith(".html") or p.name.startswith("same-") for p in folder.iterdir()):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
 
 
 def test_an_unchanged_poll_answered_by_the_app_leaves_its_mark_for_the_front(front_app):

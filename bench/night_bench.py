@@ -200,7 +200,7 @@ def main() -> None:
                  f"--hands {args.hands}`\n\nMachine: {facts['nproc']} cores ({facts['cpu']}), Python "
                  f"{facts['python']}; load average {load} (the machine is shared).\n\n" + "\n".join(lines) + "\n")
         append_to_section(HEADING, INTRO, entry)
-        scale = f"{args.players} players, {len(latest.tables)} tables × {args.drawn} rounds"
+        scale = f"{args.players} players, {len(latest.tables)} tables × {args.drawn} rounds, {args.hands} hands a table"
         record_result(f"club night standings page cold, {scale}", f"≤ {COLD_TARGET_MS:g} ms", f"{cold:.1f} ms",
                       f"/healthz {healthz:.2f} ms", met_cold, "bench/night_bench.py")
         record_result(f"club night standings page cached, {scale}", f"≤ {CACHED_TARGET_MS:g} ms",

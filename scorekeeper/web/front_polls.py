@@ -121,8 +121,9 @@ class PollFiles:
                     newest = int((folder / READ_AT).read_text())
                 except (FileNotFoundError, ValueError):
                     newest = -1
-                if read_at <= newest:
-                    return True
+                mark = folder / (MARK + key)
+                if read_at <= newest or (standings is None and mark.exists()):
+                    return True   # later answers are there, or this key's own parts
                 for name, body in bodies.items():
                     if body is None:
                         for suffix in ("", *COMPRESSED):
@@ -131,7 +132,6 @@ class PollFiles:
                         for suffix in COMPRESSED:
                             _write(folder / (name + suffix), squeezed[name + suffix])
                         _write(folder / name, body)
-                mark = folder / (MARK + key)
                 if not mark.exists():
                     _write(mark, b"")
                 for name in os.listdir(folder):

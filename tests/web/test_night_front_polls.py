@@ -130,7 +130,10 @@ def test_renewals_ending_out_of_order_leave_the_later_reading(front_app):
     assert (folder / "part.html").read_bytes() == b"<p>later</p>"
     assert (folder / "screen.html").read_bytes() == b"<p>later, big</p>"
     assert sorted(p.name for p in folder.glob("same-*")) == ["same-8-bbbbbb"]
-    # a 204 read later: its mark, and no part of another key left to be sent for it
+    # a 204 for the key the files are of: they stay, parts and all
+    assert files.keep_night("Night1", "8-bbbbbb", None, None, read_at=2_500)
+    assert (folder / "part.html").read_bytes() == b"<p>later</p>"
+    # a 204 for a key read later: its mark, and no part of another key left to be sent for it
     assert files.keep_night("Night1", "9-cccccc", None, None, read_at=3_000)
     assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == ["same-9-cccccc"]
 

@@ -568,7 +568,7 @@ class AsyncPhase(Phase):
             raise RuntimeError(f"wrk failed ({process.returncode}): {printed}")
         self.wrk = json.loads(out.read_text())
 
-    async def exchange(self, conn: dict, method: str, path: str, fields=None):
+    async def exchange(self, conn: dict, method: str, path: str, fields=None, headers: dict | None = None):
         import asyncio
         from urllib.parse import urlencode
 
@@ -588,6 +588,7 @@ class AsyncPhase(Phase):
         head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(body)}\r\n"
         if fields is not None:
             head += "Content-Type: application/x-www-form-urlencoded\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())   # HX-Request, as htmx
         conn["writer"].write((head + "\r\n").encode() + body)
         reader = conn["reader"]
         status = int((await reader.readline()).split()[1])
@@ -613,10 +614,11 @@ class AsyncPhase(Phase):
         return (status, headers.get("location", ""), data,
                 tuple(float(headers.get(name, "nan")) for name in ("x-app-time", "x-queue-time", "x-app-cpu")))
 
-    async def atimed(self, conn, kind, method, path, fields=None, ok=(200,)):
+    async def atimed(self, conn, kind, method, path, fields=None, ok=(200,), headers: dict | None = None):
         started = time.perf_counter()
         try:
-            status, location, body, (app_ms, queue_ms, cpu_ms) = await self.exchange(conn, method, path, fields)
+            status, location, body, (app_ms, queue_ms, cpu_ms) = await self.exchange(conn, method, path, fields,
+                                                                                      headers)
         except (OSError, ValueError, IndexError, EOFError, Exception) as error:   # noqa: BLE001 - counted
             if conn.get("writer") is not None:
                 conn["writer"].close()

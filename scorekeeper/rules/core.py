@@ -227,6 +227,8 @@ def number_text(amount) -> str:
 def format_counters(amount) -> str:
     """``7``, ``6½``, ``−1½``, ``−1,237½``: an amount as players say it (thousands
     grouped, so a big balance reads at a glance)."""
+    if type(amount) is not int and getattr(amount, "denominator", None) == 1:
+        amount = amount.numerator   # a whole Fraction (most of a night's standings): no arithmetic on it
     if type(amount) is int:
         return f"−{-amount:,}" if amount < 0 else f"{amount:,}"
     amount = fraction(amount)

@@ -96,22 +96,39 @@ def proxy(upstream: str | list[str], indent: str) -> list[str]:
     return [f"{indent}reverse_proxy {' '.join(upstream)} {{", f"{indent}\tlb_policy least_conn", f"{indent}}}"]
 
 
+#: The polls the front answers from the app's files (web/front_polls.py): (matcher, the
+#: path, the folder of a link's files, its part there).
+POLLS = [
+    ("poll", r"^/w/([A-Za-z0-9_-]{1,64})/live$", "w", "part.html"),            # a table's watch link
+    ("standings", r"^/n/([A-Za-z0-9_-]{1,64})/live$", "n", "part.html"),        # a club night's standings
+    ("screen", r"^/n/([A-Za-z0-9_-]{1,64})/screen/live$", "n", "screen.html"),  # and its big screen
+]
+
+
 def poll_answers(polls: Path, upstream: str | list[str]) -> list[str]:
-    """Caddy's part of web/front_polls.py: 204 when ``same-<v>`` is there, else
-    ``part.html`` (precompressed), else the app; with the app's own headers."""
+    """Caddy's part of web/front_polls.py, for each of ``POLLS``: 204 when
+    ``same-<v>`` is there, else the part (precompressed), else the app; with the
+    app's own headers."""
+    lines = []
+    for name, path, kind, part in POLLS:
+        lines += poll_answer(polls, upstream, name, path, f"/{kind}/{{re.{name}.1}}", part)
+    return lines
+
+
+def poll_answer(polls: Path, upstream: str | list[str], name: str, path: str, folder: str, part: str) -> list[str]:
     from .security import CSP
 
     root = str(polls).replace('"', "")
     return [
-        "\t@poll {",
+        f"\t@{name} {{",
         "\t\tmethod GET",
-        "\t\tpath_regexp poll ^/w/([A-Za-z0-9_-]{1,64})/live$",
+        f"\t\tpath_regexp {name} {path}",
         '\t\texpression `{query}.matches("^v=[0-9a-z-]{1,64}$")`',
         "\t\theader HX-Request true",
         "\t}",
-        "\troute @poll {",
-        f'\t\t@same file {{\n\t\t\troot "{root}"\n\t\t\ttry_files /w/{{re.poll.1}}/same-{{query.v}}\n\t\t}}',
-        f'\t\t@part file {{\n\t\t\troot "{root}"\n\t\t\ttry_files /w/{{re.poll.1}}/part.html\n\t\t}}',
+        f"\troute @{name} {{",
+        f'\t\t@same file {{\n\t\t\troot "{root}"\n\t\t\ttry_files {folder}/same-{{query.v}}\n\t\t}}',
+        f'\t\t@part file {{\n\t\t\troot "{root}"\n\t\t\ttry_files {folder}/{part}\n\t\t}}',
         "\t\theader @same Vary \"HX-Request, Accept-Encoding\"",
         "\t\theader @same X-Answered-By front",
         "\t\trespond @same 204",
@@ -126,7 +143,7 @@ def poll_answers(polls: Path, upstream: str | list[str]) -> list[str]:
         "\t\t\t\t-Last-Modified",
         "\t\t\t\tX-Answered-By front",
         "\t\t\t}",
-        "\t\t\trewrite * /w/{re.poll.1}/part.html",
+        f"\t\t\trewrite * {folder}/{part}",
         f'\t\t\tfile_server {{\n\t\t\t\troot "{root}"\n\t\t\t\tprecompressed br gzip\n\t\t\t\tpass_thru\n\t\t\t}}',
         "\t\t}",
         "\t\trewrite * {http.request.orig_uri}",

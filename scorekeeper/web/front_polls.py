@@ -30,6 +30,30 @@ milliseconds. A poll with any other query (``all=1``), without htmx's
 ``HX-Request``, for a player's or the scorer's link, or for a deleted session
 always goes to the app. The folder is emptied when the server starts (a
 database restored while it was stopped has other versions).
+
+A club night's standings (``/n/<watch id>/live?v=<key>``) and its big screen
+(``/n/<watch id>/screen/live?v=<key>``) are left the same way, in ``n/<watch
+id>/``: one mark ``same-<key>`` (``store.night_live_key``) for both, and two
+parts, ``part.html`` (the standings') and ``screen.html`` (the big screen's),
+rendered once a key (``web.nights.PARTS``). They are renewed when the night
+changes or any of its tables' sessions gets a new version (``store.live_changes``'s
+night triggers), once the change is answered, by the changing request's thread (or
+this process's renewing thread, for a change outside a request); saves at several
+tables at the same moment renew them once more, not once each
+(``Renewer.renew_nights``).
+
+Unlike a table's, a night's files are not removed when it changes, only replaced
+when renewed: at 30 tables saving every 3 s the standings change ten times a
+second, and removed at each save they were missing half the time, each poll
+meanwhile reaching the app and holding one of its threads while the new standings
+were rendered (measured: 800 of 1,500 screens' polls in the app, the saves' p50
+at 1 s). So a screen may be told its standings are unchanged for the few
+milliseconds between a save and the renewal's files (then shown at its next
+poll). Renewals of one night are written in turn (``.writing``, an ``flock``) and
+only forward: each notes when it read the night (``.read-at``), and one read
+earlier than the files' is dropped, so the files end at the night's last change
+whichever process renewed last. A renewal that fails removes them (the app then
+answers, and leaves them again).
 """
 
 from __future__ import annotations
@@ -50,10 +74,13 @@ from ..files.private import private_dir
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
 PART = "part.html"
+SCREEN = "screen.html"   # a night's big screen's part, beside its standings' (PART)
+READ_AT, NIGHT_LOCK = ".read-at", ".writing"   # a night's: when what its files show was read; its writers' lock
 COMPRESSED = {".br": lambda data: brotli.compress(data, quality=5), ".gz": lambda data: gzip.compress(data, 6)}
 MARK = "same-"
 LOCK = ".leaving"   # held by the process leaving the evening's parts at start (warm.Follower)
 TO_RENEW, ANSWERED = "front_polls_to_renew", "front_polls_answered"   # in flask.g, while a request is made
+NIGHTS_TO_RENEW = "front_polls_nights_to_renew"
 
 
 class PollFiles:
@@ -62,21 +89,71 @@ class PollFiles:
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
 
-    def of(self, watch_id: str) -> Path | None:
-        return self.folder / "w" / watch_id if LINK.match(watch_id) else None
+    def of(self, watch_id: str, kind: str = "w") -> Path | None:
+        """A watch link's folder (``kind`` "w"), or a night's ("n")."""
+        return self.folder / kind / watch_id if LINK.match(watch_id) else None
 
     def keep(self, watch_id: str, version: str, body: bytes | None) -> bool:
         """The app's answer for ``version``: its part (``body``), or None when it
         answered 204 (only the mark then). False if it could not be written."""
-        folder = self.of(watch_id)
+        return self._keep(self.of(watch_id), version, {PART: body})
+
+    def keep_night(self, watch_id: str, key: str, standings: bytes | None, screen: bytes | None,
+                   read_at: int) -> bool:
+        """A night's answers for its live ``key``, read at ``read_at``
+        (``time.monotonic_ns()``: one clock for every process of the machine): the
+        standings' part and the big screen's, or None for both where the app
+        answered 204 (the mark only; the parts of another key removed). Left only if
+        no answer read later is there already: renewals end in any order, the files
+        only go forward. True if the front has this key's answers or later ones."""
+        folder = self.of(watch_id, "n")
+        if folder is None or not VERSION.match(key):
+            return False
+        bodies = {PART: standings, SCREEN: screen}
+        squeezed = {name + suffix: compress(body) for name, body in bodies.items() if body is not None
+                    for suffix, compress in COMPRESSED.items()}   # outside the lock
+        try:
+            private_dir(folder)
+            fd = os.open(folder / NIGHT_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)   # the processes' renewals of one night, one after the other
+                try:
+                    newest = int((folder / READ_AT).read_text())
+                except (FileNotFoundError, ValueError):
+                    newest = -1
+                mark = folder / (MARK + key)
+                if read_at <= newest or (standings is None and mark.exists()):
+                    return True   # later answers are there, or this key's own parts
+                for name, body in bodies.items():
+                    if body is None:
+                        for suffix in ("", *COMPRESSED):
+                            _unlink(folder / (name + suffix))
+                    else:
+                        for suffix in COMPRESSED:
+                            _write(folder / (name + suffix), squeezed[name + suffix])
+                        _write(folder / name, body)
+                if not mark.exists():
+                    _write(mark, b"")
+                for name in os.listdir(folder):
+                    if name.startswith(MARK) and name != mark.name:
+                        _unlink(folder / name)
+                _write(folder / READ_AT, str(read_at).encode())
+                return True
+            finally:
+                os.close(fd)
+        except OSError:
+            return False   # the app answers this night's polls, as without a front
+
+    def _keep(self, folder: Path | None, version: str, parts: dict) -> bool:
         if folder is None or not VERSION.match(version):
             return False
         try:
             private_dir(folder)   # and any folder above it made again 0700 (its parent removed meanwhile)
-            if body is not None:
-                for suffix, compress in COMPRESSED.items():
-                    _write(folder / (PART + suffix), compress(body))
-                _write(folder / PART, body)
+            for name, body in parts.items():
+                if body is not None:
+                    for suffix, compress in COMPRESSED.items():
+                        _write(folder / (name + suffix), compress(body))
+                    _write(folder / name, body)
             mark = folder / (MARK + version)
             if not mark.exists():
                 _write(mark, b"")
@@ -108,15 +185,16 @@ class PollFiles:
         finally:
             os.close(fd)   # and with it the lock
 
-    def has_part(self, watch_id: str) -> bool:
+    def has_part(self, watch_id: str, kind: str = "w") -> bool:
         """Whether the front has a part to send for this link (else its polls go to the app)."""
-        folder = self.of(watch_id)
+        folder = self.of(watch_id, kind)
         return folder is not None and (folder / PART).exists()
 
-    def forget(self, watch_ids) -> None:
-        """Every answer kept for these links (their live version changed)."""
+    def forget(self, watch_ids, kind: str = "w") -> None:
+        """Every answer kept for these links (their live version changed); ``kind``
+        "n": for these nights."""
         for watch_id in watch_ids:
-            folder = self.of(watch_id)
+            folder = self.of(watch_id, kind)
             if folder is None:
                 continue
             try:
@@ -133,6 +211,7 @@ class PollFiles:
     def clear(self) -> None:
         """Nothing kept (the server starting)."""
         shutil.rmtree(self.folder / "w", ignore_errors=True)
+        shutil.rmtree(self.folder / "n", ignore_errors=True)
         private_dir(self.folder)
 
 
@@ -212,24 +291,27 @@ class Renewer:
     after its answer is sent (``call_on_close``: the scorer's phone does not wait
     for it); any other (a command, or a write told only when a request gave its
     connection back) by one thread of this process. The part is the view's own
-    (``table.renew_part``)."""
+    (``table.renew_part``; a night's, ``nights.renew_standings``)."""
 
     def __init__(self, app, files: PollFiles):
         self.app, self.files = app, files
-        self.pending: dict[str, None] = {}
+        self.pending: dict[tuple[str, str], None] = {}   # (kind, watch id), in the order told
         self.cond = threading.Condition()
         self.thread: threading.Thread | None = None
+        self.nights_renewing: dict[str, bool] = {}   # night watch id -> changed again while it was renewed
 
-    def told(self, watch_ids) -> None:
+    def told(self, watch_ids, night_ids=()) -> None:
         from flask import g, has_request_context
 
-        self.files.forget(watch_ids)
+        self.files.forget(watch_ids)   # a night's files stay until renewed (the module's docstring says why)
         if has_request_context() and not g.get(ANSWERED):
             g.setdefault(TO_RENEW, {}).update(dict.fromkeys(watch_ids))
+            g.setdefault(NIGHTS_TO_RENEW, {}).update(dict.fromkeys(night_ids))
             return
         with self.cond:
-            for watch_id in watch_ids:
-                self.pending[watch_id] = None
+            for kind, ids in (("w", watch_ids), ("n", night_ids)):
+                for watch_id in ids:
+                    self.pending[(kind, watch_id)] = None
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="front-polls", daemon=True)
                 self.thread.start()
@@ -240,9 +322,9 @@ class Renewer:
         from flask import g
 
         g.setdefault(ANSWERED, True)
-        watch_ids = list(g.pop(TO_RENEW, {}))
-        if watch_ids:
-            response.call_on_close(lambda: self.renew(watch_ids))
+        watch_ids, night_ids = list(g.pop(TO_RENEW, {})), list(g.pop(NIGHTS_TO_RENEW, {}))
+        if watch_ids or night_ids:
+            response.call_on_close(lambda: (self.renew(watch_ids), self.renew_nights(night_ids)))
         return response
 
     def renew(self, watch_ids) -> None:
@@ -254,14 +336,45 @@ class Renewer:
             except Exception:   # noqa: BLE001 - the front then asks the app, as without this
                 self.app.logger.exception("could not leave the live part of a watch link for the front")
 
+    def renew_nights(self, night_ids) -> None:
+        """Each night's standings left for the front. Saves at a night's tables come
+        together (30 tables, a save every few seconds each): a thread that finds the
+        night being renewed by another leaves it to that one, which renews it once
+        more when it is done, so a night is rendered at most once at a time in this
+        process and never left behind its last change."""
+        from .nights import renew_standings
+
+        for night_id in night_ids:
+            with self.cond:
+                if night_id in self.nights_renewing:
+                    self.nights_renewing[night_id] = True
+                    continue
+                self.nights_renewing[night_id] = False
+            again = True
+            while again:
+                try:
+                    renew_standings(self.app, night_id)
+                except Exception:   # noqa: BLE001 - the front then asks the app, as without this
+                    self.files.forget([night_id], "n")
+                    self.app.logger.exception("could not leave a night's standings for the front")
+                with self.cond:
+                    again = self.nights_renewing[night_id]
+                    if again:
+                        self.nights_renewing[night_id] = False
+                    else:
+                        del self.nights_renewing[night_id]
+
     def run(self) -> None:
         while True:
             with self.cond:
                 while not self.pending:
                     self.cond.wait()
-                watch_id = next(iter(self.pending))
-                del self.pending[watch_id]
-            self.renew([watch_id])
+                kind, watch_id = next(iter(self.pending))
+                del self.pending[(kind, watch_id)]
+            if kind == "n":
+                self.renew_nights([watch_id])
+            else:
+                self.renew([watch_id])
 
 
 def clear(app) -> Path | None:

@@ -16,11 +16,14 @@ a table's live poll is.
 from __future__ import annotations
 
 import datetime
+import threading
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask import Blueprint, abort, current_app, flash, make_response, render_template, request
 from flask import session as cookie
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from .. import store
@@ -42,6 +45,18 @@ bp = Blueprint("nights", __name__)
 #: Standings by (database, night id, live key): every screen and phone watching a
 #: night shares one computation per change.
 STANDINGS = Recent(128)
+#: Each played table's result by (database, session id, its version, round, table,
+#: names): a save at one table reads and settles that table only, not the night's 150.
+TABLE_RESULTS = Recent(8192)
+#: The night as read for a live key, and its two polled parts (``LiveParts``) as
+#: rendered for it: a poll, a page and the front's files share one reading and one
+#: rendering a change (the key is read first, so what is kept under it is never older).
+WATCHED = Recent(128)
+PARTS = Recent(128)
+#: One night's parts rendered once a key in this process, not once by the renewal
+#: and again by each poll that came meanwhile (a few locks, each shared by the nights
+#: that fall on it).
+RENDERING = [threading.Lock() for _ in range(8)]
 MAX_ROUND_MINUTES = 600
 
 
@@ -237,7 +252,7 @@ def organizer(key):
     night = load_night(key)
     remember_night(night.id)
     key = store.night_live_key(get_db(), night.watch_id)
-    return render_template("night.html", **standings_context(night, key, False), **organizer_context(night))
+    return render_template("night.html", **page_context(night, key, False), **organizer_context(night))
 
 
 def refused_here(night: store.Night, refused: store.Refused, field: str):
@@ -245,7 +260,7 @@ def refused_here(night: store.Night, refused: store.Refused, field: str):
     for line in refused.lines():
         problems.bad(field, line)
     key = store.night_live_key(get_db(), night.watch_id)
-    return render_template("night.html", **standings_context(night, key, False),
+    return render_template("night.html", **page_context(night, key, False),
                            **organizer_context(night, dict(problems))), 422
 
 
@@ -389,6 +404,7 @@ class NightFigures:
 def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
     db = get_db()
     results, gone = [], []
+    name_of = {p.id: p.name for p in night.players}   # 450 seats of 90 players: not a search each
     for drawn in night.rounds:
         for table in drawn.tables:
             if table.session_gone:
@@ -396,14 +412,19 @@ def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
                 continue
             if not table.hand_count:   # not played yet: no placing, not even a tie
                 continue
-            session = store.get_session(db, table.session_id)
-            settlement = settlement_of(session)
-            results.append(TableResult(drawn.number, table.number, [night.name_of(p) for p in table.seats],
-                                       list(settlement.balances), len(session.hands)))
+            names = tuple(name_of[p] for p in table.seats)
+            results.append(TABLE_RESULTS.get(
+                (current_app.config["DATABASE"], table.session_id, table.version, drawn.number, table.number, names),
+                lambda: _table_result(db, drawn.number, table, names)))
     overall = standings(results, night.rank_by, [p.name for p in night.players])
     other = "counters" if night.rank_by == "placings" else "placings"
     return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone,
                         night_ratings(db, night, circle, results), circle is not None)
+
+
+def _table_result(db, number: int, table: store.NightTable, names: tuple) -> TableResult:
+    session = store.get_session(db, table.session_id)
+    return TableResult(number, table.number, list(names), list(settlement_of(session).balances), len(session.hands))
 
 
 def night_standings(night: store.Night, live_key: str | None = None) -> NightFigures:
@@ -418,12 +439,17 @@ def night_standings(night: store.Night, live_key: str | None = None) -> NightFig
 
 
 def watched(watch_id: str) -> tuple[store.Night, str]:
-    db = get_db()
     try:
-        key = store.night_live_key(db, watch_id)
-        return store.get_night_by_watch_id(db, watch_id), key
+        key = store.night_live_key(get_db(), watch_id)
+        return night_at(watch_id, key), key
     except store.NotFound:
         no_night()
+
+
+def night_at(watch_id: str, key: str) -> store.Night:
+    """The night as read once its live key was ``key`` (kept by it)."""
+    return WATCHED.get((current_app.config["DATABASE"], watch_id, key),
+                       lambda: store.get_night_by_watch_id(get_db(), watch_id))
 
 
 def standings_context(night: store.Night, key: str, screen: bool) -> dict:
@@ -433,30 +459,87 @@ def standings_context(night: store.Night, key: str, screen: bool) -> dict:
             "live_url": f"/n/{night.watch_id}{'/screen' if screen else ''}/live"}
 
 
+def page_context(night: store.Night, key: str, screen: bool) -> dict:
+    """A page's context with its polled part as rendered for the polls (``live_parts``)."""
+    parts = live_parts(night, key)
+    return standings_context(night, key, screen) | {"standings_part": Markup(parts.screen if screen else
+                                                                             parts.standings)}
+
+
 @bp.get("/n/<watch_id>")
 def standings_page(watch_id):
     night, key = watched(watch_id)
-    return render_template("night_standings.html", **standings_context(night, key, False))
+    return render_template("night_standings.html", **page_context(night, key, False))
 
 
 @bp.get("/n/<watch_id>/screen")
 def screen(watch_id):
     night, key = watched(watch_id)
-    return render_template("night_screen.html", **standings_context(night, key, True))
+    return render_template("night_screen.html", **page_context(night, key, True))
 
 
 @bp.get("/n/<watch_id>/live", defaults={"big": False})
 @bp.get("/n/<watch_id>/screen/live", endpoint="screen_live", defaults={"big": True})
 def live(watch_id, big):
-    """The standings part, or 204 when nothing changed since ``v`` (one query)."""
+    """The standings part, or 204 when nothing changed since ``v`` (one query).
+    Behind the front, the answer is left for it too (web/front_polls.py)."""
+    read_at = time.monotonic_ns()
     try:
         key = store.night_live_key(get_db(), watch_id)
     except store.NotFound:
         abort(404)
     if request.args.get("v") == key:
         response = make_response("", 204)
+        leave_for_the_front(watch_id, key, None, read_at)
     else:
-        night = store.get_night_by_watch_id(get_db(), watch_id)
-        response = make_response(render_template("_night_standings.html", **standings_context(night, key, big)))
+        parts = live_parts(night_at(watch_id, key), key)
+        response = make_response(parts.screen if big else parts.standings)
+        leave_for_the_front(watch_id, key, parts, read_at)
     response.headers["Vary"] = "HX-Request"
     return response
+
+
+class LiveParts(NamedTuple):
+    standings: str   # the public standings' polled part
+    screen: str      # the big screen's
+
+
+def live_parts(night: store.Night, key: str) -> LiveParts:
+    """Both polled parts of ``key``, from one computation of the standings
+    (``STANDINGS``), rendered once for every poll and page (``PARTS``)."""
+    kept_as = (current_app.config["DATABASE"], night.id, key)
+    kept = PARTS.peek(kept_as)
+    if kept is not None:
+        return kept
+    # a poll that comes while the save's thread renders this key waits for that rendering
+    with RENDERING[hash(night.id) % len(RENDERING)]:
+        return PARTS.get(kept_as, lambda: LiveParts(
+            *(render_template("_night_standings.html", **standings_context(night, key, big)) for big in (False, True))))
+
+
+def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None, read_at: int) -> None:
+    """Behind the front, the night's answers for ``key`` (read at ``read_at``) left
+    for it to send again (web/front_polls.py: only if nothing read later is there)."""
+    files = current_app.extensions.get("scorekeeper.front_polls")
+    if files is None:
+        return
+    if not files.keep_night(watch_id, key, *((part.encode() for part in parts) if parts else (None, None)), read_at):
+        files.forget([watch_id], "n")   # could not be written: the app answers, nothing older is sent
+
+
+def renew_standings(app, watch_id: str) -> None:
+    """Behind the front, after a change at the night or one of its tables: its
+    standings' and big screen's new parts left for it, made as their polls would
+    make them."""
+    base = app.config.get("PUBLIC_URL") or "https://localhost/"
+    with app.test_request_context(f"/n/{watch_id}/live", base_url=base, headers={"HX-Request": "true"}):
+        read_at = time.monotonic_ns()
+        try:
+            key = store.night_live_key(get_db(), watch_id)
+            night = night_at(watch_id, key)
+        except store.NotFound:   # the night deleted: nothing left of it for the front
+            files = app.extensions.get("scorekeeper.front_polls")
+            if files is not None:
+                files.forget([watch_id], "n")
+            return
+        leave_for_the_front(watch_id, key, live_parts(night, key), read_at)

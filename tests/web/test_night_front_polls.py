@@ -16,6 +16,7 @@ import pytest
 
 from scorekeeper import store
 from support.data import load_example
+from support.database import delete_session
 from support.web import hand_fields
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "<b>Fay</b>"]
@@ -180,10 +181,7 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
     with app.app_context():
         from scorekeeper.db import get_db
 
-        db = get_db()
-        with store.writing(db):
-            for table in ("history", "seats", "sessions"):
-                db.execute(f"delete from {table} where {'id' if table == 'sessions' else 'session_id'} = ?", [gone])
+        delete_session(get_db(), gone)   # as expiry removes an untouched session
     key, standings, screen = renewed_to(files, night, key_of(app, night))
     assert key != before
     for part in (standings, screen):

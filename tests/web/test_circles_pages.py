@@ -206,6 +206,27 @@ def test_members_are_added_renamed_and_merged_and_bad_names_are_said(served):
     assert json.loads(phone.get(session + "/export.json")[2])["players"] == ["Anne", "Ben", "Cat"]   # as played
 
 
+def new_member_placeholder(page: str) -> str:
+    return re.search(r'A new member <input name="name"[^>]*placeholder="([^"]*)"', page).group(1)
+
+
+def test_the_new_member_field_suggests_a_name_the_circle_has_not_taken(served):
+    """The example in the new-member field is not a member's name already: "Dan"
+    beside the circle's Dan (the home page's own example members are Ann, Ben,
+    Cat and Dan) reads as a name to add again; each suggestion taken, the next
+    one; all taken, a neutral one."""
+    _, base = served
+    phone = Browser(base)
+    circle = new_circle(phone, members="Ann\nBen\nCat\nDan")
+    taken = ["Ann", "Ben", "Cat", "Dan"]
+    for added in ("meg", "Kit", "Ned", "Sue", "Tom", "Wat"):   # in any case: "meg" is Meg
+        placeholder = new_member_placeholder(phone.get(circle)[2])
+        assert placeholder.lower() == added.lower() and placeholder.lower() not in [n.lower() for n in taken]
+        assert phone.post(circle + "/members", {"name": added})[0] == 303
+        taken.append(added)
+    assert new_member_placeholder(phone.get(circle)[2]) == "Their name"
+
+
 def test_a_new_evening_needs_three_different_members(served):
     app, base = served
     phone = Browser(base)

@@ -120,3 +120,27 @@ def test_drawing_the_next_round_asks_first_while_a_table_has_not_played(page, ba
     expect(page.locator(".flash")).to_contain_text("Round 2 is drawn")
     assert len(asked) == 2
     expect(page.locator("#round-2 .night-tables > li")).to_have_count(3)
+
+
+def test_the_big_screens_headings_are_no_smaller_than_its_standings(page, browser, base_url):
+    """On the big screen "Standings" and each round's "Round N" head their part in
+    type at least as large as the rows under them (they were two-thirds of it: a
+    heading that reads as a footnote on a projector)."""
+    night = page.request.post(base_url + "/nights", form={
+        "name": "Friday club", "players": "\n".join(NINE), "rounds": "4", "rulebook": "parlett", "stake": "1d",
+        "played_on": "2026-12-04", "rank_by": "placings"}, max_redirects=0).headers["location"]
+    assert page.request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0).status == 303
+    page.goto(base_url + night)
+    save_hand(page, base_url, page.locator("#round-1-table-1 a.table-link").get_attribute("href"))
+    standings = page.locator("a", has_text="Big screen").first.get_attribute("href")
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        screen = screen_context.new_page()
+        screen.goto(base_url + standings)
+        expect(screen.locator("#standings h3")).to_have_text(["Round 1"])
+        size = "e => parseFloat(getComputedStyle(e).fontSize)"
+        row = screen.locator("table.standings tbody th").first.evaluate(size)
+        assert screen.locator("#standings h2").evaluate(size) >= row
+        assert screen.locator("#standings h3").evaluate(size) >= row
+    finally:
+        screen_context.close()

@@ -24,6 +24,25 @@
     form.appendChild(said);
   });
 
+  // "Next hand" says "Continue hand N" where this phone keeps a hand in progress for
+  // the table (js/store.js) that the page shown does not know of: a page from this
+  // phone's copy (below), or one that Back brings back (from the browser's memory or
+  // cache) after a hand was tapped (and saved) with no connection — its "Next hand"
+  // opened that same hand, and a tap there meant for the next one changed it and
+  // called its Save off.
+  function continueKeptHand() {
+    var next = document.querySelector('.thumb-bar a[href$="/hands/new"]'), match = /^\/s\/([^/]+)$/.exec(location.pathname);
+    if (!next || !match) return;
+    try {
+      var hand = JSON.parse(localStorage.getItem("gleek:" + match[1] + ":next") || "null");
+      if (hand && hand.answers && hand.answers.length) next.textContent = "Continue hand " + hand.number;
+    } catch (e) { /* nothing kept */ }
+  }
+  window.addEventListener("pageshow", function (event) {
+    var entry = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (event.persisted || (entry && entry.type === "back_forward")) continueKeptHand();
+  });
+
   if (!window.isSecureContext || !("serviceWorker" in navigator)) {
     var note = document.getElementById("insecure-note");
     if (note) note.hidden = false;
@@ -63,14 +82,7 @@
       document.removeEventListener("htmx:afterRequest", answered);
     };
     document.addEventListener("htmx:afterRequest", answered);
-    // the table as last seen, with the hand this phone has in progress since (js/store.js keeps it)
-    var next = document.querySelector('.thumb-bar a[href$="/hands/new"]'), match = /^\/s\/([^/]+)$/.exec(location.pathname);
-    if (next && match) {
-      try {
-        var hand = JSON.parse(localStorage.getItem("gleek:" + match[1] + ":next") || "null");
-        if (hand && hand.answers && hand.answers.length) next.textContent = "Continue hand " + hand.number;
-      } catch (e) { /* nothing kept */ }
-    }
+    continueKeptHand();   // the table as last seen, with the hand this phone has in progress since
     // a page that is not the hand form is simply fetched again when the connection is back
     // (asked every 5 s too: the "online" event does not always come)
     if (!document.getElementById("hand-form")) {

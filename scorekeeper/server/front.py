@@ -184,7 +184,7 @@ def plan(https_port: int, app_port: int):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Serve the scorekeeper over HTTPS: Caddy in front of waitress.")
     parser.add_argument("--https-port", type=int, default=HTTPS_PORT, help="the front's port with tls internal")
-    parser.add_argument("--port", type=int, default=APP_PORT, help="the app's own port, on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=APP_PORT, help="the app's first port on 127.0.0.1 (its processes take this one and the next)")
     parser.add_argument("--caddy-only", action="store_true", help="run the front only (the app runs apart)")
     parser.add_argument("--print", action="store_true", help="print the Caddyfile and stop")
     args = parser.parse_args(argv)

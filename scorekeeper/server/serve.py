@@ -338,6 +338,9 @@ def main(argv=None) -> int:
         polls = front_polls.clear(first)   # what a server before this one left: other versions, maybe
         print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
               flush=True)
+        # each process its own port (the front balances them): PORT and the next, both taken
+        ports = " and ".join(str(port) for port in worker_ports(args.port, args.workers))
+        print(f"  the app's own ports, for the front:    {ports} on 127.0.0.1 (one a process)", flush=True)
     elif address:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)

@@ -99,9 +99,11 @@ def refusal(refused, back: str, what: str = "sheet"):
     from ..printing.pdf import Failed, TooMany
 
     if isinstance(refused, TooMany):
+        # one count for both kinds (pdf.py's Board): the renders counted may all be of the other kind
         return render_template("error.html", title="Printing", back=back, message=(
-            f"This device asked for {refused.limit} new {what}s in the last minute, the most it may. "
-            f"Try again in {refused.retry_after} seconds.")), 429, {"Retry-After": str(refused.retry_after)}
+            f"This device asked for {refused.limit} new sheets in the last minute (session and season sheets "
+            f"count together), the most it may. Try again in {refused.retry_after} seconds.")), 429, {
+            "Retry-After": str(refused.retry_after)}
     if isinstance(refused, Failed):
         also = "; the sheet page itself (Sheet) can also be printed from the browser" if what == "sheet" else ""
         return render_template("error.html", title="Printing", back=back, message=(

@@ -21,6 +21,7 @@
     var line = document.getElementById("connection");
     if (line) { line.textContent = text || ""; line.hidden = !text; }
     f.classList.toggle("waiting", !!text);
+    if (text && G.sections) G.sections.noteInView();   // the line must not cover the last "Not checked yet"
   }
   queue.status = status;
   function isSave(elt) { return !!(elt && elt.classList && elt.classList.contains("save")); }

@@ -138,10 +138,15 @@
       section: section && section.id, top: section && section.getBoundingClientRect().top};
   }, true);
 
-  // What is above the thumb bar (fixed at the foot of the screen, when it is).
+  // What is above the thumb bar (fixed at the foot of the screen, when it is) and
+  // above the "No connection" line over it, when that is shown.
   function bottomOfView() {
-    var bar = document.querySelector(".thumb-bar");
-    return bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+    var bar = document.querySelector(".thumb-bar"), line = document.getElementById("connection");
+    var bottom = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+    if (line && !line.hidden && getComputedStyle(line).position === "fixed") {
+      bottom = Math.min(bottom, line.getBoundingClientRect().top);
+    }
+    return bottom;
   }
   // A clash notice and the chips it is about (where the scorer tapped) scrolled
   // just enough to be seen together; the chips first if both cannot be.
@@ -157,9 +162,7 @@
   // question with nothing chosen yet.
   function bring(section) {
     if (!section) return;
-    var bar = document.querySelector(".thumb-bar"), bottom = window.innerHeight;
-    if (bar && getComputedStyle(bar).position === "fixed") bottom = bar.getBoundingClientRect().top;
-    var box = section.getBoundingClientRect();
+    var bottom = bottomOfView(), box = section.getBoundingClientRect();
     if (box.top >= 0 && box.bottom <= bottom) return;
     if (box.height <= bottom) { section.scrollIntoView({block: "start"}); return; }
     var open = Array.prototype.filter.call(section.querySelectorAll(".chips[role=radiogroup]"), function (group) {
@@ -216,6 +219,20 @@
       var status = section.querySelector(":scope > .step-status");
       section.insertBefore(note, status);
     });
+    noteInView();
+  }
+  // The "Not checked yet" line of the section just tapped, added below the thumb as
+  // the "No connection" line comes up over the foot of the screen: scrolled just
+  // above it (the one move of the page then, said to the double-tap guard), so the
+  // scorer sees both.
+  function noteInView() {
+    var notes = lastTapped ? lastTapped.querySelectorAll(".unchecked-note") : [];
+    var note = notes[notes.length - 1];
+    if (!note || note.offsetParent === null) return;
+    var box = note.getBoundingClientRect(), bottom = bottomOfView();
+    if (box.bottom <= bottom || box.top < 0) return;
+    window.scrollBy(0, Math.min(box.bottom - bottom + 8, box.top));
+    movedUnderThumb();
   }
   function checked(f) {
     f.querySelectorAll("section.step.unchecked").forEach(function (section) { section.classList.remove("unchecked"); });
@@ -229,5 +246,5 @@
   // Nothing folds when the page opens: the page is drawn before this script runs
   // (on a slow phone, a second before), so folding then moved the chips under the
   // scorer's thumb. The sections fold in answer to the next tap.
-  G.sections = {follow: follow, unchecked: unchecked, checked: checked, movedThere: movedThere};
+  G.sections = {follow: follow, unchecked: unchecked, checked: checked, movedThere: movedThere, noteInView: noteInView};
 })();

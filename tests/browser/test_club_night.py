@@ -73,3 +73,74 @@ def test_two_tables_save_a_hand_each_and_the_big_screen_shows_both(page, browser
         for phone in phones:
             phone.close()
         screen_context.close()
+
+
+def save_hand(page, base_url, table_link: str) -> None:
+    """Hand 1 saved at a table straight from its form's fields (what its phone sends)."""
+    from support.web import hand_fields
+
+    path = re.sub(r"^https?://[^/]+", "", table_link)
+    saved = page.request.post(base_url + path + "/hands", form=dict(hand_fields(HAND, 1).items(multi=True)),
+                              max_redirects=0)
+    assert saved.status == 303, saved.text()
+
+
+def test_drawing_the_next_round_asks_first_while_a_table_has_not_played(page, base_url):
+    """"Draw round 2" sits above round 1's tables: tapped while tables 2 and 3 have
+    no hand saved, it asks first (most likely a tap too soon), and a No draws
+    nothing; once every table has played it draws at once."""
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="Start a club night").click()
+    page.locator('input[name="name"]').fill("Friday club")
+    page.locator('textarea[name="players"]').fill("\n".join(NINE))
+    page.locator('input[name="rulebook"][value="parlett"]').check()
+    page.get_by_role("button", name="Start the night").click()
+    page.wait_for_url(re.compile(r"/night/[^/?]+$"))
+    page.get_by_role("button", name="Draw round 1").click()   # nothing to ask before the first round
+    expect(page.locator(".flash")).to_contain_text("Round 1 is drawn")
+    links = [page.locator(f"#round-1-table-{n} a.table-link").get_attribute("href") for n in (1, 2, 3)]
+    save_hand(page, base_url, links[0])
+    page.reload()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Draw round 2").click()
+    page.wait_for_timeout(500)   # a draw would have been on its way by now
+    assert asked == ["Tables 2 and 3 of round 1 have no hand saved yet. Draw round 2 now?"]
+    expect(page.locator("#round-2")).to_have_count(0)
+    save_hand(page, base_url, links[1])
+    page.reload()
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Draw round 2").click()
+    page.wait_for_timeout(500)
+    assert asked[1:] == ["Table 3 of round 1 has no hand saved yet. Draw round 2 now?"]
+    expect(page.locator("#round-2")).to_have_count(0)
+    save_hand(page, base_url, links[2])
+    page.reload()
+    page.get_by_role("button", name="Draw round 2").click()   # every table has played: no question
+    expect(page.locator(".flash")).to_contain_text("Round 2 is drawn")
+    assert len(asked) == 2
+    expect(page.locator("#round-2 .night-tables > li")).to_have_count(3)
+
+
+def test_the_big_screens_headings_are_no_smaller_than_its_standings(page, browser, base_url):
+    """On the big screen "Standings" and each round's "Round N" head their part in
+    type at least as large as the rows under them (they were two-thirds of it: a
+    heading that reads as a footnote on a projector)."""
+    night = page.request.post(base_url + "/nights", form={
+        "name": "Friday club", "players": "\n".join(NINE), "rounds": "4", "rulebook": "parlett", "stake": "1d",
+        "played_on": "2026-12-04", "rank_by": "placings"}, max_redirects=0).headers["location"]
+    assert page.request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0).status == 303
+    page.goto(base_url + night)
+    save_hand(page, base_url, page.locator("#round-1-table-1 a.table-link").get_attribute("href"))
+    standings = page.locator("a", has_text="Big screen").first.get_attribute("href")
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        screen = screen_context.new_page()
+        screen.goto(base_url + standings)
+        expect(screen.locator("#standings h3")).to_have_text(["Round 1"])
+        size = "e => parseFloat(getComputedStyle(e).fontSize)"
+        row = screen.locator("table.standings tbody th").first.evaluate(size)
+        assert screen.locator("#standings h2").evaluate(size) >= row
+        assert screen.locator("#standings h3").evaluate(size) >= row
+    finally:
+        screen_context.close()

@@ -168,3 +168,29 @@ def test_circle_statistics_keep_their_words_whole(page: Page, base_url, artifact
     assert [box[1:] for box in boxes] == [[0, "region", "Each member"], [0, "region", "Net by phase"],
                                           [0, "region", "Head to head"]], boxes
     assert "scrolls" in [box[0] for box in boxes], boxes  # six members do not fit 390 px whole
+
+
+def test_a_club_nights_standings_keep_their_words_whole(page: Page, base_url, artifacts):
+    """A club night's standings at 390 px, a round with a result: "Player",
+    "Placings", "Counters", "Tables" whole ("Playe/r", "Counter/s" in the trial,
+    squeezed by the rounds' columns); the table scrolls in its own box, which a
+    keyboard can reach and a screen reader names, and the page does not."""
+    from support.web import hand_fields
+
+    night = page.request.post(base_url + "/nights", form={
+        "name": "Friday club", "players": "\n".join(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]),
+        "rounds": "4", "rulebook": "parlett", "stake": "1d", "played_on": "2026-12-04", "rank_by": "placings"},
+        max_redirects=0).headers["location"]
+    assert page.request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0).status == 303
+    page.goto(base_url + night)
+    table = re.sub(r"^https?://[^/]+", "", page.locator("#round-1-table-1 a.table-link").get_attribute("href"))
+    hand = json.loads((DATA / "parlett-evening.json").read_text())["hands"][0]
+    saved = page.request.post(base_url + table + "/hands", form=dict(hand_fields(hand, 1).items(multi=True)),
+                              max_redirects=0)
+    assert saved.status == 303, saved.text()
+    assert page.request.post(base_url + night + "/rounds", form={"round": "2"}, max_redirects=0).status == 303
+    page.goto(base_url + night)
+    page.screenshot(path=str(artifacts / "night-standings-words.png"), full_page=True)
+    words = assert_table_words_whole(page, "table.standings", "night")
+    assert {"Player", "Placings", "Counters", "Tables", "R1"} <= set(words), words
+    assert page.evaluate(SCROLL_BOXES, "table.standings") == [["scrolls", 0, "region", "Standings"]]

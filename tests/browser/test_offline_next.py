@@ -221,3 +221,38 @@ def test_offline_a_call_pad_drawn_for_another_dealer_takes_no_call(browser, serv
         expect(pad.locator(".calls-line")).to_have_count(0)
     finally:
         context.close()
+
+
+def test_back_to_the_table_after_a_save_offline_offers_to_continue_that_hand(playwright, served, link, tmp_path):
+    """The hand form opened online, the connection gone, the hand tapped in and
+    saved, then the phone's Back: the table comes back from the browser's memory
+    as it was before (no word of the hand), and its "Next hand" opened that hand
+    again, where the next tap, meant for the next hand, changed it and called its
+    Save off — back online nothing was saved (the trial). It says "Continue hand
+    1", as the table shown from the phone's copy does, and the hand is saved once
+    when the connection is back."""
+    direct, _ = served
+    context = phone(playwright, tmp_path / "profile")
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        ui = UI(page)
+        table = ui.start_session(link.url, PLAYERS, "parlett", first_dealer=1)   # Ben deals: HAND_2's hand
+        worker_ready(page)
+        page.get_by_role("link", name="Next hand").click()
+        page.wait_for_url("**/hands/new")
+        expect(page.locator(f"{FORM} h1")).to_have_text("Hand 1")
+        cut(context, link)
+        for name, value in QUIET_TAPS:
+            tap(page, name, value)
+        page.locator(FORM).get_by_role("button", name="Save hand").click()
+        expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
+        page.go_back()
+        page.wait_for_url(re.compile(r"/s/[^/?]+$"))
+        expect(page.locator(".thumb-bar a[href$='/hands/new']")).to_have_text("Continue hand 1")
+        back(context, link)
+        page.wait_for_timeout(500)
+        page.goto(table)
+        UI(page).expect_balances(expected("parlett", PLAYERS, [HAND_2]))
+        assert exported(direct, table)["hands"] == [HAND_2]
+    finally:
+        context.close()

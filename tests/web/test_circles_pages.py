@@ -206,6 +206,27 @@ def test_members_are_added_renamed_and_merged_and_bad_names_are_said(served):
     assert json.loads(phone.get(session + "/export.json")[2])["players"] == ["Anne", "Ben", "Cat"]   # as played
 
 
+def new_member_placeholder(page: str) -> str:
+    return re.search(r'A new member <input name="name"[^>]*placeholder="([^"]*)"', page).group(1)
+
+
+def test_the_new_member_field_suggests_a_name_the_circle_has_not_taken(served):
+    """The example in the new-member field is not a member's name already: "Dan"
+    beside the circle's Dan (the home page's own example members are Ann, Ben,
+    Cat and Dan) reads as a name to add again; each suggestion taken, the next
+    one; all taken, a neutral one."""
+    _, base = served
+    phone = Browser(base)
+    circle = new_circle(phone, members="Ann\nBen\nCat\nDan")
+    taken = ["Ann", "Ben", "Cat", "Dan"]
+    for added in ("meg", "Kit", "Ned", "Sue", "Tom", "Wat"):   # in any case: "meg" is Meg
+        placeholder = new_member_placeholder(phone.get(circle)[2])
+        assert placeholder.lower() == added.lower() and placeholder.lower() not in [n.lower() for n in taken]
+        assert phone.post(circle + "/members", {"name": added})[0] == 303
+        taken.append(added)
+    assert new_member_placeholder(phone.get(circle)[2]) == "Their name"
+
+
 def test_a_new_evening_needs_three_different_members(served):
     app, base = served
     phone = Browser(base)
@@ -449,8 +470,38 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
         assert status == 200 and round(float(PdfReader(BytesIO(body)).pages[0].mediabox.width)) == 792
         status, headers, body = phone.open_bytes(circle + "/season.pdf?rulebook=parlett")   # a third: refused
         assert status == 429 and 1 <= int(headers["Retry-After"]) <= 61
-        assert "This device asked for 2 new season sheets in the last minute" in body.decode()
-        assert phone.open_bytes(evening + "/sheet.pdf")[0] == 429   # the session sheets' count is the same one
+        assert SHARED_COUNT.format(2) in body.decode()
+        status, _, body = phone.open_bytes(evening + "/sheet.pdf")   # the session sheets' count is the same one
+        assert status == 429 and SHARED_COUNT.format(2) in body.decode()
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+SHARED_COUNT = ("This device asked for {} new sheets in the last minute (session and season sheets count together), "
+                "the most it may.")
+
+
+def test_a_season_sheet_refused_after_session_sheets_says_the_count_is_shared(tmp_path):
+    """A device that printed two session sheets is refused the season sheet: the
+    refusal says it asked for two sheets of either kind, not "two new season
+    sheets" (it asked for none), and the session sheets after it say the same."""
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
+                      "SESSIONS_PER_MINUTE": 10_000, "PDF_RENDERS_PER_MINUTE": 2})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        phone = Browser(f"http://127.0.0.1:{server.server_port}")
+        circle = new_circle(phone)
+        ids = members_of(phone.get(circle)[2])
+        evening = start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14")
+        play(phone, evening, HANDS[:2])
+        assert phone.open_bytes(evening + "/sheet.pdf")[0] == 200
+        assert phone.open_bytes(evening + "/sheet.pdf?paper=letter")[0] == 200
+        status, _, body = phone.open_bytes(circle + "/season.pdf")
+        page = body.decode()
+        assert status == 429 and SHARED_COUNT.format(2) in page and "season sheets in" not in page
     finally:
         server.shutdown()
         thread.join(timeout=5)

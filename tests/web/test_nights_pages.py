@@ -151,6 +151,26 @@ def test_a_round_begun_is_not_redrawn_nor_swapped(app, client):
     assert (counts(app), night_of(app, organizer)) == before
 
 
+def chosen(page: str, select: str) -> list[str]:
+    """The names a select of the swap form shows chosen as the page opens."""
+    box = re.search(rf'<select name="{select}">(.*?)</select>', page, re.S).group(1)
+    return re.findall(r'<option value="\d+" selected>([^<]+)</option>', box)
+
+
+def test_the_swap_form_opens_on_two_different_players(app, client):
+    """Swap … with … opened on the same player twice (Ann and Ann): a tap on it as it
+    opens was refused ("Choose two different players"); it opens on the first two."""
+    organizer = start_night(client)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    page = client.get(organizer).text
+    assert chosen(page, "one") == [] and chosen(page, "other") == ["Ben"]   # the first, Ann, by default
+    night = night_of(app, organizer)
+    ann, ben = sorted(night.round(1).players())[:2]
+    response = client.post(organizer + "/rounds/1/swap", data={"one": ann, "other": ben,
+                                                               "version": night.version})
+    assert response.status_code == 303, problems(response.text)
+
+
 def test_before_a_hand_two_players_swap_and_the_tables_keep_their_links(app, client):
     organizer = start_night(client)
     client.post(organizer + "/rounds", data={"round": "1"})

@@ -125,6 +125,19 @@ def test_a_payment_marked_on_settle_up_is_marked_once_taken_back_once_and_closes
     assert len(forms(page, "/settle/pay")) == 1
 
 
+def test_an_evening_paid_in_part_is_not_said_to_have_changed_on_what_is_owed(served):
+    """One of an evening's two payments marked on its Settle up page: What is owed
+    says beside the evening what it still owes by itself, and not "Changed after it
+    was paid" (nothing of it changed)."""
+    phone = Phone(served)
+    circle, _, session = an_evening(phone)
+    to_ann, _ = forms(phone.get(session + "/settle")[2], "/settle/pay")
+    assert phone.post(*to_ann)[0] == 303
+    owed = " ".join(re.sub(r"<[^>]+>", " ", phone.get(circle + "/owed")[2]).split())
+    assert "Changed after it was paid" not in owed
+    assert "Payments are marked for this evening already (below); by itself it still owes: Cat pays Ben 3d." in owed
+
+
 def test_a_bad_day_or_marker_is_said_and_nothing_is_marked(served):
     phone = Phone(served)
     circle, ids, session = an_evening(phone)

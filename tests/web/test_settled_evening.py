@@ -99,7 +99,8 @@ def test_a_hand_added_to_a_settled_evening_is_asked_first_then_what_is_owed_is_t
     page = text(client.get(circle + "/owed").data.decode())
     assert "Cat paid Ann 4s 4d, for 14 Nov" in page and "Cat paid Ben 3d, for 14 Nov" in page
     # beside the evening itself, the difference, not its whole balance again
-    assert "Changed after it was paid (the payments marked stay below): Ann pays Cat 9d for the difference." in page
+    assert ("Payments are marked for this evening already (below); by itself it still owes: Ann pays Cat 9d."
+            in page)
 
     # the difference paid back: settled again
     response = post_owed_form(client, circle, "/owed/pay", paid_by=ids["Ann"], paid_on="2026-11-21")

@@ -101,7 +101,7 @@ def refusal(refused, back: str, what: str = "sheet"):
     if isinstance(refused, TooMany):
         # one count for both kinds (pdf.py's Board): the renders counted may all be of the other kind
         return render_template("error.html", title="Printing", back=back, message=(
-            f"This device asked for {refused.limit} new sheets in the last minute (session and season sheets "
+            f"This device asked for {refused.limit} new sheets in the last minute (session, season and night sheets "
             f"count together), the most it may. Try again in {refused.retry_after} seconds.")), 429, {
             "Retry-After": str(refused.retry_after)}
     if isinstance(refused, Failed):

@@ -567,7 +567,7 @@ def test_a_client_starts_a_few_renders_a_minute(tmp_path):
     assert client.get(urls[0] + "/sheet.pdf").status_code == 200          # rendered already: free
     response = client.get(urls[3] + "/sheet.pdf")                         # a fourth render in the minute
     assert response.status_code == 429 and 1 <= int(response.headers["Retry-After"]) <= 61
-    assert ("This device asked for 3 new sheets in the last minute (session and season sheets count together)"
+    assert ("This device asked for 3 new sheets in the last minute (session, season and night sheets count together)"
             in response.get_data(as_text=True))
     assert device(app, "198.51.100.10").get(urls[3] + "/sheet.pdf").status_code == 200   # another device
 

@@ -478,7 +478,7 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
         thread.join(timeout=5)
 
 
-SHARED_COUNT = ("This device asked for {} new sheets in the last minute (session and season sheets count together), "
+SHARED_COUNT = ("This device asked for {} new sheets in the last minute (session, season and night sheets count together), "
                 "the most it may.")
 
 

@@ -14,9 +14,9 @@ def create_app(test_config=None):
 
     from flask import Flask
 
-    from . import db, web
+    from . import db, logs, web
     from .places import instance_folder, resource_dir
-    from .server import hosting, kept_polls, logs
+    from .server import hosting, kept_polls, replica, security
     from .limits import MAX_RECORD_BYTES
 
     logs.install()   # before anything can log: no log line carries a link's id
@@ -61,7 +61,9 @@ def create_app(test_config=None):
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    replica.init_app(app)   # a missing database restored before anything makes an empty one
     db.init_app(app)
+    security.init_app(app)   # the server's own host names first, before any page
     web.init_app(app)
     hosting.init_app(app)
     kept_polls.init_app(app)   # outermost: a poll answered before the front's headers are read (server/kept_polls.py)

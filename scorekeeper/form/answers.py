@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from ..limits import MAX_CALLS
 from ..rules.core import SEATS, describe, is_text
 
 MAX_TYPED = 20          # characters in a box where a number is typed (a price, a count, card points)
 MAX_CALL = 40           # characters of one call in its JSON form: [2, "vie", 100000]
+MAX_CALLS = 60          # calls on one pad (the bidding, the vying) as a hand form posts them
 MAX_CALLS_TEXT = MAX_CALLS * (MAX_CALL + 2)
 NOBODY, DISCARDED, FOUR_ACES = "nobody", "discarded", "aces"
 #: Fields posted once per chip chosen (sets declared, a showdown's cards): a list each.

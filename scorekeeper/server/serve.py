@@ -92,15 +92,14 @@ def listen(host: str, port: int) -> socket.socket:
 def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     """One waitress process on the shared socket. ``make_app()`` -> (WSGI app,
     Flask app) is called here, after the fork: no SQLite connection crosses it."""
-    from .door import make_server
-
-    from . import warm
+    from . import door, warm
 
     wsgi, app = make_app()
+    app.extensions["scorekeeper.hold_off"] = door.hold_off   # the app's 429s held off at this door too
     warm.compile_templates(app)   # before the first request, and frozen with the rest (tune_interpreter)
     tune_interpreter()
     warm.start(app)   # this process's caches follow the other's changes (server/warm.py)
-    server = make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
+    server = door.make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
     server.print_listen("Serving on http://{}:{}")
     server.run()
 

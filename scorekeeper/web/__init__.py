@@ -27,7 +27,6 @@ from __future__ import annotations
 from flask import Flask, render_template
 from flask_compress import Compress
 
-from ..server import security
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.season_text import nearest_half
@@ -46,7 +45,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_CACHE_BACKEND", CompressedParts)   # the live parts' compressed bytes kept
     app.config.setdefault("COMPRESS_CACHE_KEY", compressed_as)
     app.extensions["scorekeeper.compress"] = Compress(app)
-    security.init_app(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     hosting.init_app(app)

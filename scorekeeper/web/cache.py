@@ -59,6 +59,9 @@ PDFS = Recent(8)
 #: A watcher's or a player's live part of the table, by link and live version: the
 #: phones polling one table (two watchers, three players) share one rendering per change.
 LIVE = Recent(2048)
+#: Where the live view leaves a watcher's or player's live version in the WSGI environ:
+#: the server answers that poll again, byte for byte, before Flask (server/kept_polls.py).
+VERSION_MARK = "scorekeeper.live_version"
 
 
 class SharedParts:

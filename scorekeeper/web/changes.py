@@ -8,7 +8,7 @@ from flask import current_app, flash, render_template, request, session as cooki
 
 from .. import store
 from ..db import get_db
-from ..server.logs import label
+from ..logs import label
 from .htmx import redirect
 from .wording import describe_change, undo_words
 

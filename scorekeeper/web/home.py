@@ -11,8 +11,9 @@ from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK, NOT_IMPLEMENTED, InvalidRecord
 from ..files.upload import ReaderBusy, load_upload
 from . import forms
-from .access import remember, remembered, unlock
+from .access import remember, remembered, remembered_circles, remembered_nights, unlock
 from .changes import keep_snapshot
+from .hosting import setting
 from .htmx import redirect
 
 bp = Blueprint("home", __name__)
@@ -25,9 +26,6 @@ def home():
 
 def home_page(values: dict, problems: dict, status: int = 200):
     """This browser's sessions, the new-session form (with what was typed) and import."""
-    from .circles import remembered_circles
-    from .nights import remembered_nights
-
     mine = store.sessions_by_ids(get_db(), remembered())
     circles = store.circles_by_ids(get_db(), remembered_circles())
     nights = store.nights_by_ids(get_db(), remembered_nights())
@@ -44,8 +42,6 @@ def creator() -> tuple[str, int]:
 def keep_limit(what: str = "SESSIONS_PER_ADDRESS") -> int | None:
     """How many sessions (``what``: or ``"CIRCLES_PER_ADDRESS"``, circles) one client
     address may keep (a hosted server's cap)."""
-    from ..server.hosting import setting
-
     return setting(current_app, what)
 
 
@@ -58,10 +54,11 @@ def storage_full(full: store.StorageFull):
 
 def too_many_sessions(limited: store.RateLimited):
     """429, saying when to try again (Retry-After too); the server's door refuses
-    this address's uploads meanwhile before their body is read (door.py)."""
-    from ..server.door import hold_off
-
-    hold_off(request.remote_addr, limited.retry_after)
+    this address's uploads meanwhile before their body is read (server/door.py:
+    the server gives the app its ``hold_off`` when it serves it)."""
+    hold_off = current_app.extensions.get("scorekeeper.hold_off")   # none without the door (flask run, tests)
+    if hold_off is not None:
+        hold_off(request.remote_addr, limited.retry_after)
     headers = {"Retry-After": str(limited.retry_after)}
     if request.is_json:
         return {"problems": [str(limited)], "retry_after": limited.retry_after}, 429, headers

@@ -9,7 +9,7 @@ import os
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from ..words.localtime import viewer_clock
-from ..server.logs import label
+from ..logs import label
 from ..rules.record import dump
 from .access import on_both_links
 from .agreement import sheet_line, summary

@@ -42,7 +42,7 @@ def build(db, store, evenings: int, hands: int):
 def empty_caches():
     """Every cache of this process (not the database's evening_figures: see the docstring)."""
     from scorekeeper import store
-    from scorekeeper.web import cache, circle_figures, circles
+    from scorekeeper.web import cache, circle_figures, circles, season_words
 
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
@@ -52,8 +52,10 @@ def empty_caches():
         if hasattr(circle_figures, memo):
             getattr(circle_figures, memo).cache_clear()
     for memo in ("amount_text", "signed_amount", "_day_text"):
-        if hasattr(getattr(circles, memo), "cache_clear"):
-            getattr(circles, memo).cache_clear()
+        for words in (circles, season_words):   # the circle's pages' words, and paying what is owed's
+            kept = getattr(words, memo, None)
+            if hasattr(kept, "cache_clear"):
+                kept.cache_clear()
 
 
 def empty_kept_figures(db) -> None:

@@ -75,7 +75,7 @@ def _secret_key(instance) -> str:
     import os
     import secrets
 
-    from .files.private import FILE_MODE, private_dir
+    from .private import FILE_MODE, private_dir
 
     path = instance / "secret_key"
     if not path.exists():

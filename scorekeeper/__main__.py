@@ -273,7 +273,7 @@ def cmd_seating(args) -> int:
 def cmd_docs(args) -> int:
     from . import docgen
 
-    stale = docgen.out_of_date() if args.check else docgen.write()
+    stale = docgen.out_of_date(build_parser()) if args.check else docgen.write(build_parser())
     for path in stale:
         print(f"{'out of date' if args.check else 'written'}: {path.relative_to(docgen.ROOT)}")
     return 1 if args.check and stale else 0

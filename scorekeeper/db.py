@@ -14,7 +14,8 @@ import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
-from .files import backup_files, private
+from . import private
+from .files import backup_files
 from . import store
 
 

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from .. import store
-from .private import private_dir
+from ..private import private_dir
 
 KEEP = 20
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from markupsafe import Markup
 
-from .answers import TAPS
+from .checks import TAPS
 from .callpad import PADS
 from .fields import Fields, Reading
 from .hand_form import CONTROL_FIELDS, CONTROL_PREFIXES

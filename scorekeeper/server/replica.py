@@ -53,7 +53,7 @@ from flask import Config
 
 from .. import store
 from ..places import instance_folder
-from ..files import private
+from .. import private
 
 SYNC_SECONDS = 1.0          # Litestream's own default sync-interval
 APP_CHECKPOINT_PAGES = 10_000   # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)

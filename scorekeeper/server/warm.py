@@ -165,7 +165,7 @@ def compile_templates(app) -> int:
     each. From the kept bytecode all of them load in ~20 ms."""
     from jinja2 import FileSystemBytecodeCache
 
-    from ..files.private import private_dir
+    from ..private import private_dir
 
     env = app.jinja_env
     if env.bytecode_cache is None:

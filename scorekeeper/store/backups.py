@@ -15,7 +15,7 @@ from ..rules.core import is_text
 from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_REASON
 from .agreement import fingerprint, seat_links, without_agreement
-from .common import Refused, is_token, new_token, now
+from .common import Refused, is_pin_hash, is_token, new_token, now
 from .drafts import get_draft
 from .schema import writing
 from .changes import change_within, insert_hands, insert_seats, limit_problems, log_change
@@ -60,17 +60,6 @@ OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_prog
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
 MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
-#: How the app hashes a table PIN (werkzeug's generate_password_hash): a restored
-#: hash is checked on every unlock, so only the app's own cost is accepted, never
-#: one that costs minutes or gigabytes a try (nor a cheaper one).
-PIN_METHOD = "scrypt:32768:8:1"
-PIN_HASH = re.compile(re.escape(PIN_METHOD) + r"\$[A-Za-z0-9]{16}\$[0-9a-f]{128}\Z")
-
-
-def is_pin_hash(value) -> bool:
-    return isinstance(value, str) and PIN_HASH.match(value) is not None
-
-
 def backup_problems(backup) -> list[str]:
     """Every problem with a backup (parsed from JSON), checked as strictly as an
     import: the ids look like the app's own, the record passes the same validation

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 from ..words.names import member_name
 from ..rules.core import describe, is_text, key_name
 from .circles import MAX_MEMBERS, circle_name_problem, evenings, get_circle, members_problems
-from .common import is_token, now
+from .common import is_pin_hash, is_token, now
 
 CIRCLE_KEYS = ("circle", "members", "evenings")
 OPTIONAL_CIRCLE_KEYS = ("payments",)
@@ -49,8 +49,6 @@ def all_circle_ids(db: Database) -> list[str]:
 
 def circle_backup_problems(data) -> list[str]:
     """Every problem with a circle's backup (parsed from JSON); empty if it can be restored."""
-    from .backups import is_pin_hash
-
     if not isinstance(data, dict):
         return [f"a circle's backup is a JSON object, not {describe(data)}"]
     problems = [f"{key} is missing" for key in CIRCLE_KEYS if key not in data]

@@ -328,7 +328,7 @@ def connect_keeper(path: str | Path) -> sqlite3.Connection:
 def initialise(path: str | Path) -> None:
     """Create the database if missing (0600: SQLite gives its -wal and -shm the
     same mode), switch it to WAL, apply migrations."""
-    from ..files.private import private_dir, private_file
+    from ..private import private_dir, private_file
 
     private_dir(Path(path).parent)
     private_file(path)

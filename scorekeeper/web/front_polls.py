@@ -45,7 +45,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..files.private import private_dir
+from ..private import private_dir
 
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")

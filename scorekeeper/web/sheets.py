@@ -15,6 +15,7 @@ from .access import on_both_links
 from .agreement import sheet_line, summary
 from .cache import PDFS
 from .context import table_context
+from .evening_debts import evening_payments
 
 bp = Blueprint("sheets", __name__)
 
@@ -28,7 +29,6 @@ def settle_page(table, problems: list | None = None, status: int = 200):
     """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
     from ..printing.chart import SCREEN_TYPE, balance_chart_svg
     from ..words.money import stake_label
-    from .owed import evening_payments
 
     context = table_context(table)
     settlement, session, players = context["settlement"], table.session, context["names"]

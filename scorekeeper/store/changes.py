@@ -23,6 +23,7 @@ from .settled import settled_or_reopened
 from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
                     session_version, taken_back)
 from .schema import reading, writing
+from .circles import hold_session
 
 
 def set_scorer(db: Database, session_id: str, scorer: int | None) -> Session:
@@ -147,8 +148,6 @@ def insert_session(db: Database, session_id: str, watch_id: str, record: dict, f
     })
     insert_seats(db, session_id, record["players"])
     if circle is not None:
-        from .circles import hold_session
-
         hold_session(db, circle[0], session_id, circle[1])
     insert_hands(db, session_id, record["hands"], stamp)
     if record.get("confirm"):

@@ -20,7 +20,7 @@ from .circles import (Circle, MAX_MEMBERS, check_circles_kept, check_sessions_ke
                       get_circle, members_problems, name_problem)
 from .common import Refused, new_token, now
 from .payments import AMOUNT, DATE, UNIT, closed_evenings, payments
-from .reads import get_session
+from .reads import PLAYERS, get_session
 from .schema import writing
 
 FORMAT = "gleek-circle/1"
@@ -75,8 +75,6 @@ def archive(db: Database, circle: Circle) -> str:
 def archive_data_without_hands(db: Database, circle: Circle) -> dict:
     """``archive_data`` with each evening's record left out (under ``_records``:
     (session id, the record without its hands, whether its hands are as stored))."""
-    from .reads import PLAYERS
-
     index = {m.id: i for i, m in enumerate(circle.members)}
     held = evenings(db, circle.id)
     closed = closed_evenings(db, circle.id)

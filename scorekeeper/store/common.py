@@ -10,7 +10,7 @@ import secrets
 
 
 from ..rules import Problem
-from ..rules.core import is_text
+from ..rules.core import describe, is_text
 
 
 class StaleEdit(Exception):
@@ -129,15 +129,11 @@ def is_pin_hash(value) -> bool:
 
 def id_label(value) -> str:
     """A session id for a message: as it is if the app made it, else quoted and escaped."""
-    from ..rules.core import describe
-
     return value if is_token(value) else describe(value)
 
 
 def printable(value) -> str:
     """Any value as one printable, encodable line (for problem lines)."""
-    from ..rules.core import describe
-
     return value if isinstance(value, str) and value.isprintable() and is_text(value) else describe(value)
 
 

@@ -12,6 +12,8 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
+from flask import g
+
 
 class Recent:
     """The ``size`` most recently used values, safe to share between threads."""
@@ -140,6 +142,4 @@ class CompressedParts:
 
 def compressed_as(request) -> str:
     """``COMPRESS_CACHE_KEY``: the name the view gave its response, if any."""
-    from flask import g
-
     return g.get("compressed_as", "")

@@ -25,12 +25,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+from scorekeeper.web import cache, nights  # noqa: E402
+from support.sessions import long_session  # noqa: E402
+from scorekeeper import create_app, store  # noqa: E402
 
 
 def build(app, players: int, hands: int):
-    from scorekeeper import store
-    from support.sessions import long_session
-
     db = store.connect(app.config["DATABASE"])
     night = store.create_night(db, "Bench club", [f"Player {n}" for n in range(players)], "parlett", {},
                                {"per_counter": "1", "currency": "d"}, 4)
@@ -55,9 +55,6 @@ def p50(client, path: str, rounds: int, status: int) -> float:
 
 
 def empty_caches() -> None:
-    from scorekeeper import store
-    from scorekeeper.web import cache, nights
-
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
     for kept in (cache.SETTLEMENTS, nights.STANDINGS):
@@ -70,8 +67,6 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
-
-    from scorekeeper import create_app, store
 
     folder = tempfile.mkdtemp(prefix="night-bench-")
     app = create_app({"DATABASE": f"{folder}/bench.db", "SECRET_KEY": "bench", "TESTING": True,

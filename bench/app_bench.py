@@ -38,13 +38,17 @@ and prints where their time goes. ``--write`` appends the tables to bench/histor
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gzip
 import json
+import pstats
 import re
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +61,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from scorekeeper import create_app  # noqa: E402
 from support.web import hand_fields  # noqa: E402
+from benchmarks_md import append_to_section, machine as common  # noqa: E402
+from form_page import FormPage  # noqa: E402
+import brotli  # noqa: E402
+import scorekeeper  # noqa: E402
 
 BROWSER_ENCODING = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 HTMX = {"HX-Request": "true", **BROWSER_ENCODING}
@@ -97,8 +105,6 @@ def percentile(values, p):
 def decoded(response) -> bytes:
     body, encoding = response.get_data(), response.headers.get("Content-Encoding")
     if encoding == "br":
-        import brotli
-
         return brotli.decompress(body)
     if encoding == "gzip":
         return gzip.decompress(body)
@@ -237,8 +243,6 @@ PAD_TAPS = [("bid", "Bid"), ("bid", "Bid"), ("bid", "Pass"), ("bid", "Pass"),
 def enter_hand(bench: Bench, url: str, taps, kind: str, samples: Samples) -> str:
     """One hand tapped in on a fresh form page; each tap timed, then one trivial
     request. Returns the summary's text after the last tap."""
-    from form_page import FormPage
-
     page = FormPage(bench.client.get(url + "/hands/new").get_data(as_text=True))
     for name, choice in taps:
         button = None
@@ -341,9 +345,6 @@ def profile(bench: Bench, calls: int, fn, focus) -> list[str]:
     """Run ``fn`` with the app's measured requests under cProfile (not the
     benchmark's own work): own time per category, and the cumulative time of the
     ``focus`` functions, each per measured tap or save."""
-    import cProfile
-    import pstats
-
     bench.timer.profiler = cProfile.Profile()
     fn()
     stats = pstats.Stats(bench.timer.profiler).stats
@@ -498,11 +499,6 @@ def long_verdict(runs: list[dict]) -> str:
 
 
 def machine() -> dict:
-    import sqlite3
-    from importlib.metadata import version
-
-    from benchmarks_md import machine as common
-
     return common(sqlite=sqlite3.sqlite_version, flask=version("flask"))
 
 
@@ -552,7 +548,6 @@ def main(argv=None) -> int:
     parser.add_argument("--root", default=None, help="measure another copy of the project (before/after)")
     args = parser.parse_args(argv)
     parts = set(args.part.split(","))
-    import scorekeeper
 
     assert Path(scorekeeper.__file__).resolve().is_relative_to(UNDER_TEST), scorekeeper.__file__
     info, load_before = machine(), loadavg()
@@ -602,8 +597,6 @@ def main(argv=None) -> int:
     for heading_, entry in entries.items():
         print(f"{heading_}\n\n{entry}")
     if args.write:
-        from benchmarks_md import append_to_section
-
         for heading_, entry in entries.items():
             if heading_ == TAP_HEADING:
                 append_to_section(heading_, TAP_INTRO, entry)

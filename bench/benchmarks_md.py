@@ -4,6 +4,7 @@ current figure into bench/results.json (from which BENCHMARKS.md's table is writ
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform
 import tempfile
@@ -38,8 +39,6 @@ RESULTS = ROOT / "bench" / "results.json"
 def record_result(target: str, goal: str, figure: str, baseline: str, met: bool, bench: str) -> None:
     """Keep ``target``'s current figure in bench/results.json (the table that opens
     BENCHMARKS.md is written from it by ``python -m scorekeeper docs``)."""
-    import json
-
     rows = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else []
     row = {"target": target, "goal": goal, "figure": figure, "baseline": baseline, "met": met,
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "bench": bench}

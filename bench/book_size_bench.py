@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(ROOT / "bench"))
+from benchmarks_md import append_to_section, machine, record_result  # noqa: E402
 
 RULES = "scorekeeper/rules"
 GENERATED = ("docs/rules.md", "docs/record.md", "README.md")  # written by `python -m scorekeeper docs`
@@ -126,8 +127,6 @@ def main(argv=None) -> int:
     text, results = report(args.before, args.added)
     print(text)
     if args.write:
-        from benchmarks_md import append_to_section, machine, record_result
-
         info = machine()
         append_to_section("## A rule book is one module (issue 17)", """\
 `.venv/bin/python bench/book_size_bench.py`: the size of `RuleBook` and of each

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchmarks_md import machine  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
 SERVER = textwrap.dedent("""
     import logging, sys, tempfile
@@ -88,7 +89,6 @@ def main() -> None:
     parser.add_argument("--base", default="3779cef", help="the baseline revision (main before the faster taps)")
     parser.add_argument("--taps", type=int, default=40)
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         servers = {"base": serve(tree_of(args.base, Path(tmp))), "this tree": serve(ROOT)}

@@ -30,20 +30,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+from benchmarks_md import append_to_section, cpu_model, record_result  # noqa: E402
+from support.sessions import circle_of_evenings, long_session, rotate_hand  # noqa: E402
 
 
 def build(db, store, evenings: int, hands: int):
     """The circle, its evenings written straight through the store (each checked as any session)."""
-    from support.sessions import circle_of_evenings
-
     return circle_of_evenings(db, evenings, hands)
 
 
 def empty_caches():
     """Every cache of this process (not the database's evening_figures: see the docstring)."""
-    from scorekeeper import store
-    from scorekeeper.web import cache, circle_figures
-    from scorekeeper.words import wording
+    from scorekeeper import store   # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper.web import cache, circle_figures   # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper.words import wording   # kept here: the spawned PDF renderer re-imports this script
 
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
@@ -83,8 +83,8 @@ def main() -> None:
     parser.add_argument("--pdf", action="store_true", help="also the season sheet's PDF, once")
     args = parser.parse_args()
 
-    from scorekeeper import create_app, store
-    from scorekeeper.web import circle_figures
+    from scorekeeper import create_app, store   # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper.web import circle_figures   # kept here: the spawned PDF renderer re-imports this script
 
     folder = Path(tempfile.mkdtemp(prefix="circle-bench-"))
     app = create_app({"DATABASE": str(folder / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(folder / "b")})
@@ -112,7 +112,6 @@ def main() -> None:
             warm[name] += [timed(client, path) for _ in range(20)]
             warm_cpu[name] += CPU[-20:]
     # a new hand in one session: how many evenings are computed again
-    from support.sessions import long_session
 
     session = store.get_session(db, sessions[len(sessions) // 2])
     timed(client, pages["ledger"])
@@ -121,7 +120,6 @@ def main() -> None:
     circle_figures._figures_of = lambda *a, **k: computed.append(a[1]) or real(*a, **k)
     extra = long_session(args.hands + 1)["hands"][args.hands]
     extra = dict(extra, dealer=session.next_dealer())
-    from support.sessions import rotate_hand
 
     extra = rotate_hand(long_session(args.hands + 1)["hands"][args.hands],
                         (session.next_dealer() - long_session(args.hands + 1)["hands"][args.hands]["dealer"]) % 3)
@@ -153,8 +151,6 @@ def main() -> None:
     lines.append(f"baseline /healthz p50 {baseline:.3f} ms; load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("\n".join(lines))
     if args.write:
-        from benchmarks_md import append_to_section, cpu_model, record_result
-
         machine = cpu_model()
         append_to_section(
             "## A circle's season (issue 19)",

@@ -26,6 +26,7 @@ off ``/import`` but not a circle's imports, so every refused one was read whole.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import statistics
@@ -43,6 +44,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from benchmarks_md import append_to_section, machine  # noqa: E402
 from pdf_starvation_bench import Server, percentile  # noqa: E402
 from support.sessions import long_session  # noqa: E402
+from scorekeeper.printing.sheet import render_sheet_pdf  # noqa: E402
+from support.hostile import many_attachments_pdf  # noqa: E402
 
 HEADING = "## Hostile imports (issue 18)"
 INTRO = """\
@@ -107,8 +110,6 @@ def worst_pdf(root: Path, files: Path, runs: int) -> dict:
 
 
 def refused_flood(root: Path, seconds: float, circle: bool = False) -> dict:
-    import http.client
-
     body = long_session(1000)
     body["hands"][-1]["tricks"] = [1, 1, 1]          # refused: the tricks do not add up
     payload = json.dumps(body).encode()
@@ -246,9 +247,6 @@ def main(argv=None) -> int:
         parser.error("keep it bounded: 1-5 runs, 5-120 s")
     root = Path(args.root).resolve() if args.root else ROOT
     label = "this branch" if not args.root else f"`--root` {args.root_label or args.root}"
-    from support.hostile import many_attachments_pdf
-
-    from scorekeeper.printing.sheet import render_sheet_pdf
 
     pdf = None
     if not args.circle:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import re
+import ssl
 import statistics
 import sys
 import tempfile
@@ -37,6 +39,7 @@ from support.front import HttpsFront  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 
 from benchmarks_md import machine  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -75,8 +78,6 @@ def wire_bytes(entries: list[dict]) -> tuple[int, int]:
 
 
 def visits(front: LoggedFront, table: str) -> dict:
-    from playwright.sync_api import sync_playwright
-
     home = front.nss_home()
     out = {}
     with sync_playwright() as p:
@@ -110,13 +111,10 @@ def visits(front: LoggedFront, table: str) -> dict:
 
 def taps(front: HttpsFront, table: str, n: int) -> dict:
     """n taps each way, alternating, on one kept connection each way."""
-    import ssl
-
     direct = http.client.HTTPConnection("127.0.0.1", front.app_port, timeout=10)
     secure = http.client.HTTPSConnection("localhost", front.port, timeout=10,
                                          context=ssl.create_default_context(cafile=str(front.root_certificate)))
     page = fetch(direct, "GET", table + "/hands/new", host="localhost")[1].decode()
-    import re
 
     draft = re.search(r'name="draft_version" value="(\d+)"', page).group(1)
     version = re.search(r'name="version" value="(\d+)"', page).group(1)

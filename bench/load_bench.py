@@ -74,34 +74,43 @@ Not part of ``make test``. Each run is appended to bench/history.md, section
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
 import os
 import platform
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
 import sqlite3
+import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from scorekeeper.server.serve import worker_ports  # noqa: E402
+from scorekeeper.server.serve import THREADS, WORKERS, worker_ports  # noqa: E402
 from support.front import free_ports  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
 
 from benchmarks_md import HISTORY, append_to_section, machine as common_machine  # noqa: E402
+from scorekeeper.server import front  # noqa: E402
+from support.sessions import long_session  # noqa: E402
+from scorekeeper.web.front_polls import default_folder, remove_memory_folder  # noqa: E402
 HEADING = "## Load (issue 5)"
 P95_TARGET_MS = 100.0
 
@@ -219,8 +228,6 @@ def warm_up(ports: list[int], tables: list, times: int) -> None:
     settled, as a server that has watched the evening grow hand by hand has;
     otherwise the first seconds of a short phase are 200 tables × 2 processes
     settling 100 hands from nothing."""
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(lambda job: request(job[0], "GET", f"/w/{job[1].wid}/live?v=0", source="127.0.0.1"),
                       [(port, t) for port in ports for t in tables for _ in range(times)]))
@@ -230,8 +237,6 @@ def polls_folder(args, folder: str) -> Path:
     """Where the app leaves the front's answers: where it would (in memory, where there
     is a memory file system: web/front_polls.py's ``default_folder``), or on the disk
     beside the database (``--polls-on-disk``, the A/B of that)."""
-    from scorekeeper.web.front_polls import default_folder
-
     return Path(folder) / "polls" if args.polls_on_disk else default_folder(folder)
 
 
@@ -303,10 +308,6 @@ class Server:
 
 def import_session(port: int, n: int, hands: int) -> tuple[int, str]:
     """A session that already has ``hands`` hands (tests/support/sessions.py's long session)."""
-    import json
-
-    from support.sessions import long_session
-
     record = dict(long_session(hands), title=f"Table {n}", players=[f"Ann {n}", "Ben", "Cat"])
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
@@ -353,8 +354,6 @@ class Front:
     """Caddy in front of the bench's server, as `make run-https` runs it (hosted)."""
 
     def __init__(self, folder: Path, upstream: list[int], polls: Path | None = None):
-        from scorekeeper.server import front
-
         self.port, self.storage = free_port(), folder / "caddy"
         config = folder / "Caddyfile"
         config.write_text(front.caddyfile([f"https://localhost:{self.port}"], False,
@@ -379,8 +378,6 @@ class Front:
         raise RuntimeError("Caddy did not start")
 
     def connection(self):
-        import ssl
-
         context = ssl.create_default_context(cafile=str(self.root))
         return http.client.HTTPSConnection("localhost", self.port, context=context, timeout=10)
 
@@ -416,7 +413,6 @@ class Phase:
         """(status, location, body, app ms): on a fresh connection, or on the client's own one."""
         if self.front is None and not self.args.keep_alive:
             return request(self.port, method, path, fields, timed=True, source=self.source())
-        from urllib.parse import urlencode
 
         conn = getattr(self.kept, "conn", None)
         if conn is None:
@@ -517,13 +513,9 @@ class AsyncPhase(Phase):
     their own queue; tasks cost the client a few per cent."""
 
     def run(self) -> float:
-        import asyncio
-
         return asyncio.run(self._run())
 
     async def _run(self) -> float:
-        import asyncio
-
         loop = asyncio.get_running_loop()
         rng = random.Random(5)
         ramp = self.args.ramp
@@ -545,9 +537,6 @@ class AsyncPhase(Phase):
         """``--wrk``: every watcher's and player's phone from one wrk process
         (bench/load_phones.lua), started with the tables and run as long; its
         figures are kept in ``self.wrk``."""
-        import asyncio
-        import json
-
         folder = Path(self.args.folder)
         phones = [self.tables[i % len(self.tables)].wid for i in range(self.args.viewers)]
         phones += [t.wid for t in self.tables for _ in range(self.args.players)]
@@ -569,14 +558,9 @@ class AsyncPhase(Phase):
         self.wrk = json.loads(out.read_text())
 
     async def exchange(self, conn: dict, method: str, path: str, fields=None, headers: dict | None = None):
-        import asyncio
-        from urllib.parse import urlencode
-
         if conn.get("writer") is None:
             opening = time.perf_counter()
             if self.front is not None:
-                import ssl
-
                 context = ssl.create_default_context(cafile=str(self.front.root))
                 conn["reader"], conn["writer"] = await asyncio.open_connection(
                     "127.0.0.1", self.front.port, ssl=context, server_hostname="localhost")
@@ -631,8 +615,6 @@ class AsyncPhase(Phase):
         return status, location, body
 
     async def table_task(self, table, rng, start, end):
-        import asyncio
-
         loop, conn, interval = asyncio.get_running_loop(), {}, self.args.save_interval
         await self.connect_first(conn, rng, start)
         at = start + rng.uniform(0, interval)
@@ -654,8 +636,6 @@ class AsyncPhase(Phase):
     async def connect_first(self, conn, rng, start) -> None:
         """``--ramp``: this phone has had the table open, so its connection is made
         before the window (at a random moment of the ramp's first half)."""
-        import asyncio
-
         if not self.args.ramp:
             return
         loop = asyncio.get_running_loop()
@@ -667,8 +647,6 @@ class AsyncPhase(Phase):
             conn["writer"] = None   # its first request connects, and says so
 
     async def viewer_task(self, table, rng, start, end, kind="poll"):
-        import asyncio
-
         loop, conn, interval = asyncio.get_running_loop(), {}, self.args.poll_interval
         await self.connect_first(conn, rng, start)
         at = start + rng.uniform(0, interval)
@@ -789,8 +767,6 @@ class CpuUse:
         self.server, self.front = server, front
 
     def now(self) -> dict:
-        import resource
-
         me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         figures = {"client": me.ru_utime + me.ru_stime, "wrk": children.ru_utime + children.ru_stime,
                    "waitress": family_cpu_seconds(self.server.proc.pid)}
@@ -818,8 +794,6 @@ def cpu_line(name: str, use: dict, per_second: float | None = None) -> str:
 
 
 def machine() -> dict:
-    from importlib.metadata import version
-
     return common_machine(waitress=version("waitress"), sqlite=sqlite3.sqlite_version,
                           os=platform.platform())
 
@@ -990,7 +964,6 @@ def main(argv=None) -> int:
         parser.error("keep the ramp 0-30 s")
     if args.wrk and shutil.which("wrk") is None:
         parser.error("--wrk needs wrk (Debian: apt-get install wrk; `make bench-deps`)")
-    from scorekeeper.server.serve import THREADS, WORKERS
 
     args.threads = args.threads or THREADS
     args.workers = args.workers or WORKERS
@@ -1069,7 +1042,6 @@ def main(argv=None) -> int:
             if front is not None:
                 front.stop()
             server.stop()
-            from scorekeeper.web.front_polls import remove_memory_folder
 
             remove_memory_folder(polls)
     results["load_after"] = loadavg()

@@ -23,9 +23,12 @@ to bench/history.md under its section, ``HEADING`` (--no-write: print only).
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +40,9 @@ from benchmarks_md import HISTORY, append_to_section, machine as common_machine 
 
 sys.path.insert(0, str(ROOT / "tests"))
 from support.sessions import long_session  # noqa: E402
+from scorekeeper.files.upload import record_text  # noqa: E402
+from scorekeeper.rules.record import dump, validate  # noqa: E402
+import pypdf  # noqa: E402
 HEADING = "## PDF sheet and import (issue 12)"
 SHEETS = (12, 120)
 TARGET_120_S = 1.0
@@ -49,8 +55,6 @@ WIDE_NAMES = ["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montg
 
 def session(hands: int, names=None) -> dict:
     """A valid parlett session of ``hands`` hands (see tests/support/sessions.py), titled for the bench."""
-    from scorekeeper.rules.record import validate
-
     record = long_session(hands)
     record["title"] = f"Benchmark, {hands} hands"
     if names:
@@ -76,12 +80,9 @@ def median_seconds(run, runs: int) -> tuple[float, list[float], float]:
 
 
 def measure(runs: int) -> dict:
-    import io
+    import weasyprint   # kept here: the upload forkserver re-imports this script
 
-    import pypdf
-    import weasyprint
-
-    from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf
+    from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf   # kept here: the upload forkserver re-imports this script
 
     baseline, _, baseline_cpu = median_seconds(
         lambda: weasyprint.HTML(string=BASELINE_HTML).write_pdf(), max(runs, 9))
@@ -116,14 +117,8 @@ def measure(runs: int) -> dict:
 
 def measure_imports(runs: int) -> list[dict]:
     """POST /import of a session as JSON and as its sheet PDF, and the PDF parse alone."""
-    import io
-    import json
-    import tempfile
-
-    from scorekeeper import create_app
-    from scorekeeper.rules.record import dump
-    from scorekeeper.printing.sheet import render_sheet_pdf
-    from scorekeeper.files.upload import record_text
+    from scorekeeper import create_app   # kept here: the upload forkserver re-imports this script
+    from scorekeeper.printing.sheet import render_sheet_pdf   # kept here: the upload forkserver re-imports this script
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -213,8 +208,7 @@ def append_to_benchmarks(entry: str) -> None:
 
 
 def machine() -> dict:
-    import pypdf
-    import weasyprint
+    import weasyprint   # kept here: the upload forkserver re-imports this script
 
     return dict(common_machine(weasyprint=weasyprint.__version__, pypdf=pypdf.__version__),
                 load=" ".join(f"{x:.2f}" for x in os.getloadavg()))

@@ -36,9 +36,11 @@ Loopback only; every request has a timeout and the run stops by itself.
 from __future__ import annotations
 
 import argparse
+import http.client
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -47,6 +49,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -55,6 +58,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from benchmarks_md import append_to_section, machine  # noqa: E402
 from support.sessions import circle_of_evenings, long_session  # noqa: E402
 from support.web import http_request  # noqa: E402
+from scorekeeper.store.schema import connect, initialise  # noqa: E402
 
 HEADING = "## PDF sheets beside other requests (issue 8)"
 SECTION_INTRO = """\
@@ -98,8 +102,6 @@ TZ_NAMES = ("Europe/London", "Asia/Tokyo", "America/Sao_Paulo", "Pacific/Aucklan
 
 def fetch(port: int, method: str, path: str, source: str, cookie: str | None = None, body: bytes | None = None,
           content_type: str | None = None, timeout: float = 120.0) -> tuple:
-    import http.client
-
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
     try:
         headers = {"Cookie": cookie} if cookie else {}
@@ -114,8 +116,6 @@ def fetch(port: int, method: str, path: str, source: str, cookie: str | None = N
 
 def hostile_run(args) -> dict:
     """The scorer's sheet while four hostile clients ask for theirs (see the module)."""
-    from urllib.parse import urlencode
-
     root = Path(args.root).resolve() if args.root else ROOT
     with tempfile.TemporaryDirectory(prefix="gleek-pdf-") as folder:
         server = Server(root, Path(folder))
@@ -133,7 +133,6 @@ def hostile_run(args) -> dict:
             assert status == 303, status
             sid = headers["Location"].rsplit("/", 1)[1]
             page = fetch(server.port, "GET", f"/s/{sid}", scorer_at)[2].decode()
-            import re
 
             watch = re.search(r"/w/([A-Za-z0-9_-]{24})", page).group(1)
             for _ in range(8):   # each server process starts its renderer (seconds, once): not measured
@@ -219,8 +218,6 @@ def hostile_run(args) -> dict:
 def season_circle(instance: Path, evenings: int):
     """A circle of ``evenings`` evenings (8 hands each) in the instance's database,
     made before the server starts."""
-    from scorekeeper.store.schema import connect, initialise
-
     initialise(instance / "scorekeeper.db")
     db = connect(instance / "scorekeeper.db")
     try:
@@ -309,8 +306,6 @@ class Server:
 
 
 def import_session(server: Server, n: int) -> str:
-    import http.client
-
     record = long_session(1000)
     record["title"] = f"PDF bench {n}"
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)

@@ -22,13 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+from support.sessions import long_session  # noqa: E402
+from support.front import HttpsFront, have_caddy  # noqa: E402
+from load_bench import family_cpu_seconds  # noqa: E402
 
 
 def main(argv=None) -> int:
-    from load_bench import family_cpu_seconds
-    from support.front import HttpsFront, have_caddy
-    from support.sessions import long_session
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--hands", type=int, default=100)

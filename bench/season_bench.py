@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import io
 import json
 import os
 import statistics
@@ -32,6 +33,13 @@ for path in (ROOT, ROOT / "bench"):
         sys.path.insert(0, str(path))
 
 from settle_bench import BOOK_IDS, session, time_command  # noqa: E402
+from scorekeeper.rules.record import settle  # noqa: E402
+from scorekeeper.__main__ import load, read_input  # noqa: E402
+from benchmarks_md import append_to_section, machine, record_result  # noqa: E402
+from scorekeeper.printing.season_sheet import season_sheet_pdf  # noqa: E402
+from scorekeeper.rules.season import evening_figures, owed, season  # noqa: E402
+import pypdf  # noqa: E402
+import weasyprint  # noqa: E402
 
 REGULARS = ("Ann", "Ben", "Cat", "Dan", "Eve")
 STAKES = ({"per_counter": "0.25", "currency": "d"}, {"per_counter": "0.05", "currency": "GBP"}, None,
@@ -80,14 +88,11 @@ def part_cli(args, season_records, lines, results) -> bool:
         python = sys.executable
         bare = median_run([python, "-c", "import scorekeeper"], env, args.runs)
         whole = median_run([python, "-m", "scorekeeper", "season", *paths, "--json"], env, args.runs)
-        from scorekeeper.__main__ import load, read_input
-        from scorekeeper.rules.record import settle
 
         start = time.perf_counter()
         loaded = [load(read_input(p)) for p in paths]
         settled = [settle(r) for r in loaded]
         settling = time.perf_counter() - start
-        from scorekeeper.rules.season import evening_figures, season
 
         start = time.perf_counter()
         figures = [evening_figures(r, p, settlement=s) for r, p, s in zip(loaded, paths, settled)]
@@ -121,13 +126,9 @@ def part_cli(args, season_records, lines, results) -> bool:
 
 
 def part_pdf(args, season_records, lines, results) -> bool:
-    from scorekeeper.rules.season import evening_figures, owed, season
-    from scorekeeper.printing.season_sheet import season_sheet_pdf
-
     figures = [evening_figures(r, f"evening {i + 1}") for i, r in enumerate(season_records)]
     whole = season(figures)
     debts = owed(figures[-10:])
-    import weasyprint
 
     def one_line():
         return weasyprint.HTML(string="<p>Gleek</p>").write_pdf()
@@ -172,10 +173,6 @@ def _timed(fn) -> float:
 
 
 def _pages(pdf: bytes) -> int:
-    import io
-
-    import pypdf
-
     return len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
 
 
@@ -193,7 +190,6 @@ def main(argv=None) -> int:
     lines, results, ok = [], [], True
     for part in parts:
         ok &= (part_cli if part == "cli" else part_pdf)(args, season_records, lines, results)
-    from benchmarks_md import append_to_section, machine, record_result
 
     info = machine()
     head = (f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average "

@@ -36,6 +36,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 if str(ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(ROOT / "bench"))
+from benchmarks_md import append_to_section, machine as common_machine, record_result  # noqa: E402
+from scorekeeper.rules import BOOKS  # noqa: E402
+from scorekeeper.rules.calls import replay_bids, replay_ruff, ruff_range, showdown_winner  # noqa: E402
+from scorekeeper.rules.record import parse, settle, validate  # noqa: E402
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
@@ -220,8 +224,6 @@ def environments(cache_dir: str) -> list[tuple[str, dict]]:
 def stages(path: Path, runs: int) -> dict[str, float]:
     """Where the time goes inside one process (best of ``runs``, in seconds):
     what ``python -m scorekeeper settle`` does after its imports."""
-    from scorekeeper.rules.record import parse, settle, validate
-
     text = path.read_bytes()
     record = parse(text)
     result = settle(record)
@@ -269,8 +271,6 @@ def random_calls(r: random.Random, replay, quiet_after: int = 6) -> tuple[list, 
 def ruff_from(r: random.Random, book, hand: dict, state) -> dict | None:
     """The ``ruff`` a finished vying gives: the unseen winner, or a showdown won by the
     best ruff shown (half the time) or the table's choice; ``None`` for no contest."""
-    from scorekeeper.rules.calls import ruff_range, showdown_winner
-
     if state.end in ("no contest", "doubled"):
         return None
     ruff = {"calls": state.calls}
@@ -291,9 +291,6 @@ def ruff_from(r: random.Random, book, hand: dict, state) -> dict | None:
 def with_calls(record: dict, seed: int) -> dict:
     """``record`` with every hand's auction and ruff played call by call (results
     following from the calls); a hand whose sets no longer fit the new buyer drops them."""
-    from scorekeeper.rules import BOOKS
-    from scorekeeper.rules.calls import replay_bids, replay_ruff
-
     book = BOOKS[record["rulebook"]]
     r = random.Random(f"calls:{book.id}:{seed}")
     hands: list = []
@@ -328,8 +325,6 @@ def without_calls(record: dict) -> dict:
 def write_sessions(folder: Path, hands: int, seed: int) -> dict:
     """Each book's session, and its session with calls and that one without them,
     as files (validated first: the generators must only write valid sessions)."""
-    from scorekeeper.rules.record import validate
-
     files = {}
     for book in BOOK_IDS:
         plain = session(book, hands, seed)
@@ -402,7 +397,6 @@ def main(argv=None) -> int:
     with contextlib.redirect_stdout(Tee(sys.stdout, buffer)):
         status = report(args, parts)
     write_run(args.write, parts, buffer.getvalue())
-    from benchmarks_md import record_result
 
     for row in RESULTS:
         record_result(*row)
@@ -450,9 +444,6 @@ processes in the same run, interleaved. Target: at most 1.2×.
 def write_run(note: str, parts: list, text: str) -> None:
     """Append this run to bench/history.md: under the calls section if that is all it
     measured, else under settle's own."""
-    from benchmarks_md import append_to_section
-    from benchmarks_md import machine as common_machine
-
     info = common_machine()
     key = "calls" if parts == ["calls"] else "books" if "books" in parts and "calls" not in parts else "import"
     heading, intro = HEADINGS[key]

@@ -53,11 +53,24 @@ without it, interleaved, and report both.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import errno
+import http.client
+import json
+import multiprocessing
 import os
+import resource
+import select
 import socket
+import ssl
+import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -68,6 +81,7 @@ from pdf_starvation_bench import Server, percentile  # noqa: E402
 from support.front import HttpsFront  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
+from load_bench import family_cpu_seconds  # noqa: E402
 
 HEADING = "## Slow clients (issue 8)"
 SECTION_INTRO = """\
@@ -118,8 +132,6 @@ class Trickler:
     REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: " + b"x" * 4000
 
     def __init__(self, port: int, n: int):
-        import threading
-
         self.port, self.n = port, n
         self.stop = threading.Event()
         self.opened = self.closed_by_server = 0
@@ -127,8 +139,6 @@ class Trickler:
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def connect(self):
-        import errno
-
         s = socket.socket()
         s.setblocking(False)
         try:
@@ -143,8 +153,6 @@ class Trickler:
         return [s, 0]
 
     def run(self) -> None:
-        import select
-
         conns = [c for c in (self.connect() for _ in range(self.n)) if c]
         tick = time.monotonic()
         while not self.stop.is_set():
@@ -198,8 +206,6 @@ class SlowUploads:
     CONNECTING = 64   # handshakes under way at once
 
     def __init__(self, front: HttpsFront, n: int, niceness: int = 0):
-        import multiprocessing
-
         context = multiprocessing.get_context("fork")
         self.front, self.n, self.niceness = front, n, niceness
         self.head = (f"POST /import HTTP/1.1\r\nHost: localhost:{front.port}\r\nContent-Type: application/json\r\n"
@@ -217,15 +223,11 @@ class SlowUploads:
         return self.counts[1]
 
     def run(self) -> None:
-        import asyncio
-
         if self.niceness:
             lower_priority(self.niceness)
         asyncio.run(self.all())
 
     async def all(self) -> None:
-        import asyncio
-
         connecting = asyncio.Semaphore(self.CONNECTING)
         context = self.front.context()
         await asyncio.gather(self.until_orphaned(), *(self.one(i, connecting, context) for i in range(self.n)))
@@ -233,8 +235,6 @@ class SlowUploads:
     async def until_orphaned(self) -> None:
         """Stop if the bench has gone without saying so: in a session of its own
         (``lower_priority``) no Ctrl-C reaches this process."""
-        import asyncio
-
         parent = os.getppid()
         while not self.stopping.is_set():
             if os.getppid() != parent:
@@ -242,9 +242,6 @@ class SlowUploads:
             await asyncio.sleep(1.0)
 
     async def one(self, i: int, connecting, context) -> None:
-        import asyncio
-        import ssl
-
         await asyncio.sleep(TRICKLE_EVERY * i / self.n)   # their bytes spread over the 4 s
         while not self.stopping.is_set():
             try:
@@ -302,9 +299,6 @@ def lower_priority(niceness: int) -> None:
 
 def https_request(front: HttpsFront, context, method: str, path: str, fields=None) -> int:
     """One request through the front on a fresh connection (5 s timeout): its status."""
-    import http.client
-    from urllib.parse import urlencode
-
     conn = http.client.HTTPSConnection("localhost", front.port, context=context, timeout=5)
     try:
         headers = {"Origin": front.url}
@@ -322,8 +316,6 @@ def https_request(front: HttpsFront, context, method: str, path: str, fields=Non
 def front_phase(front: HttpsFront, url: str, version: int, uploads: int, requests: int,
                 phase_seconds: float, attacker_nice: int = 0) -> tuple[list, int, int, int]:
     """Normal requests over https, spread over ``phase_seconds``, while ``uploads`` slow uploads are open."""
-    import contextlib
-
     context = front.context()
     hand = long_session(13)["hands"][12]
     latencies, errors = [], 0
@@ -362,10 +354,6 @@ def cpu_seconds(front: HttpsFront, slow: SlowUploads | None) -> dict:
     """CPU seconds so far of each party: the app (serve's processes), Caddy, the slow
     uploads' process, this process (the normal requests), and the time of its own
     phase (so that each can be said as a share of a core)."""
-    import resource
-
-    from load_bench import family_cpu_seconds
-
     me = resource.getrusage(resource.RUSAGE_SELF)
     return {"at": time.monotonic(), "app": family_cpu_seconds(front.procs[0].pid),
             "Caddy": family_cpu_seconds(front.procs[1].pid),
@@ -374,9 +362,6 @@ def cpu_seconds(front: HttpsFront, slow: SlowUploads | None) -> dict:
 
 
 def run_front(args) -> dict:
-    import json
-    import tempfile
-
     root = Path(args.root).resolve() if args.root else ROOT
     phases = (0, *args.uploads)
     with tempfile.TemporaryDirectory(prefix="gleek-slow-front-") as folder:
@@ -408,8 +393,6 @@ class RootFront(HttpsFront):
     as that copy writes it), not this branch's."""
 
     def caddyfile(self) -> str:
-        import subprocess
-
         if self.root == ROOT:
             return super().caddyfile()
         script = ("import sys; from pathlib import Path; from scorekeeper import front; "
@@ -432,8 +415,6 @@ def half_open(port: int, n: int) -> socket.socket:
 
 def phase(server: Server, url: str, version: int, held: int, requests: int,
           trickle: int = 0) -> tuple[list, int, int, int]:
-    import contextlib
-
     sockets, refused = [], 0
     for n in range(held):
         try:
@@ -485,10 +466,6 @@ def requests_phase(server, url, version, requests, sockets, budget, pace=0.0) ->
 
 
 def run(args) -> dict:
-    import http.client
-    import json
-    import tempfile
-
     root = Path(args.root).resolve() if args.root else ROOT
     with tempfile.TemporaryDirectory(prefix="gleek-slow-") as folder:
         server = Server(root, Path(folder))
@@ -586,8 +563,6 @@ def main(argv=None) -> int:
     if args.attacker_nice and not args.front:
         parser.error("--attacker-nice is for --front (the slow uploads' process)")
     if args.trickle or args.front:
-        import resource
-
         wanted = max(args.uploads) if args.front else args.trickle
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, wanted + 500)), hard))

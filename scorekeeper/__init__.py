@@ -7,17 +7,19 @@ this module: ``scorekeeper settle`` imports this package too, and must not pay
 for Flask (docs/engineering.md, "Start-up").
 """
 
+import os
+from pathlib import Path
+
+from .limits import MAX_RECORD_BYTES
+
 
 def create_app(test_config=None):
     """Build the app: configuration, the database, the web layer."""
-    from pathlib import Path
+    from flask import Flask   # not for settle, which imports this package too
 
-    from flask import Flask
-
-    from . import db, web
-    from .places import instance_folder, resource_dir
-    from .server import hosting, kept_polls, logs
-    from .limits import MAX_RECORD_BYTES
+    from . import db, logs, web   # not for settle, which imports this package too
+    from .places import instance_folder, resource_dir   # not for settle, which imports this package too
+    from .server import hosting, kept_polls, replica, security   # not for settle, which imports this package too
 
     logs.install()   # before anything can log: no log line carries a link's id
 
@@ -61,7 +63,9 @@ def create_app(test_config=None):
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    replica.init_app(app)   # a missing database restored before anything makes an empty one
     db.init_app(app)
+    security.init_app(app)   # the server's own host names first, before any page
     web.init_app(app)
     hosting.init_app(app)
     kept_polls.init_app(app)   # outermost: a poll answered before the front's headers are read (server/kept_polls.py)
@@ -70,10 +74,9 @@ def create_app(test_config=None):
 
 def _secret_key(instance) -> str:
     """A secret key kept in instance/ (made on first start, readable by its owner only)."""
-    import os
-    import secrets
+    import secrets   # not for settle, which imports this package too
 
-    from .files.private import FILE_MODE, private_dir
+    from .private import FILE_MODE, private_dir   # not for settle, which imports this package too
 
     path = instance / "secret_key"
     if not path.exists():

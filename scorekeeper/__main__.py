@@ -6,13 +6,15 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 
 from .limits import MAX_HANDS, MAX_RECORD_BYTES
 from .rules import InvalidRecord
-from .rules.record import parse, settle, validate
+from .rules.record import parse, settle, to_json_text, validate
 from .files.upload import record_text
+from .rules.core import as_number
 
 LIMITS = (f"Records of at most {MAX_RECORD_BYTES // (1024 * 1024)} MB and {MAX_HANDS:,} hands, "
           "as the web import takes.")
@@ -91,10 +93,10 @@ def cmd_sheet(args) -> int:
     record = load_or_refuse(args.file)
     if record is None:
         return 1
-    import tempfile
+    import tempfile   # ~8 ms, not for settle's start
 
-    from .words.localtime import machine_now
-    from .printing.sheet import render_sheet_pdf
+    from .words.localtime import machine_now   # ~9 ms, not for settle's start
+    from .printing.sheet import render_sheet_pdf   # ~140 ms, not for settle's start
 
     pdf = render_sheet_pdf(record, paper=args.paper, printed=machine_now())
     target = os.path.abspath(args.output)
@@ -133,7 +135,7 @@ def season_files(paths, as_json: bool = False) -> int:
 
 def evening_of(path: str):
     """One file as a season's evening: ``(EveningFigures, [])``, or ``(None, problem lines)``."""
-    from .rules.season import evening_figures
+    from .rules.season import evening_figures   # ~20 ms, not for settle's start
 
     try:
         record = load(read_input(path))
@@ -156,8 +158,8 @@ def evenings_of(paths) -> list:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if cores < 2 or len(paths) < POOL_FROM or "-" in paths:
         return [evening_of(p) for p in paths]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing   # ~12 ms, not for settle's start
+    from concurrent.futures import ProcessPoolExecutor   # ~12 ms, not for settle's start
 
     try:
         context = multiprocessing.get_context("fork")  # the workers share what is imported already
@@ -168,7 +170,7 @@ def evenings_of(paths) -> list:
 
 
 def _season(paths, as_json: bool) -> int:
-    from .rules.season import season, season_json
+    from .rules.season import season, season_json   # ~20 ms, not for settle's start
 
     evenings, problems = [], []
     for figures, wrong in evenings_of(list(paths)):
@@ -180,10 +182,8 @@ def _season(paths, as_json: bool) -> int:
         return refuse(problems)
     figures = season(evenings)
     if as_json:
-        from .club.placings import placings
-        from .club.ratings import in_date_order, ratings
-        from .rules.core import as_number
-        from .rules.record import to_json_text
+        from .club.placings import placings   # ~3 ms, not for settle's start
+        from .club.ratings import in_date_order, ratings   # openskill, ~20 ms: not for settle's start
 
         played = in_date_order(figures.evenings)
         figures_json = season_json(figures) | {
@@ -193,7 +193,7 @@ def _season(paths, as_json: bool) -> int:
         sys.stdout.write(to_json_text(figures_json))
         sys.stdout.write("\n")
         return 0
-    from .words.season_text import season_lines
+    from .words.season_text import season_lines   # ~45 ms, not for settle's start
 
     sys.stdout.write("\n".join(season_lines(figures)) + "\n")
     return 0
@@ -253,9 +253,7 @@ def build_parser():
 
 
 def cmd_seating(args) -> int:
-    import json
-
-    from .club.seating import SeatingError, draw, schedule_lines
+    from .club.seating import SeatingError, draw, schedule_lines   # ~20 ms, not for settle's start
 
     text = args.players.strip()
     players = [str(n) for n in range(1, int(text) + 1)] if text.isdigit() else text.split(",")
@@ -271,16 +269,16 @@ def cmd_seating(args) -> int:
 
 
 def cmd_docs(args) -> int:
-    from . import docgen
+    from . import docgen   # with Flask (the flask commands' help): not for settle's start
 
-    stale = docgen.out_of_date() if args.check else docgen.write()
+    stale = docgen.out_of_date(build_parser()) if args.check else docgen.write(build_parser())
     for path in stale:
         print(f"{'out of date' if args.check else 'written'}: {path.relative_to(docgen.ROOT)}")
     return 1 if args.check and stale else 0
 
 
 def cmd_rules_doc(args) -> int:
-    from .rules.doc import rules_markdown
+    from .rules.doc import rules_markdown   # ~1 ms, not for settle's start
 
     text = rules_markdown()
     if args.output == "-":
@@ -298,7 +296,7 @@ def cmd_replicate(args) -> int:
 
 
 def cmd_restore_replica(args) -> int:
-    from .server import replica
+    from .server import replica   # Flask's Config, ~1 s: not for settle's start
 
     return replica.cmd_restore(args)
 

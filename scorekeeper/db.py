@@ -14,9 +14,9 @@ import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
-from .files import backup_files, private
+from . import private
+from .files import backup_files
 from . import store
-from .server import replica
 
 
 class Connections:
@@ -60,14 +60,9 @@ def close_db(exception=None) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Create and migrate the database (restored from its replica first where it
-    is missing and one is configured: scorekeeper/server/replica.py), clear what a
-    killed server left half-written, and register teardown and the commands."""
-    replicated = replica.from_config(app.config)
-    if replicated is not None:
-        if replica.restore_if_missing(replicated):
-            app.logger.warning("The database was missing: restored from its replica %s", replicated.url)
-        store.leave_checkpoints(app.config["DATABASE"], replica.APP_CHECKPOINT_PAGES)   # Litestream's to make
+    """Create and migrate the database (``create_app`` restored it from its replica
+    first where it was missing and one is configured: scorekeeper/server/replica.py),
+    clear what a killed server left half-written, and register teardown and the commands."""
     store.initialise(app.config["DATABASE"])
     # what an earlier release made readable by others (0644 files, 0755 folders) is put right
     private.fix_modes(app.instance_path, app.config["DATABASE"], app.config["BACKUP_DIR"])

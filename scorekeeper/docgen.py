@@ -17,6 +17,12 @@ import json
 import re
 from pathlib import Path
 
+import click
+
+from . import db
+from .rules import BOOKS, DEFAULT_BOOK
+from .rules.doc import rules_markdown
+
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- generated: {name} (python -m scorekeeper docs; do not edit by hand) -->"
 END = "<!-- end of generated {name} -->"
@@ -25,8 +31,6 @@ END = "<!-- end of generated {name} -->"
 # ------------------------------------------------------------ docs/record.md
 
 def books_markdown() -> str:
-    from .rules import BOOKS
-
     books = list(BOOKS.values())
     lines = ["| book | options (default) | half counters |", "| --- | --- | --- |"]
     for book in books:
@@ -51,8 +55,6 @@ def books_markdown() -> str:
 # ------------------------------------------------------------ README.md
 
 def books_list_markdown() -> str:
-    from .rules import BOOKS, DEFAULT_BOOK
-
     return "\n".join(f"- `{b.id}`{' (the default)' if b.id == DEFAULT_BOOK else ''} — {b.name}: {b.summary}"
                      for b in BOOKS.values())
 
@@ -73,8 +75,6 @@ def _argparse_line(name: str, sub) -> str:
 
 
 def _click_line(name: str, command) -> str:
-    import click
-
     words = [f".venv/bin/flask --app scorekeeper {name}"]
     for param in command.params:
         if isinstance(param, click.Argument):
@@ -85,11 +85,8 @@ def _click_line(name: str, command) -> str:
     return " ".join(words)
 
 
-def command_line_markdown() -> str:
-    from .__main__ import build_parser
-    from . import db
-
-    parser = build_parser()
+def command_line_markdown(parser) -> str:
+    """The commands, from the command line's own parser and the flask commands."""
     subparsers = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
     helps = {choice.dest: choice.help for choice in subparsers._choices_actions}
     lines = [(_argparse_line(name, sub), helps.get(name, "")) for name, sub in subparsers.choices.items()]
@@ -142,26 +139,25 @@ def replace_section(text: str, name: str, body: str, path: str) -> str:
     return pattern.sub(lambda _: f"{start}\n{body}\n{end}", text, count=1)
 
 
-def documents() -> dict[Path, str]:
-    """Each generated document's text as it should be."""
-    from .rules.doc import rules_markdown
-
+def documents(parser) -> dict[Path, str]:
+    """Each generated document's text as it should be. ``parser``: the command line's
+    (``__main__.build_parser()``; the command line imports this module, not the other way)."""
     out = {ROOT / "docs" / "rules.md": rules_markdown()}
     for path, name, make in SECTIONS:
         target = ROOT / path
         text = out.get(target) or target.read_text(encoding="utf-8")
-        out[target] = replace_section(text, name, make(), path)
+        out[target] = replace_section(text, name, make(parser) if make is command_line_markdown else make(), path)
     return out
 
 
-def out_of_date() -> list[Path]:
-    return [path for path, text in documents().items()
+def out_of_date(parser) -> list[Path]:
+    return [path for path, text in documents(parser).items()
             if not path.exists() or path.read_text(encoding="utf-8") != text]
 
 
-def write() -> list[Path]:
-    changed = out_of_date()
-    for path, text in documents().items():
+def write(parser) -> list[Path]:
+    changed = out_of_date(parser)
+    for path, text in documents(parser).items():
         if path in changed:
             path.write_text(text, encoding="utf-8")
     return changed

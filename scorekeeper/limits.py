@@ -11,4 +11,4 @@ MAX_HANDS = 1000                     # hands in one session
 MAX_TITLE = 120                      # characters, as the new-session form
 MAX_NOTE = 500                       # characters in a hand's note, as the hand form
 MAX_REASON = 200                     # characters in a player's dispute: "I had only two Kings"
-MAX_CALLS = 60                       # calls on one pad (the bidding, the vying) as a hand form posts them
+# (the calls on one pad are the hand form's own limit: form/answers.py's MAX_CALLS)

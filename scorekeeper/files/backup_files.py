@@ -12,7 +12,8 @@ from collections import OrderedDict
 from pathlib import Path
 
 from .. import store
-from .private import private_dir
+from ..private import private_dir
+from ..rules.record import NotJSON, decode_json
 
 KEEP = 20
 
@@ -246,8 +247,6 @@ def restore_files(db, paths) -> tuple[list[str], list[str]]:
 
 def read_backup(path: Path):
     """The parsed JSON of one backup file, or a line saying why it cannot be read."""
-    from ..rules.record import NotJSON, decode_json
-
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_BACKUP_BYTES + 1)

@@ -34,6 +34,10 @@ itself is only as large as the web app accepts an upload (2 MB).
 
 from __future__ import annotations
 
+import io
+import itertools
+import os
+import resource
 import threading
 
 from ..limits import MAX_RECORD_BYTES  # as for a JSON upload; a 1000-hand record is ~0.5 MB
@@ -108,12 +112,10 @@ def checked_record(record) -> dict:
 
 
 def pdf_attachment(data: bytes) -> bytes:
-    import io
-    import itertools
     import logging  # here, not at the top: ``settle FILE.json`` never reads a PDF
 
-    import pypdf
-    from pypdf import apply_configuration
+    import pypdf   # ~190 ms: only where a PDF is read (the reader's forkserver preloads it)
+    from pypdf import apply_configuration   # (pypdf, as above)
 
     # pypdf logs what it finds wrong with a file ("EOF marker not found"); we say
     # it ourselves, in one line. A handler here keeps Python's last-resort
@@ -176,7 +178,7 @@ def _forkserver():
     loaded; each read is a fork of it, not of the web server (whose threads and
     SQLite connections a fork would copy mid-use)."""
     if not _context:
-        import multiprocessing
+        import multiprocessing   # ~12 ms: not for settle's start (settle imports this module)
 
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["pypdf", "scorekeeper.files.upload"])
@@ -198,9 +200,6 @@ def _address_space() -> int:
 
 def _read_in_child(conn, memory: int, cpu_seconds: int) -> None:
     """In the child: limits first, then read the PDF the parent sends, answer, exit."""
-    import os
-    import resource
-
     try:
         os.nice(10)   # the server's requests come first
     except OSError:

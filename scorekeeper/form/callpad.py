@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from .answers import call_of, calls_of
+from .checks import call_of, calls_of
 from ..rules import calls as procedure
 from ..rules.core import SEATS
 

@@ -25,10 +25,11 @@ from functools import lru_cache
 
 from markupsafe import Markup
 
-from .answers import TAPS
+from .checks import TAPS
 from .callpad import PADS
 from .fields import Fields, Reading
 from .hand_form import CONTROL_FIELDS, CONTROL_PREFIXES
+from .kinds import KINDS
 
 #: The scripts under static/js/, in the order base.html loads them (after static/app.js).
 MODULES = ("chips", "counts", "store", "conflicts", "pads", "presets", "sections", "queue", "zone")
@@ -49,8 +50,6 @@ def counts_fills(q) -> str:
 
 @lru_cache(maxsize=16)
 def _fills(kind, field, total, q) -> str:
-    from .kinds import KINDS   # (kinds imports callpad and hand_form's neighbours: read when first asked)
-
     fills = {}
     for a in range(3):
         for b in range(a + 1, 3):

@@ -13,6 +13,7 @@ import hashlib
 import json
 
 from . import answers as shapes
+from .checks import REPEATED
 from ..rules.core import add
 from ..rules.hand import known_phases
 from .fields import Fields, Reading
@@ -23,7 +24,6 @@ CONTROL_FIELDS = ("version", "draft_version", "preset", "draft", "number", "chan
 #: Prefixes of form fields that are not answers (each section's signatures).
 CONTROL_PREFIXES = ("sig_",)
 #: Fields posted once per chip chosen (sets declared or forfeited, a showdown's cards).
-REPEATED = shapes.REPEATED
 #: What the form says of an answer it could not read (posted, or stored by an older release).
 UNREADABLE = "An answer here could not be read, so it was left out: answer it again."
 

@@ -54,7 +54,10 @@ wait is the sheet being rendered in his lane when he asks, then his own.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import itertools
+import mmap
 import multiprocessing
 import os
 import struct
@@ -63,6 +66,9 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+
+from .ledger_pdf import ledger_font
+from .sheet import _print_resources, print_pdf, sheet_pdf_parts
 
 RENDERERS = 1          # processes rendering sheets of each lane (the machine this runs on has 2 cores)
 RENDER_TIMEOUT = 120   # seconds a request waits for its sheet
@@ -139,8 +145,6 @@ def _start_renderer(niceness: int) -> None:
         os.nice(niceness)   # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
-    from .ledger_pdf import ledger_font
-    from .sheet import _print_resources
 
     _print_resources("a4")
     ledger_font("")   # the season sheet's ledger font (fontTools, ~0.5 s), for any ledger of dates and amounts
@@ -154,19 +158,16 @@ def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, f
     that even two servers on one instance folder render one sheet at a time (within
     one server ``Board`` decides). ``printer``: a module-level function of ``parts``
     (the season sheet's ``print_season_pdf``), else the session sheet's ``print_pdf``."""
-    from .sheet import print_pdf
-
-    print_pdf = printer or print_pdf
+    render = printer or print_pdf
     if lock_path is None:
         began = time.process_time()
-        return print_pdf(*parts), time.process_time() - began
-    import fcntl
+        return render(*parts), time.process_time() - began
 
     fd = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         began = time.process_time()
-        return print_pdf(*parts), time.process_time() - began
+        return render(*parts), time.process_time() - began
 
 
 def _get_pool(lane: int) -> ProcessPoolExecutor:
@@ -210,8 +211,6 @@ class Board:
     CLIENT = struct.Struct("<Qdd%dd" % TIMES)   # hash (0: free), usage, updated, its last render starts
 
     def __init__(self, lock=None):
-        import mmap
-
         self.seats_at = len(LANES) * self.HEAD.size
         self.clients_at = self.seats_at + self.SEATS * self.SEAT.size
         self.table = mmap.mmap(-1, self.clients_at + self.CLIENTS * self.CLIENT.size)   # shared with forked children
@@ -226,8 +225,6 @@ class Board:
 
     @staticmethod
     def _hash(client: str) -> int:
-        import hashlib
-
         return int.from_bytes(hashlib.blake2b(client.encode(), digest_size=8).digest(), "little") or 1
 
     def _decayed(self, value: float, since: float, now: float) -> float:
@@ -416,8 +413,6 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
     (a module-level function, as the renderer process imports it) prints them there;
     a circle's season sheet goes in its own ``lane`` (``SEASONS``), with a renderer
     of its own, so that a table's sheet never waits behind one (see the module)."""
-    from .sheet import sheet_pdf_parts
-
     who, parts, counted, client = SCORER if scorer else OTHERS, None, False, client or "unknown"
     places = _places[(lane, who)]
     while True:

@@ -17,6 +17,7 @@ import re
 import threading
 from fractions import Fraction
 
+import jinja2
 from markupsafe import Markup
 
 from ..places import resource_dir
@@ -28,6 +29,7 @@ from ..rules import BOOKS, InvalidRecord
 from ..rules.core import SEATS, format_counters
 from ..rules.hand import sheet_words
 from ..rules.record import dump, settle, validate
+from ..files.upload import ATTACHMENT
 
 TEMPLATES = resource_dir("templates")
 STATIC = resource_dir("static")
@@ -44,8 +46,6 @@ def environment():
     """The sheet's own Jinja environment (autoescaping), built once."""
     global _environment
     if _environment is None:
-        import jinja2
-
         _environment = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=jinja2.select_autoescape(["html", "xml"], default=True),
@@ -391,8 +391,8 @@ def _print_resources(paper: str):
     """WeasyPrint's font configuration and the parsed print stylesheet, made
     once per thread (Pango is not thread-safe) and paper: making them costs
     about 10 ms a sheet, two thirds of a one-line document's whole time."""
-    import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
+    import weasyprint   # ~0.5 s: only where a PDF is made (the renderer process, the sheet command)
+    from weasyprint.text.fonts import FontConfiguration   # (WeasyPrint, as above)
 
     css = STYLESHEET.read_text(encoding="utf-8") + "\n" + page_css(paper)
     cache = getattr(_printer, "cache", None)
@@ -427,9 +427,7 @@ def sheet_pdf_parts(record: dict, paper: str = "a4", printed: datetime.datetime 
 def print_pdf(html: str, paper: str, record_text: str) -> bytes:
     """HTML to PDF with WeasyPrint (this needs no rule book: a separate renderer
     process can run it, see ``pdf.py``)."""
-    import weasyprint
-
-    from ..files.upload import ATTACHMENT
+    import weasyprint   # ~0.5 s: only where a PDF is made (the renderer process, the sheet command)
 
     font_config, stylesheet = _print_resources(paper)
     attachment = weasyprint.Attachment(

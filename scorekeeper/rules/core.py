@@ -10,6 +10,7 @@ list of three amounts, one per seat, adding up to 0.
 
 from __future__ import annotations
 
+import json
 from operator import itemgetter
 
 SEATS = (0, 1, 2)
@@ -104,7 +105,7 @@ def fraction(numerator, denominator=1):
     ``decimal`` it loads, ~3 ms) the first time an amount is not whole."""
     global _Fraction
     if _Fraction is None:
-        from fractions import Fraction as _Fraction
+        from fractions import Fraction as _Fraction   # fractions and decimal (~3 ms): the first amount not whole
     return _Fraction(numerator, denominator)
 
 
@@ -350,8 +351,6 @@ class HandCheck:
 
 def describe(value: object) -> str:
     """A short, safe rendering of a JSON value for a message."""
-    import json
-
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -60,7 +60,7 @@ NOBODY = "nobody"  # the form's word for a null answer
 
 def calls():
     """The call-by-call module, imported when a hand has calls (not by ``settle``)."""
-    from . import calls as module
+    from . import calls as module   # the call procedures (~30 ms): only when a hand has calls
 
     return module
 

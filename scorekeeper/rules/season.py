@@ -59,8 +59,9 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from . import BOOKS
-from .core import fewest_payments, fraction
+from .core import as_number, fewest_payments, fraction
 from .statistics import COUNT, COUNTS, STATISTICS, Hand, of_evening, of_season
+from .record import settle
 
 
 class Stake(NamedTuple):
@@ -215,8 +216,6 @@ class Debt(NamedTuple):
 def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, settlement=None) -> EveningFigures:
     """One valid record reduced to a season's unit (see the module's docstring).
     ``settlement``: the record's ``record.settle`` if the caller has it already."""
-    from .record import settle
-
     book = BOOKS[record["rulebook"]]
     options = record["options"]
     players = tuple(n.strip() for n in (record["players"] if names is None else names))
@@ -545,8 +544,6 @@ def owed(open_evenings: Iterable[EveningFigures], paid: Iterable = ()) -> list:
 
 def _number(amount):
     """A JSON number for an exact amount (``core.as_number``)."""
-    from .core import as_number
-
     return as_number(amount)
 
 

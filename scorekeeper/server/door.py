@@ -46,10 +46,14 @@ drops it once the request is complete; ``BaseWSGIServer.handle_accept`` and
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import mmap
+import multiprocessing
 import re
 import socket
 import struct
+import threading
 import time
 
 from waitress.adjustments import Adjustments
@@ -76,16 +80,11 @@ class HeldOff:
     ENTRY = struct.Struct("<Qd")   # address hash (0: free), until
 
     def __init__(self, lock=None):
-        import mmap
-        import threading
-
         self.table = mmap.mmap(-1, self.SLOTS * self.ENTRY.size)
         self.lock = lock if lock is not None else threading.Lock()
 
     @staticmethod
     def _hash(address: str) -> int:
-        import hashlib
-
         return int.from_bytes(hashlib.blake2b(address.encode(), digest_size=8).digest(), "little") or 1
 
     def _slot(self, key: int) -> tuple[int, bool]:
@@ -119,8 +118,6 @@ _held_off: list = []   # the HeldOff table of this server (made on first use, or
 
 def share_held_off() -> None:
     """Make the table every server process will share: call before forking them."""
-    import multiprocessing
-
     _held_off[:] = [HeldOff(multiprocessing.get_context("fork").Lock())]
 
 

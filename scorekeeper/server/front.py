@@ -30,7 +30,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from . import replica
-from .serve import HEADER_DEADLINE, REQUEST_DEADLINE
+from .serve import HEADER_DEADLINE, REQUEST_DEADLINE, door_options, worker_ports
+from ..web.front_polls import folder_for
+from .lan import lan_address
+from .. import create_app
+from .security import CSP
 
 HTTPS_PORT = 8443
 APP_PORT = 5000
@@ -116,8 +120,6 @@ def poll_answers(polls: Path, upstream: str | list[str]) -> list[str]:
 
 
 def poll_answer(polls: Path, upstream: str | list[str], name: str, path: str, folder: str, part: str) -> list[str]:
-    from .security import CSP
-
     root = str(polls).replace('"', "")
     return [
         f"\t@{name} {{",
@@ -163,17 +165,12 @@ def caddy_command(config: Path) -> list[str]:
 
 def plan(https_port: int, app_port: int):
     """(Caddyfile path, its text, the front's URL, public?, storage) from the app's configuration."""
-    from .. import create_app
-    from .lan import lan_address
-
     app = create_app()
     app.extensions["scorekeeper.keeper"].close()
     folder = Path(app.instance_path) / "front"
     storage = folder / "caddy"
     addresses, public = sites(app.config.get("PUBLIC_URL"), https_port, lan_address())
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
-    from .serve import door_options, worker_ports
-    from ..web.front_polls import folder_for
 
     door = door_options(app)
     text = caddyfile(addresses, public, [f"127.0.0.1:{p}" for p in worker_ports(app_port)], storage,

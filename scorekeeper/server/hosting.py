@@ -14,7 +14,8 @@
   (365) expire with their backups (a circle with all its evenings once none of it
   has changed for as long), and one client address keeps at most
   ``SESSIONS_PER_ADDRESS`` (200) sessions (an imported archive's evenings counted) and
-  ``CIRCLES_PER_ADDRESS`` (20) circles; on a LAN each defaults to never.
+  ``CIRCLES_PER_ADDRESS`` (20) circles; on a LAN each defaults to never (the pages
+  apply those: ``web/hosting.py``'s ``setting``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 FORWARDED = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
              "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
-HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCLES_PER_ADDRESS": 20}
 
 
 def front_proxies(config, environ) -> int:
@@ -75,17 +75,6 @@ class SessionCookies(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app):
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
-
-
-def is_hosted(app: Flask) -> bool:
-    return bool(app.config.get("PROXY_COUNT"))
-
-
-def setting(app: Flask, key: str):
-    """A setting whose default depends on being hosted (HOSTED_DEFAULTS), else None."""
-    if app.config.get(key) is not None:
-        return app.config[key]
-    return HOSTED_DEFAULTS[key] if is_hosted(app) else None
 
 
 def _is_name(host: str) -> bool:

@@ -38,11 +38,10 @@ from werkzeug.wsgi import ClosingIterator
 
 from .. import store
 from .hosting import FORWARDED, front_proxies
-from ..web.cache import Recent
+from ..web.cache import VERSION_MARK, Recent
 
 LIVE_PATH = re.compile(r"/([wp])/([A-Za-z0-9_-]{1,64})/live\Z")
 QUERY = re.compile(r"(?:v=([0-9a-z-]{0,64})|all=([01]))\Z")
-VERSION_MARK = "scorekeeper.live_version"   # the view's own live version, in the WSGI environ
 LARGEST = 256 * 1024    # bytes: a part bigger than this (a very long evening, all hands) is not kept
 
 

@@ -26,7 +26,7 @@ Restoring (``scorekeeper restore-replica``, `make restore-replica`):
 the replica's last transaction into a new file beside the database, checked, and
 only then put in the database's place; an existing database is never replaced
 unless asked (``--force``), and then kept beside it. When the database is
-missing at start-up (``db.init_app``: a new disk) it is restored from the
+missing at start-up (``replica.init_app``, from ``create_app``: a new disk) it is restored from the
 replica before anything makes a new empty one: an empty database replicated over
 the replica would make "the latest" empty.
 
@@ -51,8 +51,9 @@ from urllib.parse import urlsplit
 
 from flask import Config
 
+from .. import store
 from ..places import instance_folder
-from ..files import private
+from .. import private
 
 SYNC_SECONDS = 1.0          # Litestream's own default sync-interval
 APP_CHECKPOINT_PAGES = 10_000   # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)
@@ -290,6 +291,18 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
     shutil.rmtree(replica.local_state, ignore_errors=True)   # Litestream's position in the old database
     os.replace(restored, database)
     return Restored(kept)
+
+
+def init_app(app) -> None:
+    """Before the app opens its database (``create_app``, before ``db.init_app``):
+    a missing database restored from the replica, where one is configured, and the
+    app's own checkpoints left to Litestream."""
+    replicated = from_config(app.config)
+    if replicated is None:
+        return
+    if restore_if_missing(replicated):
+        app.logger.warning("The database was missing: restored from its replica %s", replicated.url)
+    store.leave_checkpoints(app.config["DATABASE"], APP_CHECKPOINT_PAGES)   # Litestream's to make
 
 
 def restore_if_missing(replica: Replica) -> bool:

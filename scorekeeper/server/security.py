@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, request
+from flask import Flask, abort, render_template, request
+
+from .lan import lan_address
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -21,8 +23,6 @@ def allowed_hosts(app: Flask) -> frozenset:
     """The names this server answers to: localhost, 127.0.0.1 and ::1, this
     machine's LAN address (what `make run` prints), the PUBLIC_URL's host, and
     the names listed in ``ALLOWED_HOSTS`` (instance/config.py)."""
-    from .lan import lan_address
-
     names = set(LOCAL_HOSTS) | {lan_address()} | set(app.config.get("ALLOWED_HOSTS") or ())
     public = app.config.get("PUBLIC_URL")
     if public:
@@ -82,8 +82,6 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def refuse_foreign_hosts_and_cross_site():
         if host_name(request.host) not in app.extensions["scorekeeper.hosts"]:
-            from flask import render_template
-
             abort(app.make_response((render_template(
                 "error.html", title="Unknown address",
                 message="This scorekeeper does not answer to that address. Open the address it printed "
@@ -94,8 +92,6 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(403)
     def forbidden(error):
-        from flask import render_template
-
         return render_template("error.html", title="Refused",
                                message="That change came from another site, so it was refused."), 403
 

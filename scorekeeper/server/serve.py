@@ -21,16 +21,25 @@ process (``scorekeeper.printing.pdf``).
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import resource
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
+import traceback
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .lan import lan_address
+
+# The app, the pages, waitress and the PDF renderer are imported in the functions that
+# serve, not here: python -m scorekeeper.server.serve is the __main__ that each spawned
+# PDF renderer and the upload forkserver import again (~1 s and +34 MB each at the top).
 
 WORKERS = 2               # waitress processes (this machine has 2 cores)
 THREADS = 4               # app threads in each: more only fight over the GIL (8 made p95 10× worse)
@@ -92,15 +101,14 @@ def listen(host: str, port: int) -> socket.socket:
 def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     """One waitress process on the shared socket. ``make_app()`` -> (WSGI app,
     Flask app) is called here, after the fork: no SQLite connection crosses it."""
-    from .door import make_server
-
-    from . import warm
+    from . import door, warm   # see above: the renderers import this script
 
     wsgi, app = make_app()
+    app.extensions["scorekeeper.hold_off"] = door.hold_off   # the app's 429s held off at this door too
     warm.compile_templates(app)   # before the first request, and frozen with the rest (tune_interpreter)
     tune_interpreter()
     warm.start(app)   # this process's caches follow the other's changes (server/warm.py)
-    server = make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
+    server = door.make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
     server.print_listen("Serving on http://{}:{}")
     server.run()
 
@@ -131,8 +139,6 @@ def tune_interpreter() -> None:
       with 4 threads and waitress's own loop in one process those waits queue up
       (a convoy): 5 ms → 0.5 ms took the p95 from ~2.4 s to ~1 s before the
       other fixes."""
-    import gc
-
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
@@ -164,10 +170,10 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
         for sock in socks:
             sock.close()
         raise
-    from ..printing import pdf
+    from ..printing import pdf   # see above: the renderers import this script
 
     pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
-    from . import door
+    from . import door   # see above: the renderers import this script
 
     door.share_held_off()   # and one of the addresses told to wait
     shared_parts = share_live_parts(workers)
@@ -176,11 +182,9 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
         serve_workers(make_app, socks, threads, workers)
     finally:
         if shared_parts:
-            import shutil
-
             shutil.rmtree(shared_parts, ignore_errors=True)
         if front_polls is not None:   # only once this server had its ports: not another's, still running
-            from ..web.front_polls import remove_memory_folder
+            from ..web.front_polls import remove_memory_folder   # see above: the renderers import this script
 
             remove_memory_folder(front_polls)
 
@@ -191,9 +195,8 @@ def share_live_parts(workers: int) -> str | None:
     a process. Removed when the server stops."""
     if workers <= 1:
         return None
-    import tempfile
 
-    from ..web.cache import SHARED_PARTS_FOLDER
+    from ..web.cache import SHARED_PARTS_FOLDER   # see above: the renderers import this script
 
     where = parts_folder_parent()
     remove_left_parts(where)
@@ -207,8 +210,6 @@ def parts_folder_parent() -> Path:
     there is one, else the temporary folder. A part is written at every change
     of every table: on a disk's file system (ext4) each write and rename cost
     ~1.2 ms of kernel time, on tmpfs ~0.2 ms (measured at 200 tables)."""
-    import tempfile
-
     memory = Path("/dev/shm")
     if memory.is_dir() and os.access(memory, os.W_OK | os.X_OK):
         return memory
@@ -218,8 +219,6 @@ def parts_folder_parent() -> Path:
 def remove_left_parts(temporary: Path) -> list[Path]:
     """The folders of shared parts a killed server left (named by its process id,
     which is gone), this user's only."""
-    import shutil
-
     removed = []
     for folder in temporary.glob("scorekeeper-live-*-*"):
         try:
@@ -251,7 +250,6 @@ def serve_workers(make_app, socks: list[socket.socket], threads: int, workers: i
             try:
                 serve_worker(make_app, sock, threads)
             except BaseException:   # noqa: BLE001 - said, then the parent starts another
-                import traceback
 
                 traceback.print_exc()
                 code = 1
@@ -286,10 +284,8 @@ def serve_workers(make_app, socks: list[socket.socket], threads: int, workers: i
 def front(app, url: str) -> None:
     """Behind the HTTPS front at ``url`` (one proxy, on this machine, unless
     instance/config.py says otherwise): its address is the public one."""
-    from urllib.parse import urlsplit
-
-    from . import security
-    from ..web import front_polls
+    from . import security   # see above: the renderers import this script
+    from ..web import front_polls   # see above: the renderers import this script
 
     if not url:
         raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
@@ -310,8 +306,8 @@ def main(argv=None) -> int:
                              "`make run-https`, deploy/): believe its X-Forwarded-* headers")
     args = parser.parse_args(argv)
 
-    from .. import create_app
-    from . import security
+    from .. import create_app   # see above: the renderers import this script
+    from . import security   # see above: the renderers import this script
 
     address = lan_address()
 
@@ -333,7 +329,7 @@ def main(argv=None) -> int:
     print(f"  database: {first.config['DATABASE']}", flush=True)
     polls = None
     if args.front is not None:
-        from ..web import front_polls
+        from ..web import front_polls   # see above: the renderers import this script
 
         polls = front_polls.clear(first)   # what a server before this one left: other versions, maybe
         print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",

@@ -32,9 +32,15 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from jinja2 import FileSystemBytecodeCache
+
 from .. import store
 from ..db import get_db
 from ..web.cache import SETTLEMENTS
+from ..web.context import settlement_of
+from ..files.backup_files import snapshot_text
+from ..web.table import renew_part
+from ..private import private_dir
 
 WARM_FOLLOW_SECONDS = 1.0   # how often the other process's changes are followed (0: never)
 WARM_HOURS = 12             # at start: the sessions changed this recently (an evening)
@@ -85,8 +91,6 @@ class Follower:
         each of them again (200 tables: ~0.9 s of CPU more, in the first seconds).
         A process that finds another one at it leaves nothing; a link it missed
         that way gets its part at its first poll, as without this."""
-        from ..web.table import renew_part
-
         files = self.app.extensions.get("scorekeeper.front_polls")
         if files is None:
             return 0
@@ -117,9 +121,6 @@ class Follower:
 
     def warm(self, db, session_id: str) -> bool:
         """Bring one session up to date in this process's caches (False: it was already)."""
-        from ..files.backup_files import snapshot_text
-        from ..web.context import settlement_of
-
         try:
             version = store.session_version(db, session_id)
         except store.NotFound:
@@ -163,10 +164,6 @@ def compile_templates(app) -> int:
     that had not yet drawn a table) made its first requests wait for that, in
     every thread at once: the first live parts after a start took ~150 ms of CPU
     each. From the kept bytecode all of them load in ~20 ms."""
-    from jinja2 import FileSystemBytecodeCache
-
-    from ..files.private import private_dir
-
     env = app.jinja_env
     if env.bytecode_cache is None:
         folder = Path(app.instance_path) / "cache" / "templates"

@@ -22,7 +22,7 @@ from ..limits import MAX_HANDS  # noqa: F401
 from .common import (  # noqa: F401
     StaleEdit, NotFound, EveningSettled, settled_question, RateLimited, StorageFull, Refused, now,
     new_token, TOKEN, is_token, id_label, printable,
-    CREATION_WINDOW,
+    CREATION_WINDOW, PIN_HASH, PIN_METHOD, is_pin_hash,
 )
 from . import live_changes  # noqa: F401
 from .schema import (  # noqa: F401
@@ -32,7 +32,7 @@ from .schema import (  # noqa: F401
 from .reads import (  # noqa: F401
     Session, PLAYERS, _Hands, _HANDS, keep_hands, texts_kept, get_session, get_session_by_watch_id, live_key,
     live_version, session_version, Summary, sessions_by_ids, same_session, history,
-    last_change, taken_back, DRAFT_ACTIONS, hands_at,
+    last_change, taken_back, DRAFT_ACTIONS, hands_at, session_by_seat_link,
 )
 from .changes import (  # noqa: F401
     set_scorer, insert_seats, note_problems, limit_problems, count_attempt, create_session, insert_hands, log_change,
@@ -46,12 +46,12 @@ from .drafts import (  # noqa: F401
 )
 from .agreement import (  # noqa: F401
     Verdict, Agreement, without_agreement, fingerprint, agreement,
-    StaleVerdict, give_verdict, seat_links, session_by_seat_link, session_id_of,
+    StaleVerdict, give_verdict, seat_links, session_id_of,
 )
 from .backups import (  # noqa: F401
     all_session_ids, snapshot, full_snapshot, BACKUP_KEYS, OPTIONAL_BACKUP_KEYS,
-    VERDICT_KEYS, FINGERPRINT, MAX_STAMP, PIN_HASH, PIN_METHOD,
-    is_pin_hash, backup_problems, in_progress_problems, readable_in_progress, restore_all,
+    VERDICT_KEYS, FINGERPRINT, MAX_STAMP,
+    backup_problems, in_progress_problems, readable_in_progress, restore_all,
 )
 from .pins import (  # noqa: F401
     PIN_TRIES, PIN_WINDOW, SESSION_PIN_TRIES, SESSION_PIN_WINDOW, PinTry, reserve_pin_try, forget_pin_try,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import hashlib
 import json
 from collections import namedtuple
@@ -12,10 +11,6 @@ from sqlite_utils import Database
 from ..rules.core import SEATS
 from .common import NotFound, new_token, now
 from .schema import writing
-
-if TYPE_CHECKING:
-    from .reads import Session
-
 
 #: One player's OK or dispute of a hand, as the hand was when it was given.
 Verdict = namedtuple("Verdict", "id number seat fingerprint verdict reason at")
@@ -40,9 +35,10 @@ def fingerprint(hand: dict) -> str:
     return hashlib.blake2b(text.encode(), digest_size=9).hexdigest()
 
 
-def agreement(session: Session, numbers=None) -> dict:
+def agreement(session, numbers=None) -> dict:
     """Each hand's (or the hands ``numbers``'s) agreement as it stands: every
-    player's latest OK or dispute of the hand as it is now (index: hand number − 1)."""
+    player's latest OK or dispute of the hand as it is now (index: hand number − 1).
+    ``session``: a ``reads.Session`` (reads imports this module, not the other way)."""
     wanted = range(1, len(session.hands) + 1) if numbers is None else numbers
     prints = {n: fingerprint(session.hands[n - 1]) for n in wanted}
     latest = {}
@@ -85,15 +81,6 @@ def seat_links(db: Database, session_id: str, make: bool = True) -> list[str] | 
             rows[seat] = new_token()
             db["seat_links"].insert({"token": rows[seat], "session_id": session_id, "seat": seat})
     return [rows[s] for s in SEATS]
-
-
-def session_by_seat_link(db: Database, token: str) -> tuple[Session, int]:
-    from .reads import get_session  # (reads imports this module)
-
-    rows = list(db.query("select session_id, seat from seat_links where token = ?", [token]))
-    if not rows:
-        raise NotFound(token)
-    return get_session(db, rows[0]["session_id"]), rows[0]["seat"]
 
 
 def session_id_of(db: Database, key: str, kind: str) -> str:

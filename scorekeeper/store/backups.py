@@ -10,12 +10,11 @@ from sqlite_utils import Database
 
 from ..form import answers as shapes
 from ..rules import BOOKS
-from ..rules.core import SEATS
-from ..rules.core import is_text
+from ..rules.core import SEATS, describe, is_seat, is_text, key_name
 from ..rules.record import validate
 from ..limits import MAX_HANDS, MAX_REASON
 from .agreement import fingerprint, seat_links, without_agreement
-from .common import Refused, is_token, new_token, now
+from .common import Refused, is_pin_hash, is_token, new_token, now
 from .drafts import get_draft
 from .schema import writing
 from .changes import change_within, insert_hands, insert_seats, limit_problems, log_change
@@ -61,23 +60,10 @@ OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_prog
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
 MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
-#: How the app hashes a table PIN (werkzeug's generate_password_hash): a restored
-#: hash is checked on every unlock, so only the app's own cost is accepted, never
-#: one that costs minutes or gigabytes a try (nor a cheaper one).
-PIN_METHOD = "scrypt:32768:8:1"
-PIN_HASH = re.compile(re.escape(PIN_METHOD) + r"\$[A-Za-z0-9]{16}\$[0-9a-f]{128}\Z")
-
-
-def is_pin_hash(value) -> bool:
-    return isinstance(value, str) and PIN_HASH.match(value) is not None
-
-
 def backup_problems(backup) -> list[str]:
     """Every problem with a backup (parsed from JSON), checked as strictly as an
     import: the ids look like the app's own, the record passes the same validation
     and limits, the PIN hash has the app's shape. Empty if it can be restored."""
-    from ..rules.core import describe, is_seat, key_name
-
     if not isinstance(backup, dict):
         return [f"a backup is a JSON object, not {describe(backup)}"]
     problems = [f"{key} is missing" for key in BACKUP_KEYS if key not in backup]
@@ -114,10 +100,6 @@ def _database_part_problems(backup: dict, record: dict | None) -> list[str]:
     and its answers are the hand form's, in their shapes (``answers``: the very
     check a tap passes). (``record``: the backup's record, if it is valid.)"""
     hands = len(record["hands"]) if record is not None else None
-    from ..rules.core import describe
-
-    from ..rules.core import is_seat
-
     problems = []
     if "scorer" in backup and not is_seat(backup["scorer"]):
         problems.append(f"scorer must be the seat keeping the score (0, 1 or 2), not {describe(backup['scorer'])}")
@@ -151,8 +133,6 @@ def _database_part_problems(backup: dict, record: dict | None) -> list[str]:
 
 
 def _verdict_problem(v, hands: int | None) -> str | None:
-    from ..rules.core import describe, is_seat
-
     if not isinstance(v, dict) or sorted(v) != sorted(VERDICT_KEYS):
         return f"must be an object with {', '.join(VERDICT_KEYS)}, not {describe(v)}"
     if type(v["number"]) is not int or v["number"] < 1 or (hands is not None and v["number"] > hands):
@@ -174,8 +154,6 @@ def in_progress_problems(draft, record: dict | None) -> list[str]:
     """What is wrong with a backup's hand in progress (``record``: the backup's
     record, if it is valid): the next hand's number, the form's answers in the
     shapes a tap may store (``answers.problems``), its two time stamps."""
-    from ..rules.core import describe
-
     keys = ("number", "answers", "started_at", "updated_at")
     if not isinstance(draft, dict) or sorted(draft) != sorted(keys):
         return [f"must be an object with {', '.join(keys)}, not {describe(draft)}"]

@@ -16,11 +16,14 @@ from ..rules import BOOKS, Problem
 from ..rules.record import alike_names, validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
-from .common import CREATION_WINDOW, NotFound, RateLimited, Refused, StaleEdit, StorageFull, new_token, now
+from .common import (CREATION_WINDOW, NotFound, RateLimited, Refused, StorageFull, log_change, new_token, now,
+                     refuse_stale)
+from .drafts import StaleDraft, get_draft, undo_draft_change
 from .settled import settled_or_reopened
 from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
                     session_version, taken_back)
 from .schema import reading, writing
+from .circles import hold_session
 
 
 def set_scorer(db: Database, session_id: str, scorer: int | None) -> Session:
@@ -145,8 +148,6 @@ def insert_session(db: Database, session_id: str, watch_id: str, record: dict, f
     })
     insert_seats(db, session_id, record["players"])
     if circle is not None:
-        from .circles import hold_session
-
         hold_session(db, circle[0], session_id, circle[1])
     insert_hands(db, session_id, record["hands"], stamp)
     if record.get("confirm"):
@@ -176,15 +177,6 @@ def insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bo
         {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(without_agreement(h)),
          "verdict": verdict, "reason": reason, "at": stamp}
         for i, h, seat, verdict, reason in sorted(said, key=lambda s: (s[0], s[2])))
-
-
-def log_change(db, session_id, hand_number, action, before, after, version, draft=None):
-    # plain SQL, as for a hand (_write_change): sqlite-utils' insert() works out its
-    # statement from the row each time, a third of a millisecond on every save
-    db.execute("insert into history (session_id, hand_number, action, before, after, version, at, draft) "
-               "values (?, ?, ?, ?, ?, ?, ?, ?)",
-               [session_id, hand_number, action, json.dumps(before) if before is not None else None,
-                json.dumps(after) if after is not None else None, version, now(), draft])
 
 
 def _first_difference(hands: list, stored: list) -> int:
@@ -244,11 +236,6 @@ def _change(db: Database, session_id: str, based_on: int | None, change, draft=N
     return changed
 
 
-def refuse_stale(current: int, based_on) -> None:
-    if type(based_on) is not int or based_on != current:
-        raise StaleEdit(current, missing=type(based_on) is not int)
-
-
 def change_within(db: Database, session_id: str, based_on: int | None, change) -> Session:
     """``_change``'s work inside a write transaction the caller holds (a restore)."""
     session = get_session(db, session_id)
@@ -266,8 +253,6 @@ def _write_change(db: Database, session: Session, hands, number, action, before,
     session_id, version = session.id, session.version + 1
     token = draft[0] if draft else None
     if token is not None:
-        from .drafts import StaleDraft, get_draft  # (drafts imports this module)
-
         current = get_draft(db, session_id)
         if current is not None and (current.token != token or (draft[1] is not None and current.version != draft[1])):
             raise StaleDraft(current, len(session.hands))
@@ -291,8 +276,6 @@ def _write_change(db: Database, session: Session, hands, number, action, before,
 def _renumber_draft(db: Database, session: Session, hands: list) -> None:
     """The hand in progress is the next hand again after a change; a dealer it had
     as proposed (the next in turn) moves with the turn."""
-    from .drafts import get_draft
-
     draft = get_draft(db, session.id)
     if draft is None:
         return
@@ -360,8 +343,6 @@ def undo(db: Database, session_id: str, based_on: int | None, reopen: bool = Fal
     if last is not None and undoable(last) and not within_undo_window(last):
         raise Refused([TOO_OLD_TO_UNDO])
     if last is not None and last["action"] in DRAFT_ACTIONS:
-        from .drafts import undo_draft_change
-
         return undo_draft_change(db, session_id, based_on, last, reopen=reopen)
 
     def change(session):

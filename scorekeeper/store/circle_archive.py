@@ -23,7 +23,7 @@ from .common import Refused, new_token, now
 from .night_archive import circle_night_data, circle_nights_problems, insert_circle_nights
 from .nights import get_night, nights_of_circle
 from .payments import AMOUNT, DATE, UNIT, closed_evenings, payments
-from .reads import get_session
+from .reads import PLAYERS, get_session
 from .schema import writing
 
 FORMAT = "gleek-circle/1"
@@ -87,8 +87,6 @@ def archive(db: Database, circle: Circle) -> str:
 def archive_data_without_hands(db: Database, circle: Circle) -> dict:
     """``archive_data`` with each evening's record left out (under ``_records``:
     (session id, the record without its hands, whether its hands are as stored))."""
-    from .reads import PLAYERS
-
     index = {m.id: i for i, m in enumerate(circle.members)}
     held = evenings(db, circle.id)
     closed = closed_evenings(db, circle.id)

@@ -14,7 +14,8 @@ from sqlite_utils import Database
 from ..words.names import member_name
 from ..rules.core import describe, is_text, key_name
 from .circles import MAX_MEMBERS, circle_name_problem, evenings, get_circle, members_problems
-from .common import is_token, now
+from .common import is_pin_hash, is_token, now
+from .payments import forget_payments, payments_backup_problems, payments_snapshot, restore_payments
 
 CIRCLE_KEYS = ("circle", "members", "evenings")
 OPTIONAL_CIRCLE_KEYS = ("payments",)
@@ -35,8 +36,6 @@ def circle_snapshot(db: Database, circle_id: str) -> dict:
         "evenings": [{"session_id": e.session_id, "members": [index.get(m) for m in e.members],
                       "added_at": e.added_at} for e in evenings(db, circle_id)],
     }
-    from .payments import payments_snapshot
-
     paid = payments_snapshot(db, circle_id, index)
     if paid:
         data["payments"] = paid
@@ -49,8 +48,6 @@ def all_circle_ids(db: Database) -> list[str]:
 
 def circle_backup_problems(data) -> list[str]:
     """Every problem with a circle's backup (parsed from JSON); empty if it can be restored."""
-    from .backups import is_pin_hash
-
     if not isinstance(data, dict):
         return [f"a circle's backup is a JSON object, not {describe(data)}"]
     problems = [f"{key} is missing" for key in CIRCLE_KEYS if key not in data]
@@ -89,8 +86,6 @@ def circle_backup_problems(data) -> list[str]:
     if "evenings" in data:
         problems += _evenings_problems(data["evenings"], count)
     if "payments" in data:
-        from .payments import payments_backup_problems
-
         problems += payments_backup_problems(data["payments"], count,
                                              {e.get("session_id") for e in data.get("evenings") or ()
                                               if isinstance(e, dict)})
@@ -158,8 +153,6 @@ def restore_circle(db: Database, data: dict) -> str | None:
     if over:
         db.execute("update seats set member_id = null where session_id in "
                    "(select session_id from circle_sessions where circle_id = ?)", [cid])
-        from .payments import forget_payments
-
         forget_payments(db, cid)
         db.execute("delete from circle_sessions where circle_id = ?", [cid])
         db.execute("delete from members where circle_id = ?", [cid])
@@ -178,7 +171,5 @@ def restore_circle(db: Database, data: dict) -> str | None:
                        [None if m is None else ids[m], e["session_id"], seat])
         db["circle_sessions"].insert({"session_id": e["session_id"], "circle_id": cid, "added_at": e["added_at"]})
     if data.get("payments"):
-        from .payments import restore_payments
-
         restore_payments(db, cid, data["payments"], ids)
     return f"restored over the existing circle {cid}: its members, evenings and payments" if over else None

@@ -37,6 +37,7 @@ import fcntl
 import os
 import threading
 from pathlib import Path
+import sqlite3
 
 _LOCK = threading.Lock()
 _KEPT: dict = {}   # (Turn or WalSync, database path, process id) -> the one of this process
@@ -80,8 +81,6 @@ class Turn:
 
     def __enter__(self):
         if not self.threads.acquire(timeout=self.WAIT):
-            import sqlite3
-
             raise sqlite3.OperationalError("database is locked")
         try:
             if self.fd is None:

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from .common import Refused, new_token, now
+from .common import Refused, log_change, new_token, now, refuse_stale
 from .schema import writing
-from .changes import log_change, refuse_stale
 from .settled import settled_or_reopened
 from .reads import Session, get_session, session_version
 

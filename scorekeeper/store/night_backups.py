@@ -18,7 +18,7 @@ from sqlite_utils import Database
 from ..club.seating import MAX_PLAYERS, MAX_ROUNDS
 from ..rules.core import describe, is_text, key_name
 from .circles import get_circle
-from .common import NotFound, is_token, now
+from .common import NotFound, is_pin_hash, is_token, now
 from .night_archive import night_problems
 from .nights import get_night
 
@@ -64,8 +64,6 @@ def night_backup_problems(data) -> list[str]:
     The night's settings, players, seats and byes are checked as a night's record is
     (``night_archive.night_problems``, each table's record left out: its session is
     backed up as a session)."""
-    from .backups import is_pin_hash
-
     if not isinstance(data, dict):
         return [f"a club night's backup is a JSON object, not {describe(data)}"]
     problems = [f"{key} is missing" for key in NIGHT_KEYS if key not in data]

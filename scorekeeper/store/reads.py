@@ -200,6 +200,14 @@ def get_session_by_watch_id(db: Database, watch_id: str) -> Session:
     return _session_from_row(db, rows[0])
 
 
+def session_by_seat_link(db: Database, token: str) -> tuple[Session, int]:
+    """The session a player's link is for, and that player's seat."""
+    rows = list(db.query("select session_id, seat from seat_links where token = ?", [token]))
+    if not rows:
+        raise NotFound(token)
+    return get_session(db, rows[0]["session_id"]), rows[0]["seat"]
+
+
 def live_key(version: int, draft: int, said: int, scorer: int | None) -> str:
     """What a watching phone compares to know whether anything changed ("12-3-7-0"):
     the session's version, its hand in progress's, its last OK or dispute, and who

@@ -12,6 +12,7 @@ from sqlite_utils import Database, Migrations
 
 from ..words.names import member_name
 from . import commits, live_changes
+from ..private import private_dir, private_file
 
 
 
@@ -328,8 +329,6 @@ def connect_keeper(path: str | Path) -> sqlite3.Connection:
 def initialise(path: str | Path) -> None:
     """Create the database if missing (0600: SQLite gives its -wal and -shm the
     same mode), switch it to WAL, apply migrations."""
-    from ..files.private import private_dir, private_file
-
     private_dir(Path(path).parent)
     private_file(path)
     db = connect(path)

@@ -28,7 +28,6 @@ from __future__ import annotations
 from flask import Flask, render_template
 from flask_compress import Compress
 
-from ..server import security
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.wording import amount_text, nearest_half, signed_amount
@@ -48,7 +47,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_CACHE_BACKEND", CompressedParts)   # the live parts' compressed bytes kept
     app.config.setdefault("COMPRESS_CACHE_KEY", compressed_as)
     app.extensions["scorekeeper.compress"] = Compress(app)
-    security.init_app(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     hosting.init_app(app)

@@ -105,6 +105,16 @@ def remembered() -> list[str]:
     return cookie.get("mine", [])
 
 
+def remembered_circles() -> list[str]:
+    """The circles this browser made or manages (the home page lists them)."""
+    return cookie.get("circles", [])
+
+
+def remembered_nights() -> list[str]:
+    """The club nights this browser made or organizes (the home page lists them)."""
+    return cookie.get("nights", [])
+
+
 def is_unlocked(session: store.Session) -> bool:
     return not session.pin_hash or session.id in cookie.get("unlocked", [])
 

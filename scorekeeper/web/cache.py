@@ -12,6 +12,8 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
+from flask import g
+
 
 class Recent:
     """The ``size`` most recently used values, safe to share between threads."""
@@ -59,6 +61,9 @@ PDFS = Recent(8)
 #: A watcher's or a player's live part of the table, by link and live version: the
 #: phones polling one table (two watchers, three players) share one rendering per change.
 LIVE = Recent(2048)
+#: Where the live view leaves a watcher's or player's live version in the WSGI environ:
+#: the server answers that poll again, byte for byte, before Flask (server/kept_polls.py).
+VERSION_MARK = "scorekeeper.live_version"
 
 
 class SharedParts:
@@ -137,6 +142,4 @@ class CompressedParts:
 
 def compressed_as(request) -> str:
     """``COMPRESS_CACHE_KEY``: the name the view gave its response, if any."""
-    from flask import g
-
     return g.get("compressed_as", "")

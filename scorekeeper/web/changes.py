@@ -8,7 +8,8 @@ from flask import current_app, flash, render_template, request, session as cooki
 
 from .. import store
 from ..db import get_db
-from ..server.logs import label
+from ..files.backup_files import snapshot_session
+from ..logs import label
 from .htmx import redirect
 from .wording import describe_change, undo_words
 
@@ -18,8 +19,6 @@ VERSION = re.compile(r"[0-9]{1,12}\Z")
 def keep_snapshot(session: store.Session) -> store.Session:
     """A JSON snapshot after every committed change (instance/backups/, the last few).
     The change is already committed: a failed snapshot is logged, not shown."""
-    from ..files.backup_files import snapshot_session
-
     try:
         snapshot_session(session, current_app.config["BACKUP_DIR"], current_app.config["BACKUP_KEEP"])
     except (OSError, ValueError) as error:  # pragma: no cover - a full disk, say

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+import segno
 from flask import current_app, request
 
 from .. import store
@@ -77,6 +78,4 @@ def public_base_url() -> str:
 
 @lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
-    import segno
-
     return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2, omitsize=True)

@@ -67,9 +67,14 @@ import shutil
 import stat
 import threading
 from contextlib import contextmanager
+from hashlib import sha256
 from pathlib import Path
 
-from ..files.private import private_dir
+from flask import g, has_request_context
+
+from .. import store
+from ..private import private_dir
+from .table import renew_part
 
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
@@ -258,8 +263,6 @@ def default_folder(instance_path: str | Path) -> Path:
     (``scorekeeper.server.front``) and the app name the same one. It is used only if it is
     a real folder of this user's, ``0700``: ``/dev/shm`` is shared with every user
     of the machine, and a folder someone else made there is refused."""
-    from hashlib import sha256
-
     instance = os.path.realpath(instance_path)
     fallback = Path(instance) / "front" / "polls"
     if not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK | os.X_OK)):
@@ -301,8 +304,6 @@ class Renewer:
         self.nights_renewing: dict[str, bool] = {}   # night watch id -> changed again while it was renewed
 
     def told(self, watch_ids, night_ids=()) -> None:
-        from flask import g, has_request_context
-
         self.files.forget(watch_ids)   # a night's files stay until renewed (the module's docstring says why)
         if has_request_context() and not g.get(ANSWERED):
             g.setdefault(TO_RENEW, {}).update(dict.fromkeys(watch_ids))
@@ -319,8 +320,6 @@ class Renewer:
 
     def after_request(self, response):
         """The links this request changed, renewed once its answer is sent."""
-        from flask import g
-
         g.setdefault(ANSWERED, True)
         watch_ids, night_ids = list(g.pop(TO_RENEW, {})), list(g.pop(NIGHTS_TO_RENEW, {}))
         if watch_ids or night_ids:
@@ -328,8 +327,6 @@ class Renewer:
         return response
 
     def renew(self, watch_ids) -> None:
-        from .table import renew_part
-
         for watch_id in watch_ids:
             try:
                 renew_part(self.app, watch_id)
@@ -388,8 +385,6 @@ def clear(app) -> Path | None:
 def enable(app, clear_first: bool = False) -> PollFiles | None:
     """Behind the front (``serve --front``): this process keeps its answers there
     and forgets them when a change is committed (``store.live_changes``)."""
-    from .. import store
-
     folder = folder_for(app)
     if folder is None:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, current_app, flash, render_template, request, url_for
+from werkzeug.security import generate_password_hash
 
 from .. import store
 from ..db import get_db
@@ -35,8 +36,6 @@ def create_session():
         return home_page(parsed.values, parsed.problems, 422)
     pin_hash = None
     if parsed.pin:
-        from werkzeug.security import generate_password_hash
-
         pin_hash = generate_password_hash(parsed.pin, method=store.PIN_METHOD)  # the hash a restore accepts
     try:
         session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,

@@ -1,6 +1,7 @@
 """What a hosted server needs besides the pages: ``/healthz`` for the service
-manager, and the expiry of sessions nobody touches (scorekeeper/server/hosting.py
-says when; store/expiry.py does it), checked at most once an hour per server
+manager, the settings whose defaults differ when hosted (``setting``), and the
+expiry of sessions nobody touches (scorekeeper/server/hosting.py says when;
+store/expiry.py does it), checked at most once an hour per server
 process, after a response has gone."""
 
 from __future__ import annotations
@@ -8,14 +9,26 @@ from __future__ import annotations
 import threading
 import time
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Flask, current_app, jsonify
 
 from .. import store
 from ..db import get_db
-from ..server.hosting import setting
 
 bp = Blueprint("hosting", __name__)
 EXPIRY_EVERY = 3600.0   # seconds between two checks for expired sessions, per process
+HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCLES_PER_ADDRESS": 20}
+
+
+def is_hosted(app: Flask) -> bool:
+    """Served behind a front (``PROXY_COUNT`` set: scorekeeper/server/hosting.py)."""
+    return bool(app.config.get("PROXY_COUNT"))
+
+
+def setting(app: Flask, key: str):
+    """A setting whose default depends on being hosted (HOSTED_DEFAULTS), else None."""
+    if app.config.get(key) is not None:
+        return app.config[key]
+    return HOSTED_DEFAULTS[key] if is_hosted(app) else None
 
 
 @bp.get("/healthz")

@@ -198,10 +198,6 @@ def remember_night(night_id: str) -> None:
         cookie.permanent = True
 
 
-def remembered_nights() -> list[str]:
-    return cookie.get("nights", [])
-
-
 def night_unlocked(night: store.Night) -> bool:
     return not night.pin_hash or night.id in cookie.get("nights_unlocked", [])
 

@@ -24,9 +24,10 @@ from .. import store
 from ..db import get_db
 from . import forms
 from .access import editable
-from .circle_figures import figures, member_of, open_debts, owed_alone
-from ..words.wording import amount_text, day_text
+from .circle_figures import figures, member_of, open_debts
+from .evening_debts import evening_debts
 from .htmx import redirect
+from ..words.wording import amount_text, day_text
 from .sheets import settle_page
 
 bp = Blueprint("owed", __name__)
@@ -71,15 +72,6 @@ def due_of(debt) -> store.Due:
     """A debt as the season computes it (members as ``#id``), as the store marks it paid."""
     return store.Due(member_of(debt.payer), member_of(debt.payee), debt.amount, debt.currency or "counters",
                      tuple(sorted(debt.evenings)))
-
-
-def evening_debts(db, circle: store.Circle, session_id: str) -> list:
-    """What an open evening still owes by itself: its own payments less those marked
-    for it alone (none once it is closed)."""
-    if session_id not in store.open_evening_ids(db, circle.id):
-        return []
-    evening = next(f for f in figures(db, circle.id) if f.key == session_id)
-    return owed_alone(evening, store.payments(db, circle.id))
 
 
 def settled_now(db, circle: store.Circle, evening: str | None = None) -> list[str]:
@@ -179,41 +171,6 @@ def paid_line(circle: store.Circle, till: store.Paying) -> str:
 
 
 # ------------------------------------------------------------------ an evening's Settle up page
-
-@dataclass(frozen=True)
-class Line:
-    """One payment of the evening's Settle up page, as its circle knows it: the debt
-    still owed (a Mark paid form) or the payment marked for it (a Take back)."""
-
-    payer: int                # the member who pays (who marks it paid, unless changed)
-    due: object | None        # the season's ``Debt``, still owed by this evening alone
-    paid: store.Payment | None
-
-
-def evening_payments(table, settlement) -> dict:
-    """For the Settle up page of an evening a circle holds: each of its payments'
-    ``Line`` (by the settlement's payments, in order), the circle's version and
-    members, and whether the evening is closed. Empty for a session of no circle."""
-    db = get_db()
-    session = table.session
-    circle_id = store.circle_of_session(db, session.id)
-    if circle_id is None:
-        return {}
-    circle = store.get_circle(db, circle_id)
-    members = [seat.member_id for seat in store.seats_of(db, session.id)]
-    debts = {(member_of(d.payer), member_of(d.payee)): d for d in evening_debts(db, circle, session.id)}
-    marked = {}
-    for p in store.payments(db, circle.id):
-        if p.evenings == (session.id,):
-            marked[(p.payer, p.payee)] = p    # the last one marked
-    lines = []
-    for p in settlement.payments:
-        pair = (members[p.payer], members[p.payee])
-        lines.append(Line(pair[0], debts.get(pair), marked.get(pair)))
-    return {"circle_pay": {"circle": circle, "lines": lines, "version": circle.version,
-                           "closed": session.id not in store.open_evening_ids(db, circle.id),
-                           "members": circle.members, "today": forms.today()}}
-
 
 def evening_circle(table) -> store.Circle:
     circle_id = store.circle_of_session(get_db(), table.session.id)

@@ -8,13 +8,18 @@ import os
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from ..words.localtime import viewer_clock
-from ..server.logs import label
+from ..words.localtime import clock_named, machine_now, viewer_clock
+from ..words.wording import stake_label
+from ..logs import label
+from ..printing.chart import SCREEN_TYPE, balance_chart_svg
+from ..printing.pdf import Busy, Failed, TooMany, render_pdf
+from ..printing.sheet import render_sheet_html
 from ..rules.record import dump
 from .access import on_both_links
 from .agreement import sheet_line, summary
 from .cache import PDFS
 from .context import table_context
+from .evening_debts import evening_payments
 
 bp = Blueprint("sheets", __name__)
 
@@ -26,10 +31,6 @@ def settle_up(table):
 
 def settle_page(table, problems: list | None = None, status: int = 200):
     """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
-    from ..printing.chart import SCREEN_TYPE, balance_chart_svg
-    from ..words.wording import stake_label
-    from .owed import evening_payments
-
     context = table_context(table)
     settlement, session, players = context["settlement"], table.session, context["names"]
     context.update({
@@ -55,8 +56,6 @@ def paper() -> str:
 
 @on_both_links(bp, "/sheet")
 def sheet(table):
-    from ..printing.sheet import render_sheet_html
-
     return render_sheet_html(table.session.record(with_agreement=True), paper(), back_url=table.url(),
                              printed=viewer_clock(request.cookies).now(), agreed=sheet_line(table.session))
 
@@ -69,8 +68,6 @@ def sheet_pdf(table):
     in the table's zone, ``sheet_zone``). Sheets are rendered in a separate process, a
     few at a time, the scorer's first, a few a minute per client (pdf.py): beyond that,
     a 503 or a 429."""
-    from ..printing.pdf import Busy, Failed, TooMany, render_pdf
-
     config = current_app.config
     session, chosen = table.session, paper()
     record = session.record(with_agreement=True)  # the OKs too: the attached record keeps them
@@ -96,8 +93,6 @@ def sheet_pdf(table):
 def refusal(refused, back: str, what: str = "sheet"):
     """The page for a PDF the renderer refused (``pdf.TooMany``, ``Failed``, ``Busy``):
     429 or 503, with Retry-After."""
-    from ..printing.pdf import Failed, TooMany
-
     if isinstance(refused, TooMany):
         # one count for both kinds (pdf.py's Board): the renders counted may all be of the other kind
         return render_template("error.html", title="Printing", back=back, message=(
@@ -120,8 +115,6 @@ def sheet_zone_now():
     laptop at the table, whose evening it was. One zone per server, so one
     rendering per sheet, whoever asks for it (the sheet's page and History stay in
     each viewer's own zone)."""
-    from ..words.localtime import clock_named, machine_now
-
     name = current_app.config.get("SHEET_ZONE")
     clock = clock_named(name) if name else None
     return clock.now() if clock is not None and clock.known else machine_now()

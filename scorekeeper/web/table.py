@@ -9,14 +9,13 @@ from flask import Blueprint, abort, current_app, flash, g, make_response, render
 from .. import store
 from ..words.localtime import viewer_clock
 from ..db import get_db
-from .cache import LIVE, SHARED, SHARED_PARTS_FOLDER
+from .cache import LIVE, SHARED, SHARED_PARTS_FOLDER, VERSION_MARK
 from .access import editable, is_table_page, is_unlocked, load_player_table, load_table, on_both_links
 from .changes import based_on, change_or_refuse, reopen_asked, settled_ask, undo_offer
 from .context import public_base_url, qr_svg, table_context
 from .circles.links import circle_of
 from .htmx import redirect, render
 from .night_seats import night_place, own_link_codes, poll_seconds
-from ..server.kept_polls import VERSION_MARK
 from .wording import ACTIONS, with_verdicts, with_what_changed
 
 bp = Blueprint("table", __name__)

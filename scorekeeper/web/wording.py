@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..rules.core import signed_counters
+from ..rules.hand import Answers
 
 #: History's words for each kind of change.
 ACTIONS = {"add": "Saved hand", "edit": "Changed hand", "delete": "Deleted hand",
@@ -84,7 +85,6 @@ def what_changed(book, before, after, names) -> list[str]:
     ("Tricks: 4 · 3 · 5 → 5 · 3 · 4": the title once, not in each reading too)."""
     if not (isinstance(before, dict) and isinstance(after, dict)):
         return []
-    from ..rules.hand import Answers
 
     was, now = Answers(book, before, {}, (), names), Answers(book, after, {}, (), names)
     lines = []
@@ -109,8 +109,6 @@ def untitled(title: str, reading: str) -> str:
 def differences(book, mine: dict, saved: dict, names) -> str:
     """This phone's answers that differ from the hand as saved now, in words:
     "tricks 5 · 4 · 3 (saved: tricks 6 · 3 · 3)"."""
-    from ..rules.hand import Answers
-
     yours, theirs = Answers(book, mine, {}, (), names), Answers(book, saved, {}, (), names)
     return "; ".join(f"{q.reads(mine[q.key], yours)} (saved: {q.reads(saved[q.key], theirs)})"
                      for q in book.questions

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..answers import one_of
+from ..checks import one_of
 from .kind import Kind
 
 

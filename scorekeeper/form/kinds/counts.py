@@ -3,7 +3,7 @@ total less the others."""
 
 from __future__ import annotations
 
-from ..answers import one_of
+from ..checks import one_of
 from ...rules.core import SEATS
 from ..fields import seat_of, whole
 from .kind import Kind

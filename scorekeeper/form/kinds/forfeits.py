@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..answers import chips
+from ..checks import chips
 from ...rules.core import SEATS
 from .kind import Kind
 from .sets import one_set_per_rank, set_names

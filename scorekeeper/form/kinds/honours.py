@@ -3,7 +3,7 @@ discarded)."""
 
 from __future__ import annotations
 
-from ..answers import DISCARDED, SEAT_VALUES, one_of
+from ..checks import DISCARDED, SEAT_VALUES, one_of
 from ...rules.hand import NOBODY
 from ..fields import seat_value
 from .kind import Kind, seat_word

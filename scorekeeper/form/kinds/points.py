@@ -3,7 +3,7 @@ many of each rank each captured)."""
 
 from __future__ import annotations
 
-from ..answers import MAX_TYPED, one_of, typed
+from ..checks import MAX_TYPED, one_of, typed
 from ...rules.core import RANK_PLURALS, SEATS
 from ..fields import amount_or_problem, whole
 from .kind import Kind

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..answers import MAX_TYPED, SEAT_VALUES, calls, one_of, tap, typed
+from ..checks import MAX_TYPED, SEAT_VALUES, calls, one_of, tap, typed
 from ...rules.hand import NOBODY
 from ..callpad import pad_shape, read_bids
 from ..fields import amount_or_problem, chip_or_other, seat_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..answers import FOUR_ACES, MAX_TYPED, SEAT_VALUES, calls, chips, one_of, tap, typed
+from ..checks import FOUR_ACES, MAX_TYPED, SEAT_VALUES, calls, chips, one_of, tap, typed
 from ...rules.core import SEATS
 from ...rules.hand import NOBODY
 from ..callpad import pad_shape, read_ruff_calls

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..answers import SEAT_VALUES, one_of
+from ..checks import SEAT_VALUES, one_of
 from ...rules.hand import NOBODY
 from ..fields import seat_of, seat_value
 from .kind import Kind, seat_word

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..answers import chips, one_of
+from ..checks import chips, one_of
 from ...rules.core import SEATS, parse_set
 from ..fields import RANK_ORDER
 from .kind import Kind

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..answers import typed
+from ..checks import typed
 from .kind import Kind
 
 

@@ -17,7 +17,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from ... import store
 from ...db import get_db
-from ..access import REMEMBERED
+from ..access import REMEMBERED, remembered_circles
 from ..htmx import redirect
 from ..pins import refusal
 
@@ -86,10 +86,6 @@ def remember_circle(key: str) -> None:
     if mine[:1] != [key]:
         cookie["circles"] = [key] + [k for k in mine if k != key][: REMEMBERED - 1]
         cookie.permanent = True
-
-
-def remembered_circles() -> list[str]:
-    return cookie.get("circles", [])
 
 
 def circle_unlocked(circle: store.Circle) -> bool:

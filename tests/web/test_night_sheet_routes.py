@@ -64,7 +64,7 @@ def upload(client, data: bytes, filename: str = "night.pdf"):
 def standings_part(client, watch_id: str) -> str:
     """The standings page's figures: the table and every round's tables (the poll's URL left out)."""
     page = client.get(f"/n/{watch_id}").text
-    return page[page.index("<h2>Standings</h2>"):page.index("</section>", page.index("<h2>Standings</h2>"))]
+    return page[page.index("Standings</h2>"):page.index("</section>", page.index("Standings</h2>"))]
 
 
 def problems_on(page: str) -> list[str]:

@@ -2,7 +2,7 @@
 change, the watch link's new part is left for the front without any poll
 asking for it — by the changing request's own thread once its answer is sent,
 or, for a change made outside a request, by a thread of the app's own.
-(Through a real Caddy: tests/trust/test_https_front.py.)"""
+(Through a real Caddy: tests/server/test_https_front.py.)"""
 
 from __future__ import annotations
 

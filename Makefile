@@ -84,7 +84,8 @@ lint: $(STAMP)
 # must stay under ~10 minutes on 2 cores). `make test` runs every folder of tests/
 # with hypothesis's full profile; `make test-fast`, the everyday loop (under 90 s on
 # 2 cores), only the folders that need no browser and no real server, with the fast
-# profile (tests/support/profiles.py; docs/engineering.md, "Tests").
+# profile (tests/support/profiles.py; docs/engineering.md, "Tests"); a worker that is
+# done takes tests from the other (worksteal), so no long test is left at the end.
 FAST_TESTS := tests/test_tree.py tests/rules tests/club tests/words tests/form tests/store \
 	tests/printing tests/files tests/web tests/cli
 
@@ -102,7 +103,7 @@ $(AXE):
 	echo "$(AXE_SHA256)  $@.part" | sha256sum -c --quiet && mv $@.part $@
 
 test-fast: $(STAMP) print-deps lint
-	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -n 2 $(FAST_TESTS)
+	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -n 2 --dist worksteal $(FAST_TESTS)
 
 # Benchmarks (not part of `make test`): each run goes into bench/history.md, a target's figure into bench/results.json (BENCHMARKS.md's table).
 bench: $(STAMP) print-deps

@@ -1,7 +1,9 @@
-"""The PDF renderer's turns through the app (scorekeeper/printing/pdf.py): sheets
-beyond its queue are refused at once with a Retry-After, the scorer's link has a
-place of its own, and a client starts only a few renders a minute (the same on the
-real server: tests/trust/test_trust_server.py)."""
+"""Hostile clients and the PDF renderer's turns, through the app (scorekeeper/printing/pdf.py,
+its renderer a process of its own): sheets beyond its queue are refused at once with a
+Retry-After, the scorer's link has a place of its own while four clients keep the renderer
+busy, and a client starts only a few renders a minute (on the real server:
+tests/trust/test_trust_server.py). Out of the fast loop: each test waits on seconds of
+renders it provokes on purpose."""
 
 from __future__ import annotations
 

@@ -74,16 +74,23 @@ run-https: $(STAMP) print-deps https-deps
 restore-replica: $(STAMP)
 	$(VENV)/bin/scorekeeper restore-replica $(if $(FORCE),--force)
 
-# Two workers (pytest-xdist): the browser and server tests spend much of their time
-# waiting on a browser or a server, so two at once keep both cores busy (the suite
-# must stay under ~10 minutes on 2 cores).
 # The linters (pyproject.toml says which rules and which layer contracts, and why).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check --quiet .
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
+# Two workers (pytest-xdist): the browser and server tests spend much of their time
+# waiting on a browser or a server, so two at once keep both cores busy (the suite
+# must stay under ~10 minutes on 2 cores). `make test` runs every folder of tests/
+# with hypothesis's full profile; `make test-fast`, the everyday loop (under 90 s on
+# 2 cores), only the folders that need no browser and no real server, with the fast
+# profile (tests/support/profiles.py; docs/engineering.md, "Tests"); a worker that is
+# done takes tests from the other (worksteal), so no long test is left at the end.
+FAST_TESTS := tests/test_tree.py tests/rules tests/club tests/words tests/form tests/store \
+	tests/printing tests/files tests/web tests/cli
+
 test: $(STAMP) system-deps $(AXE) lint
-	$(PY) -m pytest -n 2
+	HYPOTHESIS_PROFILE=full $(PY) -m pytest -n 2
 
 # axe-core, for the accessibility tests only (never served to phones): 650 KB of
 # minified JavaScript, so fetched from the npm registry where missing instead of
@@ -96,7 +103,7 @@ $(AXE):
 	echo "$(AXE_SHA256)  $@.part" | sha256sum -c --quiet && mv $@.part $@
 
 test-fast: $(STAMP) print-deps lint
-	$(PY) -m pytest -n 2 -m "not browser"
+	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -n 2 --dist worksteal $(FAST_TESTS)
 
 # Benchmarks (not part of `make test`): each run goes into bench/history.md, a target's figure into bench/results.json (BENCHMARKS.md's table).
 bench: $(STAMP) print-deps

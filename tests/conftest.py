@@ -3,8 +3,11 @@ Helpers are in tests/support/ (import them from there, not from here)."""
 
 import pytest
 
+from support import profiles
 from support.data import load_example
 from support.database import fresh_database, migrated_template
+
+profiles.load()   # before any test module sets its properties' examples (support/profiles.py)
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from support.profiles import examples
+
 from scorekeeper.__main__ import main
 from scorekeeper.club.seating import (
     MAX_PLAYERS,
@@ -41,7 +43,7 @@ def check_byes_fair(rounds, players) -> None:
         assert max(sat_out.values()) - min(sat_out.values()) <= 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(players=st.integers(4, 30), rounds=st.integers(1, 8), seed=st.integers(0, 2**32))
 def test_every_round_seats_everyone_once_and_byes_are_fair(players, rounds, seed):
     names = NAMES[:players]
@@ -53,13 +55,13 @@ def test_every_round_seats_everyone_once_and_byes_are_fair(players, rounds, seed
     assert schedule.repeats >= lower_bound(players, rounds)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(players=st.integers(8, 30), seed=st.integers(0, 2**32))
 def test_three_rounds_never_repeat_a_pair_from_eight_players(players, seed):
     assert draw(NAMES[:players], 3, seed=seed).repeats == 0
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(players=st.integers(14, 30), seed=st.integers(0, 2**32))
 def test_five_rounds_never_repeat_a_pair_from_fourteen_players(players, seed):
     assert draw(NAMES[:players], 5, seed=seed).repeats == 0

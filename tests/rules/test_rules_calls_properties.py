@@ -27,6 +27,7 @@ from scorekeeper.rules import calls as calls_module
 from scorekeeper.rules.calls import replay_bids, replay_ruff
 from scorekeeper.rules.record import settle, validate
 from support.books import MODELS
+from support.profiles import examples
 from support.strategies import (
     BOOK_IDS,
     TableAuction,
@@ -40,8 +41,8 @@ from support.strategies import (
     without_calls,
 )
 
-PER_BOOK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FEWER = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PER_BOOK = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEWER = settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ("Ann", "Ben", "Cat")
 def book_opening(book: str, draw) -> int:
     """A hand's opening stake S (parlett) or multiplier M (cotton1674) worth testing."""
@@ -263,7 +264,7 @@ def mutate_result(draw, hand: dict, key: str) -> None:
 
 @pytest.mark.parametrize("book", BOOK_IDS)
 @pytest.mark.parametrize("what", ("bids", "ruff calls", "result"))
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_single_change_is_reported_at_its_hand_and_key(book, what, data):
     record = copy.deepcopy(data.draw(records(book, min_hands=1, max_hands=3, calls=True)))

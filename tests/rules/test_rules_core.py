@@ -28,6 +28,7 @@ from scorekeeper.rules.core import (
 )
 from scorekeeper.rules.record import dump, load, parse, real_date, settle, to_json_text, validate
 from support.books import MODELS
+from support.profiles import examples
 from support.strategies import (
     BOOK_IDS,
     HAND_BUILDERS,
@@ -321,7 +322,7 @@ def test_bad_players_name_seats_in_hand_problems():
 
 
 @given(st.dates(min_value=datetime.date(1, 1, 1)) | st.tuples(st.integers(0, 9999), st.integers(0, 99), st.integers(0, 99)))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 def test_real_dates_are_the_calendars(value):
     """The hand-counted calendar of ``real_date`` agrees with ``datetime.date``."""
     text = value.isoformat() if isinstance(value, datetime.date) else "%04d-%02d-%02d" % value

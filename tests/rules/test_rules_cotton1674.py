@@ -18,13 +18,14 @@ from scorekeeper.rules.hand import sheet_words
 from scorekeeper.rules.record import settle, validate
 from support.books import MODELS, eldest
 from support.data import load_example
+from support.profiles import examples
 from support.strategies import cotton_hand, make_record, phases_of, problems_of, records
 
 F = Fraction
 BOOK = "cotton1674"
 OFF = {"tiddy": False, "towser": False}
 NAMES = ("Ann", "Ben", "Cat")
-PER_BOOK = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PER_BOOK = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def phase(name, hand, options=None, before=()):

@@ -30,15 +30,16 @@ from scorekeeper.__main__ import main
 from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import dump, load, settle, validate
 from support.books import HONOUR_POINTS, HONOURS, MODELS, RANKS, SUITS, eldest, expected_phases
+from support.profiles import examples
 from support.strategies import BOOK_IDS, records
 
 # Modest, so the whole file runs in well under half a minute on 2 cores: a test
 # parametrized by rule book runs 100 examples per book, one parametrized by
 # corruption 20 per corruption, the others 150-200.
-PER_BOOK = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FEWER = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PER_CORRUPTION = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PER_BOOK = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEWER = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PER_CORRUPTION = settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 TOP_KEYS = ("format", "rulebook", "options", "players", "hands")
 
@@ -146,7 +147,7 @@ def test_cli_output_amounts_are_whole_or_halves(record):
         assert all(sum(amounts) == 0 for amounts in hand["phases"].values())
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(record=records(max_hands=3))
 def test_cli_subprocess(record):
     result = subprocess.run([sys.executable, "-m", "scorekeeper", "settle", "-"], input=dump(record),

@@ -14,6 +14,7 @@ from scorekeeper.rules import BOOKS
 from scorekeeper.rules.record import settle, validate
 from scorekeeper.rules.season import Net, Paid, evening_figures, in_money, owed, season, season_json
 from support.data import load_example, round_two
+from support.profiles import examples
 from support.strategies import make_record, parlett_hand, records
 
 H = Fraction(1, 2)
@@ -240,7 +241,7 @@ def evenings(draw, max_evenings=5):
     return out
 
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

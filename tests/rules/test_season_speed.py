@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.core import RANKS, fraction
 from scorekeeper.rules.season import (EveningFigures, HeadToHead, Season, Stats, _date_text,
                                       _settle_names, chosen_evenings, evening_figures, owed, season)
+from support.profiles import examples
 from support.strategies import records
 
 POOL = ("Ann", "Ben", "Cat", "Dan", "Eve")
@@ -164,7 +165,7 @@ def with_halves(figures: EveningFigures, seat: int) -> EveningFigures:
                             for f, v in zip(EveningFigures._fields, figures)])
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

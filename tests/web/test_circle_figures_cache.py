@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.season import Stake, evening_figures
 from scorekeeper.web.circle_figures import decode, encode
 from support.data import load_example
+from support.profiles import examples
 from support.strategies import records
 
 STAKES = st.sampled_from([None, {"per_counter": "0.25", "currency": "d"}, {"per_counter": "1", "currency": "d"},
@@ -30,7 +31,7 @@ def shape(value):
     return (type(value).__name__, value)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(records(max_hands=5), STAKES, st.booleans())
 def test_an_evening_read_back_is_the_evening_kept(record, stake, dated):
     if stake:

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from support.agreement import HANDS, agree, player_links, seen
 from support.web import export, hand_fields, new_session, version_of
-from test_agreement import HANDS, agree, player_links, seen
 
 REASON = "I had only two Kings"
 

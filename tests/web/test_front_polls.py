@@ -2,7 +2,7 @@
 change, the watch link's new part is left for the front without any poll
 asking for it — by the changing request's own thread once its answer is sent,
 or, for a change made outside a request, by a thread of the app's own.
-(Through a real Caddy: tests/trust/test_https_front.py.)"""
+(Through a real Caddy: tests/server/test_https_front.py.)"""
 
 from __future__ import annotations
 
@@ -180,29 +180,4 @@ def test_a_memory_folder_removed_under_a_running_server_is_made_again_this_users
         assert stat.S_IMODE(folder.parent.lstat().st_mode) == 0o700   # not the umask's 0755: others cannot list it
         assert front_polls.default_folder(tmp_path / "instance") == folder   # and the next start takes it
     finally:
-        front_polls.remove_memory_folder(folder)
-
-
-def test_a_server_that_cannot_have_its_port_leaves_the_running_ones_folder(tmp_path, monkeypatch):
-    """``make run-https`` started twice: the second stops at the port the first holds,
-    and must not remove the first's answers for the front on its way out."""
-    import socket
-
-    from scorekeeper.server import serve
-    from scorekeeper.web import front_polls
-
-    if not front_polls.MEMORY.is_dir():
-        pytest.skip("no /dev/shm on this machine")
-    instance = tmp_path / "instance"
-    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
-    folder = front_polls.default_folder(instance)
-    held = socket.socket()
-    try:
-        held.bind(("127.0.0.1", 0))
-        held.listen()
-        with pytest.raises(OSError):
-            serve.main(["--host", "127.0.0.1", "--port", str(held.getsockname()[1]), "--front", "https://localhost:8443"])
-        assert folder.is_dir()
-    finally:
-        held.close()
         front_polls.remove_memory_folder(folder)

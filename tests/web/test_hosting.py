@@ -1,5 +1,5 @@
 """A club night hosted behind an HTTPS front (the app's side; the real Caddy in
-front of the real server is in tests/trust/test_https_front.py): forwarded
+front of the real server is in tests/server/test_https_front.py): forwarded
 headers believed only with PROXY_COUNT and only from the front, Secure cookies
 and HSTS over https, /healthz, the expiry of untouched sessions with their
 backups, and a client address's storage cap."""

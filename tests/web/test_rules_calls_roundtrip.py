@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.data import DATA, load_example
+from support.profiles import examples
 from support.strategies import BOOK_IDS, records
 from support.web import export, hand_fields
 
@@ -38,7 +39,7 @@ def shared_client(tmp_path_factory):
                        "SESSIONS_PER_MINUTE": 100_000}).test_client()  # one client imports every example
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_records_with_calls_come_back_equal(shared_client, data):

@@ -1,47 +1,19 @@
 """server/warm.py: each server process follows the changes the other made, and at
 start warms the evening's sessions, so no request pays for a session it has not
 seen. "The other process" here is a real one: a Python started by the test, with
-its own app on the same SQLite file (its caches are not this process's)."""
+its own app on the same SQLite file (its caches are not this process's); `serve` itself warming
+each of its processes: tests/server/test_warm_server.py."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 from support.data import load_example
+from support.other_process import in_the_other_process, page_templates
 from support.web import export, hand_fields, new_session, version_of
 
-ROOT = Path(__file__).resolve().parents[2]
 HANDS = load_example("parlett-evening.json")["hands"]
-
-OTHER_PROCESS = r"""
-import json, sys
-from scorekeeper import create_app
-from support.web import hand_fields, new_session, version_of
-database, hands, urls, new = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
-app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SESSIONS_PER_MINUTE": 1000})
-client = app.test_client()
-urls = urls + [new_session(client, players=("Ann", "Ben", f"Cat {n}")) for n in range(new)]
-for url in urls:
-    for hand in hands:
-        assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
-print(json.dumps(urls))
-"""
-
-
-def in_the_other_process(app, hands=(), urls=(), new=0) -> list[str]:
-    """Save ``hands`` at each of ``urls`` (and at ``new`` new sessions) from another
-    Python process on the same database. Returns the urls."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
-    done = subprocess.run([sys.executable, "-c", OTHER_PROCESS, app.config["DATABASE"], json.dumps(list(hands)),
-                           json.dumps(list(urls)), str(new)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def stored_version(app, url) -> int:
@@ -117,37 +89,6 @@ def test_a_session_gone_after_its_change_is_passed_over(app):
 
     with app.app_context():
         assert Follower(app).warm(get_db(), "Xx0123456789abcdefABCDEF") is False
-
-
-def test_a_server_started_mid_evening_warms_each_process(app, tmp_path):
-    """`serve` (two processes) over a database with this evening's sessions: each
-    process says it warmed them before any request asked."""
-    from support.front import free_port
-
-    in_the_other_process(app, HANDS[:3], new=2)
-    instance = Path(app.config["DATABASE"]).parent
-    port = free_port()
-    env = dict(os.environ, SCOREKEEPER_INSTANCE=str(instance), PYTHONUNBUFFERED="1")
-    (instance / "config.py").write_text(f"DATABASE = {app.config['DATABASE']!r}\nSECRET_KEY = 'test'\n")
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        server = subprocess.Popen(["timeout", "-s", "KILL", "100", sys.executable, "-m", "scorekeeper.server.serve",
-                                   "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
-                                  cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while log.read_text().count("warmed 2 sessions changed in the last 12 hours") < 2:
-            assert server.poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.2)
-        assert len(list((instance / "cache" / "templates").glob("*.cache"))) == len(page_templates())
-    finally:
-        os.killpg(server.pid, 9)
-        server.wait(timeout=10)
-
-
-def page_templates() -> list[str]:
-    return sorted(p.relative_to(ROOT / "templates").as_posix() for p in (ROOT / "templates").rglob("*.html"))
 
 
 def test_every_template_is_compiled_before_serving_and_kept_for_the_next_start(app, tmp_path):

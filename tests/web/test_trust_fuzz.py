@@ -25,6 +25,7 @@ from markupsafe import escape
 from werkzeug.datastructures import MultiDict
 
 from support.data import load_example
+from support.profiles import examples
 from support.web import hand_fields
 
 from scorekeeper import create_app, store
@@ -32,7 +33,7 @@ from scorekeeper.rules.record import validate
 from support.books import MODELS
 from support.strategies import BOOK_IDS
 
-FUZZ = settings(max_examples=100, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=examples(100), deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large])
 
@@ -347,7 +348,7 @@ WRITE_ROUTES = ["/hands/check", "/hands", "/hands/1", "/hands/1/check", "/hands/
 
 
 @pytest.mark.parametrize("route", WRITE_ROUTES)
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(data=st.data(), example=st.sampled_from(EVENINGS), htmx=st.booleans())
 def test_hostile_hand_forms_never_500_and_never_half_written(site, route, data, example, htmx):
     sid = site.import_example(example)
@@ -563,7 +564,7 @@ def test_html_in_refused_input_is_escaped_in_the_problems(site):
     assert str(escape(SCRIPT)) in page
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(token=st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_size=6),
        tails=st.lists(st.text(max_size=12).map(str.strip), min_size=3, max_size=3))
 def test_random_tag_like_names_are_never_rendered_raw(site, token, tails):

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.data import load_example
+from support.profiles import examples
 from scorekeeper.printing.chart import balance_chart_svg
 from scorekeeper.rules.record import settle
 
@@ -132,7 +133,7 @@ def test_the_legend_draws_emoji_in_the_emoji_face_and_keeps_names_whole():
     assert texts[1].findall(f"{SVG}tspan") == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(2, 6).flatmap(lambda n: st.lists(
     st.lists(st.integers(-400, 400) | st.fractions(-400, 400, max_denominator=2), min_size=n, max_size=n),
     min_size=1, max_size=60)))

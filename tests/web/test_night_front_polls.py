@@ -8,6 +8,7 @@ organizer's link. (Through a real Caddy: tests/server/test_night_front.py.)"""
 
 from __future__ import annotations
 
+import html
 import re
 import stat
 import time
@@ -119,7 +120,7 @@ def test_a_save_at_one_table_renews_the_nights_answers_once_it_is_answered(front
     assert key == key_of(app, night) != before
     assert not (files.of(night.watch_id, "n") / f"same-{before}").exists()
     for part in (standings, screen):   # the first seat dealt the example's first hand: 20, 2, −22
-        assert re.search(rf'<th scope="row">{dealer}</th>\s*<td>2</td>\s*<td>20</td>'.encode(), part)
+        assert re.search(rf'<th scope="row">{re.escape(html.escape(dealer))}</th>\s*<td>2</td>\s*<td>20</td>'.encode(), part)
 
 
 def test_renewals_ending_out_of_order_leave_the_later_reading(front_app):

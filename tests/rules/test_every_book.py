@@ -27,8 +27,8 @@ EVERY_BOOK = [
     ("rules.test_rules_calls_properties", "test_a_single_change_is_reported_at_its_hand_and_key", "book"),
     ("rules.test_rules_core", "test_every_required_hand_key", "book"),
     ("rules.test_new_book", "test_every_book_conforms", "book_id"),
-    ("web.test_trust_fuzz", "test_html_in_names_and_title_is_escaped_on_every_page", "rulebook"),
-    ("web.test_trust_fuzz", "test_every_record_value_and_key_with_the_new_corpus", "example"),
+    ("trust.test_trust_fuzz", "test_html_in_names_and_title_is_escaped_on_every_page", "rulebook"),
+    ("trust.test_trust_fuzz", "test_every_record_value_and_key_with_the_new_corpus", "example"),
     ("browser.test_table_flows", "test_session_three_hands_edit_and_watch", "rulebook"),
 ]
 

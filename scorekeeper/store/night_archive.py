@@ -6,23 +6,26 @@ end times, what the standings rank by and the schedule's seed. The night's
 sheet PDF carries it (``night.json``); importing it (or the sheet) makes a new
 night with new links, its tables new sessions: the same standings. No link of the
 night or of its tables is in it: a sheet printed from the public standings gives
-nothing away. A circle's night comes back without its circle (``circle`` names
-it, so the page can say so). docs/club-night.md describes it."""
+nothing away. Imported on the home page, a circle's night comes back without its
+circle (``circle`` names it, so the page can say so); imported from a circle's page,
+it is a night of that circle (``import_circle_night``), its players the members of
+their names. docs/club-night.md describes it."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
 import json
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
 from ..club.seating import MAX_PLAYERS, MAX_ROUNDS, name_key
-from ..rules import BOOKS
+from ..rules import BOOKS, Problem
 from ..rules.core import describe, is_text, key_name
 from ..rules.record import validate
 from .changes import insert_session, limit_problems
-from .circles import get_circle
+from .circles import get_circle, likely_members
 from .common import NotFound, Refused, StorageFull, new_token, now
 from .nights import RANK_BY, Night, get_night, night_name_problem, players_problems, table_record
 from .reads import get_session
@@ -236,40 +239,101 @@ def import_night(db: Database, data: dict, owner: str | None = None, keep_limit:
     """A new night from its document: new links for it and for each table's session,
     its players, rounds, seats, byes and end times as they were; all or nothing.
     ``Refused`` with every problem; ``StorageFull`` where its tables would take
-    ``owner`` past ``keep_limit`` sessions. Never a circle's night."""
+    ``owner`` past ``keep_limit`` sessions. Never a circle's night (``import_circle_night``)."""
     problems = night_problems(data)
     if problems:
         raise Refused(problems)
-    night_id, watch_id, stamp = new_token(), new_token(), now()
-    tables = [t for r in data["rounds"] for t in r["tables"] if t["record"] is not None]
     with writing(db):
-        _check_tables_kept(db, owner, keep_limit, len(tables))
-        db["nights"].insert({
-            "id": night_id, "watch_id": watch_id, "name": data["name"].strip(), "rulebook": data["rulebook"],
-            "options": json.dumps(data["options"]),
-            "stake": json.dumps(data["stake"]) if data.get("stake") else None,
-            "played_on": data.get("played_on"), "pin_hash": None, "rounds_planned": data["rounds_planned"],
-            "rank_by": data["rank_by"], "last_by_standings": int(data["last_by_standings"]), "circle_id": None,
-            "seed": data["seed"], "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
-        ids = [db["night_players"].insert({"night_id": night_id, "name": p["name"].strip(), "member_id": None,
-                                           "left_after": p["left_after"]}).last_pk for p in data["players"]]
-        for drawn in data["rounds"]:
-            db["night_rounds"].insert({"night_id": night_id, "number": drawn["number"], "ends_at": drawn["ends_at"],
-                                       "drawn_at": stamp})
-            for number, table in enumerate(drawn["tables"], 1):
-                session_id = new_token()   # a deleted table's session stays deleted: an id with no session
-                record = table["record"]
-                if record is not None:
-                    insert_session(db, session_id, new_token(), record, 0, "import", None, record.get("scorer"),
-                                   owner, stamp)
-                seats = [ids[s] for s in table["seats"]]
-                db["night_tables"].insert({"night_id": night_id, "round": drawn["number"], "number": number,
-                                           "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
-                                           "seat_2": seats[2]})
-            db["night_byes"].insert_all({"night_id": night_id, "round": drawn["number"], "player_id": ids[b]}
-                                        for b in drawn["byes"])
+        night_id = _insert_night(db, data, owner, keep_limit)
     return get_night(db, night_id)
 
+
+class CircleNightImport(NamedTuple):
+    night: Night
+    already: bool   # the circle held this very night already: nothing was imported
+
+
+def import_circle_night(db: Database, circle_id: str, data: dict, owner: str | None = None,
+                        keep_limit: int | None = None) -> CircleNightImport:
+    """A night's document as a night of the circle: each player the member of that name
+    (``likely_members``, as an attached session's seats are matched), each table's session
+    an evening of the circle. ``Refused``, nothing saved, where a player is no member
+    (named), or for the document's problems; the night the circle holds already
+    (``already``) where it holds this very record, so a sheet imported twice is one night."""
+    problems = night_problems(data)
+    if problems:
+        raise Refused(problems)
+    names = [p["name"].strip() for p in data["players"]]
+    with writing(db):
+        circle = get_circle(db, circle_id)
+        held = same_circle_night(db, circle_id, data)
+        if held is not None:
+            return CircleNightImport(held, True)
+        member_ids = likely_members(circle, names)
+        strangers = [name for name, member in zip(names, member_ids) if member is None]
+        if strangers:
+            raise Refused([Problem(None, "players", (
+                f"{_listed(strangers)} played at {data['name'].strip()} but "
+                f"{'is not a member' if len(strangers) == 1 else 'are not members'} of {circle.name}: add "
+                f"{'them' if len(strangers) > 1 else 'the player'} to the circle's members (or rename the member "
+                "to the name played), then import the sheet again. Nothing was imported."))])
+        night_id = _insert_night(db, data, owner, keep_limit, circle_id, member_ids)
+    return CircleNightImport(get_night(db, night_id), False)
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def same_circle_night(db: Database, circle_id: str, data: dict) -> Night | None:
+    """The circle's night whose record is exactly this one (every table's record, OKs
+    included; the circle it names aside), if one."""
+    wanted = {k: v for k, v in data.items() if k != "circle"}
+    rows = db.query("select id from nights where circle_id = ? and seed = ? and name = ? order by created_at",
+                    [circle_id, data["seed"], data["name"].strip()])
+    for row in list(rows):
+        night = get_night(db, row["id"])
+        if {k: v for k, v in night_data(db, night).items() if k != "circle"} == wanted:
+            return night
+    return None
+
+
+def _insert_night(db: Database, data: dict, owner: str | None, keep_limit: int | None,
+                  circle_id: str | None = None, member_ids: list | None = None) -> str:
+    """Inside the write transaction: a checked document's night, its players (each the
+    member ``member_ids`` says, for a circle's night), rounds, byes and tables, each
+    table's record a new session (an evening of ``circle_id``, if one). Its id."""
+    night_id, watch_id, stamp = new_token(), new_token(), now()
+    member_ids = member_ids or [None] * len(data["players"])
+    tables = [t for r in data["rounds"] for t in r["tables"] if t["record"] is not None]
+    _check_tables_kept(db, owner, keep_limit, len(tables))
+    db["nights"].insert({
+        "id": night_id, "watch_id": watch_id, "name": data["name"].strip(), "rulebook": data["rulebook"],
+        "options": json.dumps(data["options"]),
+        "stake": json.dumps(data["stake"]) if data.get("stake") else None,
+        "played_on": data.get("played_on"), "pin_hash": None, "rounds_planned": data["rounds_planned"],
+        "rank_by": data["rank_by"], "last_by_standings": int(data["last_by_standings"]), "circle_id": circle_id,
+        "seed": data["seed"], "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
+    ids = [db["night_players"].insert({"night_id": night_id, "name": p["name"].strip(), "member_id": member,
+                                       "left_after": p["left_after"]}).last_pk
+           for p, member in zip(data["players"], member_ids)]
+    for drawn in data["rounds"]:
+        db["night_rounds"].insert({"night_id": night_id, "number": drawn["number"], "ends_at": drawn["ends_at"],
+                                   "drawn_at": stamp})
+        for number, table in enumerate(drawn["tables"], 1):
+            session_id = new_token()   # a deleted table's session stays deleted: an id with no session
+            record = table["record"]
+            if record is not None:
+                evening = None if circle_id is None else (circle_id, [member_ids[s] for s in table["seats"]])
+                insert_session(db, session_id, new_token(), record, 0, "import", None, record.get("scorer"),
+                               owner, stamp, evening)
+            seats = [ids[s] for s in table["seats"]]
+            db["night_tables"].insert({"night_id": night_id, "round": drawn["number"], "number": number,
+                                       "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
+                                       "seat_2": seats[2]})
+        db["night_byes"].insert_all({"night_id": night_id, "round": drawn["number"], "player_id": ids[b]}
+                                    for b in drawn["byes"])
+    return night_id
 
 
 # ------------------------------------------------------------------ a circle's nights, in its archive

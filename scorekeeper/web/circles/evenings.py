@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from ... import store
 from ...db import get_db
-from ...files.upload import ReaderBusy, load_upload
+from ...files.upload import ReaderBusy, checked_record, parsed_upload
 from ...rules import BOOKS, InvalidRecord
 from ...rules.record import NotJSON, decode_json
 from .. import forms
@@ -20,6 +20,7 @@ from ..access import remember, remembered, unlock
 from ..changes import keep_snapshot
 from ..creating import creator, keep_limit, storage_full, too_many_sessions
 from ..htmx import redirect
+from ..nights import remember_night
 from .links import bp, managed, member_id, on_circle_links, pin_hash_of, remember_circle
 from .page import circle_page, refused_here
 
@@ -86,7 +87,8 @@ def attach_by_link(key):
 
 @bp.post("/c/<key>/import")
 def attach_import(key):
-    """A session file or sheet PDF, imported as a session, then matched to members."""
+    """A session file or sheet PDF, imported as a session, then matched to members; or
+    a club night's sheet (or its record), imported as a night of the circle."""
     view = managed(key)
     try:
         store.count_attempt(get_db(), *creator())
@@ -95,7 +97,10 @@ def attach_import(key):
     upload = request.files.get("file")
     text = upload.read() if upload is not None and upload.filename else b""
     try:
-        record = load_upload(text, isolated=True)
+        parsed = parsed_upload(text, isolated=True)
+        if store.is_night_document(parsed):
+            return import_night(view, parsed)
+        record = checked_record(parsed)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
         session = already or store.create_session(get_db(), record, action="import", owner=creator()[0],
                                                   keep_limit=keep_limit())
@@ -110,6 +115,24 @@ def attach_import(key):
         keep_snapshot(session)
     remember(session.id)
     return redirect(view.url(f"/attach/{session.id}"))
+
+
+def import_night(view, data: dict):
+    """A club night's record as a night of the circle (its players matched to the members
+    by name, its tables evenings of the circle); the organizer's page, which this browser
+    keeps. The same record imported again opens the night the first import made."""
+    circle = view.circle
+    imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit())
+    night = imported.night
+    remember_night(night.id)
+    if imported.already:
+        flash(f"{night.name} is already a night of {circle.name}: opened it, no copy made.")
+        return redirect(f"/night/{night.id}")
+    tables = sum(len(r.tables) for r in night.rounds)
+    flash(f"{night.name} is imported as a night of {circle.name}: {len(night.players)} players, "
+          f"{len(night.rounds)} round{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, "
+          "each a new evening of the circle with a link of its own. Keep this page's link: it runs the night.")
+    return redirect(f"/night/{night.id}")
 
 
 def attach_context(view, session, problems=None, chosen=None):

@@ -25,9 +25,9 @@ from ..rules import BOOKS, Problem
 from ..rules.core import describe, is_text, key_name
 from ..rules.record import validate
 from .changes import insert_session, limit_problems
-from .circles import get_circle, likely_members
+from .circles import add_member_now, circle_of_session, get_circle, hold_session, likely_members
 from .common import NotFound, Refused, StorageFull, new_token, now
-from .nights import RANK_BY, Night, get_night, night_name_problem, players_problems, table_record
+from .nights import RANK_BY, Night, _bump as _bump_night, get_night, night_name_problem, players_problems, table_record
 from .reads import get_session
 from .schema import writing
 
@@ -250,16 +250,20 @@ def import_night(db: Database, data: dict, owner: str | None = None, keep_limit:
 
 class CircleNightImport(NamedTuple):
     night: Night
-    already: bool   # the circle held this very night already: nothing was imported
+    already: bool          # found, not made: the circle's night of this very record, or the one asked about
+    strangers: list[str]   # players who are no member: the night is not the circle's yet (``attach_night``)
 
 
 def import_circle_night(db: Database, circle_id: str, data: dict, owner: str | None = None,
-                        keep_limit: int | None = None) -> CircleNightImport:
+                        keep_limit: int | None = None, asked: list[str] = ()) -> CircleNightImport:
     """A night's document as a night of the circle: each player the member of that name
     (``likely_members``, as an attached session's seats are matched), each table's session
-    an evening of the circle. ``Refused``, nothing saved, where a player is no member
-    (named), or for the document's problems; the night the circle holds already
-    (``already``) where it holds this very record, so a sheet imported twice is one night."""
+    an evening of the circle. ``Refused``, nothing saved, for the document's problems. The
+    night the circle holds already (``already``) where it holds this very record, so a
+    sheet imported twice is one night. Where a player is no member (``strangers``), the
+    night is imported on its own, not the circle's, for the caller to ask who they are
+    (``attach_night``); one of the nights ``asked`` about already with this very record
+    is found again instead."""
     problems = night_problems(data)
     if problems:
         raise Refused(problems)
@@ -268,17 +272,56 @@ def import_circle_night(db: Database, circle_id: str, data: dict, owner: str | N
         circle = get_circle(db, circle_id)
         held = same_circle_night(db, circle_id, data)
         if held is not None:
-            return CircleNightImport(held, True)
+            return CircleNightImport(held, True, [])
         member_ids = likely_members(circle, names)
         strangers = [name for name, member in zip(names, member_ids) if member is None]
         if strangers:
-            raise Refused([Problem(None, "players", (
-                f"{_listed(strangers)} played at {data['name'].strip()} but "
-                f"{'is not a member' if len(strangers) == 1 else 'are not members'} of {circle.name}: add "
-                f"{'them' if len(strangers) > 1 else 'the player'} to the circle's members (or rename the member "
-                "to the name played), then import the sheet again. Nothing was imported."))])
+            waiting = same_night(db, asked, data, circle=None)
+            if waiting is not None:
+                return CircleNightImport(waiting, True, strangers)
+            return CircleNightImport(get_night(db, _insert_night(db, data, owner, keep_limit)), False, strangers)
         night_id = _insert_night(db, data, owner, keep_limit, circle_id, member_ids)
-    return CircleNightImport(get_night(db, night_id), False)
+    return CircleNightImport(get_night(db, night_id), False, [])
+
+
+def attach_night(db: Database, circle_id: str, night_id: str, wanted: list) -> Night:
+    """A night of no circle becomes the circle's: each player (in the night's order) the
+    member ``wanted`` says (an id; a name: a new member of that name, made in the same
+    transaction; None: a guest, no member), each table's session an evening of the
+    circle. ``Refused``, nothing saved, for a member chosen twice or a night (or a
+    table's session) some circle holds already."""
+    with writing(db):
+        circle = get_circle(db, circle_id)
+        night = get_night(db, night_id)
+        if night.circle_id == circle_id:
+            raise Refused([Problem(None, "players", "This club night is already one of the circle's nights.")])
+        if night.circle_id is not None:
+            raise Refused([Problem(None, "players", "This club night is already a night of another circle.")])
+        wanted = list(wanted)
+        if len(wanted) != len(night.players):
+            raise Refused([Problem(None, "players", "Say who each player of the night is.")])
+        for i, member in enumerate(wanted):
+            if isinstance(member, str):
+                wanted[i] = add_member_now(db, circle, member).id
+        if any(m is not None and circle.member(m) is None for m in wanted):
+            raise Refused([Problem(None, "players", "Choose a member of the circle, a new member or a guest.")])
+        chosen = [m for m in wanted if m is not None]
+        twice = next((m for m in chosen if chosen.count(m) > 1), None)
+        if twice is not None:
+            raise Refused([Problem(None, "players", f"{circle.member(twice).name} is chosen for two players of "
+                                                    "the night: each member once.")])
+        member_of = dict(zip((p.id for p in night.players), wanted))
+        tables = [t for r in night.rounds for t in r.tables if not t.session_gone]
+        if any(circle_of_session(db, t.session_id) is not None for t in tables):
+            raise Refused([Problem(None, "players", "A table of this night is already an evening of a circle.")])
+        db.execute("update nights set circle_id = ? where id = ?", [circle_id, night_id])
+        for player in night.players:
+            db.execute("update night_players set member_id = ? where id = ?", [member_of[player.id], player.id])
+        for table in tables:
+            if db.execute("select 1 from sessions where id = ?", [table.session_id]).fetchall():
+                hold_session(db, circle_id, table.session_id, [member_of[p] for p in table.seats])
+        _bump_night(db, night_id)
+    return get_night(db, night_id)
 
 
 def _listed(names: list[str]) -> str:
@@ -288,12 +331,20 @@ def _listed(names: list[str]) -> str:
 def same_circle_night(db: Database, circle_id: str, data: dict) -> Night | None:
     """The circle's night whose record is exactly this one (every table's record, OKs
     included; the circle it names aside), if one."""
+    ids = [row["id"] for row in db.query("select id from nights where circle_id = ? and seed = ? and name = ? "
+                                         "order by created_at", [circle_id, data["seed"], data["name"].strip()])]
+    return same_night(db, ids, data, circle=circle_id)
+
+
+def same_night(db: Database, ids, data: dict, circle: str | None) -> Night | None:
+    """Which of the nights ``ids`` (of ``circle``, or of none) holds exactly this record, if one."""
     wanted = {k: v for k, v in data.items() if k != "circle"}
-    rows = db.query("select id from nights where circle_id = ? and seed = ? and name = ? order by created_at",
-                    [circle_id, data["seed"], data["name"].strip()])
-    for row in list(rows):
-        night = get_night(db, row["id"])
-        if {k: v for k, v in night_data(db, night).items() if k != "circle"} == wanted:
+    for night_id in ids:
+        try:
+            night = get_night(db, night_id)
+        except NotFound:
+            continue
+        if night.circle_id == circle and {k: v for k, v in night_data(db, night).items() if k != "circle"} == wanted:
             return night
     return None
 

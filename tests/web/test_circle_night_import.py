@@ -2,7 +2,8 @@
 an evening's file (the Flask test client, real SQLite): a night of this circle, its
 players matched to the members by name (trimmed, composed, any case), its tables
 evenings of the circle; the same sheet twice is one night ("already a night of" the circle);
-a player who is no member is named, nothing saved; the circle's PIN honoured."""
+players who are no members are asked about (a member, a new member or a guest), as an
+attached session's names are; the circle's PIN honoured."""
 
 from __future__ import annotations
 
@@ -98,23 +99,71 @@ def test_a_nights_sheet_dropped_on_a_circle_is_a_night_of_the_circle_its_tables_
         "Friday club is already a night of Friday regulars: opened it, no copy made."]
 
 
-def test_players_who_are_not_members_are_named_and_nothing_is_saved(app, db):
+def selects(page: str) -> dict:
+    """Each asked player's name -> (field, the options' texts, the one selected)."""
+    found = {}
+    for name, field, options in re.findall(r'<label class="field">([^<]+?) is\s*<select name="([^"]+)"[^>]*>(.*?)</select>',
+                                           page, re.S):
+        texts = [html.unescape(t) for t in re.findall(r"<option[^>]*>([^<]+)</option>", options)]
+        chosen = [html.unescape(t) for t in re.findall(r"<option[^>]*selected>([^<]+)</option>", options)]
+        found[html.unescape(name.strip())] = (field, texts, chosen)
+    return found
+
+
+def test_players_who_are_not_members_are_asked_about_as_an_attached_sessions_are(app, db):
     data, filename = the_sheet(app, db, "json")
-    circle = store.create_circle(db, "Friday regulars", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Ζωή"])
+    circle = store.create_circle(db, "Friday regulars", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Ζωή",
+                                                         "Wang"])
+    ids = {m.name: m.id for m in circle.members}
     client = app.test_client()
-    before = counts(app)
     response = upload(client, circle.id, data, filename)
-    assert response.status_code == 422
-    assert problems(response.text) == [
-        "Hal and 王芳 played at Friday club but are not members of Friday regulars: add them to the circle's members "
-        "(or rename the member to the name played), then import the sheet again. Nothing was imported."]
+    assert response.status_code == 303
+    asking = response.headers["Location"]
+    night = store.get_night(db, asking.split("/nights/")[1].removesuffix("/attach"))
+    assert asking == f"/c/{circle.id}/nights/{night.id}/attach" and night.circle_id is None   # not the circle's yet
+    page = client.get(asking).text
+    assert "8 of its players are members of Friday regulars by their names. Who are the others?" in page
+    members = list(ids)
+    asked = selects(page)
+    assert list(asked) == ["Hal", "王芳"]
+    assert asked["Hal"][1:] == (["A new member: Hal", "A guest tonight (not a member)", *members],
+                                ["A new member: Hal"])
+    # the same sheet again while asking: the same night asked about, no copy made
+    before = counts(app)
+    assert upload(client, circle.id, data, filename).headers["Location"] == asking
     assert counts(app) == before
-    store.add_member(db, circle.id, "Hal")
+    hal, wang = asked["Hal"][0], asked["王芳"][0]
+    response = client.post(asking, data={hal: "new", wang: str(ids["Ann"])})
+    assert response.status_code == 422
+    assert problems(response.text) == ["Ann is chosen for two players of the night: each member once."]
+    assert selects(response.text)["王芳"][2] == ["Ann"]                  # what was chosen, kept
+    assert counts(app) == before and store.get_night(db, night.id).circle_id is None
+    response = client.post(asking, data={hal: "guest", wang: str(ids["Wang"])})
+    assert response.status_code == 303 and response.headers["Location"] == f"/night/{night.id}"
+    assert flashed(client.get(response.headers["Location"]).text) == [
+        "Friday club is now a night of Friday regulars: its 6 tables are evenings of the circle. Keep this page's "
+        "link: it runs the night."]
+    night = store.get_night(db, night.id)
+    assert night.circle_id == circle.id
+    member_of = {p.name: p.member_id for p in night.players}
+    assert member_of["Hal"] is None and member_of["王芳"] == ids["Wang"] and member_of["Ann"] == ids["Ann"]
+    tables = [t for r in night.rounds for t in r.tables]
+    evenings = {e.session_id: e for e in store.evenings(db, circle.id)}
+    assert set(evenings) == {t.session_id for t in tables}
+    for table in tables:
+        assert evenings[table.session_id].members == tuple(member_of[night.name_of(p)] for p in table.seats)
+    for page in ("", "/ledger", "/stats", "/owed"):                      # a guest's seat is no error page
+        assert client.get(f"/c/{circle.id}{page}").status_code == 200, page
+    assert client.get(f"/n/{night.watch_id}").status_code == 200
+    # a second tap of the button, and the sheet once more: one night, said so
     before = counts(app)
-    response = upload(client, circle.id, data, filename)
-    assert problems(response.text) == [
-        "王芳 played at Friday club but is not a member of Friday regulars: add the player to the circle's members "
-        "(or rename the member to the name played), then import the sheet again. Nothing was imported."]
+    response = client.post(asking, data={hal: "guest", wang: str(ids["Wang"])})
+    assert response.status_code == 422
+    assert problems(response.text) == ["This club night is already one of the circle's nights."]
+    again = upload(client, circle.id, data, filename)
+    assert again.headers["Location"] == f"/night/{night.id}"
+    assert flashed(client.get(again.headers["Location"]).text) == [
+        "Friday club is already a night of Friday regulars: opened it, no copy made."]
     assert counts(app) == before
 
 

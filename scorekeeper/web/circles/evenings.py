@@ -20,7 +20,7 @@ from ..access import remember, remembered, unlock
 from ..changes import keep_snapshot
 from ..creating import creator, keep_limit, storage_full, too_many_sessions
 from ..htmx import redirect
-from ..nights import remember_night
+from ..nights import night_unlocked, remember_night, remembered_nights
 from .links import bp, managed, member_id, on_circle_links, pin_hash_of, remember_circle
 from .page import circle_page, refused_here
 
@@ -120,11 +120,16 @@ def attach_import(key):
 def import_night(view, data: dict):
     """A club night's record as a night of the circle (its players matched to the members
     by name, its tables evenings of the circle); the organizer's page, which this browser
-    keeps. The same record imported again opens the night the first import made."""
+    keeps. The same record imported again opens the night the first import made. Where
+    a player is no member, the night is imported on its own and the next page asks who
+    each such player is (``attach_night``), as an attached session's names are asked."""
     circle = view.circle
-    imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit())
+    imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit(),
+                                         asked=remembered_nights())
     night = imported.night
     remember_night(night.id)
+    if imported.strangers:
+        return redirect(view.url(f"/nights/{night.id}/attach"))
     if imported.already:
         flash(f"{night.name} is already a night of {circle.name}: opened it, no copy made.")
         return redirect(f"/night/{night.id}")
@@ -132,6 +137,51 @@ def import_night(view, data: dict):
     flash(f"{night.name} is imported as a night of {circle.name}: {len(night.players)} players, "
           f"{len(night.rounds)} round{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, "
           "each a new evening of the circle with a link of its own. Keep this page's link: it runs the night.")
+    return redirect(f"/night/{night.id}")
+
+
+def night_attach_context(view, night, problems=None, chosen=None):
+    circle = view.circle
+    return {"view": view, "circle": circle, "night": night, "books": BOOKS, "problems": problems or {},
+            "guess": dict(zip((p.id for p in night.players), store.likely_members(circle, [p.name for p in
+                                                                                           night.players]))),
+            "chosen": chosen or {}}
+
+
+@bp.route("/c/<key>/nights/<night_id>/attach", methods=["GET", "POST"])
+def attach_night(key, night_id):
+    """A club night imported here whose players are not all members: who each of those is
+    (a member, a new member of that name, or a guest), then the night is the circle's."""
+    view = managed(key)
+    db, circle = get_db(), view.circle
+    try:
+        night = store.get_night(db, night_id)
+    except store.NotFound:
+        abort(404)
+    if not night_unlocked(night):   # the night's id is its organizer's link; its PIN, if it has one, too
+        abort(make_response(render_template("error.html", title="Locked",
+                                            message="This club night has a PIN: unlock it first."), 403))
+    if request.method == "GET":
+        return render_template("circle_night_attach.html", **night_attach_context(view, night))
+    guess = store.likely_members(circle, [p.name for p in night.players])
+    chosen = {p.id: request.form.get(f"player_{p.id}", "") for p, g in zip(night.players, guess) if g is None}
+    wanted = [g if g is not None else
+              p.name if chosen[p.id] == "new" else
+              None if chosen[p.id] == "guest" else
+              member_id(chosen[p.id]) or -1          # anything else: said as a problem
+              for p, g in zip(night.players, guess)]
+    try:
+        night = store.attach_night(db, circle.id, night.id, wanted)
+    except store.Refused as refused:
+        problems = forms.Problems()
+        for line in refused.lines():
+            problems.bad("players", line)
+        return render_template("circle_night_attach.html",
+                               **night_attach_context(view, night, dict(problems), chosen)), 422
+    tables = sum(not t.session_gone for r in night.rounds for t in r.tables)
+    flash(f"{night.name} is now a night of {circle.name}: its {tables} table{'s' * (tables != 1)} "
+          f"{'are evenings' if tables != 1 else 'is an evening'} of the circle. Keep this page's link: it runs "
+          "the night.")
     return redirect(f"/night/{night.id}")
 
 

@@ -167,6 +167,18 @@ def test_players_who_are_not_members_are_asked_about_as_an_attached_sessions_are
     assert counts(app) == before
 
 
+def test_a_broken_nights_record_gets_the_nights_problems_and_nothing_is_saved(app, db):
+    data, _ = the_sheet(app, db, "json")
+    circle = store.create_circle(db, "Friday regulars", TEN)
+    broken = data.replace(b'"seats":[', b'"seats":[99,', 1)
+    before = counts(app)
+    response = upload(app.test_client(), circle.id, broken, "night.json")
+    assert response.status_code == 422
+    assert problems(response.text)[0].startswith("round 1, table 1: seats must be three different players of the "
+                                                 "night (their places in players), not [99, ")
+    assert counts(app) == before
+
+
 def test_a_circles_pin_is_honoured(app, db):
     data, filename = the_sheet(app, db, "json")
     circle = store.create_circle(db, "Friday regulars", TEN,

@@ -255,15 +255,15 @@ class CircleNightImport(NamedTuple):
 
 
 def import_circle_night(db: Database, circle_id: str, data: dict, owner: str | None = None,
-                        keep_limit: int | None = None, asked: list[str] = ()) -> CircleNightImport:
+                        keep_limit: int | None = None) -> CircleNightImport:
     """A night's document as a night of the circle: each player the member of that name
     (``likely_members``, as an attached session's seats are matched), each table's session
     an evening of the circle. ``Refused``, nothing saved, for the document's problems. The
     night the circle holds already (``already``) where it holds this very record, so a
     sheet imported twice is one night. Where a player is no member (``strangers``), the
     night is imported on its own, not the circle's, for the caller to ask who they are
-    (``attach_night``); one of the nights ``asked`` about already with this very record
-    is found again instead."""
+    (``attach_night``); a night of no circle that ``owner`` imported with this very
+    record (one asked about already) is found again instead."""
     problems = night_problems(data)
     if problems:
         raise Refused(problems)
@@ -276,7 +276,9 @@ def import_circle_night(db: Database, circle_id: str, data: dict, owner: str | N
         member_ids = likely_members(circle, names)
         strangers = [name for name, member in zip(names, member_ids) if member is None]
         if strangers:
-            waiting = same_night(db, asked, data, circle=None)
+            waiting = same_night(db, [row["id"] for row in db.query(
+                "select id from nights where circle_id is null and pin_hash is null and creator is ? and seed = ? "
+                "and name = ? order by created_at", [owner, data["seed"], data["name"].strip()])], data, circle=None)
             if waiting is not None:
                 return CircleNightImport(waiting, True, strangers)
             return CircleNightImport(get_night(db, _insert_night(db, data, owner, keep_limit)), False, strangers)

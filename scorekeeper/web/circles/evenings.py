@@ -20,7 +20,6 @@ from ..access import remember, remembered, unlock
 from ..changes import keep_snapshot
 from ..creating import creator, keep_limit, storage_full, too_many_sessions
 from ..htmx import redirect
-from ..nights import night_unlocked, remember_night, remembered_nights
 from .links import bp, managed, member_id, on_circle_links, pin_hash_of, remember_circle
 from .page import circle_page, refused_here
 
@@ -119,15 +118,13 @@ def attach_import(key):
 
 def import_night(view, data: dict):
     """A club night's record as a night of the circle (its players matched to the members
-    by name, its tables evenings of the circle); the organizer's page, which this browser
-    keeps. The same record imported again opens the night the first import made. Where
+    by name, its tables evenings of the circle); the organizer's page (which keeps it in
+    this browser). The same record imported again opens the night the first import made. Where
     a player is no member, the night is imported on its own and the next page asks who
     each such player is (``attach_night``), as an attached session's names are asked."""
     circle = view.circle
-    imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit(),
-                                         asked=remembered_nights())
-    night = imported.night
-    remember_night(night.id)
+    imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit())
+    night = imported.night   # its organizer's page, opened next, keeps it in this browser
     if imported.strangers:
         return redirect(view.url(f"/nights/{night.id}/attach"))
     if imported.already:
@@ -158,9 +155,8 @@ def attach_night(key, night_id):
         night = store.get_night(db, night_id)
     except store.NotFound:
         abort(404)
-    if not night_unlocked(night):   # the night's id is its organizer's link; its PIN, if it has one, too
-        abort(make_response(render_template("error.html", title="Locked",
-                                            message="This club night has a PIN: unlock it first."), 403))
+    if night.pin_hash:   # an imported night has none; one with a PIN is asked about on its own page, not here
+        abort(404)
     if request.method == "GET":
         return render_template("circle_night_attach.html", **night_attach_context(view, night))
     guess = store.likely_members(circle, [p.name for p in night.players])

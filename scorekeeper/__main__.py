@@ -1,7 +1,9 @@
 """Command line: ``python -m scorekeeper settle FILE`` (``-`` for stdin) and
 ``python -m scorekeeper sheet FILE -o OUT.pdf [--paper a4|letter]`` and
 ``python -m scorekeeper season FILE… [--json]``. FILE is a
-``gleek-session/1`` JSON record or a score sheet PDF (which carries its record)."""
+``gleek-session/1`` JSON record or a score sheet PDF (which carries its record); for
+``settle`` and ``season``, also a club night's record (``gleek-night/1``) or its sheet:
+each table settled, each table an evening of the season."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import json
 import os
 import sys
 
+from typing import NamedTuple
+
 from .limits import MAX_HANDS, MAX_RECORD_BYTES
 from .rules import InvalidRecord
-from .rules.record import parse, settle, to_json_text, validate
+from .rules.record import FORMAT, parse, settle, to_json_text, validate
 from .files.upload import record_text
 from .rules.core import as_number
 
@@ -37,10 +41,43 @@ def read_input(path: str) -> bytes:
     return data
 
 
+class NightTable(NamedTuple):
+    """One table of a club night's record: where it sat, and its session's record
+    (None where the table's session was deleted before the night was saved)."""
+
+    round: int
+    table: int
+    record: dict | None
+
+
+class NightRecord(NamedTuple):
+    """A club night's record (``gleek-night/1``, its sheet's ``night.json``), checked:
+    its name and every table, round by round."""
+
+    name: str
+    tables: list[NightTable]
+
+
 def load(text: bytes) -> dict:
     """Parse, refuse more hands than the app holds (before checking them one by
-    one), then validate; ``InvalidRecord`` with every problem."""
+    one), then validate; ``InvalidRecord`` with every problem. A club night's record
+    is refused as one: its problems, or a line saying what it is (``load_any``)."""
+    found = load_any(text)
+    if isinstance(found, NightRecord):
+        raise InvalidRecord([f"record: this is a club night's record ({found.name}, {len(found.tables)} tables), "
+                             "not one session's (settle prints each table's settlement; season adds them up)"])
+    return found
+
+
+def load_any(text: bytes) -> dict | NightRecord:
+    """A valid session record, or a club night's (``NightRecord``), from a JSON file
+    or a sheet PDF; ``InvalidRecord`` with every problem."""
     record = parse(record_text(text))  # a JSON record, or the one a sheet PDF carries
+    if isinstance(record, dict) and record.get("format", FORMAT) != FORMAT:
+        from .store.night_archive import is_night_document   # only for a night: settle starts without the store
+
+        if is_night_document(record):
+            return night_record(record)
     hands = record.get("hands") if isinstance(record, dict) else None
     if isinstance(hands, list) and len(hands) > MAX_HANDS:
         raise InvalidRecord([f"hands: a session holds at most {MAX_HANDS} hands, not {len(hands)} "
@@ -51,16 +88,30 @@ def load(text: bytes) -> dict:
     return record
 
 
+def night_record(data: dict) -> NightRecord:
+    """A ``gleek-night/1`` document checked as the web import checks it (``InvalidRecord``
+    with its problems), as its tables."""
+    from .store.night_archive import night_problems
+
+    problems = night_problems(data)
+    if problems:
+        raise InvalidRecord(problems)
+    return NightRecord(data["name"].strip(), [NightTable(drawn["number"], number, table["record"])
+                                              for drawn in data["rounds"]
+                                              for number, table in enumerate(drawn["tables"], 1)])
+
+
 def refuse(problems) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1
 
 
-def load_or_refuse(path: str):
-    """The valid record at ``path``, or None after printing every problem."""
+def load_or_refuse(path: str, nights: bool = False):
+    """The valid record at ``path`` (``nights``: or a club night's, a ``NightRecord``),
+    or None after printing every problem."""
     try:
-        return load(read_input(path))
+        return (load_any if nights else load)(read_input(path))
     except OSError as error:
         refuse([f"record: cannot read {path}: {error.strerror}"])
     except TooLarge as too_large:
@@ -79,12 +130,29 @@ def settle_file(path: str) -> int:
     # reference cycles, so the cycle collector would only walk it again and again while
     # it is built (~1-3 ms of a long settle). Memory is still freed as usual.
     gc.disable()
-    record = load_or_refuse(path)
+    record = load_or_refuse(path, nights=True)
     if record is None:
         return 1
+    if isinstance(record, NightRecord):
+        return settle_night(path, record)
     # compact (spacing is not part of the format)
     sys.stdout.write(settle(record).json_text())
     sys.stdout.write("\n")
+    return 0
+
+
+def settle_night(path: str, night: NightRecord) -> int:
+    """A club night's record: each table's settlement, in one JSON document
+    (``{"night": name, "tables": [{"round", "table", "settle"}, …]}``, ``settle`` null
+    where the table's session was deleted), and a line on stderr saying what it is."""
+    played = sum(t.record is not None for t in night.tables)
+    print(f"{path}: a club night's record ({night.name}), not one session's: each of its {played} tables "
+          f"settled below; `scorekeeper season {path}` adds them up as a season", file=sys.stderr)
+    from .rules.record import to_json_text
+
+    tables = ",".join(f'{{"round":{t.round},"table":{t.table},"settle":'
+                      f'{"null" if t.record is None else settle(t.record).json_text()}}}' for t in night.tables)
+    sys.stdout.write(f'{{"night":{to_json_text(night.name)},"tables":[{tables}]}}\n')
     return 0
 
 
@@ -134,18 +202,22 @@ def season_files(paths, as_json: bool = False) -> int:
 
 
 def evening_of(path: str):
-    """One file as a season's evening: ``(EveningFigures, [])``, or ``(None, problem lines)``."""
+    """One file as a season's evenings: ``([EveningFigures], [])`` (a club night's record:
+    each table an evening, keyed ``PATH round R table T``), or ``([], problem lines)``."""
     from .rules.season import evening_figures   # ~20 ms, not for settle's start
 
     try:
-        record = load(read_input(path))
+        record = load_any(read_input(path))
     except OSError as error:
-        return None, [f"{path}: record: cannot read it: {error.strerror}"]
+        return [], [f"{path}: record: cannot read it: {error.strerror}"]
     except TooLarge as too_large:
-        return None, [f"{path}: {too_large}"]
+        return [], [f"{path}: {too_large}"]
     except InvalidRecord as invalid:
-        return None, [f"{path}: {problem}" for problem in invalid.problems]
-    return evening_figures(record, path), []
+        return [], [f"{path}: {problem}" for problem in invalid.problems]
+    if isinstance(record, NightRecord):
+        return [evening_figures(t.record, f"{path} round {t.round} table {t.table}")
+                for t in record.tables if t.record is not None], []
+    return [evening_figures(record, path)], []
 
 
 #: Files from which ``season`` reads them in a process per core: each file is read, checked
@@ -174,18 +246,17 @@ def _season(paths, as_json: bool) -> int:
 
     evenings, problems = [], []
     for figures, wrong in evenings_of(list(paths)):
-        if wrong:
-            problems += wrong
-        else:
-            evenings.append(figures)
+        problems += wrong
+        evenings += figures
     if problems:
         return refuse(problems)
     figures = season(evenings)
     if as_json:
         from .club.placings import placings   # ~3 ms, not for settle's start
-        from .club.ratings import in_date_order, ratings   # openskill, ~20 ms: not for settle's start
+        from .club.ratings import played as with_a_hand, ratings   # openskill, ~20 ms: not for settle's start
 
-        played = in_date_order(figures.evenings)
+        # in date order; an evening (or a night's table) with no hand is no three-way tie
+        played = with_a_hand(figures.evenings)
         figures_json = season_json(figures) | {
             "placings": {name: as_number(points) for name, points in placings(played).items()},
             "ratings": {name: rating.as_json() for name, rating in ratings(played).items()},
@@ -204,9 +275,11 @@ def build_parser():
 
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The Gleek scorekeeper.", epilog=LIMITS)
     commands = parser.add_subparsers(dest="command", required=True)
-    settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record and print the result as JSON",
+    settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record (or each table of a club night's) and print the "
+                                          "result as JSON",
                                      epilog=LIMITS)
-    settle_cmd.add_argument("file", help="the record (JSON, or a sheet PDF): its path, or - for standard input")
+    settle_cmd.add_argument("file", help="the record (JSON, or a sheet PDF; a club night's too): its path, or - for "
+                                        "standard input")
     settle_cmd.set_defaults(run=cmd_settle)
     sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF",
                                     epilog=LIMITS)
@@ -214,11 +287,13 @@ def build_parser():
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
     sheet_cmd.set_defaults(run=cmd_sheet)
-    season_cmd = commands.add_parser("season", help="add up many sessions as one season: the ledger, payments and "
-                                                    "statistics (players matched by their trimmed names)",
+    season_cmd = commands.add_parser("season", help="add up many sessions (or club nights' tables) as one season: the "
+                                                    "ledger, payments and statistics (players matched by their trimmed "
+                                                    "names)",
                                      epilog=LIMITS)
     season_cmd.add_argument("files", nargs="+", metavar="FILE",
-                            help="the records (JSON, or sheet PDFs), one evening each; - for standard input")
+                            help="the records (JSON, or sheet PDFs), one evening each (a club night's: each "
+                                 "table an evening); - for standard input")
     season_cmd.add_argument("--json", action="store_true", help="print the figures as JSON")
     season_cmd.set_defaults(run=cmd_season)
     seating_cmd = commands.add_parser("seating", help="draw a club night's tables of three for each round, so that "

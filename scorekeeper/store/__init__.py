@@ -77,6 +77,7 @@ from .nights import (  # noqa: F401
 )
 from .night_archive import (  # noqa: F401
     FORMAT as NIGHT_FORMAT, night_data, night_text, is_night_document, night_problems, import_night,
+    CircleNightImport, import_circle_night, same_circle_night, attach_night,
 )
 from .night_backups import (  # noqa: F401
     is_night_backup, night_snapshot, all_night_ids, night_backup_problems,

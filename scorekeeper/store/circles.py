@@ -400,11 +400,7 @@ def attach_session(db: Database, circle_id: str, session_id: str, member_ids) ->
         member_ids = list(member_ids)
         for seat, wanted in enumerate(member_ids):
             if isinstance(wanted, str):
-                name = _check_new_name(circle, wanted)
-                member = Member(db["members"].insert({"circle_id": circle_id, "name": name,
-                                                      "created_at": now()}).last_pk, name)
-                circle.members.append(member)
-                member_ids[seat] = member.id
+                member_ids[seat] = add_member_now(db, circle, wanted).id
         problems = seat_members_problems(circle, member_ids)
         if problems:
             raise Refused(problems)
@@ -416,6 +412,17 @@ def attach_session(db: Database, circle_id: str, session_id: str, member_ids) ->
         if held is not None:
             raise Refused([Problem(None, "session", "This session is already an evening of another circle.")])
         hold_session(db, circle_id, session_id, list(member_ids))
+
+
+def add_member_now(db: Database, circle: Circle, name: str) -> Member:
+    """Inside the caller's write transaction: a new member of that name (``Refused`` for a
+    name that will not do or is a member's already), added to ``circle`` as read."""
+    if len(circle.members) >= MAX_MEMBERS:
+        raise Refused([Problem(None, "name", f"A circle has at most {MAX_MEMBERS} members.")])
+    name = _check_new_name(circle, name)
+    member = Member(db["members"].insert({"circle_id": circle.id, "name": name, "created_at": now()}).last_pk, name)
+    circle.members.append(member)
+    return member
 
 
 def detach_session(db: Database, circle_id: str, session_id: str) -> None:

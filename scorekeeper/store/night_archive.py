@@ -6,25 +6,28 @@ end times, what the standings rank by and the schedule's seed. The night's
 sheet PDF carries it (``night.json``); importing it (or the sheet) makes a new
 night with new links, its tables new sessions: the same standings. No link of the
 night or of its tables is in it: a sheet printed from the public standings gives
-nothing away. A circle's night comes back without its circle (``circle`` names
-it, so the page can say so). docs/club-night.md describes it."""
+nothing away. Imported on the home page, a circle's night comes back without its
+circle (``circle`` names it, so the page can say so); imported from a circle's page,
+it is a night of that circle (``import_circle_night``), its players the members of
+their names. docs/club-night.md describes it."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
 import json
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
 from ..club.seating import MAX_PLAYERS, MAX_ROUNDS, name_key
-from ..rules import BOOKS
+from ..rules import BOOKS, Problem
 from ..rules.core import describe, is_text, key_name
 from ..rules.record import validate
 from .changes import insert_session, limit_problems
-from .circles import get_circle
+from .circles import add_member_now, circle_of_session, get_circle, hold_session, likely_members
 from .common import NotFound, Refused, StorageFull, new_token, now
-from .nights import RANK_BY, Night, get_night, night_name_problem, players_problems, table_record
+from .nights import RANK_BY, Night, _bump as _bump_night, get_night, night_name_problem, players_problems, table_record
 from .reads import get_session
 from .schema import writing
 
@@ -236,40 +239,154 @@ def import_night(db: Database, data: dict, owner: str | None = None, keep_limit:
     """A new night from its document: new links for it and for each table's session,
     its players, rounds, seats, byes and end times as they were; all or nothing.
     ``Refused`` with every problem; ``StorageFull`` where its tables would take
-    ``owner`` past ``keep_limit`` sessions. Never a circle's night."""
+    ``owner`` past ``keep_limit`` sessions. Never a circle's night (``import_circle_night``)."""
     problems = night_problems(data)
     if problems:
         raise Refused(problems)
-    night_id, watch_id, stamp = new_token(), new_token(), now()
-    tables = [t for r in data["rounds"] for t in r["tables"] if t["record"] is not None]
     with writing(db):
-        _check_tables_kept(db, owner, keep_limit, len(tables))
-        db["nights"].insert({
-            "id": night_id, "watch_id": watch_id, "name": data["name"].strip(), "rulebook": data["rulebook"],
-            "options": json.dumps(data["options"]),
-            "stake": json.dumps(data["stake"]) if data.get("stake") else None,
-            "played_on": data.get("played_on"), "pin_hash": None, "rounds_planned": data["rounds_planned"],
-            "rank_by": data["rank_by"], "last_by_standings": int(data["last_by_standings"]), "circle_id": None,
-            "seed": data["seed"], "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
-        ids = [db["night_players"].insert({"night_id": night_id, "name": p["name"].strip(), "member_id": None,
-                                           "left_after": p["left_after"]}).last_pk for p in data["players"]]
-        for drawn in data["rounds"]:
-            db["night_rounds"].insert({"night_id": night_id, "number": drawn["number"], "ends_at": drawn["ends_at"],
-                                       "drawn_at": stamp})
-            for number, table in enumerate(drawn["tables"], 1):
-                session_id = new_token()   # a deleted table's session stays deleted: an id with no session
-                record = table["record"]
-                if record is not None:
-                    insert_session(db, session_id, new_token(), record, 0, "import", None, record.get("scorer"),
-                                   owner, stamp)
-                seats = [ids[s] for s in table["seats"]]
-                db["night_tables"].insert({"night_id": night_id, "round": drawn["number"], "number": number,
-                                           "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
-                                           "seat_2": seats[2]})
-            db["night_byes"].insert_all({"night_id": night_id, "round": drawn["number"], "player_id": ids[b]}
-                                        for b in drawn["byes"])
+        night_id = _insert_night(db, data, owner, keep_limit)
     return get_night(db, night_id)
 
+
+class CircleNightImport(NamedTuple):
+    night: Night
+    already: bool          # found, not made: the circle's night of this very record, or the one asked about
+    strangers: list[str]   # players who are no member: the night is not the circle's yet (``attach_night``)
+
+
+def import_circle_night(db: Database, circle_id: str, data: dict, owner: str | None = None,
+                        keep_limit: int | None = None) -> CircleNightImport:
+    """A night's document as a night of the circle: each player the member of that name
+    (``likely_members``, as an attached session's seats are matched), each table's session
+    an evening of the circle. ``Refused``, nothing saved, for the document's problems. The
+    night the circle holds already (``already``) where it holds this very record, so a
+    sheet imported twice is one night. Where a player is no member (``strangers``), the
+    night is imported on its own, not the circle's, for the caller to ask who they are
+    (``attach_night``); a night of no circle that ``owner`` imported with this very
+    record (one asked about already) is found again instead."""
+    problems = night_problems(data)
+    if problems:
+        raise Refused(problems)
+    names = [p["name"].strip() for p in data["players"]]
+    with writing(db):
+        circle = get_circle(db, circle_id)
+        held = same_circle_night(db, circle_id, data)
+        if held is not None:
+            return CircleNightImport(held, True, [])
+        member_ids = likely_members(circle, names)
+        strangers = [name for name, member in zip(names, member_ids) if member is None]
+        if strangers:
+            waiting = same_night(db, [row["id"] for row in db.query(
+                "select id from nights where circle_id is null and pin_hash is null and creator is ? and seed = ? "
+                "and name = ? order by created_at", [owner, data["seed"], data["name"].strip()])], data, circle=None)
+            if waiting is not None:
+                return CircleNightImport(waiting, True, strangers)
+            return CircleNightImport(get_night(db, _insert_night(db, data, owner, keep_limit)), False, strangers)
+        night_id = _insert_night(db, data, owner, keep_limit, circle_id, member_ids)
+    return CircleNightImport(get_night(db, night_id), False, [])
+
+
+def attach_night(db: Database, circle_id: str, night_id: str, wanted: list) -> Night:
+    """A night of no circle becomes the circle's: each player (in the night's order) the
+    member ``wanted`` says (an id; a name: a new member of that name, made in the same
+    transaction; None: a guest, no member), each table's session an evening of the
+    circle. ``Refused``, nothing saved, for a member chosen twice or a night (or a
+    table's session) some circle holds already."""
+    with writing(db):
+        circle = get_circle(db, circle_id)
+        night = get_night(db, night_id)
+        if night.circle_id == circle_id:
+            raise Refused([Problem(None, "players", "This club night is already one of the circle's nights.")])
+        if night.circle_id is not None:
+            raise Refused([Problem(None, "players", "This club night is already a night of another circle.")])
+        wanted = list(wanted)
+        if len(wanted) != len(night.players):
+            raise Refused([Problem(None, "players", "Say who each player of the night is.")])
+        for i, member in enumerate(wanted):
+            if isinstance(member, str):
+                wanted[i] = add_member_now(db, circle, member).id
+        if any(m is not None and circle.member(m) is None for m in wanted):
+            raise Refused([Problem(None, "players", "Choose a member of the circle, a new member or a guest.")])
+        chosen = [m for m in wanted if m is not None]
+        twice = next((m for m in chosen if chosen.count(m) > 1), None)
+        if twice is not None:
+            raise Refused([Problem(None, "players", f"{circle.member(twice).name} is chosen for two players of "
+                                                    "the night: each member once.")])
+        member_of = dict(zip((p.id for p in night.players), wanted))
+        tables = [t for r in night.rounds for t in r.tables if not t.session_gone]
+        if any(circle_of_session(db, t.session_id) is not None for t in tables):
+            raise Refused([Problem(None, "players", "A table of this night is already an evening of a circle.")])
+        db.execute("update nights set circle_id = ? where id = ?", [circle_id, night_id])
+        for player in night.players:
+            db.execute("update night_players set member_id = ? where id = ?", [member_of[player.id], player.id])
+        for table in tables:
+            if db.execute("select 1 from sessions where id = ?", [table.session_id]).fetchall():
+                hold_session(db, circle_id, table.session_id, [member_of[p] for p in table.seats])
+        _bump_night(db, night_id)
+    return get_night(db, night_id)
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def same_circle_night(db: Database, circle_id: str, data: dict) -> Night | None:
+    """The circle's night whose record is exactly this one (every table's record, OKs
+    included; the circle it names aside), if one."""
+    ids = [row["id"] for row in db.query("select id from nights where circle_id = ? and seed = ? and name = ? "
+                                         "order by created_at", [circle_id, data["seed"], data["name"].strip()])]
+    return same_night(db, ids, data, circle=circle_id)
+
+
+def same_night(db: Database, ids, data: dict, circle: str | None) -> Night | None:
+    """Which of the nights ``ids`` (of ``circle``, or of none) holds exactly this record, if one."""
+    wanted = {k: v for k, v in data.items() if k != "circle"}
+    for night_id in ids:
+        try:
+            night = get_night(db, night_id)
+        except NotFound:
+            continue
+        if night.circle_id == circle and {k: v for k, v in night_data(db, night).items() if k != "circle"} == wanted:
+            return night
+    return None
+
+
+def _insert_night(db: Database, data: dict, owner: str | None, keep_limit: int | None,
+                  circle_id: str | None = None, member_ids: list | None = None) -> str:
+    """Inside the write transaction: a checked document's night, its players (each the
+    member ``member_ids`` says, for a circle's night), rounds, byes and tables, each
+    table's record a new session (an evening of ``circle_id``, if one). Its id."""
+    night_id, watch_id, stamp = new_token(), new_token(), now()
+    member_ids = member_ids or [None] * len(data["players"])
+    tables = [t for r in data["rounds"] for t in r["tables"] if t["record"] is not None]
+    _check_tables_kept(db, owner, keep_limit, len(tables))
+    db["nights"].insert({
+        "id": night_id, "watch_id": watch_id, "name": data["name"].strip(), "rulebook": data["rulebook"],
+        "options": json.dumps(data["options"]),
+        "stake": json.dumps(data["stake"]) if data.get("stake") else None,
+        "played_on": data.get("played_on"), "pin_hash": None, "rounds_planned": data["rounds_planned"],
+        "rank_by": data["rank_by"], "last_by_standings": int(data["last_by_standings"]), "circle_id": circle_id,
+        "seed": data["seed"], "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
+    ids = [db["night_players"].insert({"night_id": night_id, "name": p["name"].strip(), "member_id": member,
+                                       "left_after": p["left_after"]}).last_pk
+           for p, member in zip(data["players"], member_ids)]
+    for drawn in data["rounds"]:
+        db["night_rounds"].insert({"night_id": night_id, "number": drawn["number"], "ends_at": drawn["ends_at"],
+                                   "drawn_at": stamp})
+        for number, table in enumerate(drawn["tables"], 1):
+            session_id = new_token()   # a deleted table's session stays deleted: an id with no session
+            record = table["record"]
+            if record is not None:
+                evening = None if circle_id is None else (circle_id, [member_ids[s] for s in table["seats"]])
+                insert_session(db, session_id, new_token(), record, 0, "import", None, record.get("scorer"),
+                               owner, stamp, evening)
+            seats = [ids[s] for s in table["seats"]]
+            db["night_tables"].insert({"night_id": night_id, "round": drawn["number"], "number": number,
+                                       "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
+                                       "seat_2": seats[2]})
+        db["night_byes"].insert_all({"night_id": night_id, "round": drawn["number"], "player_id": ids[b]}
+                                    for b in drawn["byes"])
+    return night_id
 
 
 # ------------------------------------------------------------------ a circle's nights, in its archive

@@ -31,7 +31,8 @@ NOT_PAGES = {"static", "home.favicon", "home.manifest", "offline.service_worker"
              "sheets.export", "sheets.watch_export", "sheets.player_export",
              "circles.export", "circles.watch_export", "circles.season_pdf", "circles.watch_season_pdf",
              "nights.live", "nights.screen_live",
-             "night_seats.night_part", "night_seats.watch_night_part", "night_seats.player_night_part"}
+             "night_seats.night_part", "night_seats.watch_night_part", "night_seats.player_night_part",
+             "night_sheets.organizer_sheet", "night_sheets.standings_sheet"}
 
 
 def axe_violations(page) -> list[str]:
@@ -98,10 +99,15 @@ def tables(browser, base_url):
     locked_night = request.post(base_url + "/nights", form={
         "name": "Locked club", "players": "Ann\nBen\nCat\nDan", "rounds": "2", "rulebook": "parlett", "stake": "",
         "pin": "4321"}, max_redirects=0).headers["location"]
+    # the night's sheet dropped on the circle: Eve, Fay and Gus are no members, so it asks who they are
+    sheet = request.get(base_url + night + "/sheet.pdf").body()
+    night_asked = request.post(base_url + circle + "/import", multipart={
+        "file": {"name": "night.pdf", "mimeType": "application/pdf", "buffer": sheet}},
+        max_redirects=0).headers["location"]
     context.close()
     return {"s": scorer, "w": watch, "p": players[1], "locked": locked, "c": circle, "cw": members,
             "locked_circle": locked_circle, "night": night, "n": standings, "locked_night": locked_night,
-            "night_table": table, "night_player": night_player}
+            "night_table": table, "night_player": night_player, "night_asked": night_asked}
 
 
 def fill_rule(rule, tables) -> str:
@@ -113,6 +119,8 @@ def fill_rule(rule, tables) -> str:
         return tables["locked_circle"] + "/unlock"
     if rule.endpoint == "nights.unlock_page":
         return tables["locked_night"] + "/unlock"
+    if rule.endpoint == "circles.attach_night":
+        return tables["night_asked"]
     values = {}
     if "key" in args:
         kind = rule.rule.split("/")[1]

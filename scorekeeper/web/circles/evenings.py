@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from ... import store
 from ...db import get_db
-from ...files.upload import ReaderBusy, load_upload
+from ...files.upload import ReaderBusy, checked_record, parsed_upload
 from ...rules import BOOKS, InvalidRecord
 from ...rules.record import NotJSON, decode_json
 from .. import forms
@@ -86,7 +86,8 @@ def attach_by_link(key):
 
 @bp.post("/c/<key>/import")
 def attach_import(key):
-    """A session file or sheet PDF, imported as a session, then matched to members."""
+    """A session file or sheet PDF, imported as a session, then matched to members; or
+    a club night's sheet (or its record), imported as a night of the circle."""
     view = managed(key)
     try:
         store.count_attempt(get_db(), *creator())
@@ -95,7 +96,10 @@ def attach_import(key):
     upload = request.files.get("file")
     text = upload.read() if upload is not None and upload.filename else b""
     try:
-        record = load_upload(text, isolated=True)
+        parsed = parsed_upload(text, isolated=True)
+        if store.is_night_document(parsed):
+            return import_night(view, parsed)
+        record = checked_record(parsed)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
         session = already or store.create_session(get_db(), record, action="import", owner=creator()[0],
                                                   keep_limit=keep_limit())
@@ -110,6 +114,71 @@ def attach_import(key):
         keep_snapshot(session)
     remember(session.id)
     return redirect(view.url(f"/attach/{session.id}"))
+
+
+def import_night(view, data: dict):
+    """A club night's record as a night of the circle (its players matched to the members
+    by name, its tables evenings of the circle); the organizer's page (which keeps it in
+    this browser). The same record imported again opens the night the first import made. Where
+    a player is no member, the night is imported on its own and the next page asks who
+    each such player is (``attach_night``), as an attached session's names are asked."""
+    circle = view.circle
+    imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit())
+    night = imported.night   # its organizer's page, opened next, keeps it in this browser
+    if imported.strangers:
+        return redirect(view.url(f"/nights/{night.id}/attach"))
+    if imported.already:
+        flash(f"{night.name} is already a night of {circle.name}: opened it, no copy made.")
+        return redirect(f"/night/{night.id}")
+    tables = sum(len(r.tables) for r in night.rounds)
+    flash(f"{night.name} is imported as a night of {circle.name}: {len(night.players)} players, "
+          f"{len(night.rounds)} round{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, "
+          "each a new evening of the circle with a link of its own. Keep this page's link: it runs the night.")
+    return redirect(f"/night/{night.id}")
+
+
+def night_attach_context(view, night, problems=None, chosen=None):
+    circle = view.circle
+    return {"view": view, "circle": circle, "night": night, "books": BOOKS, "problems": problems or {},
+            "guess": dict(zip((p.id for p in night.players), store.likely_members(circle, [p.name for p in
+                                                                                           night.players]))),
+            "chosen": chosen or {}}
+
+
+@bp.route("/c/<key>/nights/<night_id>/attach", methods=["GET", "POST"])
+def attach_night(key, night_id):
+    """A club night imported here whose players are not all members: who each of those is
+    (a member, a new member of that name, or a guest), then the night is the circle's."""
+    view = managed(key)
+    db, circle = get_db(), view.circle
+    try:
+        night = store.get_night(db, night_id)
+    except store.NotFound:
+        abort(404)
+    if night.pin_hash:   # an imported night has none; one with a PIN is asked about on its own page, not here
+        abort(404)
+    if request.method == "GET":
+        return render_template("circle_night_attach.html", **night_attach_context(view, night))
+    guess = store.likely_members(circle, [p.name for p in night.players])
+    chosen = {p.id: request.form.get(f"player_{p.id}", "") for p, g in zip(night.players, guess) if g is None}
+    wanted = [g if g is not None else
+              p.name if chosen[p.id] == "new" else
+              None if chosen[p.id] == "guest" else
+              member_id(chosen[p.id]) or -1          # anything else: said as a problem
+              for p, g in zip(night.players, guess)]
+    try:
+        night = store.attach_night(db, circle.id, night.id, wanted)
+    except store.Refused as refused:
+        problems = forms.Problems()
+        for line in refused.lines():
+            problems.bad("players", line)
+        return render_template("circle_night_attach.html",
+                               **night_attach_context(view, night, dict(problems), chosen)), 422
+    tables = sum(not t.session_gone for r in night.rounds for t in r.tables)
+    flash(f"{night.name} is now a night of {circle.name}: its {tables} table{'s' * (tables != 1)} "
+          f"{'are evenings' if tables != 1 else 'is an evening'} of the circle. Keep this page's link: it runs "
+          "the night.")
+    return redirect(f"/night/{night.id}")
 
 
 def attach_context(view, session, problems=None, chosen=None):

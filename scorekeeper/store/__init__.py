@@ -74,6 +74,10 @@ from .nights import (  # noqa: F401
     night_live_key, nights_by_ids, nights_of_circle, draw_round, drawn_round, redraw_round, swap_players, add_player, drop_player,
     set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem,
 )
+from .kept_figures import (  # noqa: F401
+    EveningVersion, EveningsState, KeptRow, evening_versions, evenings_state, kept_rows_of, kept_rows_of_circle,
+    keep_rows, kept_code, rules_code, encode as encode_figures, decode as decode_figures,
+)
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
 )

@@ -1,4 +1,4 @@
-"""The evening_figures cache's bytes (web/circle_figures.py ``encode``/``decode``):
+"""The evening_figures cache's bytes (store/kept_figures.py ``encode``/``decode``):
 what is read back is the ``EveningFigures`` that was kept, amount for amount and
 type for type (an int stays an int, a Fraction a Fraction), on generated seasons."""
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.season import Stake, evening_figures
-from scorekeeper.web.circle_figures import decode, encode
+from scorekeeper.store.kept_figures import decode, encode
 from support.data import load_example
 from support.strategies import records
 
@@ -114,7 +114,7 @@ def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_r
     forget()
     assert season_now() == after
     assert {code for code, in db.execute("select code from evening_figures")} == {
-        circle_figures.kept_code()}
+        store.kept_code()}
 
 
 def test_an_evening_is_read_back_by_pickle_alone():
@@ -137,4 +137,4 @@ def test_an_evening_is_read_back_by_pickle_alone():
     finally:
         sys.setprofile(None)
     assert back == figures
-    assert called == [("circle_figures.py", "decode"), ("<string>", "<lambda>"), ("<string>", "<lambda>")]
+    assert called == [("kept_figures.py", "decode"), ("<string>", "<lambda>"), ("<string>", "<lambda>")]

@@ -77,15 +77,16 @@ def figures(db, circle_id: str, versions: tuple | None = None) -> list:
 FEW = 50
 
 
-def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
+def _kept_or_computed(db, path: str, circle_id: str, missing: list[store.EveningVersion]) -> dict:
+    """The ``missing`` evenings' figures: read back from their kept rows where a row is of
+    their version, members and code, else computed and kept (session id -> figures)."""
     code = store.kept_code()
     wanted = {e.session_id: e for e in missing}
     found, fresh = {}, []
     rows = store.kept_rows_of(db, wanted) if len(wanted) <= FEW else store.kept_rows_of_circle(db, circle_id)
     for row in rows:
         evening = wanted.get(row.session_id)
-        if evening is not None and (row.version, row.members) == (evening.version, evening.members) \
-                and row.code == code:
+        if evening is not None and (row.version, row.members, row.code) == (evening.version, evening.members, code):
             found[row.session_id] = store.decode_figures(row.data)
             FIGURES.put((path, *evening), found[row.session_id])
     for session_id, evening in wanted.items():

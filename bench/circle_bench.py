@@ -40,20 +40,24 @@ def build(db, store, evenings: int, hands: int):
 
 
 def empty_caches():
-    """Every cache of this process (not the database's evening_figures: see the docstring)."""
+    """Every cache of this process (not the database's evening_figures: see the docstring).
+    Written for older trees too (a baseline run from a ``git archive`` copy): a cache or
+    memo that a tree does not have is skipped."""
     from scorekeeper import store   # kept here: the spawned PDF renderer re-imports this script
     from scorekeeper.web import cache, circle_figures   # kept here: the spawned PDF renderer re-imports this script
     from scorekeeper.words import wording   # kept here: the spawned PDF renderer re-imports this script
 
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
-    for kept in (cache.SETTLEMENTS, circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.PAGES):
-        kept._values.clear()
-    for memo in ("_shared_fraction",):
-        if hasattr(circle_figures, memo):
-            getattr(circle_figures, memo).cache_clear()
-    for memo in ("amount_text", "signed_amount", "_day_text"):
-        getattr(wording, memo).cache_clear()
+    for kept in (cache.SETTLEMENTS, circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.PAGES,
+                 getattr(circle_figures, "MONEY", None)):
+        if kept is not None:
+            kept._values.clear()
+    kept_figures = getattr(store, "kept_figures", circle_figures)
+    for module, memo in ((kept_figures, "_shared_fraction"), (wording, "amount_text"), (wording, "signed_amount"),
+                         (wording, "_day_text")):
+        if hasattr(getattr(module, memo, None), "cache_clear"):
+            getattr(module, memo).cache_clear()
 
 
 def empty_kept_figures(db) -> None:

@@ -92,7 +92,9 @@ Example (parlett; dealer Cat, so Ann is eldest; opening stake 2)::
 
 from __future__ import annotations
 
-from .core import RANK_NAMES, RANKS, SEATS, describe, named_tuple, seats_from_eldest
+from typing import NamedTuple
+
+from .core import RANK_NAMES, RANKS, SEATS, describe, seats_from_eldest
 
 SEAT_NAMES = ("seat 0", "seat 1", "seat 2")
 NEXT = (1, 2, 0)  # the seat to the left
@@ -107,16 +109,20 @@ _ORDER, _AMOUNT = object(), object()
 _ABSENT = object()
 
 
-class Choice(named_tuple("Choice", "call label")):
+class Choice(NamedTuple):
     """A legal next call: ``call`` as the record writes it, ``label`` for its button."""
 
-    __slots__ = ()
+    call: list
+    label: str
 
 
-class Amounts(named_tuple("Amounts", "seat word least label")):
+class Amounts(NamedTuple):
     """A call whose amount the caller names: any whole n ≥ ``least`` is legal."""
 
-    __slots__ = ()
+    seat: int
+    word: str | None
+    least: int
+    label: str
 
     def call(self, n: int) -> list:
         return [self.seat, n] if self.word is None else [self.seat, self.word, n]
@@ -334,11 +340,20 @@ def check_bids(state: Auction, check, auction: dict, result_ok: bool) -> None:
 _TABLES: dict = {}
 
 
-#: A book's vying as lookups: its words before and after an opening (word -> Word), the
-#: words whose amount the caller names, and every word of the book (in order, and as a set);
-#: for the replay, the calls that may be said before and after an opening, by their
-#: length (2: ``[seat, word]``, 3: ``[seat, word, n]``): word -> (action code, Word).
-Procedure = named_tuple("Procedure", "vying before after named words vocabulary calls_before calls_after")
+class Procedure(NamedTuple):
+    """A book's vying as lookups: its words before and after an opening (word -> Word), the
+    words whose amount the caller names, and every word of the book (in order, and as a set);
+    for the replay, the calls that may be said before and after an opening, by their
+    length (2: ``[seat, word]``, 3: ``[seat, word, n]``): word -> (action code, Word)."""
+
+    vying: object
+    before: dict
+    after: dict
+    named: frozenset
+    words: tuple
+    vocabulary: frozenset
+    calls_before: dict
+    calls_after: dict
 _CODES = {DROP: 0, CALL: 1, CHECK: 2, OPEN: 3, RAISE: 4}
 _DROP, _CALL, _CHECK, _OPEN, _RAISE = range(5)
 
@@ -861,12 +876,16 @@ def _shown_entries_problem(state: Ruff, shown, turned_up) -> str | None:
     return None
 
 
-class Showing(named_tuple("Showing", "shown complete problem")):
+class Showing(NamedTuple):
     """The showdown as the cards are tapped (``read_showing``): ``shown``, each seat's
     total so far (``"aces"``, a number, or None for nothing tapped yet); ``complete``:
     every showing player's best suit is one a best suit can be (a total of
     ``ruff_range``, or four Aces); ``problem``: why the cards tapped cannot all be so
     (then nothing else is to be said: no winner, no payments), else None."""
+
+    shown: list
+    complete: bool
+    problem: str | None
 
     @property
     def decided(self) -> bool:

@@ -28,15 +28,24 @@ words and the count's break-even mark (the par). Amounts are exact (an int, or a
 
 from __future__ import annotations
 
-from .core import RANK_NAMES, SUIT_SYMBOLS, named_tuple
+from typing import NamedTuple
 
-_Card = named_tuple("Card", "rank name short held turned_up count credited option key phase nobody")
+from .core import RANK_NAMES, SUIT_SYMBOLS
 
-
-class Card(_Card):
+class Card(NamedTuple):
     """One special card of a book (see the module's docstring)."""
 
-    __slots__ = ()
+    rank: str
+    name: str
+    short: str
+    held: object
+    turned_up: object
+    count: object
+    credited: str
+    option: str | None
+    key: str
+    phase: str
+    nobody: bool
 
     @property
     def called(self) -> str:
@@ -77,7 +86,16 @@ def card(rank: str, name: str, *, credited: str, short: str | None = None, held=
 #: ``verb`` (the honours line: "Tib — played by"), the question for a card of its own
 #: key and its label, what the lines say of whoever has it, and of nobody, and how
 #: the record's key says who has it (docs/record.md), and why it may be nobody's.
-Credit = named_tuple("Credit", "verb ask label has nobody record null")
+class Credit(NamedTuple):
+    verb: str
+    ask: str
+    label: str
+    has: str
+    nobody: str
+    record: str
+    null: str
+
+
 CREDITS = {
     "played": Credit("played", "Who holds {card} in the play? Tap Nobody if no one.",
                      "Who holds it in the play?", "holds", "Nobody is paid for {names}.",

@@ -11,7 +11,7 @@ list of three amounts, one per seat, adding up to 0.
 from __future__ import annotations
 
 import json
-from operator import itemgetter
+from typing import NamedTuple
 
 SEATS = (0, 1, 2)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -28,42 +28,6 @@ RANK_PLURALS = {r: ("Sixes" if r == "6" else RANK_NAMES[r] + "s") for r in RANKS
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "Kiss"}
 
 Transfer = list  # three Fractions, summing to 0
-
-
-# ---------------------------------------------------------------- named tuples
-
-def named_tuple(name: str, fields: str, defaults: dict | None = None) -> type:
-    """A tuple type with named fields, as ``collections.namedtuple`` makes them (positional
-    or keyword construction, ``_fields``, a readable repr; ``defaults`` for the last
-    fields), for the few this package declares. namedtuple compiles code for each type
-    (~60 µs), which every ``settle`` would pay at import; this does not."""
-    names = tuple(fields.split())
-    defaults = dict(defaults or {})
-
-    def __new__(cls, *values, **by_name):
-        if by_name or (defaults and len(values) < len(names)):
-            try:
-                values += tuple(by_name.pop(field) if field in by_name else defaults[field]
-                                for field in names[len(values):])
-            except KeyError as missing:
-                raise TypeError(f"{name}() needs {missing}") from None
-            if by_name:
-                raise TypeError(f"{name}() has no field {next(iter(by_name))!r}")
-        if len(values) != len(names):
-            raise TypeError(f"{name}() takes {len(names)} values ({', '.join(names)}), not {len(values)}")
-        return tuple.__new__(cls, values)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{f}={v!r}' for f, v in zip(names, self))})"
-
-    def __getnewargs__(self) -> tuple:  # (pickling and copying)
-        return tuple(self)
-
-    namespace = {"__slots__": (), "__new__": __new__, "__repr__": __repr__, "_fields": names,
-                 "__getnewargs__": __getnewargs__, "__module__": __name__}
-    for index, field in enumerate(names):
-        namespace[field] = property(itemgetter(index))
-    return type(name, (tuple,), namespace)
 
 
 # ---------------------------------------------------------------- seats
@@ -250,11 +214,12 @@ def signed_counters(amount) -> str:
 
 # ---------------------------------------------------------------- settlement
 
-class Payment(named_tuple("Payment", "payer payee amount")):
-    """``payer`` pays ``amount`` to ``payee``. (Plain named tuples here, not
-    dataclasses: ``settle`` is a command, and importing dataclasses costs it ~10 ms.)"""
+class Payment(NamedTuple):
+    """``payer`` pays ``amount`` to ``payee`` (seats)."""
 
-    __slots__ = ()
+    payer: int
+    payee: int
+    amount: object
 
     def as_json(self) -> dict:
         return {"from": self.payer, "to": self.payee, "amount": as_number(self.amount)}
@@ -284,14 +249,16 @@ def fewest_payments(balances) -> list[Payment]:
 
 # ---------------------------------------------------------------- problems
 
-class Problem(named_tuple("Problem", "hand key text")):
+class Problem(NamedTuple):
     """One thing wrong with a record, worded for a person at a card table.
 
     ``hand`` is 1-based (``None`` outside the hands); ``key`` is the record key
     the problem is about, so a form can show it beside the right field.
     """
 
-    __slots__ = ()
+    hand: int | None
+    key: str | None
+    text: str
 
     def __str__(self) -> str:
         return f"hand {self.hand}: {self.text}" if self.hand else self.text
@@ -390,37 +357,78 @@ def set_cards(kind: str) -> int:
     return 4 if kind == "mournival" else 3
 
 
-#: A rule the sources leave open, decided for the app (shown on the rules page).
-Decision = named_tuple("Decision", "title text source")
-#: A session option of a rule book (e.g. wits1671's Tiddy on/off).
-Option = named_tuple("Option", "name default label help")
-#: A phase's rule in plain words, for the rules page.
-PhaseRule = named_tuple("PhaseRule", "phase text")
+class Decision(NamedTuple):
+    """A rule the sources leave open, decided for the app (shown on the rules page)."""
+
+    title: str
+    text: str
+    source: str
 
 
-#: One word of a rule book's vying (docs/rules.md, "Call by call"), as the book declares it for
-#: ``rules/calls.py``: ``action`` is what it does (check, open, call, raise or drop);
-#: ``label`` its button on the call pad ("Raise to {n}"), ``says`` how the calls line
-#: reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's
-#: reason recalls it ("saw {n}").
-Word = named_tuple("Word", "word action label says did")
-#: A rule book's vying (the ruff, call by call), read by ``rules/calls.py``:
-#: ``before`` / ``after`` the words until somebody opens and from then on;
-#: ``opens_at`` the stake an opening makes (a number, ``"S"`` for the hand's opening
-#: stake, or ``"named"`` when the caller names it); ``raise_by`` what a raise adds (or
-#: ``"named"``); ``first_stake`` the stake before anybody opens; ``ante`` what every
-#: loser pays on top; ``fold_owes_stake``: a player who drops owes the stake then
-#: current (else the stake he last put in); ``all_quiet``: when all three speak without
-#: opening, ``"no contest"`` or ``"showdown"``; ``unopened`` / ``opened_as`` the state in
-#: words for a call made at the wrong moment; ``stories`` a loser's reason: dropped, dropped
-#: without ever putting anything in, held out to the end.
-#: ``scaled``: every amount is multiplied by the hand's opening value (cotton1674's M, the
-#: ruff played for double); ``double``: a ``Word`` the dealer may say on the call pad once
-#: eldest and middle have passed (the ruff is played for at the next deal: ``ruff: null``);
-#: it is never a word of a record's calls.
-Vying = named_tuple("Vying", "before after opens_at raise_by first_stake ante fold_owes_stake all_quiet "
-                            "unopened opened_as stories scaled double", defaults={"scaled": False, "double": None})
+class Option(NamedTuple):
+    """A session option of a rule book (e.g. wits1671's Tiddy on/off)."""
+
+    name: str
+    default: object
+    label: str
+    help: str
 
 
-#: A moment of play on the hand form: its id, its heading and a short aside (``hand.py``).
-Section = named_tuple("Section", "id title aside")
+class PhaseRule(NamedTuple):
+    """A phase's rule in plain words, for the rules page."""
+
+    phase: str
+    text: str
+
+
+class Word(NamedTuple):
+    """One word of a rule book's vying (docs/rules.md, "Call by call"), as the book declares
+    it for ``rules/calls.py``: ``action`` is what it does (check, open, call, raise or drop);
+    ``label`` its button on the call pad ("Raise to {n}"), ``says`` how the calls line
+    reads it ("raises to {n}"; a drop's {n} is what he owes), ``did`` how a loser's
+    reason recalls it ("saw {n}")."""
+
+    word: str
+    action: str
+    label: str
+    says: str
+    did: str
+
+
+class Vying(NamedTuple):
+    """A rule book's vying (the ruff, call by call), read by ``rules/calls.py``:
+    ``before`` / ``after`` the words until somebody opens and from then on;
+    ``opens_at`` the stake an opening makes (a number, ``"S"`` for the hand's opening
+    stake, or ``"named"`` when the caller names it); ``raise_by`` what a raise adds (or
+    ``"named"``); ``first_stake`` the stake before anybody opens; ``ante`` what every
+    loser pays on top; ``fold_owes_stake``: a player who drops owes the stake then
+    current (else the stake he last put in); ``all_quiet``: when all three speak without
+    opening, ``"no contest"`` or ``"showdown"``; ``unopened`` / ``opened_as`` the state in
+    words for a call made at the wrong moment; ``stories`` a loser's reason: dropped, dropped
+    without ever putting anything in, held out to the end.
+    ``scaled``: every amount is multiplied by the hand's opening value (cotton1674's M, the
+    ruff played for double); ``double``: a ``Word`` the dealer may say on the call pad once
+    eldest and middle have passed (the ruff is played for at the next deal: ``ruff: null``);
+    it is never a word of a record's calls."""
+
+    before: tuple
+    after: tuple
+    opens_at: object
+    raise_by: object
+    first_stake: object
+    ante: object
+    fold_owes_stake: bool
+    all_quiet: str
+    unopened: str
+    opened_as: str
+    stories: object
+    scaled: bool = False
+    double: Word | None = None
+
+
+class Section(NamedTuple):
+    """A moment of play on the hand form: its id, its heading and a short aside (``hand.py``)."""
+
+    id: str
+    title: str
+    aside: str

@@ -30,9 +30,10 @@ return plain data.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .core import (  # noqa: F401 - Section is part of a book's declaration
     Section,
-    named_tuple,
     RANK_PLURALS,
     RANKS,
     SEATS,
@@ -42,18 +43,46 @@ from .core import (  # noqa: F401 - Section is part of a book's declaration
     parse_set,
 )
 
-#: One answer a chip offers: the record value, its label, and a mark ("dealer").
-Choice = named_tuple("Choice", "value label mark")
-#: An answer the rules leave no choice about, and why (in the table's words).
-Fixed = named_tuple("Fixed", "value reason")
-#: One tap that answers several questions ("Quiet hand"): its id, its button's
-#: words, the section it sits in, and the answers it gives (key -> record value).
-Preset = named_tuple("Preset", "id label section answers")
-#: One honour's line in the honours question: the rank, its words, and either
-#: the seats that may hold it (choices) or why it is fixed.
-HonourLine = named_tuple("HonourLine", "rank label choices fixed")
-#: One rank's set chips for a seat: (rank, [Choice("gleek:K", "3×K"), …]).
-SetChoices = named_tuple("SetChoices", "rank choices")
+class Choice(NamedTuple):
+    """One answer a chip offers: the record value, its label, and a mark ("dealer")."""
+
+    value: object
+    label: str
+    mark: str | None
+
+
+class Fixed(NamedTuple):
+    """An answer the rules leave no choice about, and why (in the table's words)."""
+
+    value: object
+    reason: str
+
+
+class Preset(NamedTuple):
+    """One tap that answers several questions ("Quiet hand"): its id, its button's
+    words, the section it sits in, and the answers it gives (key -> record value)."""
+
+    id: str
+    label: str
+    section: str
+    answers: dict
+
+
+class HonourLine(NamedTuple):
+    """One honour's line in the honours question: the rank, its words, and either
+    the seats that may hold it (choices) or why it is fixed."""
+
+    rank: str
+    label: str
+    choices: list
+    fixed: str | None
+
+
+class SetChoices(NamedTuple):
+    """One rank's set chips for a seat: (rank, [Choice("gleek:K", "3×K"), …])."""
+
+    rank: str
+    choices: list
 
 NOBODY = "nobody"  # the form's word for a null answer
 

@@ -71,11 +71,19 @@ class Stake(NamedTuple):
     per_counter: Fraction
 
 
-class _ByKey:
-    """A record of statistics by key (``rules/statistics.py``): ``facts.won`` or
-    ``facts["won"]``, for whichever statistics are declared."""
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """A player's season (see docs/season.md): ``evenings`` and ``hands`` played, the
+    ``total`` and its ``average`` a hand (exact), ``phases`` (phase → net counters),
+    and ``values``: each statistic's value by its key (``rules/statistics.py``; counts
+    by key as dicts), also read as ``stats["won"]`` or ``stats.won``."""
 
-    __slots__ = ()
+    evenings: int
+    hands: int
+    total: object
+    average: object
+    phases: dict
+    values: dict
 
     def __getattr__(self, key: str):
         if key.startswith("_"):   # pickle and copy asking for __setstate__, __deepcopy__ …: no statistic
@@ -83,21 +91,10 @@ class _ByKey:
         try:
             return object.__getattribute__(self, "values")[key]
         except KeyError:
-            raise AttributeError(f"{type(self).__name__} has no statistic {key!r}") from None
+            raise AttributeError(f"Stats has no statistic {key!r}") from None
 
     def __getitem__(self, key: str):
         return self.values[key]
-
-
-@dataclass(frozen=True, slots=True)
-class SeatFacts(_ByKey):
-    """What one seat did in one evening: each statistic's value by its key (counts by
-    key as ``(key, count)`` pairs)."""
-
-    values: dict
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.values.items()))
 
 
 class EveningFigures(NamedTuple):
@@ -108,7 +105,10 @@ class EveningFigures(NamedTuple):
     - ``hands``: how many; ``totals``: three exact amounts (counters, summing to 0);
     - ``money``: three exact money values (``totals`` × the stake) or None;
     - ``phases``: ``(phase, (a, b, c))`` in the book's order, each phase's net per seat;
-    - ``facts``: three ``SeatFacts``, one per seat.
+    - ``facts``: what each seat did, three dicts: each statistic's value by its key
+      (``rules/statistics.py``; counts by key as ``(key, count)`` pairs). Plain dicts:
+      a cold season page reads 1,000 evenings back from the database (pickle builds a
+      dict with no Python code; a record class around each cost a third of the page).
     """
 
     key: str
@@ -133,21 +133,6 @@ class SeasonPayment(NamedTuple):
     payer: str
     payee: str
     amount: object
-
-
-@dataclass(frozen=True, slots=True)
-class Stats(_ByKey):
-    """A player's season (see docs/season.md): ``evenings`` and ``hands`` played, the
-    ``total`` and its ``average`` a hand (exact), ``phases`` (phase → net counters),
-    and ``values``: each statistic's value by its key (``rules/statistics.py``; counts
-    by key as dicts), also read as ``stats.won``."""
-
-    evenings: int
-    hands: int
-    total: object
-    average: object
-    phases: dict
-    values: dict
 
 
 class HeadToHead(NamedTuple):
@@ -230,7 +215,7 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
     money = tuple(fraction(t) * stake.per_counter for t in totals) if stake else None
     hands = (Hand(hand, result.total, book.season_facts(hand, options))
              for result, hand in zip(settlement.hands, record["hands"]))
-    facts = tuple(SeatFacts(values) for values in of_evening(book, hands))
+    facts = tuple(of_evening(book, hands))
     phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
     return EveningFigures(key, record.get("played_on"), record.get("title"), book.id, players, stake,
                           len(settlement.hands), totals, money, phases, facts)
@@ -279,7 +264,7 @@ def _stats_of(played: list) -> Stats:
     for e, seat in played:
         for phase, amounts in e.phases:
             phases[phase] = phases.get(phase, 0) + amounts[seat]
-    values = of_season(e.facts[seat].values for e, seat in played)
+    values = of_season(e.facts[seat] for e, seat in played)
     return Stats(len(played), hands, total, fraction(total, hands) if hands else None, phases, values)
 
 
@@ -456,7 +441,7 @@ def in_money(s: Season) -> SeasonMoney:
         values = e.totals if e.money is None else e.money
         for seat, name in enumerate(e.players):
             row[place[name]] += values[seat]
-            total, facts = e.totals[seat], e.facts[seat].values
+            total, facts = e.totals[seat], e.facts[seat]
             group = groups.setdefault((name, unit), {}).get(rate)
             if group is None:
                 group = groups[name, unit][rate] = _Tally()
@@ -597,6 +582,6 @@ def season_json(s: Season) -> dict:
     }
 
 
-__all__ = ["Debt", "EveningFigures", "HeadToHead", "Net", "Paid", "SeatFacts", "Season", "SeasonMoney",
+__all__ = ["Debt", "EveningFigures", "HeadToHead", "Net", "Paid", "Season", "SeasonMoney",
            "SeasonPayment", "Stake", "Stats", "evening_figures", "in_money", "owed", "season", "season_json",
            "unit_of"]

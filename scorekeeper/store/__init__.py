@@ -82,6 +82,10 @@ from .night_archive import (  # noqa: F401
 from .night_backups import (  # noqa: F401
     is_night_backup, night_snapshot, all_night_ids, night_backup_problems,
 )
+from .kept_figures import (  # noqa: F401
+    EveningVersion, EveningsState, KeptRow, evening_versions, evenings_state, kept_rows_of, kept_rows_of_circle,
+    keep_rows, kept_code, rules_code, encode as encode_figures, decode as decode_figures,
+)
 from .circle_archive import (  # noqa: F401
     FORMAT as CIRCLE_FORMAT, archive_data, archive, archive_problems, import_archive,
 )

@@ -7,23 +7,18 @@ computed again; renaming a member changes no figure at all (the figures name
 members by id, ``#12``, and the pages put today's names on them). The season
 (the evenings added up, with a filter) and the pages made from it are kept by
 the circle's version and every evening's version: never stale, only recomputed.
+The figures kept in the database across restarts, and every statement about them,
+are ``store/kept_figures.py``'s.
 """
 
 from __future__ import annotations
 
-import contextlib
-import copyreg
-import io
-import pickle
 from datetime import date
-from fractions import Fraction
-from functools import lru_cache
 
 from flask import current_app
 
 from .. import store
 from ..rules.season import EveningFigures, Paid, owed
-from ..rules.statistics import STATISTICS
 from .cache import LATEST_SETTLEMENT, Recent
 
 #: EveningFigures by (database, session id, version, members): a circle of 1,000
@@ -43,19 +38,6 @@ def member_of(key: str) -> int | None:
     return int(key[1:]) if key.startswith("#") and key[1:].isdigit() else None
 
 
-def evening_versions(db, circle_id: str) -> tuple:
-    """(session id, version, members) of each evening: what every cached figure is keyed by.
-    In the circle's order (``store.evenings``): the season lists undated evenings in the
-    order given, and they are named by their number in that order ("Evening 3")."""
-    rows = db.execute(
-        "select s.id, s.version, (select group_concat(coalesce(member_id, ''), ',') from "
-        "(select member_id from seats where session_id = s.id order by seat)) "
-        "from circle_sessions x join sessions s on s.id = x.session_id where x.circle_id = ? "
-        "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid",
-        [circle_id]).fetchall()
-    return tuple(rows)
-
-
 def _figures_of(db, session_id: str, version: int, members: str):
     from ..rules.record import settle
     from ..rules.season import evening_figures
@@ -73,116 +55,48 @@ def _figures_of(db, session_id: str, version: int, members: str):
     return evening_figures(record, session.id, names, settlement=settlement)
 
 
-def rules_code() -> str:
-    """What the rules' code is (a hash of ``rules/``): figures kept by an older
-    release's rules are computed again, never shown."""
-    global _CODE
-    if _CODE is None:
-        import hashlib
-        from pathlib import Path
-
-        digest = hashlib.sha256()
-        for path in sorted((Path(__file__).resolve().parent.parent / "rules").glob("*.py")):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        _CODE = digest.hexdigest()[:16]
-    return _CODE
-
-
-_CODE = None
-
-
-def kept_code() -> str:
-    """What a kept evening's figures were made by: the rules' code, ``encode``'s format
-    and the statistics counted (a statistic added or taken away computes them again)."""
-    return f"{rules_code()}{FORMAT}:{STATISTICS.keys()}"
-
-
 def figures(db, circle_id: str, versions: tuple | None = None) -> list:
     """Every evening's ``EveningFigures``: kept in this process, else kept in the
     database (``evening_figures``, by the same key and the rules' code), else
     computed (and kept in both)."""
     path = current_app.config["DATABASE"]
-    versions = evening_versions(db, circle_id) if versions is None else versions
+    versions = store.evening_versions(db, circle_id) if versions is None else versions
     found, missing = {}, []
-    for session_id, version, members in versions:
-        kept = FIGURES.peek((path, session_id, version, members))
+    for evening in versions:
+        kept = FIGURES.peek((path, *evening))
         if kept is not None:
-            found[session_id] = kept
+            found[evening.session_id] = kept
         else:
-            missing.append((session_id, version, members))
+            missing.append(evening)
     if missing:
         found.update(_kept_or_computed(db, path, circle_id, missing))
-    return [found[session_id] for session_id, _, _ in versions]
-
-
-#: The shape of ``encode``'s bytes: kept in each row's code (with the statistics' keys),
-#: so rows of an older shape are computed again, never misread.
-FORMAT = "p1"
-
-
-@lru_cache(maxsize=16384)
-def _shared_fraction(numerator: int, denominator: int) -> Fraction:
-    """One Fraction per value read back, shared by every evening that has it (a
-    Fraction cannot change): 1,000 evenings' money is a few hundred values, each
-    made (and normalised) once."""
-    return Fraction(numerator, denominator)
-
-
-def _fraction_as_ints(value: Fraction) -> tuple:
-    return _shared_fraction, (value.numerator, value.denominator)
-
-
-#: How ``encode`` pickles: as pickle does, but a Fraction as its two ints (pickle's own
-#: way writes its text, which was most of a cold page to parse back).
-_PICKLING = {**copyreg.dispatch_table, Fraction: _fraction_as_ints}
-
-
-def encode(f: EveningFigures) -> bytes:
-    """An ``EveningFigures`` as pickle bytes (the records as they are, each Fraction
-    as its numerator and denominator). Only this app's own database holds them."""
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = _PICKLING
-    pickler.dump(f)
-    return out.getvalue()
-
-
-def decode(data: bytes) -> EveningFigures:
-    """``encode``'s bytes back into the ``EveningFigures`` they were made from (equal
-    to it, Fractions and all)."""
-    return pickle.loads(data)
+    return [found[evening.session_id] for evening in versions]
 
 
 #: Evenings missing from this process's figures that are read by their ids (else every row of the circle).
 FEW = 50
 
 
-def _kept_or_computed(db, path: str, circle_id: str, missing: list) -> dict:
-    code = kept_code()
-    wanted = {session_id: (version, members) for session_id, version, members in missing}
+def _kept_or_computed(db, path: str, circle_id: str, missing: list[store.EveningVersion]) -> dict:
+    """The ``missing`` evenings' figures: read back from their kept rows where a row is of
+    their version, members and code, else computed and kept (session id -> figures)."""
+    code = store.kept_code()
+    wanted = {e.session_id: e for e in missing}
     found, fresh = {}, []
-    if len(wanted) <= FEW:   # a new hand, a new evening: their rows only, not the circle's 1,000
-        rows = db.execute("select session_id, version, members, code, data from evening_figures "
-                          f"where session_id in ({','.join('?' * len(wanted))})", list(wanted))
-    else:
-        rows = db.execute("select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
-                          "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])
-    for session_id, version, members, row_code, data in rows:
-        if wanted.get(session_id) == (version, members) and row_code == code:
-            found[session_id] = decode(data)
-            FIGURES.put((path, session_id, version, members), found[session_id])
-    for session_id, (version, members) in wanted.items():
+    rows = store.kept_rows_of(db, wanted) if len(wanted) <= FEW else store.kept_rows_of_circle(db, circle_id)
+    for row in rows:
+        evening = wanted.get(row.session_id)
+        if evening is not None and (row.version, row.members, row.code) == (evening.version, evening.members, code):
+            found[row.session_id] = store.decode_figures(row.data)
+            FIGURES.put((path, *evening), found[row.session_id])
+    for session_id, evening in wanted.items():
         if session_id not in found:
-            found[session_id] = _figures_of(db, session_id, version, members)
-            fresh.append((session_id, version, members, code, encode(found[session_id])))
-            FIGURES.put((path, session_id, version, members), found[session_id])
+            found[session_id] = _figures_of(db, *evening)
+            fresh.append(store.KeptRow(*evening, code, store.encode_figures(found[session_id])))
+            FIGURES.put((path, *evening), found[session_id])
     if fresh:
-        try:
-            # a cache: losing it to a crash costs a recomputation. Inside a write transaction
-            # already (a payment being marked reads what is owed in its own) it goes with that one.
-            with contextlib.nullcontext() if db.conn.in_transaction else store.writing(db, durable=False):
-                db.conn.executemany("insert or replace into evening_figures (session_id, version, members, code, data) "
-                                    "values (?, ?, ?, ?, ?)", fresh)
+        try:   # a cache: losing it to a crash costs a recomputation
+            store.keep_rows(db, fresh)
         except Exception as error:   # pragma: no cover - a busy or full database: the figures are still shown
             current_app.logger.warning("evening figures not kept: %s", error)
     return found
@@ -212,10 +126,7 @@ def evenings_key(db, circle: store.Circle) -> tuple:
     version (bumped by every change of its members, evenings or payments: a seat's
     member changes only so) and its evenings' versions (every change of a session
     bumps its version, never back: their count and sum move with any of them)."""
-    count, total, last = db.execute(
-        "select count(*), coalesce(sum(s.version), 0), max(s.updated_at) from circle_sessions x "
-        "join sessions s on s.id = x.session_id where x.circle_id = ?", [circle.id]).fetchone()
-    return current_app.config["DATABASE"], circle.id, circle.version, count, total, last
+    return current_app.config["DATABASE"], circle.id, circle.version, *store.evenings_state(db, circle.id)
 
 
 def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):

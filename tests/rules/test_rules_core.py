@@ -92,25 +92,16 @@ def test_as_number_whole_as_int_half_as_float():
     assert as_number(0) == 0 and type(as_number(0)) is int
 
 
-def test_named_tuples_behave_as_namedtuples():
+def test_a_problem_is_a_named_record():
     import copy
     import pickle
 
-    from scorekeeper.rules.core import named_tuple
-
-    Point = named_tuple("Point", "x y")
-    p = Point(1, y=2)
-    assert p == (1, 2) and p.x == 1 and p.y == 2 and Point._fields == ("x", "y")
-    assert repr(p) == "Point(x=1, y=2)" and list(p) == [1, 2]
-    assert copy.deepcopy(p) == p and copy.copy(p) == p
-    for bad in (lambda: Point(1), lambda: Point(1, 2, 3), lambda: Point(1, z=2), lambda: Point(x=1)):
-        with pytest.raises(TypeError):
-            bad()
-    with pytest.raises(AttributeError):
-        p.x = 3
     problem = Problem(2, "ruff", "ruff: x")
     assert (problem.hand, problem.key, str(problem)) == (2, "ruff", "hand 2: ruff: x")
-    assert pickle.loads(pickle.dumps(problem)) == problem
+    assert problem == Problem(hand=2, key="ruff", text="ruff: x") and Problem._fields == ("hand", "key", "text")
+    assert pickle.loads(pickle.dumps(problem)) == problem and copy.deepcopy(problem) == problem
+    with pytest.raises(AttributeError):
+        problem.hand = 3
 
 
 # ================================================================ fewest payments

@@ -207,9 +207,9 @@ def test_four_aces_oks_and_disputes():
     record = make_record("parlett", [aces, parlett_hand(agreed=[1, 2])])
     assert validate(record) == []
     figures = evening_figures(record, "one")
-    assert [(f.ruffs, f.ruffs_by_aces) for f in figures.facts] == [(1, 1), (1, 0), (0, 0)]
-    assert [(f.agreed, f.disputed) for f in figures.facts] == [(0, 0), (2, 0), (1, 1)]
-    assert figures.facts[0].mournivals == (("A", 1),)
+    assert [(f["ruffs"], f["ruffs_by_aces"]) for f in figures.facts] == [(1, 1), (1, 0), (0, 0)]
+    assert [(f["agreed"], f["disputed"]) for f in figures.facts] == [(0, 0), (2, 0), (1, 1)]
+    assert figures.facts[0]["mournivals"] == (("A", 1),)
 
 
 def test_every_book_gives_its_side_cards():

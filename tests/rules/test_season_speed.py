@@ -42,18 +42,18 @@ class _Tally:
         self.evenings += 1
         self.hands += evening.hands
         self.total += evening.totals[seat]
-        self.won += f.won
-        if f.best is not None and (self.best is None or f.best > self.best):
-            self.best = f.best
-        if f.worst is not None and (self.worst is None or f.worst < self.worst):
-            self.worst = f.worst
-        self.bought += f.bought
-        self.price += f.price
-        self.ruffs += f.ruffs
-        self.aces += f.ruffs_by_aces
-        self.agreed += f.agreed
-        self.disputed += f.disputed
-        for counter, pairs in ((self.gleeks, f.gleeks), (self.mournivals, f.mournivals), (self.held, f.held)):
+        self.won += f["won"]
+        if f["best"] is not None and (self.best is None or f["best"] > self.best):
+            self.best = f["best"]
+        if f["worst"] is not None and (self.worst is None or f["worst"] < self.worst):
+            self.worst = f["worst"]
+        self.bought += f["bought"]
+        self.price += f["price"]
+        self.ruffs += f["ruffs"]
+        self.aces += f["ruffs_by_aces"]
+        self.agreed += f["agreed"]
+        self.disputed += f["disputed"]
+        for counter, pairs in ((self.gleeks, f["gleeks"]), (self.mournivals, f["mournivals"]), (self.held, f["held"])):
             for k, n in pairs:
                 counter[k] = counter.get(k, 0) + n
         phases = self.phases

@@ -509,7 +509,7 @@ def loadavg() -> str:
         return "?"
 
 
-TAP_HEADING = "## The hand on the table (issue 9)"
+TAP_HEADING = "## The hand on the table"
 TAP_INTRO = """\
 `.venv/bin/python bench/app_bench.py --part tap,long`: in one process, Flask's test
 client on a real SQLite file. *A tap*: a parlett hand entered chip by chip on the
@@ -526,7 +526,7 @@ at 200 hands as at 12, ≤ 4 KB compressed per answer; save + table page on a
 500-hand session ≤ 1.5× the same on a 12-hand session. Figures are the median
 of the repetitions, with their range in brackets.
 """
-PAD_HEADING = "## Call by call: the pad's taps (issue 11)"
+PAD_HEADING = "## Call by call: the pad's taps"
 PAD_INTRO = """\
 `.venv/bin/python bench/app_bench.py --part pad`: as "The hand on the table" above,
 with the call pad: each tap posts a call the pad offers (`bid` = its JSON: the
@@ -591,9 +591,9 @@ def main(argv=None) -> int:
     if found["save"] or byte_lines:
         lines = ["```", machine_text]
         if found["save"]:
-            lines += save_table(found["save"], "save + render (issue 3)")
+            lines += save_table(found["save"], "save + table page")
         lines += byte_lines + ["```", ""]
-        entries["## Table app (issue 3)"] = "\n".join(lines)
+        entries["## Table app"] = "\n".join(lines)
     for heading_, entry in entries.items():
         print(f"{heading_}\n\n{entry}")
     if args.write:
@@ -602,7 +602,7 @@ def main(argv=None) -> int:
                 append_to_section(heading_, TAP_INTRO, entry)
             elif heading_ == PAD_HEADING:
                 append_to_section(heading_, PAD_INTRO, entry)
-        print("appended to bench/history.md (the issue 3 figures: by hand)", file=sys.stderr)
+        print("appended to bench/history.md (the Table app section's save and bytes figures: by hand)", file=sys.stderr)
     return 0
 
 

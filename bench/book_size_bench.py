@@ -107,12 +107,12 @@ def report(before: str, added: str) -> tuple[str, list]:
     def size(kind):
         return sum(a + d for _, a, d in groups.get(kind, []))
 
-    results.append(("lines outside rules/ to add cotton1674 (issue 17)", "none but generated docs and test data",
+    results.append(("lines outside rules/ to add cotton1674", "none but generated docs and test data",
                     f"{size('the app')} of the app; {size('test support')} of shared test support (the books' own "
                     f"model, strategies, the form helper); new tests {size('tests')}, bench {size('bench')}",
                     f"generated docs {size('generated docs')}, test data {size('test data')}",
                     size("the app") == 0 and size("test support") == 0, "bench/book_size_bench.py"))
-    results.append(("size of `RuleBook` (issue 17)", "shrinks to what is common",
+    results.append(("size of `RuleBook`", "shrinks to what is common",
                     f"{new[0]} lines, {new[1]} methods", f"{old[0]} lines, {old[1]} methods at {before}",
                     new[0] < old[0], "bench/book_size_bench.py"))
     return "\n".join(lines), results
@@ -128,7 +128,7 @@ def main(argv=None) -> int:
     print(text)
     if args.write:
         info = machine()
-        append_to_section("## A rule book is one module (issue 17)", """\
+        append_to_section("## A rule book is one module", """\
 `.venv/bin/python bench/book_size_bench.py`: the size of `RuleBook` and of each
 module of `scorekeeper/rules/` now against the commit before books became modules
 (982e5c1), and the lines the commit that added cotton1674 touched outside

@@ -157,7 +157,7 @@ def main() -> None:
     if args.write:
         machine = cpu_model()
         append_to_section(
-            "## A circle's season (issue 19)",
+            "## A circle's season",
             "A circle of 1,000 evenings × 30 hands: the ledger, owed and statistics pages, server time in "
             "the app (bench/circle_bench.py), cold (every cache of the process emptied, the database's "
             "evening_figures kept: a restarted server) and cached.\n",
@@ -165,15 +165,15 @@ def main() -> None:
             + "\n".join(f"- {line}" for line in lines) + "\n")
         worst_cold = max(statistics.median(v) for v in cold.values())
         worst_warm = max(statistics.median(v) for v in warm.values())
-        record_result("circle of 1,000 evenings × 30 hands: ledger, owed, stats cold (issue 19)", "≤ 200 ms p50",
+        record_result("circle of 1,000 evenings × 30 hands: ledger, owed, stats cold", "≤ 200 ms p50",
                       f"worst p50 {worst_cold:.0f} ms", f"/healthz {baseline:.2f} ms", worst_cold <= 200,
                       "bench/circle_bench.py")
-        record_result("the same pages cached (issue 19)", "≤ 20 ms p50", f"worst p50 {worst_warm:.1f} ms",
+        record_result("the same pages cached", "≤ 20 ms p50", f"worst p50 {worst_warm:.1f} ms",
                       f"/healthz {baseline:.2f} ms", worst_warm <= 20, "bench/circle_bench.py")
         if pdf is not None:
-            record_result("season sheet PDF of 1,000 evenings from the circle's page (issue 19)", "≤ 2 s",
+            record_result("season sheet PDF of 1,000 evenings from the circle's page", "≤ 2 s",
                           f"{pdf:.1f} s", f"/healthz {baseline:.2f} ms", pdf <= 2, "bench/circle_bench.py --pdf")
-        record_result("a new hand in one of 1,000 evenings (issue 19)", "only that evening recomputed",
+        record_result("a new hand in one of 1,000 evenings", "only that evening recomputed",
                       f"{len(computed)} evening recomputed; ledger {after:.0f} ms", "—", len(computed) == 1,
                       "bench/circle_bench.py")
 

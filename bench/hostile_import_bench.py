@@ -47,7 +47,7 @@ from support.sessions import long_session  # noqa: E402
 from scorekeeper.printing.sheet import render_sheet_pdf  # noqa: E402
 from support.hostile import many_attachments_pdf  # noqa: E402
 
-HEADING = "## Hostile imports (issue 18)"
+HEADING = "## Hostile imports"
 INTRO = """\
 `.venv/bin/python bench/hostile_import_bench.py [--root DIR]`: (1) the 862-attachment
 PDF (2 MB, each attachment inflating to 2 MB) imported through `POST /import` in a

@@ -111,7 +111,7 @@ from benchmarks_md import HISTORY, append_to_section, machine as common_machine 
 from scorekeeper.server import front  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 from scorekeeper.web.front_polls import default_folder, remove_memory_folder  # noqa: E402
-HEADING = "## Load (issue 5)"
+HEADING = "## Load"
 P95_TARGET_MS = 100.0
 
 EVENING = __import__("json").loads((ROOT / "tests/data/parlett-evening.json").read_text())["hands"]
@@ -889,7 +889,7 @@ def report(results: dict, info: dict, args) -> str:
     return "\n".join(lines) + "\n"
 
 
-TRUST_HEADING = "## Trust: load with long sessions and the players' phones (issues 8 and 13)"
+TRUST_HEADING = "## Trust: load with long sessions and the players' phones"
 TRUST_INTRO = SECTION_INTRO.replace("Each run is appended below.", """\
 This is the load with 500-hand sessions (`--hands 500`: each table's
 session imported with 500 hands before the run) and 3 more phones a

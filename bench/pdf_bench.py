@@ -43,7 +43,7 @@ from support.sessions import long_session  # noqa: E402
 from scorekeeper.files.upload import record_text  # noqa: E402
 from scorekeeper.rules.record import dump, validate  # noqa: E402
 import pypdf  # noqa: E402
-HEADING = "## PDF sheet and import (issue 12)"
+HEADING = "## PDF sheet and import"
 SHEETS = (12, 120)
 TARGET_120_S = 1.0
 IMPORT_FACTOR = 2.0

@@ -60,7 +60,7 @@ from support.sessions import circle_of_evenings, long_session  # noqa: E402
 from support.web import http_request  # noqa: E402
 from scorekeeper.store.schema import connect, initialise  # noqa: E402
 
-HEADING = "## PDF sheets beside other requests (issue 8)"
+HEADING = "## PDF sheets beside other requests"
 SECTION_INTRO = """\
 `.venv/bin/python bench/pdf_starvation_bench.py [--pdfs 9] [--root DIR]`: the real
 server as `make run` starts it, on loopback with a temp instance; `--pdfs`
@@ -72,7 +72,7 @@ runs an older copy of the project (before/after). Each run is appended below.
 """
 
 
-HOSTILE_HEADING = "## The scorer's sheet beside hostile clients (issue 18)"
+HOSTILE_HEADING = "## The scorer's sheet beside hostile clients"
 HOSTILE_INTRO = """\
 `.venv/bin/python bench/pdf_starvation_bench.py --hostile tz|own [--root DIR]`: the real
 server as `make run` starts it, on loopback with a temp instance; the scorer's table

@@ -44,7 +44,7 @@ import weasyprint  # noqa: E402
 REGULARS = ("Ann", "Ben", "Cat", "Dan", "Eve")
 STAKES = ({"per_counter": "0.25", "currency": "d"}, {"per_counter": "0.05", "currency": "GBP"}, None,
           {"per_counter": "1", "currency": "d"})
-HEADING = "## Season (issue 19)"
+HEADING = "## Season"
 INTRO = ("`.venv/bin/python bench/season_bench.py`: a season of 1,000 evenings × 30 hands (30,000 hands, the "
          "four books in turn, five regulars, three stakes and evenings without one). `cli`: the whole "
          "`scorekeeper season FILE… --json` process over 1,000 files (target ≤ 3 s), beside a bare "
@@ -119,7 +119,7 @@ def part_cli(args, season_records, lines, results) -> bool:
         f"{(reduced + added) / settling:.2f}× the settling they start from.",
         "",
     ]
-    results.append(("`scorekeeper season` over 1,000 files × 30 hands (issue 19)", "≤ 3 s",
+    results.append(("`scorekeeper season` over 1,000 files × 30 hands", "≤ 3 s",
                     f"{whole:.2f} s (figures {(reduced + added) * 1000:.0f} ms over a {settling:.2f} s load + settle)",
                     f"bare import {bare * 1000:.0f} ms", met, "bench/season_bench.py --part cli"))
     return met
@@ -160,7 +160,7 @@ def part_pdf(args, season_records, lines, results) -> bool:
         f"({took / base:.0f}× the one-line document).",
         "",
     ]
-    results.append(("season sheet PDF, 1,000 evenings × 30 hands (issue 19)", "≤ 2 s",
+    results.append(("season sheet PDF, 1,000 evenings × 30 hands", "≤ 2 s",
                     f"{took:.2f} s ({pages} pages)", f"one-line document {base * 1000:.0f} ms", met,
                     "bench/season_bench.py --part pdf"))
     return met

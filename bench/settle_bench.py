@@ -422,15 +422,15 @@ class Tee:
 
 
 HEADINGS = {
-    "import": ("## settle (issue 2)", "(see the runs below)\n"),
-    "books": ("## settle of the fourth book (issue 17)", """\
+    "import": ("## settle", "(see the runs below)\n"),
+    "books": ("## settle of the fourth book", """\
 `.venv/bin/python bench/settle_bench.py --part books --part import`: a 1,000-hand
 cotton1674 session (Towser and Tumbler, the odd penny, doubled ruffs, forfeits) against
 the wits1671 session of the same generator, as whole `python -m scorekeeper settle`
 processes in the same run, interleaved; and each against a bare `import scorekeeper`.
 Target: cotton1674 at most 1.1× wits1671.
 """),
-    "calls": ("## settle with calls (issue 11)", """\
+    "calls": ("## settle with calls", """\
 `.venv/bin/python bench/settle_bench.py --part calls`: each rule book's 1,000-hand
 session of the section above, every hand played call by call (docs/rules.md ("Call by call"):
 random legal calls picked among the call pad's own choices, `buyer`, `price`, `winner`,
@@ -476,7 +476,7 @@ def report(args, parts: list) -> int:
                 if mode.startswith("bytecode cached"):
                     each = ", ".join(f"{book} {b[0] / a[0]:.2f}× ({b[1] / a[1]:.2f}× CPU)" for book, a, b in rows)
                     imports = [a[0] * 1000 for _, a, _ in rows]
-                    RESULTS.append((f"settle of {args.hands:,} hands against a bare `import scorekeeper` (issue 2)",
+                    RESULTS.append((f"settle of {args.hands:,} hands against a bare `import scorekeeper`",
                                     "< 2×", f"worst {worst:.2f}× ({each})",
                                     f"import {min(imports):.1f}–{max(imports):.1f} ms", worst < 2,
                                     "bench/settle_bench.py --part import"))
@@ -489,7 +489,7 @@ def report(args, parts: list) -> int:
                                 f"{'ok' if worst <= 1.2 else 'OVER'}")
                 if mode.startswith("bytecode cached"):
                     plain = [a[0] * 1000 for _, a, _ in rows]
-                    RESULTS.append(("settle with every hand's calls against the same session without (issue 11)",
+                    RESULTS.append(("settle with every hand's calls against the same session without",
                                     "≤ 1.2×", f"worst {worst:.2f}×",
                                     f"the session without calls, {min(plain):.0f}–{max(plain):.0f} ms",
                                     worst <= 1.2, "bench/settle_bench.py --part calls"))
@@ -504,7 +504,7 @@ def report(args, parts: list) -> int:
                 if mode.startswith("bytecode cached"):
                     (_, a, b), = rows   # CPU beside wall: on a shared machine the wall clock waits for others
                     RESULTS.append((f"settle of {args.hands:,} cotton1674 hands against {args.hands:,} wits1671 "
-                                    "hands (issue 17)", "≤ 1.1×",
+                                    "hands", "≤ 1.1×",
                                     f"{worst:.2f}× wall ({b[0] * 1000:.1f} ms), {b[1] / a[1]:.2f}× CPU",
                                     f"wits1671 {a[0] * 1000:.1f} ms wall, {a[1] * 1000:.1f} ms CPU", worst <= 1.1,
                                     "bench/settle_bench.py --part books"))

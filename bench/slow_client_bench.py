@@ -83,7 +83,7 @@ from support.sessions import long_session  # noqa: E402
 from support.web import hand_fields, http_request  # noqa: E402
 from load_bench import family_cpu_seconds  # noqa: E402
 
-HEADING = "## Slow clients (issue 8)"
+HEADING = "## Slow clients"
 SECTION_INTRO = """\
 `.venv/bin/python bench/slow_client_bench.py`: the real server as `make run` starts
 it, on loopback with a temp instance; normal requests one after another (the table
@@ -95,7 +95,7 @@ times (the machine is shared). Target: p95 within 2× of the
 """
 PHASES = (0, 64, 256)
 PHASE_BUDGET = 7.0     # seconds of requests per phase: less than the server's 10 s idle timeout
-TRICKLE_HEADING = "## Trickling connections (issue 18)"
+TRICKLE_HEADING = "## Trickling connections"
 TRICKLE_INTRO = """\
 `.venv/bin/python bench/slow_client_bench.py --trickle 2100 [--root DIR]`: the real
 server as `make run` starts it, on loopback with a temp instance; normal requests one

@@ -22,6 +22,8 @@ import io
 import subprocess
 from pathlib import Path
 
+import pydyf
+
 FAMILY = "DejaVu Sans Mono"
 FALLBACK_FILE = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
 RESOURCE_NAME = "FLedger"
@@ -47,8 +49,8 @@ class LedgerFont:
     """DejaVu Sans Mono subset to ``chars``, ready to embed."""
 
     def __init__(self, chars: str):
-        from fontTools import subset
-        from fontTools.ttLib import TTFont
+        from fontTools import subset   # ~80 ms: only where a ledger is drawn (the renderer process)
+        from fontTools.ttLib import TTFont   # (fontTools, as above)
 
         whole = TTFont(str(font_file()), lazy=True)
         cmap = whole.getBestCmap()
@@ -94,8 +96,6 @@ class LedgerFont:
 
     def add_to(self, pdf, compress: bool = True):
         """The Type0 font's objects added to a pydyf ``PDF``; its reference."""
-        import pydyf
-
         tag = "LEDGER+DejaVuSansMono"
         file = pydyf.Stream([self.data], pydyf.Dictionary({"Length1": len(self.data)}), compress=compress)
         pdf.add_object(file)

@@ -144,8 +144,8 @@ def night_pdf_parts(data: dict, night_text: str, paper: str = "a4",
 def print_night_pdf(html: str, paper: str, night_text: str) -> bytes:
     """HTML to PDF with WeasyPrint, the night's document attached (no rule book
     needed: the renderer process runs it, ``pdf.py``)."""
-    import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
+    import weasyprint   # ~0.4 s: only where a PDF is made (the renderer process)
+    from weasyprint.text.fonts import FontConfiguration   # (WeasyPrint, as above)
 
     font_config = FontConfiguration()
     css = "\n".join(p.read_text(encoding="utf-8") for p in STYLESHEETS) + "\n" + page_css(paper)

@@ -26,18 +26,21 @@ ledger the font cannot print keep one text per ten evenings, set by WeasyPrint.
 from __future__ import annotations
 
 import datetime
+import io
 import threading
 
 from markupsafe import Markup
 
 from .chart import balance_chart_svg, thin
+from .ledger_pdf import RESOURCE_NAME, ledger_font, rule_ops, text_ops
 from ..rules import BOOKS
 from ..rules.core import format_counters, signed_counters
 from ..rules.season import in_money, unit_of
+from ..words.localtime import printed_line
 from ..words.season_text import debt_words
 from ..words.wording import (amount_text, head_to_head_rows, long_date, signed_amount, stake_label, stats_rows,
                              unit_words)
-from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, page_css
+from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, merge_markers, page_css
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
 CHUNK = 10  # evenings per ledger text (one table row)
@@ -112,8 +115,6 @@ def column_key(units) -> str:
 def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.datetime | None = None,
                    attachment_name: str | None = None) -> dict:
     """Plain data for ``templates/season_sheet.html``."""
-    from ..words.localtime import printed_line
-
     dated = [e.played_on for e in s.evenings if e.played_on]
     span = f"{long_date(dated[0])} to {long_date(dated[-1])}" if dated else ""
     books = []
@@ -142,8 +143,6 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
         chart = balance_chart_svg(chart_players, chart_rows, width=500, height=220, at=at,
                                   title=f"Running totals after each evening, {words}", x_label="evening",
                                   unit=unit)
-        from .sheet import merge_markers
-
         charts.append({"svg": Markup(merge_markers(chart)), "caption": f"Running totals after each evening ({words})"})
     sums = {unit: sum(balances.values()) for unit, balances in money.balances.items()}
     running_ok = all(money.balances[unit].get(n, 0) == sum(
@@ -198,8 +197,8 @@ _printer = threading.local()
 
 def _resources(paper: str):
     """Font configuration and parsed stylesheets, once per thread and paper."""
-    import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
+    import weasyprint   # ~0.4 s: only where a PDF is made (the renderer process)
+    from weasyprint.text.fonts import FontConfiguration   # (WeasyPrint, as above)
 
     cache = getattr(_printer, "cache", None)
     if cache is None:
@@ -234,9 +233,7 @@ def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | 
     ledger lines, and the lines are then written into the PDF (``ledger_pdf``): WeasyPrint
     would spend ~2.4 ms of CPU on each. A ledger with a character DejaVu Sans Mono lacks
     is set by WeasyPrint as before (it falls back to another font)."""
-    import io
-
-    import weasyprint
+    import weasyprint   # ~0.4 s: only where a PDF is made (the renderer process)
 
     font_config, stylesheet = _resources(paper)
     attachments = []
@@ -255,8 +252,6 @@ def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | 
     lines = context["ledger"]["lines"]
     document, finisher = None, None
     if lines:
-        from .ledger_pdf import ledger_font
-
         font = ledger_font("".join(lines))
         if not font.missing:
             document, finisher = _drawn_ledger(render, lines, font)
@@ -267,7 +262,7 @@ def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | 
 
 def _boxes(document, attribute: str) -> list[tuple[int, int, object]]:
     """``(page index, value, box)`` of each table cell carrying ``attribute``, in page order."""
-    from weasyprint.formatting_structure import boxes
+    from weasyprint.formatting_structure import boxes   # (WeasyPrint: only where a PDF is made)
 
     found = []
     for number, page in enumerate(document.pages):
@@ -285,7 +280,7 @@ def _page_bottom(document, number: int) -> float:
 def _drawn_ledger(render, lines: list[str], font):
     """The document with each page's ledger lines left out, and the finisher that draws them;
     ``(None, None)`` when the measured boxes do not fall as planned (then WeasyPrint sets them)."""
-    from weasyprint.formatting_structure import boxes
+    from weasyprint.formatting_structure import boxes   # (WeasyPrint: only where a PDF is made)
 
     probe = render({"probe": True})
     cells = _boxes(probe, "data-ledger-probe")
@@ -323,8 +318,6 @@ def _drawn_ledger(render, lines: list[str], font):
 
 def _finisher(placed, counts, lines, font, line_px, baseline_px):
     """Writes each page's ledger lines (and a rule every ``CHUNK`` evenings) into its PDF content."""
-    from .ledger_pdf import RESOURCE_NAME, rule_ops, text_ops
-
     scale = 0.75  # PDF points a CSS pixel
 
     def finish(document, pdf):

@@ -20,7 +20,7 @@
 link cannot, by construction); ``cache`` keeps settlements and PDFs by session
 version; ``hand_form`` reads the hand form by looping over the rule book's
 declaration, each question by its kind (``kinds/``, one module per kind);
-``wording`` holds the table's words for changes.
+``change_words`` holds the table's words for changes.
 """
 
 from __future__ import annotations

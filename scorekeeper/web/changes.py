@@ -11,7 +11,7 @@ from ..db import get_db
 from ..files.backup_files import snapshot_session
 from ..logs import label
 from .htmx import redirect
-from .wording import describe_change, undo_words
+from .change_words import describe_change, undo_words
 
 VERSION = re.compile(r"[0-9]{1,12}\Z")
 

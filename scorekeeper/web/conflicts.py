@@ -23,7 +23,7 @@ from ..form.hand_form import hand_values, raw_values
 from ..form.kinds import KINDS
 from .htmx import redirect
 from .target import Target, form_page
-from .wording import differences
+from .change_words import differences
 
 PADS = {"bid": ("bids", "bid_amount"), "ruff_call": ("ruff_calls", "ruff_amount")}  # a pad's tap: its list, its box
 

@@ -74,6 +74,7 @@ from flask import g, has_request_context
 
 from .. import store
 from ..private import private_dir
+from .nights import renew_standings
 from .table import renew_part
 
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
@@ -339,8 +340,6 @@ class Renewer:
         night being renewed by another leaves it to that one, which renews it once
         more when it is done, so a night is rendered at most once at a time in this
         process and never left behind its last change."""
-        from .nights import renew_standings
-
         for night_id in night_ids:
             with self.cond:
                 if night_id in self.nights_renewing:

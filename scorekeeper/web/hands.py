@@ -27,7 +27,7 @@ from ..form.fields import whole
 from ..form.hand_form import hand_values, raw_values
 from .htmx import is_fragment_request, redirect
 from .target import Target, form_page
-from .wording import HAND_ACTIONS, balance_changes, with_what_changed
+from .change_words import HAND_ACTIONS, balance_changes, with_what_changed
 
 bp = Blueprint("hands", __name__)
 

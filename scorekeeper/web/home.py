@@ -16,6 +16,7 @@ from .access import remember, remembered, unlock
 from .changes import keep_snapshot
 from .creating import creator, home_page, keep_limit, storage_full, too_many_sessions
 from .htmx import redirect
+from .nights import remember_night
 
 bp = Blueprint("home", __name__)
 
@@ -96,8 +97,6 @@ def import_night(data: dict):
     """A club night from its record: a new night, new links, its tables new sessions
     (counted against the sessions this address may keep); the organizer's page, which
     this browser keeps. A circle's night comes back without its circle: the page says so."""
-    from .nights import remember_night
-
     night = store.import_night(get_db(), data, owner=creator()[0], keep_limit=keep_limit())
     remember_night(night.id)
     tables = sum(len(r.tables) for r in night.rounds)

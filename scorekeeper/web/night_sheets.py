@@ -17,6 +17,8 @@ from flask import Blueprint, Response, current_app, request
 
 from .. import store
 from ..db import get_db
+from ..printing.night_sheet import night_pdf_parts, print_night_pdf
+from ..printing.pdf import SEASONS, Busy, Failed, TooMany, render_pdf
 from .cache import PDFS
 from .nights import load_night, watched
 from .sheets import content_disposition, paper, refusal, sheet_zone_now
@@ -37,9 +39,6 @@ def standings_sheet(watch_id):
 
 
 def night_sheet(night: store.Night, back: str, organizer: bool):
-    from ..printing.night_sheet import night_pdf_parts, print_night_pdf
-    from ..printing.pdf import SEASONS, Busy, Failed, TooMany, render_pdf
-
     config = current_app.config
     chosen = paper()
     db = get_db()

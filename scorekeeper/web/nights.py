@@ -25,6 +25,7 @@ from flask import Blueprint, abort, current_app, flash, make_response, render_te
 from flask import session as cookie
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
+from werkzeug.security import check_password_hash
 
 from .. import store
 from ..club.standings import TIEBREAKS, TableResult, by_round, standings
@@ -37,8 +38,10 @@ from .cache import Recent
 from .circles.links import managed, pin_hash_of
 from .circles.members import member_names
 from .context import public_base_url, qr_svg, settlement_of
+from .creating import creator, keep_limit, storage_full, too_many_sessions
 from .htmx import redirect
 from .night_ratings import circle_of_night, night_ratings, ratings_key
+from .pins import refusal
 
 bp = Blueprint("nights", __name__)
 
@@ -116,8 +119,6 @@ def default_values() -> dict:
 
 def start(form, players: list, circle_view=None):
     """A night made from the form (and its players), or the form again with what was wrong (422)."""
-    from .creating import creator, too_many_sessions
-
     try:   # a new night counts as a new session does
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
@@ -208,10 +209,6 @@ def unlock_night(night: store.Night) -> None:
 
 @bp.route("/night/<key>/unlock", methods=["GET", "POST"])
 def unlock_page(key):
-    from werkzeug.security import check_password_hash
-
-    from .pins import refusal
-
     try:
         night = store.get_night(get_db(), key)
     except store.NotFound:
@@ -286,8 +283,6 @@ def number_of(raw) -> int | None:
 def draw_round(key):
     """Draw the next round (the form says which: a second tap of the same button
     finds it drawn and changes nothing)."""
-    from .creating import creator, keep_limit, storage_full
-
     night = load_night(key)
     number = number_of(request.form.get("round"))
     if number is None:

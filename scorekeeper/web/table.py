@@ -16,7 +16,7 @@ from .context import public_base_url, qr_svg, table_context
 from .circles.links import circle_of
 from .htmx import redirect, render
 from .night_seats import night_place, own_link_codes, poll_seconds
-from .wording import ACTIONS, with_verdicts, with_what_changed
+from .change_words import ACTIONS, with_verdicts, with_what_changed
 
 bp = Blueprint("table", __name__)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import re
 from typing import NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .wording import MONTHS
 
@@ -64,8 +65,6 @@ def printed_line(moment: datetime.datetime) -> str:
 
 def clock_named(name: str | None) -> Clock:
     """The clock of an IANA zone name; UTC (``known`` False) for anything else."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     if name and len(name) <= 64 and ZONE_NAME.match(name):
         try:
             return Clock(ZoneInfo(name), name, True)

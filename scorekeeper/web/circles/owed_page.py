@@ -16,7 +16,7 @@ from ..circle_figures import PAGES, evenings_key, member_key, member_of, open_de
 from ..htmx import redirect
 from ..owed import NotOwed, mark_paid as mark, paid_line, posted, settle_evening as settle, taken_back_line
 from .links import CircleView, bp, circle_unlocked, managed, on_circle_links
-from .page import evening_names
+from .page import evening_names, who_in
 
 
 @on_circle_links("/owed")
@@ -42,12 +42,8 @@ def owed_response(view: CircleView, problems: dict | None = None, status: int = 
 
 def owed_context(view: CircleView, problems: dict | None = None) -> dict:
     db, circle = get_db(), view.circle
-    names = circle.names()
+    who = who_in(circle)
     debts, open_figures = open_debts(db, circle)
-
-    def who(key: str) -> str:
-        member = member_of(key)
-        return names.get(member, key) if member is not None else key
     open_ids = {f.key for f in open_figures}
     closed = store.closed_evenings(db, circle.id)
     named = evening_names(store.evening_links(db, circle.id))

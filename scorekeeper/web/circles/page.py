@@ -11,6 +11,7 @@ from ...db import get_db
 from ...rules import BOOKS
 from ...words.wording import day_text
 from .. import forms
+from ..circle_figures import member_of
 from ..context import public_base_url, qr_svg
 from ..htmx import redirect
 from .links import CircleView, bp, circle_unlocked, member_id, on_circle_links, managed, pin_hash_of, unlock_circle
@@ -76,6 +77,19 @@ def set_pin(key):
         unlock_circle(view.circle)
     flash("The circle has a new PIN." if pin else "The circle has no PIN now.")
     return redirect(view.url())
+
+
+def who_in(circle: store.Circle):
+    """``who(key)``: how the circle's pages and sheet name a player of its figures. The
+    figures key a member by id (``#12``, ``circle_figures.member_key``): named as the
+    member is named now; a seat no member took ("Ann (seat 1)") keeps its key."""
+    names = circle.names()
+
+    def who(key: str) -> str:
+        member = member_of(key)
+        return names.get(member, key) if member is not None else key
+
+    return who
 
 
 def evening_names(links: list[store.EveningLink], dated: bool = True) -> dict:

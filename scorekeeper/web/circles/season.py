@@ -16,10 +16,10 @@ from ...rules import BOOKS
 from ...rules.season import unit_of
 from ...rules.statistics import STATISTICS
 from ...words.wording import in_units, statistic_text, unit_words
-from ..circle_figures import PAGES, filter_of, member_of, money_of, season_of
+from ..circle_figures import PAGES, filter_of, money_of, season_of
 from ..htmx import is_fragment_request
 from .links import CircleView, on_circle_links
-from .page import evening_names
+from .page import evening_names, who_in
 
 
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
@@ -30,7 +30,7 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     db, circle = get_db(), view.circle
     season, key = season_of(db, circle, chosen)
     money = money_of(season, key)
-    names = circle.names()
+    who = who_in(circle)
 
     def nets(player: str, field: str) -> str:
         return in_units({u: getattr(n, field) for u, n in money.stats[player].items()}, money.units,
@@ -49,9 +49,6 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     def unit_name(unit) -> str:
         return unit_words(unit, money.units)
 
-    def who(key: str) -> str:
-        member = member_of(key)
-        return names.get(member, key) if member is not None else key
     def links() -> dict:
         return {e.session_id: view.evening_url(e.session_id, e.watch_id) for e in store.evening_links(db, circle.id)}
 

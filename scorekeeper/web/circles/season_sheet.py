@@ -14,11 +14,11 @@ from ...printing.pdf import SEASONS, Busy, Failed, TooMany, render_pdf
 from ...printing.season_sheet import print_season_pdf, season_pdf_parts
 from ...rules.season import season
 from ..cache import Recent
-from ..circle_figures import evenings_key, figures, filter_of, member_of, open_debts
+from ..circle_figures import evenings_key, figures, filter_of, open_debts
 from ..sheets import content_disposition, paper, refusal
 from .evenings import safe_name
 from .links import CircleView, on_circle_links
-from .page import evening_names
+from .page import evening_names, who_in
 
 SEASON_PDFS = None
 
@@ -29,12 +29,8 @@ def named_season(view: CircleView, chosen):
     names an undated evening by its title or number, never by its scorer's link),
     for the printed sheet."""
     db, circle = get_db(), view.circle
-    names = circle.names()
+    who = who_in(circle)
     evening = evening_names(store.evening_links(db, circle.id), dated=False)
-
-    def who(key: str) -> str:
-        member = member_of(key)
-        return names.get(member, key) if member is not None else key
 
     def replaced(record, **changes):
         return type(record)(**dict(zip(record._fields, record), **changes))

@@ -1,4 +1,4 @@
-"""The table's words for what changed (banners, history, flashes)."""
+"""The table's words for what changed: undo, history, what a change did (banners, flashes)."""
 
 from __future__ import annotations
 

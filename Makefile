@@ -87,7 +87,7 @@ lint: $(STAMP)
 # profile (tests/support/profiles.py; docs/engineering.md, "Tests"); a worker that is
 # done takes tests from the other (worksteal), so no long test is left at the end.
 FAST_TESTS := tests/test_tree.py tests/rules tests/club tests/words tests/form tests/store \
-	tests/printing tests/files tests/web tests/cli
+	tests/printing tests/files tests/web tests/cli tests/bench
 
 test: $(STAMP) system-deps $(AXE) lint
 	HYPOTHESIS_PROFILE=full $(PY) -m pytest -n 2

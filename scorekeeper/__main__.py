@@ -91,7 +91,7 @@ def load_any(text: bytes) -> dict | NightRecord:
 def night_record(data: dict) -> NightRecord:
     """A ``gleek-night/1`` document checked as the web import checks it (``InvalidRecord``
     with its problems), as its tables."""
-    from .store.night_archive import night_problems
+    from .store.night_archive import night_problems   # the store (sqlite_utils): a night's record only, not settle's start
 
     problems = night_problems(data)
     if problems:
@@ -148,8 +148,6 @@ def settle_night(path: str, night: NightRecord) -> int:
     played = sum(t.record is not None for t in night.tables)
     print(f"{path}: a club night's record ({night.name}), not one session's: each of its {played} tables "
           f"settled below; `scorekeeper season {path}` adds them up as a season", file=sys.stderr)
-    from .rules.record import to_json_text
-
     tables = ",".join(f'{{"round":{t.round},"table":{t.table},"settle":'
                       f'{"null" if t.record is None else settle(t.record).json_text()}}}' for t in night.tables)
     sys.stdout.write(f'{{"night":{to_json_text(night.name)},"tables":[{tables}]}}\n')

@@ -18,8 +18,11 @@ from datetime import date
 from flask import current_app
 
 from .. import store
-from ..rules.season import EveningFigures, Paid, owed
+from ..rules import BOOKS
+from ..rules.record import settle
+from ..rules.season import EveningFigures, Paid, evening_figures, in_money, owed, season
 from .cache import LATEST_SETTLEMENT, Recent
+from .context import settlement_of
 
 #: EveningFigures by (database, session id, version, members): a circle of 1,000
 #: evenings and a club's other circles.
@@ -39,10 +42,6 @@ def member_of(key: str) -> int | None:
 
 
 def _figures_of(db, session_id: str, version: int, members: str):
-    from ..rules.record import settle
-    from ..rules.season import evening_figures
-    from .context import settlement_of
-
     session = store.get_session(db, session_id)
     if session.version != version:   # changed since the list was read: its figures are for the version read now
         version = session.version
@@ -106,7 +105,6 @@ def filter_of(args) -> tuple:
     """(since, until, rulebook) from the ledger's filter (each None when not given or not valid).
     A field given twice (a link made before the form carried each once) is its last value:
     the last choice made."""
-    from ..rules import BOOKS
 
     def last(name: str) -> str:
         values = args.getlist(name)
@@ -131,8 +129,6 @@ def evenings_key(db, circle: store.Circle) -> tuple:
 
 def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
     """The circle's season (with the filter ``chosen``), and the key it is kept by."""
-    from ..rules.season import season
-
     key = (*evenings_key(db, circle), chosen)
     return SEASONS.get(key, lambda: season(figures(db, circle.id), *chosen)), key
 
@@ -140,7 +136,6 @@ def season_of(db, circle: store.Circle, chosen: tuple = (None, None, None)):
 def money_of(season, key: tuple):
     """The season's figures in money per currency (``rules.season.in_money``), kept by the
     season's key: a page whose part is kept costs no recomputation."""
-    from ..rules.season import in_money
 
     return MONEY.get(key, lambda: in_money(season))
 

@@ -97,12 +97,12 @@ def empty_caches() -> None:
     """Every cache of this process (not what the database keeps: see the docstring)."""
     from scorekeeper import store
     from scorekeeper.club import ratings
-    from scorekeeper.web import cache, nights
+    from scorekeeper.web import cache, night_results, nights
     from scorekeeper.words import wording
 
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
-    for kept in (cache.SETTLEMENTS, nights.STANDINGS, nights.TABLE_RESULTS, nights.WATCHED, nights.PARTS):
+    for kept in (cache.SETTLEMENTS, nights.STANDINGS, night_results.TABLE_RESULTS, nights.WATCHED, nights.PARTS):
         kept._values.clear()
     ratings.rate.cache_clear()
     for memo in ("amount_text", "signed_amount", "_day_text"):
@@ -110,12 +110,10 @@ def empty_caches() -> None:
 
 
 def forget_kept_results(db) -> None:
-    """The database's kept table results too (if this release keeps them): a night's
-    first page after a deploy of new rules."""
+    """The database's kept table results too: a night's first page after a deploy of new rules."""
     from scorekeeper import store
 
-    if hasattr(store, "forget_table_results"):
-        store.forget_table_results(db)
+    store.forget_results(db)
 
 
 def cold_page(client, path: str) -> tuple[float, float]:

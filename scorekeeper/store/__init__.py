@@ -75,6 +75,7 @@ from .nights import (  # noqa: F401
     set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem, rename_night, delete_night,
     TableOfNight, night_table_of, night_version,
 )
+from .night_results import KeptResult, kept_results, keep_results, forget_results  # noqa: F401
 from .night_archive import (  # noqa: F401
     FORMAT as NIGHT_FORMAT, night_data, night_text, is_night_document, night_problems, import_night,
 )

@@ -12,7 +12,8 @@ time stamps, ids), ``schema`` (migrations, connections, transactions), ``agreeme
 ``changes`` (every change: created, saved, edited, deleted, undone), ``drafts``
 (the hand in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN),
 ``circles`` (circles, their members, the sessions they hold and who sat where),
-``nights`` (club nights: their players, rounds, tables and byes).
+``nights`` (club nights: their players, rounds, tables and byes), ``night_results``
+(each night table's result kept by its session's version).
 Everything is used as ``store.<name>``.
 """
 
@@ -75,7 +76,6 @@ from .nights import (  # noqa: F401
     set_round_end, set_rank_by, set_night_pin, players_problems, night_name_problem, rename_night, delete_night,
     TableOfNight, night_table_of, night_version,
 )
-from .night_results import KeptResult, kept_results, keep_results, forget_results  # noqa: F401
 from .night_archive import (  # noqa: F401
     FORMAT as NIGHT_FORMAT, night_data, night_text, is_night_document, night_problems, import_night,
 )
@@ -88,3 +88,4 @@ from .circle_archive import (  # noqa: F401
 from .settled import (  # noqa: F401
     SettledEvening, settled_evening, settled_together, settled_or_reopened, reopen_settled,
 )
+from .night_results import KeptResult, kept_results, keep_results, forget_results, results_code  # noqa: F401

@@ -6,7 +6,10 @@ were computed from. Caches, never records: any row may go, and is made again
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from sqlite_utils import Database
@@ -23,6 +26,17 @@ class KeptResult(NamedTuple):
     code: str
     hands: int
     balances: tuple[Fraction, ...]
+
+
+@lru_cache(maxsize=1)
+def results_code() -> str:
+    """What settled a kept result: a hash of ``rules/`` (as the circles' kept figures
+    are coded), so a deploy of other rules settles the tables again, never shows an
+    older release's result."""
+    digest = hashlib.sha256()
+    for path in sorted((Path(__file__).resolve().parent.parent / "rules").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _balances_text(balances: Iterable[Fraction | int]) -> str:

@@ -14,7 +14,6 @@ from flask import current_app
 from .. import store
 from ..club.standings import TableResult
 from .cache import Recent
-from .circle_figures import rules_code
 from .context import settlement_of
 
 #: Each played table's result by (database, session id, its version, round, table,
@@ -61,7 +60,7 @@ def _key(path: str, p: Played) -> tuple:
 
 
 def _kept_or_settled(db, path: str, night_id: str, missing: list[Played]) -> dict:
-    code = rules_code()
+    code = store.results_code()
     rows = store.kept_results(db, night_id)
     found, fresh = {}, []
     for p in missing:

@@ -152,6 +152,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200, help="requests per figure")
     parser.add_argument("--profile", action="store_true",
                         help="print cProfile's view of one cold standings page (the 30 costliest calls) and stop")
+    parser.add_argument("--profile-sort", default="cumulative", help="pstats' order for --profile (tottime, ...)")
     parser.add_argument("--write", action="store_true",
                         help="append to bench/history.md and keep the targets' figures in bench/results.json")
     args = parser.parse_args()
@@ -172,7 +173,7 @@ def main() -> None:
         empty_caches()
         profile = cProfile.Profile()
         profile.runcall(client.get, f"/n/{night.watch_id}")
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(profile).sort_stats(args.profile_sort).print_stats(30)
         return
     latest = night.round(args.drawn)
     table = latest.tables[0]

@@ -12,7 +12,8 @@ time stamps, ids), ``schema`` (migrations, connections, transactions), ``agreeme
 ``changes`` (every change: created, saved, edited, deleted, undone), ``drafts``
 (the hand in progress), ``backups`` (snapshots and restore), ``pins`` (the table PIN),
 ``circles`` (circles, their members, the sessions they hold and who sat where),
-``nights`` (club nights: their players, rounds, tables and byes).
+``nights`` (club nights: their players, rounds, tables and byes), ``night_results``
+(each night table's result kept by its session's version).
 Everything is used as ``store.<name>``.
 """
 
@@ -92,3 +93,4 @@ from .circle_archive import (  # noqa: F401
 from .settled import (  # noqa: F401
     SettledEvening, settled_evening, settled_together, settled_or_reopened, reopen_settled,
 )
+from .night_results import KeptResult, kept_results, keep_results, forget_results  # noqa: F401

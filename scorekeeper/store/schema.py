@@ -285,6 +285,20 @@ def m015_club_nights(db: Database) -> None:
     db["night_pin_failures"].create_index(["night_id", "address", "at"], if_not_exists=True)
 
 
+@migrations()
+def m016_night_table_results(db: Database) -> None:
+    """Each club night table's result as settled (its players' balances in seat order,
+    exact fractions as text, and its hand count), kept by its session's version and
+    the rules' code: a cache (never a record: any row may go, and is made again), so
+    that a night of 150 tables opens in a fresh server process without settling
+    4,500 hands first. Its session is a foreign key, as ``evening_figures``'s is:
+    expiry removes the row with the session."""
+    db["table_results"].create(
+        {"session_id": str, "version": int, "code": str, "hands": int, "balances": str},
+        pk="session_id", foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"version", "code", "hands", "balances"}, if_not_exists=True)
+
+
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
     """A column added by a migration, unless an earlier release's migration added it."""
     if column not in db[table].columns_dict:

@@ -7,8 +7,8 @@ is the public standings (read-only; ``/screen`` is the big-screen view). Every
 POST is under ``/night/`` only, so the public link can change nothing, by
 construction. Each table plays an ordinary session at its own link (``/s/<id>``).
 
-The standings are computed from each table's settlement (``context.settlement_of``,
-kept by session version) and kept by the night's live key (its version and every
+The standings are computed from each table's result (``night_results.py``: its
+settlement, kept by session version in this process and in the database) and kept by the night's live key (its version and every
 table session's version): a poll that finds the key unchanged is answered 204, as
 a table's live poll is.
 """
@@ -28,7 +28,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.security import check_password_hash
 
 from .. import store
-from ..club.standings import TIEBREAKS, TableResult, by_round, standings
+from ..club.standings import TIEBREAKS, by_round, standings
 from ..db import get_db
 from ..rules import BOOKS, DEFAULT_BOOK
 from ..rules.core import SEATS
@@ -37,10 +37,11 @@ from .access import REMEMBERED
 from .cache import Recent
 from .circles.links import managed, pin_hash_of
 from .circles.members import member_names
-from .context import public_base_url, qr_svg, settlement_of
+from .context import public_base_url, qr_svg
 from .creating import creator, keep_limit, storage_full, too_many_sessions
 from .htmx import redirect
 from .night_ratings import circle_of_night, night_ratings, ratings_key
+from .night_results import night_results
 from .pins import refusal
 
 bp = Blueprint("nights", __name__)
@@ -48,9 +49,6 @@ bp = Blueprint("nights", __name__)
 #: Standings by (database, night id, live key): every screen and phone watching a
 #: night shares one computation per change.
 STANDINGS = Recent(128)
-#: Each played table's result by (database, session id, its version, round, table,
-#: names): a save at one table reads and settles that table only, not the night's 150.
-TABLE_RESULTS = Recent(8192)
 #: The night as read for a live key, and its two polled parts (``LiveParts``) as
 #: rendered for it: a poll, a page and the front's files share one reading and one
 #: rendering a change (the key is read first, so what is kept under it is never older).
@@ -394,28 +392,11 @@ class NightFigures:
 
 def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
     db = get_db()
-    results, gone = [], []
-    name_of = {p.id: p.name for p in night.players}   # 450 seats of 90 players: not a search each
-    for drawn in night.rounds:
-        for table in drawn.tables:
-            if table.session_gone:
-                gone.append((drawn.number, table.number))
-                continue
-            if not table.hand_count:   # not played yet: no placing, not even a tie
-                continue
-            names = tuple(name_of[p] for p in table.seats)
-            results.append(TABLE_RESULTS.get(
-                (current_app.config["DATABASE"], table.session_id, table.version, drawn.number, table.number, names),
-                lambda: _table_result(db, drawn.number, table, names)))
+    results, gone = night_results(db, night)
     overall = standings(results, night.rank_by, [p.name for p in night.players])
     other = "counters" if night.rank_by == "placings" else "placings"
     return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone,
                         night_ratings(db, night, circle, results), circle is not None)
-
-
-def _table_result(db, number: int, table: store.NightTable, names: tuple) -> TableResult:
-    session = store.get_session(db, table.session_id)
-    return TableResult(number, table.number, list(names), list(settlement_of(session).balances), len(session.hands))
 
 
 def night_standings(night: store.Night, live_key: str | None = None) -> NightFigures:

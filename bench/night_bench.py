@@ -51,6 +51,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+from benchmarks_md import append_to_section, machine, record_result  # noqa: E402
+from scorekeeper import create_app, store  # noqa: E402
+from scorekeeper.club import ratings  # noqa: E402
+from scorekeeper.club import seating  # noqa: E402
+from scorekeeper.store import nights as stored_nights  # noqa: E402
+from scorekeeper.web import cache, night_results, nights  # noqa: E402
+from scorekeeper.web import front_polls  # noqa: E402
+from scorekeeper.words import wording  # noqa: E402
+from support.sessions import long_session  # noqa: E402
+from support.web import hand_fields  # noqa: E402
 
 COLD_TARGET_MS, CACHED_TARGET_MS = 50.0, 5.0
 HEADING = "## Club night"
@@ -61,11 +71,6 @@ def build_night(database: str, players: int, drawn: int, hands: int, played: int
     """A night of ``players`` with ``drawn`` rounds drawn, each table of the first
     ``played`` rounds (all, by default) given ``hands`` hands. Returns (connection,
     night, the hands that would come next at a played table)."""
-    from scorekeeper import store
-    from scorekeeper.club import seating
-    from scorekeeper.store import nights as stored_nights
-    from support.sessions import long_session
-
     limit = max(players, seating.MAX_PLAYERS)   # the set-up only: the docstring says why
     seating.MAX_PLAYERS = stored_nights.MAX_PLAYERS = limit
     db = store.connect(database)
@@ -95,11 +100,6 @@ def p50(client, path: str, rounds: int, status: int) -> float:
 
 def empty_caches() -> None:
     """Every cache of this process (not what the database keeps: see the docstring)."""
-    from scorekeeper import store
-    from scorekeeper.club import ratings
-    from scorekeeper.web import cache, night_results, nights
-    from scorekeeper.words import wording
-
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
     for kept in (cache.SETTLEMENTS, nights.STANDINGS, night_results.TABLE_RESULTS, nights.WATCHED, nights.PARTS):
@@ -111,8 +111,6 @@ def empty_caches() -> None:
 
 def forget_kept_results(db) -> None:
     """The database's kept table results too: a night's first page after a deploy of new rules."""
-    from scorekeeper import store
-
     store.forget_results(db)
 
 
@@ -129,8 +127,6 @@ def cold_page(client, path: str) -> tuple[float, float]:
 def timed_saves(client, table, next_hands, version: int) -> tuple[list[float], list[float], int]:
     """Each of ``next_hands`` saved at ``table`` through the app: (ms until the 303
     was in hand, ms of what ran once it was sent, the session's version after)."""
-    from support.web import hand_fields
-
     saves, after = [], []
     for hand in next_hands:
         started = time.perf_counter()
@@ -158,9 +154,6 @@ def main() -> None:
     args = parser.parse_args()
     if not (4 <= args.players <= 120 and 1 <= args.drawn <= 10 and 0 <= args.hands <= 200):
         parser.error("keep it bounded: players 4-120, rounds drawn 1-10, hands 0-200")
-
-    from scorekeeper import create_app, store
-    from scorekeeper.web import front_polls
 
     folder = tempfile.mkdtemp(prefix="night-bench-")
     settings = {"DATABASE": f"{folder}/bench.db", "SECRET_KEY": "bench", "TESTING": True,
@@ -234,8 +227,6 @@ def main() -> None:
                   f"{'met' if met_cached else 'NOT met'})."]
     print("\n".join(lines))
     if args.write:
-        from benchmarks_md import append_to_section, machine, record_result
-
         facts = machine()
         load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
         entry = (f"### {facts['date']}: `bench/night_bench.py --players {args.players} --drawn {args.drawn} "

@@ -60,7 +60,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import load_bench as load  # noqa: E402
+from benchmarks_md import append_to_section, record_result  # noqa: E402
 from night_bench import build_night  # noqa: E402
+from scorekeeper.server.serve import THREADS, WORKERS  # noqa: E402
+from scorekeeper.web.front_polls import default_folder, remove_memory_folder  # noqa: E402
 from support.web import hand_fields  # noqa: E402
 
 HEADING = "## Club night"
@@ -244,9 +247,6 @@ def main(argv=None) -> int:
         parser.error("keep the load bounded: players 6-120, rounds 2-8, hands 0-60, screens 0-200, "
                      "phones 0-3 a table, duration 5-120 s, ramp 0-10 s, intervals ≥ 0.5 s (saves ≥ 1 s)")
     args.wrk = args.keep_alive = False   # load_bench's AsyncPhase reads them
-    from scorekeeper.server.serve import THREADS, WORKERS
-    from scorekeeper.web.front_polls import default_folder, remove_memory_folder
-
     info = load.machine()
     results = {"load_before": load.loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-night-") as folder:
@@ -292,8 +292,6 @@ def main(argv=None) -> int:
     print()
     print(entry)
     if args.write:
-        from benchmarks_md import append_to_section, record_result
-
         append_to_section(HEADING, INTRO, entry)
         if args.root:
             return 0   # another copy's figures are a comparison, not the targets' current ones

@@ -6,11 +6,15 @@ the night's stake, to the penny."""
 from __future__ import annotations
 
 import html
+import io
 import re
 from fractions import Fraction
 
+import pypdf
+
 from scorekeeper import store
 from scorekeeper.words.season_text import signed_amount
+from scorekeeper.words.wording import day_text
 from support.nights import a_played_night
 
 MEMBERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -74,3 +78,29 @@ def test_a_table_never_played_is_no_evening_of_the_season(app, client):
         else:   # sat only at tables never played: not in the season at all
             assert player.name not in evenings
     assert "0" not in hands.values()
+
+
+def test_a_nights_tables_are_named_by_the_night_round_and_table(app, client):
+    """The night's tables share its date: what is owed, the ledger and the season sheet
+    name each by its night, round and table ("4 Dec, Friday club R1 T2"), not "4 Dec"
+    three times over."""
+    db = store.connect(app.config["DATABASE"])
+    circle = store.create_circle(db, "Thursday Gleek", MEMBERS)
+    a_played_night(db, circle.id, players=[(m.name, m.id) for m in circle.members])
+    day = day_text("2026-12-04")
+    names = [f"{day}, Friday club R1 T1", f"{day}, Friday club R1 T2", f"{day}, Friday club R2 T1"]
+    owed = html.unescape(client.get(f"/c/{circle.id}/owed").text)
+    debts = re.findall(r'<p class="debt">(.*?)</p>', owed, re.S)
+    assert debts
+    for debt in debts:
+        text = re.sub(r"<[^>]+>", "", debt)
+        assert f"for {day} and" not in text and f"{day}, {day}" not in text, text
+        assert all(name in names for name in re.findall(rf"{day}, Friday club R\d T\d", text)), text
+    opened = [re.sub(r"<[^>]+>", "", s) for s in re.findall(r"<li><p><strong>(.*?)</strong>", owed)]
+    assert opened == names
+    ledger = html.unescape(client.get(f"/c/{circle.id}/ledger").text)
+    assert [n for n in re.findall(r'<th scope="row"><a href="[^"]+">([^<]+)</a>', ledger)] == names
+    sheet = pypdf.PdfReader(io.BytesIO(client.get(f"/c/{circle.id}/season.pdf").data))
+    text = " ".join(page.extract_text() for page in sheet.pages)
+    for table in ("R1 T1", "R1 T2", "R2 T1"):
+        assert f"2026-12-04 Friday club {table}" in text, text

@@ -9,7 +9,7 @@ from flask import flash, render_template, request
 from ... import store
 from ...db import get_db
 from ...rules import BOOKS
-from ...words.wording import day_text
+from ...words.wording import evening_names
 from .. import forms
 from ..context import public_base_url, qr_svg
 from ..htmx import redirect
@@ -76,12 +76,3 @@ def set_pin(key):
         unlock_circle(view.circle)
     flash("The circle has a new PIN." if pin else "The circle has no PIN now.")
     return redirect(view.url())
-
-
-def evening_names(links: list[store.EveningLink], dated: bool = True) -> dict:
-    """session id -> how the circle's pages and sheet name that evening: its date
-    ("14 Nov"; with ``dated`` False, not even the date), else its title, else its
-    number in the circle ("Evening 3"). Never by its session id: that is its
-    scorer's link, and the members' link and the sheet are for everyone."""
-    return {e.session_id: day_text(e.played_on) if dated and e.played_on else e.title or f"Evening {number}"
-            for number, e in enumerate(links, 1)}

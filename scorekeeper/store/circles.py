@@ -312,12 +312,17 @@ def _check_new_name(circle: Circle, name: str, but: int | None = None) -> str:
 
 def add_member(db: Database, circle_id: str, name: str) -> Member:
     with writing(db):
-        circle = get_circle(db, circle_id)
-        if len(circle.members) >= MAX_MEMBERS:
-            raise Refused([Problem(None, "name", f"A circle has at most {MAX_MEMBERS} members.")])
-        name = _check_new_name(circle, name)
-        member_id = db["members"].insert({"circle_id": circle_id, "name": name, "created_at": now()}).last_pk
-        _bump(db, circle_id)
+        return new_member(db, get_circle(db, circle_id), name)
+
+
+def new_member(db: Database, circle: Circle, name: str, key: str = "name") -> Member:
+    """Inside a write: ``name`` a new member of the circle (one more version of it);
+    ``Refused`` for a name that will not do, a member's name already, or a full circle."""
+    if len(circle.members) >= MAX_MEMBERS:
+        raise Refused([Problem(None, key, f"A circle has at most {MAX_MEMBERS} members.")])
+    name = _check_new_name(circle, name)
+    member_id = db["members"].insert({"circle_id": circle.id, "name": name, "created_at": now()}).last_pk
+    _bump(db, circle.id)
     return Member(member_id, name)
 
 

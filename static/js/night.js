@@ -13,3 +13,25 @@
   tick();
   setInterval(tick, 1000);
 })();
+
+// The standings' box keeps where it was scrolled to when a save anywhere brings the
+// new standings: the poll replaces the whole part (its table changes, so it cannot be
+// left in place), and a box put in anew starts at its left edge.
+(function () {
+  var kept = null;
+  function box() { return document.querySelector("#standings .scroll"); }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var old = box();
+    if (old && event.detail.shouldSwap && event.detail.target && event.detail.target.contains(old)) {
+      kept = { left: old.scrollLeft, top: old.scrollTop };
+    }
+  });
+  function restore() {
+    var now = box();
+    if (!kept || !now) return;
+    now.scrollLeft = kept.left;
+    now.scrollTop = kept.top;
+  }
+  document.addEventListener("htmx:afterSwap", restore);
+  document.addEventListener("htmx:afterSettle", function () { restore(); kept = null; });
+})();

@@ -97,3 +97,43 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
     finally:
         phone_context.close()
+
+
+def night_played(base_url: str, players: list[str], rounds: int) -> tuple[str, list[list[str]]]:
+    """A night ranked by counters, ``rounds`` rounds drawn and one hand saved at each
+    of their tables: its standings link and each round's table sessions."""
+    status, headers, _ = request(base_url, "POST", "/nights", {
+        "name": "Friday club", "players": "\n".join(players), "rounds": str(rounds), "rulebook": "parlett",
+        "stake": "1d", "played_on": "2026-12-04", "rank_by": "counters"})
+    assert status == 303
+    organizer = headers["Location"]
+    drawn: list[list[str]] = []
+    for number in range(1, rounds + 1):
+        assert request(base_url, "POST", organizer + "/rounds", {"round": str(number)})[0] == 303
+        page = request(base_url, "GET", organizer)[2]
+        seen = {s for r in drawn for s in r}
+        drawn.append([s for s in re.findall(r'class="table-link" href="[^"]*/s/([^"]+)"', page) if s not in seen])
+        for session in drawn[-1]:
+            fields = list(hand_fields(HANDS[0], 1).items(multi=True))
+            assert request(base_url, "POST", f"/s/{session}/hands", fields)[0] == 303
+    watch = re.search(r'href="(/n/[^"/]+)/screen"', page).group(1)
+    return watch, drawn
+
+
+def test_the_standings_box_keeps_its_scroll_when_a_save_brings_new_standings(page, base_url):
+    """On a screen too narrow for every round's column the standings scroll in their
+    box; scrolled to the rounds, a save at a table (the poll bringing the new standings)
+    leaves the box where it was, not back at its left edge."""
+    watch, drawn = night_played(base_url, NINE, 4)
+    page.set_viewport_size({"width": 560, "height": 900})
+    page.goto(base_url + watch)
+    box = page.locator("#standings .scroll")
+    page.wait_for_function("() => { const b = document.querySelector('#standings .scroll');"
+                           " return b.scrollWidth > b.clientWidth; }")
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    scrolled = box.evaluate("b => b.scrollLeft")
+    assert scrolled > 0
+    fields = list(hand_fields(HANDS[1], 2).items(multi=True))   # a second hand at round 4's first table
+    assert request(base_url, "POST", f"/s/{drawn[-1][0]}/hands", fields)[0] == 303
+    expect(page.locator(".night-tables li").first).to_contain_text("Table 1 · 2 hands")   # the new standings came
+    assert page.locator("#standings .scroll").evaluate("b => b.scrollLeft") == scrolled

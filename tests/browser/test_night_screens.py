@@ -63,11 +63,11 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         screen = screen_context.new_page()
         screen.goto(base_url + watch + "/screen")
         standings = screen.locator("table.standings")
-        expect(standings.locator("thead th")).to_have_text(HEADS)
+        expect(standings.locator("thead th")).to_have_text(HEADS[:-1])   # the screen has no column a round
         expect(standings.locator("tbody th[scope=row]").nth(0)).to_have_text(leaders[0])
         assert standings.locator("tbody th[scope=row]").all_inner_texts()[:4] == leaders
         expect(standings.locator("tbody tr").first.locator("td")).to_have_text(
-            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d"), "2"])
+            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d")])
         expect(screen.locator(".tiebreaks")).to_have_text(TIEBREAKS)
         sizes = screen.evaluate("""() => [...document.querySelectorAll(
             'h1, h2, h3, table.standings td, table.standings th, .tiebreaks, .night-round, .night-tables li')].map(
@@ -75,8 +75,9 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         assert min(sizes) >= 28, sizes   # large type: readable from the back of a room
         assert screen.evaluate("document.documentElement.scrollWidth") <= 1920
         assert set(screen.evaluate(LINES)) == {1}
-        box = standings.bounding_box()
-        assert box["width"] >= 960   # the table uses the screen, not a phone's column in its middle
+        box, beside = standings.bounding_box(), screen.locator(".rounds-side").bounding_box()
+        # the screen used, not a phone's column in its middle: the latest round's tables beside the standings
+        assert box["width"] >= 480 and beside["x"] >= box["x"] + box["width"] and beside["x"] + beside["width"] >= 1500
     finally:
         screen_context.close()
 
@@ -137,3 +138,41 @@ def test_the_standings_box_keeps_its_scroll_when_a_save_brings_new_standings(pag
     assert request(base_url, "POST", f"/s/{drawn[-1][0]}/hands", fields)[0] == 303
     expect(page.locator(".night-tables li").first).to_contain_text("Table 1 · 2 hands")   # the new standings came
     assert page.locator("#standings .scroll").evaluate("b => b.scrollLeft") == scrolled
+
+
+FIFTEEN = NINE + ["Jo", "Kim", "Lou", "Max", "Ned", "Olga"]
+#: Every visible element's box, as the page lays it out (the viewport's own coordinates).
+BOXES = """() => [...document.querySelectorAll('main *')].filter(el => el.offsetParent !== null || el.tagName === 'TR')
+    .map(el => el.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0)
+    .map(r => [r.right, r.bottom])"""
+
+
+def test_the_big_screen_fits_1280_by_720_with_fifteen_players_and_four_rounds(browser, base_url):
+    """A projector cannot scroll: at 1280 × 720 the big screen of 15 players after four
+    rounds has nothing past the window's bottom or right edge, shows every player (a
+    page at a time, if it pages them, every one within a cycle) and stays readable."""
+    watch, _ = night_played(base_url, FIFTEEN, 4)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        screen = context.new_page()
+        screen.goto(base_url + watch + "/screen")
+        expect(screen.locator("table.standings thead th")).to_have_text(HEADS[:-1])   # no column a round
+        expect(screen.locator(".night-tables li")).to_have_count(5)   # the latest round's five tables
+        seen: set[str] = set()
+        for _ in range(4):   # the pages shown in turn (one, if every player fits at once)
+            assert screen.evaluate("document.documentElement.scrollHeight") <= 720
+            assert screen.evaluate("document.documentElement.scrollWidth") <= 1280
+            for right, bottom in screen.evaluate(BOXES):
+                assert right <= 1280.5 and bottom <= 720.5, (right, bottom)
+            names = screen.locator("table.standings tbody th[scope=row]:visible").all_inner_texts()
+            assert names
+            seen |= set(names)
+            if len(names) == len(FIFTEEN):
+                break
+            screen.wait_for_timeout(8_500)
+        assert seen == set(FIFTEEN)
+        sizes = screen.evaluate("""() => [...document.querySelectorAll('table.standings td, table.standings th')]
+            .filter(el => el.offsetParent !== null).map(el => parseFloat(getComputedStyle(el).fontSize))""")
+        assert min(sizes) >= 18, sizes   # read from across a room
+    finally:
+        context.close()

@@ -63,10 +63,12 @@
     return root.scrollHeight > window.innerHeight || root.scrollWidth > window.innerWidth
       || (box !== null && box.scrollWidth > box.clientWidth);
   }
-  function sideOverflows(pager) {
+  function bottom(pager) {
     var side = part().querySelector(pager.side);
-    return side !== null && side.getBoundingClientRect().bottom > window.innerHeight;
+    return side === null ? 0 : side.getBoundingClientRect().bottom + window.scrollY;
   }
+  var below = 0;   // what the page has below its taller side (the card's padding, the page's margins)
+  function sideOverflows(pager) { return bottom(pager) + below > window.innerHeight; }
   function show(pager) {
     var all = items(pager), line = note(pager);
     all.forEach(function (item, i) { item.hidden = pager.pages > 1 && Math.floor(i / pager.per) !== pager.page; });
@@ -91,6 +93,7 @@
       }
       root.style.fontSize = low + "px";
     }
+    below = Math.max(0, root.scrollHeight - Math.max.apply(null, pagers.map(bottom)));
     pagers.forEach(function (pager) {   // too many even so: as many a page as fit, side by side
       var all = items(pager), line = note(pager);
       pager.pages = 1;

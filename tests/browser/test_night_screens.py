@@ -176,3 +176,29 @@ def test_the_big_screen_fits_1280_by_720_with_fifteen_players_and_four_rounds(br
         assert min(sizes) >= 18, sizes   # read from across a room
     finally:
         context.close()
+
+
+def test_a_big_screen_too_small_for_every_player_shows_them_a_page_at_a_time(browser, base_url):
+    """24 players at 1280 × 720 do not fit even in the smallest type the screen allows:
+    the standings show a page of players at a time, saying which, and every player
+    within a cycle of pages, nothing ever past the window's edges."""
+    players = FIFTEEN + ["Pat", "Quin", "Rob", "Sal", "Tom", "Uma", "Vic", "Wes", "Xia"]
+    watch, _ = night_played(base_url, players, 1)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        screen = context.new_page()
+        screen.goto(base_url + watch + "/screen")
+        line = screen.locator(".standings-side .screen-page")
+        expect(line).to_have_text(re.compile(r"Players 1–(\d+) of 24"))
+        per_page = int(re.search(r"1–(\d+)", line.inner_text()).group(1))
+        seen: list[str] = []
+        for page in range(-(-24 // per_page)):
+            first = page * per_page + 1
+            expect(line).to_have_text(f"Players {first}–{min(24, first + per_page - 1)} of 24", timeout=10_000)
+            assert screen.evaluate("document.documentElement.scrollHeight") <= 720
+            for right, bottom in screen.evaluate(BOXES):
+                assert right <= 1280.5 and bottom <= 720.5, (right, bottom)
+            seen += screen.locator("table.standings tbody th[scope=row]:visible").all_inner_texts()
+        assert sorted(seen) == sorted(players)   # each once, every one within the cycle
+    finally:
+        context.close()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime
 import io
 import threading
+from collections import Counter
 
 from markupsafe import Markup
 
@@ -45,6 +46,7 @@ from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, ST
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
 CHUNK = 10  # evenings per ledger text (one table row)
 EVENING_CH = 16  # the widest an evening's name is in the ledger ("Evening 2000", a title cut)
+SHARED_CH = 30  # the widest an evening sharing its date is ("2026-12-04 Friday club R1 T2")
 MAX_CHART_PLAYERS = 6  # distinct line styles (chart.STYLES)
 
 
@@ -66,9 +68,14 @@ def _ledger(s, paper: str, money) -> dict:
     wide_total = max([len(b) for row in amounts + [totals] for _, b in row] + [5])  # "Total"
     player_ch = wide + wide_total + 5
     # an undated evening by its name ("Evening 123", a title), as wide as the widest
-    # of them up to EVENING_CH: cut to a date's ten, "Evening 123" would read "Evening 12"
-    said = [e.played_on or str(e.key) for e in s.evenings]
-    evening_ch = max([10] + [min(len(w), EVENING_CH) for w in said])
+    # of them up to EVENING_CH: cut to a date's ten, "Evening 123" would read "Evening 12";
+    # evenings of one date (a club night's tables) by the date and their names, up to
+    # SHARED_CH ("2026-12-04 Friday club R1 T2"): the date alone told them from nobody
+    on_date = Counter(e.played_on for e in s.evenings)
+    said = [f"{e.played_on} {e.key}" if e.played_on and on_date[e.played_on] > 1 else e.played_on or str(e.key)
+            for e in s.evenings]
+    evening_ch = max([10] + [min(len(w), SHARED_CH if e.played_on and on_date[e.played_on] > 1 else EVENING_CH)
+                             for w, e in zip(said, s.evenings)])
     words = [f"{w[:evening_ch]:<{evening_ch}} {e.rulebook[:10]:<10} {e.hands:>5}" for w, e in zip(said, s.evenings)]
     heading = f"{'Evening':<{evening_ch}} {'Rule book':<10} Hands"
     words_ch = max([len(heading)] + [len(w) for w in words])

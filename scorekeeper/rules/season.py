@@ -12,7 +12,8 @@ SQL, no I/O). Two steps, so that a circle recomputes only the evening that chang
     picklable: the unit a circle caches per (session, version).
 
 ``season(evenings, since=None, until=None, rulebook=None) -> Season``
-    Cheap aggregation of ``EveningFigures``: the evenings in date order (undated
+    Cheap aggregation of ``EveningFigures``: the evenings with a hand saved
+    (``counted``: one with none counts for nothing) in date order (undated
     ones last, in the order given), filtered by ``since``/``until`` (``"YYYY-MM-DD"``
     or a ``datetime.date``, inclusive; an undated evening is outside any range) and
     ``rulebook``; players by name in order of first appearance; balances, running
@@ -283,13 +284,20 @@ def _money_of(staked: dict) -> dict:
     return money
 
 
+def counted(evenings: Iterable[EveningFigures]) -> list[EveningFigures]:
+    """The evenings a season counts: those with a hand saved. An evening with no hand
+    (begun and never played, or a club night's table drawn and not played) counts for
+    nothing: no evening played in anyone's figures, nothing owed, nothing to settle."""
+    return [e for e in evenings if e.hands]
+
+
 def chosen_evenings(evenings: Iterable[EveningFigures], since=None, until=None,
                     rulebook: str | None = None) -> list[EveningFigures]:
-    """The evenings in date order, within the date range (inclusive; undated ones left
-    out when a range is given) and of ``rulebook`` if given."""
+    """The evenings counted (``counted``) in date order, within the date range
+    (inclusive; undated ones left out when a range is given) and of ``rulebook`` if given."""
     since, until = _date_text(since), _date_text(until)
     chosen = []
-    for e in _in_date_order(evenings):
+    for e in _in_date_order(counted(evenings)):
         if rulebook is not None and e.rulebook != rulebook:
             continue
         if (since is not None or until is not None) and e.played_on is None:
@@ -583,5 +591,5 @@ def season_json(s: Season) -> dict:
 
 
 __all__ = ["Debt", "EveningFigures", "HeadToHead", "Net", "Paid", "Season", "SeasonMoney",
-           "SeasonPayment", "Stake", "Stats", "evening_figures", "in_money", "owed", "season", "season_json",
+           "SeasonPayment", "Stake", "Stats", "counted", "evening_figures", "in_money", "owed", "season", "season_json",
            "unit_of"]

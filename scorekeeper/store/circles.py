@@ -208,21 +208,32 @@ def evenings(db: Database, circle_id: str) -> list[Evening]:
                     updated_at=r["updated_at"]) for r in rows]
 
 
+class NightTableOf(NamedTuple):
+    """The club night an evening was a table of: its name, the round and the table."""
+
+    name: str
+    round: int
+    table: int
+
+
 class EveningLink(NamedTuple):
-    """An evening as the season pages name and link it."""
+    """An evening as the season pages name and link it (``night``: the club night's
+    table it was, or None)."""
 
     session_id: str
     watch_id: str
     played_on: str | None
     title: str | None
+    night: NightTableOf | None = None
 
 
 def evening_links(db: Database, circle_id: str) -> list[EveningLink]:
-    """Each evening's ids, date and title in one light query (the season pages'
-    links and names), in the order of ``evenings``."""
-    return [EveningLink(*row) for row in db.execute(
-        "select s.id, s.watch_id, s.played_on, s.title from circle_sessions x join sessions s "
-        "on s.id = x.session_id where x.circle_id = ? "
+    """Each evening's ids, date, title and club night's table in one light query (the
+    season pages' links and names), in the order of ``evenings``."""
+    return [EveningLink(*row[:4], NightTableOf(*row[4:]) if row[4] is not None else None) for row in db.execute(
+        "select s.id, s.watch_id, s.played_on, s.title, n.name, t.round, t.number from circle_sessions x "
+        "join sessions s on s.id = x.session_id left join night_tables t on t.session_id = s.id "
+        "left join nights n on n.id = t.night_id where x.circle_id = ? "
         "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid", [circle_id]).fetchall()]
 
 
@@ -301,12 +312,17 @@ def _check_new_name(circle: Circle, name: str, but: int | None = None) -> str:
 
 def add_member(db: Database, circle_id: str, name: str) -> Member:
     with writing(db):
-        circle = get_circle(db, circle_id)
-        if len(circle.members) >= MAX_MEMBERS:
-            raise Refused([Problem(None, "name", f"A circle has at most {MAX_MEMBERS} members.")])
-        name = _check_new_name(circle, name)
-        member_id = db["members"].insert({"circle_id": circle_id, "name": name, "created_at": now()}).last_pk
-        _bump(db, circle_id)
+        return new_member(db, get_circle(db, circle_id), name)
+
+
+def new_member(db: Database, circle: Circle, name: str, key: str = "name") -> Member:
+    """Inside a write: ``name`` a new member of the circle (one more version of it);
+    ``Refused`` for a name that will not do, a member's name already, or a full circle."""
+    if len(circle.members) >= MAX_MEMBERS:
+        raise Refused([Problem(None, key, f"A circle has at most {MAX_MEMBERS} members.")])
+    name = _check_new_name(circle, name)
+    member_id = db["members"].insert({"circle_id": circle.id, "name": name, "created_at": now()}).last_pk
+    _bump(db, circle.id)
     return Member(member_id, name)
 
 

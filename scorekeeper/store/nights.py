@@ -20,6 +20,7 @@ import json
 import secrets
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
@@ -32,7 +33,8 @@ from ..rules.core import is_text
 from ..rules.record import FORMAT, MAX_NAME, validate
 from .agreement import seat_links
 from .changes import insert_session, log_change
-from .circles import MAX_CIRCLE_NAME, check_sessions_kept, get_circle, name_problem
+from .circles import (MAX_CIRCLE_NAME, Circle, check_sessions_kept, get_circle, likely_members, name_problem,
+                      new_member)
 from .common import NotFound, Refused, StaleEdit, new_token, now
 from .schema import writing
 
@@ -493,9 +495,20 @@ def swap_players(db: Database, night_id: str, number: int, one: int, other: int,
     return get_night(db, night_id)
 
 
-def add_player(db: Database, night_id: str, name: str, member_id: int | None = None) -> NightPlayer:
+class Arrival(NamedTuple):
+    """A late arrival as added: the night's player, and whether the name joined the
+    night's circle as a new member just now."""
+
+    player: NightPlayer
+    joined: bool
+
+
+def add_player(db: Database, night_id: str, name: str) -> Arrival:
     """A late arrival, seated from the next round drawn (one who left and comes back
-    is present again)."""
+    is present again). On a circle's night the arrival is a member, as the night's
+    other players are (the tables are the circle's evenings): a name of a member
+    (trimmed, composed, any case, as the circle matches names) is that member, a new
+    name joins the circle as a new member, in the same write."""
     problem = name_problem(name, "players", "A player's name")
     if problem:
         raise Refused([problem])
@@ -507,14 +520,35 @@ def add_player(db: Database, night_id: str, name: str, member_id: int | None = N
             raise Refused([Problem(None, "players", f"{same.name} is here already: each player once.")])
         if len(night.present) >= MAX_PLAYERS:
             raise Refused([Problem(None, "players", f"A club night seats at most {MAX_PLAYERS} players.")])
+        joined = False
         if same is not None:
             db.execute("update night_players set left_after = null where id = ?", [same.id])
             player_id = same.id
         else:
+            member_id = None
+            circle = _circle_of(db, night)
+            if circle is not None:
+                member_id = likely_members(circle, [name])[0]
+                if member_id is None:
+                    member_id, joined = new_member(db, circle, name, "players").id, True
+                else:   # the member as the circle names him
+                    name = circle.member(member_id).name
+                    if any(p.member_id == member_id and p.present for p in night.players):
+                        raise Refused([Problem(None, "players", f"{name} is here already: each player once.")])
             player_id = db["night_players"].insert({"night_id": night_id, "name": name,
                                                     "member_id": member_id}).last_pk
         _bump(db, night_id)
-    return get_night(db, night_id).player(player_id)
+    return Arrival(get_night(db, night_id).player(player_id), joined)
+
+
+def _circle_of(db: Database, night: Night) -> Circle | None:
+    """The night's circle, if it has one still (expiry may have removed it)."""
+    if night.circle_id is None:
+        return None
+    try:
+        return get_circle(db, night.circle_id)
+    except NotFound:
+        return None
 
 
 def drop_player(db: Database, night_id: str, player_id: int) -> NightPlayer:

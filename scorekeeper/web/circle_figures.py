@@ -20,7 +20,7 @@ from flask import current_app
 from .. import store
 from ..rules import BOOKS
 from ..rules.record import settle
-from ..rules.season import EveningFigures, Paid, evening_figures, in_money, owed, season
+from ..rules.season import EveningFigures, Paid, counted, evening_figures, in_money, owed, season
 from .cache import LATEST_SETTLEMENT, Recent
 from .context import settlement_of
 
@@ -141,9 +141,10 @@ def money_of(season, key: tuple):
 
 
 def open_debts(db, circle: store.Circle):
-    """What is still owed over the open evenings: (debts, the open evenings' figures)."""
+    """What is still owed over the open evenings: (debts, the open evenings' figures;
+    those the season counts: ``counted``)."""
     open_ids = set(store.open_evening_ids(db, circle.id))
-    evenings = sorted((f for f in figures(db, circle.id) if f.key in open_ids),
+    evenings = sorted(counted(f for f in figures(db, circle.id) if f.key in open_ids),
                       key=lambda f: (f.played_on is None, f.played_on or ""))
     paid = [paid_of(p) for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings

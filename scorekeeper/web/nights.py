@@ -255,9 +255,10 @@ def refused_here(night: store.Night, refused: store.Refused, field: str):
                            **organizer_context(night, dict(problems))), 422
 
 
-def changed(key: str, change, field: str, done: str, anchor: str = ""):
-    """Make ``change`` (a store call); the organizer's page again, with its message,
-    or with what was wrong (422, nothing changed)."""
+def changed(key: str, change, field: str, done, anchor: str = ""):
+    """Make ``change`` (a store call); the organizer's page again, with its message
+    (``done``, or what ``done()`` says once the change is made), or with what was
+    wrong (422, nothing changed)."""
     night = load_night(key)
     try:
         change(night)
@@ -269,7 +270,7 @@ def changed(key: str, change, field: str, done: str, anchor: str = ""):
         flash("The night changed a moment ago (a second tap?): here it is as it is now. "
               "Nothing more was changed.")
         return redirect(f"/night/{night.id}{anchor}")
-    flash(done)
+    flash(done() if callable(done) else done)
     return redirect(f"/night/{night.id}{anchor}")
 
 
@@ -349,15 +350,14 @@ def round_end(key, number):
 @bp.post("/night/<key>/players")
 def add_player(key):
     name = request.form.get("name", "")
+    said = []
 
     def add(night):
-        member = None
-        if night.circle_id is not None:
-            circle = store.get_circle(get_db(), night.circle_id)
-            member = store.likely_members(circle, [name])[0]
-        store.add_player(get_db(), night.id, name, member)
+        arrival = store.add_player(get_db(), night.id, name)
+        said.append(f"{arrival.player.name} is seated from the next round drawn."
+                    + (f" {arrival.player.name} joined the circle." if arrival.joined else ""))
 
-    return changed(key, add, "players", f"{name.strip()} is seated from the next round drawn.", "#players")
+    return changed(key, add, "players", lambda: said[0], "#players")
 
 
 @bp.post("/night/<key>/players/<int:player_id>/drop")

@@ -27,7 +27,7 @@ from .access import editable
 from .circle_figures import figures, member_of, open_debts
 from .evening_debts import evening_debts
 from .htmx import redirect
-from ..words.wording import amount_text, day_text
+from ..words.wording import amount_text, evening_names
 from .sheets import settle_page
 
 bp = Blueprint("owed", __name__)
@@ -151,8 +151,8 @@ def marked_line(circle: store.Circle, due: store.Due, done: store.Payment) -> st
 
 
 def settled_line(db, circle: store.Circle, session_id: str) -> str:
-    played_on = next((e.played_on for e in store.evenings(db, circle.id) if e.session_id == session_id), None)
-    return f"{day_text(played_on)} is settled already: nothing was marked twice."
+    name = evening_names(store.evening_links(db, circle.id)).get(session_id, "That evening")
+    return f"{name} is settled already: nothing was marked twice."
 
 
 def taken_back_line() -> str:
@@ -165,8 +165,8 @@ def paid_line(circle: store.Circle, till: store.Paying) -> str:
     lines = [f"{names[p.payer]} paid {names[p.payee]} {amount_text(p.amount, None if p.unit == 'counters' else p.unit)}."
              for p in till.marked]
     if till.closed:
-        days = [day_text(e.played_on) for e in store.evenings(get_db(), circle.id) if e.session_id in till.closed]
-        lines.append(f"Settled: {', '.join(days)}.")
+        named = evening_names(store.evening_links(get_db(), circle.id))
+        lines.append(f"Settled: {'; '.join(name for key, name in named.items() if key in till.closed)}.")
     return " ".join(lines)
 
 

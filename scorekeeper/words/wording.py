@@ -36,6 +36,7 @@ from ..rules.core import format_counters, signed_counters
 from ..rules.season import in_money
 from ..rules.statistics import AVERAGE, COUNTS, MONEY, STATISTICS
 from .money import per_counter, rounded_balances, smallest_unit
+from .names import cut
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -291,6 +292,32 @@ def day_text(played_on: str | None, this_year: int | None = None) -> str:
 @lru_cache(maxsize=4096)
 def _day_text(played_on: str | None, this_year: int) -> str:
     return date_words(played_on, with_year=not (played_on or "").startswith(f"{this_year:04d}-"))
+
+
+def evening_names(links, dated: bool = True) -> dict:
+    """session id -> how a circle's pages and sheet name each of its evenings (``links``:
+    ``store.EveningLink``s, in the circle's order): its date ("14 Nov"; with ``dated``
+    False, not even the date), else its title, else its number in the circle ("Evening
+    3"). A club night's table by its night, round and table besides ("5 Dec, Friday
+    club R1 T2"): the night's tables share its date, and "5 Dec, 5 Dec and 5 Dec" told
+    nobody which. Never by its session id: that is its scorer's link, and the members'
+    link and the sheet are for everyone."""
+    return {e.session_id: evening_name(e, number, dated) for number, e in enumerate(links, 1)}
+
+
+#: The most of a night's name a sheet's evening name keeps (its round and table kept whole).
+NIGHT_NAME_CH = 16
+
+
+def evening_name(link, number: int, dated: bool = True) -> str:
+    """One evening's name (``evening_names``): ``link`` has ``played_on``, ``title`` and
+    ``night`` (None, or the night's ``name``, ``round`` and ``table``)."""
+    day = day_text(link.played_on) if dated and link.played_on else None
+    if link.night is not None:   # undated (a sheet's narrow column): the night's name cut, its round and table whole
+        night = link.night.name if dated else cut(link.night.name, NIGHT_NAME_CH)
+        table = f"{night} R{link.night.round} T{link.night.table}"
+        return f"{day}, {table}" if day else table
+    return day or link.title or f"Evening {number}"
 
 
 def long_date(played_on: str | None) -> str:

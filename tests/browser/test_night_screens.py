@@ -63,11 +63,11 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         screen = screen_context.new_page()
         screen.goto(base_url + watch + "/screen")
         standings = screen.locator("table.standings")
-        expect(standings.locator("thead th")).to_have_text(HEADS)
+        expect(standings.locator("thead th")).to_have_text(HEADS[:-1])   # the screen has no column a round
         expect(standings.locator("tbody th[scope=row]").nth(0)).to_have_text(leaders[0])
         assert standings.locator("tbody th[scope=row]").all_inner_texts()[:4] == leaders
         expect(standings.locator("tbody tr").first.locator("td")).to_have_text(
-            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d"), "2"])
+            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d")])
         expect(screen.locator(".tiebreaks")).to_have_text(TIEBREAKS)
         sizes = screen.evaluate("""() => [...document.querySelectorAll(
             'h1, h2, h3, table.standings td, table.standings th, .tiebreaks, .night-round, .night-tables li')].map(
@@ -75,8 +75,9 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         assert min(sizes) >= 28, sizes   # large type: readable from the back of a room
         assert screen.evaluate("document.documentElement.scrollWidth") <= 1920
         assert set(screen.evaluate(LINES)) == {1}
-        box = standings.bounding_box()
-        assert box["width"] >= 960   # the table uses the screen, not a phone's column in its middle
+        box, beside = standings.bounding_box(), screen.locator(".rounds-side").bounding_box()
+        # the screen used, not a phone's column in its middle: the latest round's tables beside the standings
+        assert box["width"] >= 480 and beside["x"] >= box["x"] + box["width"] and beside["x"] + beside["width"] >= 1500
     finally:
         screen_context.close()
 
@@ -97,3 +98,107 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
     finally:
         phone_context.close()
+
+
+def night_played(base_url: str, players: list[str], rounds: int) -> tuple[str, list[list[str]]]:
+    """A night ranked by counters, ``rounds`` rounds drawn and one hand saved at each
+    of their tables: its standings link and each round's table sessions."""
+    status, headers, _ = request(base_url, "POST", "/nights", {
+        "name": "Friday club", "players": "\n".join(players), "rounds": str(rounds), "rulebook": "parlett",
+        "stake": "1d", "played_on": "2026-12-04", "rank_by": "counters"})
+    assert status == 303
+    organizer = headers["Location"]
+    drawn: list[list[str]] = []
+    for number in range(1, rounds + 1):
+        assert request(base_url, "POST", organizer + "/rounds", {"round": str(number)})[0] == 303
+        page = request(base_url, "GET", organizer)[2]
+        seen = {s for r in drawn for s in r}
+        drawn.append([s for s in re.findall(r'class="table-link" href="[^"]*/s/([^"]+)"', page) if s not in seen])
+        for session in drawn[-1]:
+            fields = list(hand_fields(HANDS[0], 1).items(multi=True))
+            assert request(base_url, "POST", f"/s/{session}/hands", fields)[0] == 303
+    watch = re.search(r'href="(/n/[^"/]+)/screen"', page).group(1)
+    return watch, drawn
+
+
+def test_the_standings_box_keeps_its_scroll_when_a_save_brings_new_standings(page, base_url):
+    """On a screen too narrow for every round's column the standings scroll in their
+    box; scrolled to the rounds, a save at a table (the poll bringing the new standings)
+    leaves the box where it was, not back at its left edge."""
+    watch, drawn = night_played(base_url, NINE, 4)
+    page.set_viewport_size({"width": 560, "height": 900})
+    page.goto(base_url + watch)
+    box = page.locator("#standings .scroll")
+    page.wait_for_function("() => { const b = document.querySelector('#standings .scroll');"
+                           " return b.scrollWidth > b.clientWidth; }")
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    scrolled = box.evaluate("b => b.scrollLeft")
+    assert scrolled > 0
+    fields = list(hand_fields(HANDS[1], 2).items(multi=True))   # a second hand at round 4's first table
+    assert request(base_url, "POST", f"/s/{drawn[-1][0]}/hands", fields)[0] == 303
+    expect(page.locator(".night-tables li").first).to_contain_text("Table 1 · 2 hands")   # the new standings came
+    assert page.locator("#standings .scroll").evaluate("b => b.scrollLeft") == scrolled
+
+
+FIFTEEN = NINE + ["Jo", "Kim", "Lou", "Max", "Ned", "Olga"]
+#: Every visible element's box, as the page lays it out (the viewport's own coordinates).
+BOXES = """() => [...document.querySelectorAll('main *')].filter(el => el.offsetParent !== null || el.tagName === 'TR')
+    .map(el => el.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0)
+    .map(r => [r.right, r.bottom])"""
+
+
+def test_the_big_screen_fits_1280_by_720_with_fifteen_players_and_four_rounds(browser, base_url):
+    """A projector cannot scroll: at 1280 × 720 the big screen of 15 players after four
+    rounds has nothing past the window's bottom or right edge, shows every player (a
+    page at a time, if it pages them, every one within a cycle) and stays readable."""
+    watch, _ = night_played(base_url, FIFTEEN, 4)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        screen = context.new_page()
+        screen.goto(base_url + watch + "/screen")
+        expect(screen.locator("table.standings thead th")).to_have_text(HEADS[:-1])   # no column a round
+        expect(screen.locator(".night-tables li")).to_have_count(5)   # the latest round's five tables
+        seen: set[str] = set()
+        for _ in range(4):   # the pages shown in turn (one, if every player fits at once)
+            assert screen.evaluate("document.documentElement.scrollHeight") <= 720
+            assert screen.evaluate("document.documentElement.scrollWidth") <= 1280
+            for right, bottom in screen.evaluate(BOXES):
+                assert right <= 1280.5 and bottom <= 720.5, (right, bottom)
+            names = screen.locator("table.standings tbody th[scope=row]:visible").all_inner_texts()
+            assert names
+            seen |= set(names)
+            if len(names) == len(FIFTEEN):
+                break
+            screen.wait_for_timeout(8_500)
+        assert seen == set(FIFTEEN)
+        sizes = screen.evaluate("""() => [...document.querySelectorAll('table.standings td, table.standings th')]
+            .filter(el => el.offsetParent !== null).map(el => parseFloat(getComputedStyle(el).fontSize))""")
+        assert min(sizes) >= 18, sizes   # read from across a room
+    finally:
+        context.close()
+
+
+def test_a_big_screen_too_small_for_every_player_shows_them_a_page_at_a_time(browser, base_url):
+    """24 players at 1280 × 720 do not fit even in the smallest type the screen allows:
+    the standings show a page of players at a time, saying which, and every player
+    within a cycle of pages, nothing ever past the window's edges."""
+    players = FIFTEEN + ["Pat", "Quin", "Rob", "Sal", "Tom", "Uma", "Vic", "Wes", "Xia"]
+    watch, _ = night_played(base_url, players, 1)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        screen = context.new_page()
+        screen.goto(base_url + watch + "/screen")
+        line = screen.locator(".standings-side .screen-page")
+        expect(line).to_have_text(re.compile(r"Players 1–(\d+) of 24"))
+        per_page = int(re.search(r"1–(\d+)", line.inner_text()).group(1))
+        seen: list[str] = []
+        for page in range(-(-24 // per_page)):
+            first = page * per_page + 1
+            expect(line).to_have_text(f"Players {first}–{min(24, first + per_page - 1)} of 24", timeout=10_000)
+            assert screen.evaluate("document.documentElement.scrollHeight") <= 720
+            for right, bottom in screen.evaluate(BOXES):
+                assert right <= 1280.5 and bottom <= 720.5, (right, bottom)
+            seen += screen.locator("table.standings tbody th[scope=row]:visible").all_inner_texts()
+        assert sorted(seen) == sorted(players)   # each once, every one within the cycle
+    finally:
+        context.close()

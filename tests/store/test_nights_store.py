@@ -122,7 +122,7 @@ def test_a_late_arrival_and_a_leaver_change_the_rounds_to_come_only(db):
     round_one = night.round(1)
     leaver = round_one.tables[0].seats[0]
     store.drop_player(db, night.id, leaver)
-    late = store.add_player(db, night.id, " Zoe ")
+    late = store.add_player(db, night.id, " Zoe ").player
     assert late.name == "Zoe" and late.present
     with pytest.raises(store.Refused) as refused:
         store.add_player(db, night.id, "zoe")

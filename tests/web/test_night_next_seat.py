@@ -93,3 +93,26 @@ def test_an_ordinary_session_says_nothing_of_a_night(app, client):
     session = response.headers["Location"]
     assert "night-seat" not in client.get(session).text
     assert client.get(session + "/night").status_code == 204
+
+
+def test_a_tables_crumb_leads_back_to_its_nights_standings_never_the_organizers_link(app, client):
+    """The crumb "Friday club · round 1 · table 2" on each of a table's pages (the
+    scorer's, the watch link's, a player's own) links the night's public standings;
+    no table page gives the organizer's link away. An ordinary session's crumb links nowhere."""
+    form = {"name": "Friday club", "players": "\n".join(SEVEN), "rounds": "3", "rulebook": "parlett",
+            "played_on": "2026-12-04", "rank_by": "placings"}
+    organizer = client.post("/nights", data=form).headers["Location"]
+    client.post(organizer + "/rounds", data={"round": "1"})
+    db = store.connect(app.config["DATABASE"])
+    night = store.get_night(db, organizer.rsplit("/", 1)[1])
+    table = night.round(1).tables[1]
+    pages = [f"/s/{table.session_id}", f"/w/{table.watch_id}", *own_links(client, table.session_id)]
+    for path in pages:
+        page = client.get(path).text
+        crumb = re.search(r'<(a|span) class="crumb"( href="[^"]*")?>([^<]*)</\1>', page)
+        assert crumb.groups() == ("a", f' href="http://localhost/n/{night.watch_id}"',
+                                  "Friday club · round 1 · table 2"), path
+        assert f"/night/{night.id}" not in page, path
+    session = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
+                                             "rulebook": "parlett", "first_dealer": "0"}).headers["Location"]
+    assert '<span class="crumb">' in client.get(session).text

@@ -383,3 +383,45 @@ def test_a_late_arrival_past_sixty_players_is_refused_and_nothing_saved(app, cli
     response = client.post(organizer + "/players", data={"name": "Zoe"})
     assert response.status_code == 422 and problems(response.text) == ["A club night seats at most 60 players."]
     assert (counts(app), night_of(app, organizer)) == before
+
+
+def test_a_late_arrival_on_a_circles_night_is_a_member_of_the_circle(app, client):
+    """" gus " (any case, any composition, spaces round it) is the member Gus; "Jo", a new name, joins the
+    circle, and the page says so; both are members at their tables: the statistics name
+    Jo, not "Jo (seat 1)", and her debt is marked by her by default."""
+    response = client.post("/circles", data={"circle_name": "Thursday Gleek", "circle_members": ",".join(NINE[:7])})
+    circle = response.headers["Location"]
+    page = client.get(circle + "/nights/new").text
+    ids = dict((name, number) for number, name in
+               re.findall(r'name="present" value="(\d+)" checked> <span>([^<]+)</span>', page))
+    response = client.post(circle + "/nights", data={**night_form(players=""), "present": [ids[n] for n in NINE[:4]]})
+    organizer = response.headers["Location"]
+    client.get(organizer)   # its "is made" said
+    response = client.post(organizer + "/players", data={"name": " gus "}, follow_redirects=True)
+    assert flashes(response.text) == ["Gus is seated from the next round drawn."]
+    response = client.post(organizer + "/players", data={"name": "Jo"}, follow_redirects=True)
+    assert flashes(response.text) == ["Jo is seated from the next round drawn. Jo joined the circle."]
+    response = client.post(organizer + "/players", data={"name": "jo"})
+    assert response.status_code == 422 and problems(response.text) == ["Jo is here already: each player once."]
+    db = store.connect(app.config["DATABASE"])
+    members = store.get_circle(db, circle.rsplit("/", 1)[1]).members
+    assert [m.name for m in members] == NINE[:7] + ["Jo"]   # Gus once; Jo once, however often she is added
+    member = {m.name: m.id for m in members}
+    night = night_of(app, organizer)
+    assert {p.name: p.member_id for p in night.players} == {n: member[n] for n in NINE[:4] + ["Gus", "Jo"]}
+    client.post(organizer + "/rounds", data={"round": "1"})
+    night = night_of(app, organizer)
+    jo = next(p.id for p in night.players if p.name == "Jo")
+    table = night.round(1).tables[0]
+    if table.seats[2] != jo:   # Jo at the seat that loses the first hand (20, 2, −22)
+        client.post(organizer + "/rounds/1/swap", data={"one": jo, "other": table.seats[2], "version": night.version})
+        table = night_of(app, organizer).round(1).tables[0]
+    assert table.seats[2] == jo
+    save(client, table.session_id, FIRST, table.version)
+    stats = html.unescape(client.get(circle + "/stats").text)
+    heads = re.findall(r'<th scope="col">([^<]+)</th>', stats[stats.index('class="season-stats"'):].split("</thead>")[0])
+    assert "Jo" in heads and not any("(seat" in h for h in heads)
+    owed = client.get(circle + "/owed").text
+    marked = re.search(rf'action="[^"]*/owed/{table.session_id}/settle".*?<select name="paid_by">(.*?)</select>',
+                       owed, re.S).group(1)
+    assert re.search(r'<option value="(\d+)" selected>', marked).group(1) == str(member["Jo"])

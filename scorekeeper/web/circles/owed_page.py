@@ -10,13 +10,13 @@ from markupsafe import Markup
 
 from ... import store
 from ...db import get_db
-from ...words.wording import and_list
+from ...words.wording import and_list, evening_names
 from .. import forms
 from ..circle_figures import PAGES, evenings_key, member_key, member_of, open_debts, owed_alone
 from ..htmx import redirect
 from ..owed import NotOwed, mark_paid as mark, paid_line, posted, settle_evening as settle, taken_back_line
 from .links import CircleView, bp, circle_unlocked, managed, on_circle_links
-from .page import evening_names, who_in
+from .page import who_in
 
 
 @on_circle_links("/owed")

@@ -9,7 +9,7 @@ from flask import flash, render_template, request
 from ... import store
 from ...db import get_db
 from ...rules import BOOKS
-from ...words.wording import day_text
+from ...words.wording import evening_names
 from .. import forms
 from ..circle_figures import member_of
 from ..context import public_base_url, qr_svg
@@ -91,11 +91,3 @@ def who_in(circle: store.Circle):
 
     return who
 
-
-def evening_names(links: list[store.EveningLink], dated: bool = True) -> dict:
-    """session id -> how the circle's pages and sheet name that evening: its date
-    ("14 Nov"; with ``dated`` False, not even the date), else its title, else its
-    number in the circle ("Evening 3"). Never by its session id: that is its
-    scorer's link, and the members' link and the sheet are for everyone."""
-    return {e.session_id: day_text(e.played_on) if dated and e.played_on else e.title or f"Evening {number}"
-            for number, e in enumerate(links, 1)}

@@ -15,11 +15,11 @@ from ...printing.chart import SCREEN_TYPE, balance_chart_svg, bars_svg
 from ...rules import BOOKS
 from ...rules.season import unit_of
 from ...rules.statistics import STATISTICS
-from ...words.wording import in_units, statistic_text, unit_words
+from ...words.wording import evening_names, in_units, statistic_text, unit_words
 from ..circle_figures import PAGES, filter_of, money_of, season_of
 from ..htmx import is_fragment_request
 from .links import CircleView, on_circle_links
-from .page import evening_names, who_in
+from .page import who_in
 
 
 def season_context(view: CircleView, chosen=(None, None, None)) -> dict:

@@ -13,12 +13,13 @@ from ...db import get_db
 from ...printing.pdf import SEASONS, Busy, Failed, TooMany, render_pdf
 from ...printing.season_sheet import print_season_pdf, season_pdf_parts
 from ...rules.season import season
+from ...words.wording import evening_names
 from ..cache import Recent
 from ..circle_figures import evenings_key, figures, filter_of, open_debts
 from ..sheets import content_disposition, paper, refusal
 from .evenings import safe_name
 from .links import CircleView, on_circle_links
-from .page import evening_names, who_in
+from .page import who_in
 
 SEASON_PDFS = None
 

@@ -87,11 +87,11 @@ def test_season_takes_each_table_as_an_evening(capsys, night, night_json):
     _, played = night
     code, out, err = run(capsys, "season", night_json)
     assert (code, err) == (0, "")
-    assert out.splitlines()[0] == "Season: 6 evenings, 4 hands, 2026-12-04 to 2026-12-04"
+    assert out.splitlines()[0] == "Season: 3 evenings, 4 hands, 2026-12-04 to 2026-12-04"
     code, out, err = run(capsys, "season", night_json, "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
-    assert (data["evenings"], data["hands"]) == (6, 4)
+    assert (data["evenings"], data["hands"]) == (3, 4)   # the three tables never played count for nothing
     tables = seated(played)
     points = {}
     for where in PLAYED:   # 2, 1 and 0 points at each table played; a table with no hand: none

@@ -19,7 +19,7 @@ asyncio tasks in this process (load_bench's ``AsyncPhase``):
   (``/w/<watch id>/live?v=<version>``, with ``HX-Request`` as htmx sends it) every
   ``--poll-interval`` (3) seconds;
 - ``--screens`` (100) big screens and phones poll the standings every
-  ``--screen-interval`` (1) second, half the big screen's
+  ``--screen-interval`` (0.5) seconds (``NIGHT_POLL_SECONDS``), half the big screen's
   (``/n/<watch id>/screen/live?v=<key>``), half the standings page's (``/n/<watch id>/live``).
 
 Then the same clients on the same schedule ask for ``/manifest.webmanifest`` (no
@@ -31,9 +31,9 @@ answer first shows that table with that many hands (the last round's list of tab
 in the part: "Table 7 · 12 hands"); a save's latency to a screen is the second minus
 the first (0 where the screen's answer was read first), for every save acknowledged
 after that screen's first answer and more than 2 s before the phase's end, for every
-screen. A screen polls every second whatever it was told, so the wait for its next
-poll alone is up to a second (its p95 0.95 s): the target, p95 ≤ 1 s, leaves
-the server ~50 ms to have the new standings ready. Answers are not compressed (no
+screen. A screen polls every ``--screen-interval`` whatever it was told, so the wait
+for its next poll alone is up to that (p95 0.95 of it): at 1 s the target, p95 ≤ 1 s,
+left the server ~50 ms; at 0.5 s, half a second to have the new standings ready. Answers are not compressed (no
 ``Accept-Encoding``); the client shares the machine's cores with the server.
 
     .venv/bin/python bench/night_load_bench.py [--duration 30] [--write] [--root DIR --root-label TEXT]
@@ -233,7 +233,7 @@ def main(argv=None) -> int:
     parser.add_argument("--screens", type=int, default=100, help="big screens and phones polling the standings")
     parser.add_argument("--save-interval", type=float, default=3.0)
     parser.add_argument("--poll-interval", type=float, default=3.0, help="the players' phones")
-    parser.add_argument("--screen-interval", type=float, default=1.0, help="the standings' (NIGHT_POLL_SECONDS)")
+    parser.add_argument("--screen-interval", type=float, default=0.5, help="the standings' (NIGHT_POLL_SECONDS)")
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--ramp", type=float, default=3.0, help="every client connects in the S seconds before")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")

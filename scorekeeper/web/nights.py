@@ -427,7 +427,7 @@ def night_at(watch_id: str, key: str) -> store.Night:
 def standings_context(night: store.Night, key: str, screen: bool) -> dict:
     current = night.rounds[-1] if night.rounds else None
     return {"night": night, "figures": night_standings(night, key), "live_key": key, "screen": screen,
-            "current": current, "poll_seconds": current_app.config.get("NIGHT_POLL_SECONDS", 1),
+            "current": current, "poll_seconds": current_app.config["NIGHT_POLL_SECONDS"],
             "live_url": f"/n/{night.watch_id}{'/screen' if screen else ''}/live"}
 
 

@@ -129,7 +129,7 @@ def test_the_standings_follow_each_tables_saves_to_the_half_counter(app, client)
 
     assert client.post(organizer + "/rank", data={"rank_by": "counters"}).status_code == 303
     screen = client.get(f"/n/{night.watch_id}/screen").text
-    assert 'hx-trigger="every 1s"' in screen and "<form" not in screen   # no controls on the big screen
+    assert 'hx-trigger="every 0.5s"' in screen and "<form" not in screen   # no controls on the big screen
     ranked = re.findall(r"<th scope=\"row\">([^<]+)</th>", screen)
     assert ranked == [d, a, e, b, *sorted((g, h, i)), c, f]
     assert "<th scope=\"col\">Counters</th>\n      <th scope=\"col\">Placings</th>" in screen   # the other beside it

@@ -304,7 +304,7 @@ def main(argv=None) -> int:
                       app["all"]["p95"] < P95_TARGET_MS and app["all"]["errors"] == 0, "bench/night_load_bench.py")
         p95 = load.percentile(latencies, 95)
         record_result(f"a save to {args.screens} screens polling every {args.screen_interval:g} s",
-                      f"p95 ≤ {SCREENS_TARGET_S:g} s", f"p95 {p95:.2f} s", "the poll interval's own wait: p95 0.95 s",
+                      f"p95 ≤ {SCREENS_TARGET_S:g} s", f"p95 {p95:.2f} s", f"the poll interval's own wait: p95 {0.95 * args.screen_interval:.2f} s",
                       p95 <= SCREENS_TARGET_S, "bench/night_load_bench.py")
     return 0
 

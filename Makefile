@@ -77,6 +77,7 @@ restore-replica: $(STAMP)
 # The linters (pyproject.toml says which rules and which layer contracts, and why).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/ruff format --check --quiet .
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 # Two workers (pytest-xdist): the browser and server tests spend much of their time

@@ -69,7 +69,7 @@ import scorekeeper  # noqa: E402
 BROWSER_ENCODING = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 HTMX = {"HX-Request": "true", **BROWSER_ENCODING}
 FORM = "application/x-www-form-urlencoded"
-LIVE_VERSION = re.compile(r'/live\?v=([0-9]+)-([0-9]+)')
+LIVE_VERSION = re.compile(r"/live\?v=([0-9]+)-([0-9]+)")
 
 TAP_RATIO_TARGET = 4.0
 TAP_KB_TARGET = 4.0
@@ -93,8 +93,13 @@ def evening_hands(count: int) -> list[dict]:
 
 
 def record(count: int) -> dict:
-    return {"format": "gleek-session/1", "rulebook": "parlett", "options": {},
-            "players": ["Ann", "Ben", "Cat"], "hands": evening_hands(count)}
+    return {
+        "format": "gleek-session/1",
+        "rulebook": "parlett",
+        "options": {},
+        "players": ["Ann", "Ben", "Cat"],
+        "hands": evening_hands(count),
+    }
 
 
 def percentile(values, p):
@@ -138,8 +143,14 @@ class Bench:
 
     def __init__(self):
         tmp = tempfile.mkdtemp(prefix="gleek-app-bench-")
-        self.app = create_app({"DATABASE": f"{tmp}/bench.db", "SECRET_KEY": "bench",
-                               "BACKUP_DIR": f"{tmp}/backups", "SESSIONS_PER_MINUTE": 10_000})
+        self.app = create_app(
+            {
+                "DATABASE": f"{tmp}/bench.db",
+                "SECRET_KEY": "bench",
+                "BACKUP_DIR": f"{tmp}/backups",
+                "SESSIONS_PER_MINUTE": 10_000,
+            }
+        )
         self.app.add_url_rule("/_bench/trivial", "trivial", lambda: "ok")
         self.timer = InApp(self.app.wsgi_app)
         self.app.wsgi_app = self.timer
@@ -193,6 +204,7 @@ class Samples:
 
 # ---------------------------------------------------------------- saves, short and long sessions
 
+
 def time_saves(bench: Bench, url: str, count: int, rounds: int) -> Samples:
     """Save hand ``count + 1`` and render the updated table; untimed, delete it again."""
     samples = Samples()
@@ -230,14 +242,35 @@ def run_saves(bench: Bench, counts, rounds: int) -> dict:
 
 # A parlett hand as a scorer taps it in with the quick answers, chip by chip:
 # (field, value); None = the first value the page offers then (a price, a stake).
-CHIP_TAPS = [("trump", "hearts"), ("turned_up", "9"), ("tiddy", "1"), ("buyer", "1"), ("price", None),
-             ("ruff_winner", "0"), ("paid_1", None), ("paid_2", None), ("sets", "none"),
-             ("tricks_0", "5"), ("tricks_1", "4"),
-             ("honour_A", "2"), ("honour_K", "1"), ("honour_Q", "1"), ("honour_J", "0")]
+CHIP_TAPS = [
+    ("trump", "hearts"),
+    ("turned_up", "9"),
+    ("tiddy", "1"),
+    ("buyer", "1"),
+    ("price", None),
+    ("ruff_winner", "0"),
+    ("paid_1", None),
+    ("paid_2", None),
+    ("sets", "none"),
+    ("tricks_0", "5"),
+    ("tricks_1", "4"),
+    ("honour_A", "2"),
+    ("honour_K", "1"),
+    ("honour_Q", "1"),
+    ("honour_J", "0"),
+]
 # The same table following the auction and the ruff on the call pad: each tap is
 # the call the pad offers whose label starts so ("Ann bids 12 · Ben bids 14 · …").
-PAD_TAPS = [("bid", "Bid"), ("bid", "Bid"), ("bid", "Pass"), ("bid", "Pass"),
-            ("ruff_call", "Open"), ("ruff_call", "Raise"), ("ruff_call", "Fold"), ("ruff_call", "Match")]
+PAD_TAPS = [
+    ("bid", "Bid"),
+    ("bid", "Bid"),
+    ("bid", "Pass"),
+    ("bid", "Pass"),
+    ("ruff_call", "Open"),
+    ("ruff_call", "Raise"),
+    ("ruff_call", "Fold"),
+    ("ruff_call", "Match"),
+]
 
 
 def enter_hand(bench: Bench, url: str, taps, kind: str, samples: Samples) -> str:
@@ -256,8 +289,9 @@ def enter_hand(bench: Bench, url: str, taps, kind: str, samples: Samples) -> str
                 raise AssertionError(f"the pad offers no {choice!r}: {page.buttons(name)}")
             button = (name, calls[0][0])
             body = page.body(button=button)
-        response, round_trip, in_app = bench.timed("POST", url + "/hands/check", headers=HTMX,
-                                                   data=body, content_type=FORM)
+        response, round_trip, in_app = bench.timed(
+            "POST", url + "/hands/check", headers=HTMX, data=body, content_type=FORM
+        )
         assert response.status_code == 200, (response.status_code, response.get_data()[:300])
         plain = decoded(response)
         samples.add(round_trip, in_app, len(response.get_data()), len(plain))
@@ -290,6 +324,7 @@ def run_taps(bench: Bench, counts, hands_entered: int, kind: str) -> dict:
 
 
 # ---------------------------------------------------------------- bytes a phone downloads
+
 
 def run_bytes(bench: Bench) -> list[str]:
     client = bench.client
@@ -327,8 +362,16 @@ CATEGORIES = (
     ("compression (brotli)", ("brotli", "flask_compress", "zstd", "gzip", "zlib")),
     ("rules (check_hand, calls, phases)", ("scorekeeper/rules/",)),
     ("store (Python side)", ("scorekeeper/store/",)),
-    ("web layer (form reading, sigs, views)", ("scorekeeper/web/", "scorekeeper/words/money.py", "scorekeeper/words/wording.py",
-                                               "scorekeeper/server/security.py", "segno")),
+    (
+        "web layer (form reading, sigs, views)",
+        (
+            "scorekeeper/web/",
+            "scorekeeper/words/money.py",
+            "scorekeeper/words/wording.py",
+            "scorekeeper/server/security.py",
+            "segno",
+        ),
+    ),
     ("Flask, Werkzeug, cookie session", ("flask", "werkzeug", "itsdangerous", "htmx_flask")),
 )
 
@@ -369,24 +412,44 @@ def profile(bench: Bench, calls: int, fn, focus) -> list[str]:
     return lines
 
 
-TAP_FOCUS = [("scorekeeper/web/hands.py", "tap"), ("scorekeeper/web/hands.py", "target"),
-             ("scorekeeper/web/target.py", "parse"), ("scorekeeper/web/target.py", "context"),
-             ("scorekeeper/store/drafts.py", "keep_draft"), ("scorekeeper/form/hand_form.py", "changed"),
-             ("scorekeeper/form/hand_form.py", "read_hand"), ("scorekeeper/form/hand_form.py", "check"),
-             ("scorekeeper/web/context.py", "table_context"),
-             ("flask/templating.py", "render_template"), ("scorekeeper/db.py", "get_db"),
-             ("flask/app.py", "finalize_request"), ("flask/app.py", "full_dispatch_request"),
-             ("flask/app.py", "wsgi_app"), ("flask_compress/flask_compress.py", "after_request"),
-             ("flask/sessions.py", "save_session"), ("flask/sessions.py", "open_session")]
-SAVE_FOCUS = [("scorekeeper/web/hands.py", "save_hand"), ("scorekeeper/web/table.py", "table_page"),
-              ("scorekeeper/store/changes.py", "add_hand"), ("scorekeeper/store/changes.py", "_check_hands_from"),
-              ("scorekeeper/store/changes.py", "_write_change"), ("scorekeeper/store/reads.py", "get_session"),
-              ("scorekeeper/web/changes.py", "keep_snapshot"), ("scorekeeper/web/context.py", "table_context"),
-              ("scorekeeper/web/context.py", "settlement_of"), ("scorekeeper/words/wording.py", "session_money"),
-              ("scorekeeper/web/progress.py", "in_progress"), ("scorekeeper/web/changes.py", "undo_offer"),
-              ("flask/templating.py", "render_template"), ("scorekeeper/web/target.py", "parse"),
-              ("flask/app.py", "wsgi_app"), ("scorekeeper/db.py", "get_db"),
-              ("flask_compress/flask_compress.py", "after_request")]
+TAP_FOCUS = [
+    ("scorekeeper/web/hands.py", "tap"),
+    ("scorekeeper/web/hands.py", "target"),
+    ("scorekeeper/web/target.py", "parse"),
+    ("scorekeeper/web/target.py", "context"),
+    ("scorekeeper/store/drafts.py", "keep_draft"),
+    ("scorekeeper/form/hand_form.py", "changed"),
+    ("scorekeeper/form/hand_form.py", "read_hand"),
+    ("scorekeeper/form/hand_form.py", "check"),
+    ("scorekeeper/web/context.py", "table_context"),
+    ("flask/templating.py", "render_template"),
+    ("scorekeeper/db.py", "get_db"),
+    ("flask/app.py", "finalize_request"),
+    ("flask/app.py", "full_dispatch_request"),
+    ("flask/app.py", "wsgi_app"),
+    ("flask_compress/flask_compress.py", "after_request"),
+    ("flask/sessions.py", "save_session"),
+    ("flask/sessions.py", "open_session"),
+]
+SAVE_FOCUS = [
+    ("scorekeeper/web/hands.py", "save_hand"),
+    ("scorekeeper/web/table.py", "table_page"),
+    ("scorekeeper/store/changes.py", "add_hand"),
+    ("scorekeeper/store/changes.py", "_check_hands_from"),
+    ("scorekeeper/store/changes.py", "_write_change"),
+    ("scorekeeper/store/reads.py", "get_session"),
+    ("scorekeeper/web/changes.py", "keep_snapshot"),
+    ("scorekeeper/web/context.py", "table_context"),
+    ("scorekeeper/web/context.py", "settlement_of"),
+    ("scorekeeper/words/wording.py", "session_money"),
+    ("scorekeeper/web/progress.py", "in_progress"),
+    ("scorekeeper/web/changes.py", "undo_offer"),
+    ("flask/templating.py", "render_template"),
+    ("scorekeeper/web/target.py", "parse"),
+    ("flask/app.py", "wsgi_app"),
+    ("scorekeeper/db.py", "get_db"),
+    ("flask_compress/flask_compress.py", "after_request"),
+]
 
 
 def run_profile(hands_entered: int, rounds: int) -> list[str]:
@@ -400,6 +463,7 @@ def run_profile(hands_entered: int, rounds: int) -> list[str]:
         def enter():
             for _ in range(hands_entered):
                 enter_hand(bench, url, taps, kind, samples)
+
         calls = hands_entered * len(taps)
         lines.append(f"{kind} taps, 200-hand session, {calls} taps:")
         lines += profile(bench, calls, enter, TAP_FOCUS)
@@ -414,9 +478,12 @@ def run_profile(hands_entered: int, rounds: int) -> list[str]:
 
 # ---------------------------------------------------------------- report
 
+
 def machine_line(info: dict, load_before: str, load_after: str) -> str:
-    return (f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, SQLite {info['sqlite']}, "
-            f"Flask {info['flask']}; load average before/after {load_before} / {load_after} (the machine is shared).")
+    return (
+        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, SQLite {info['sqlite']}, "
+        f"Flask {info['flask']}; load average before/after {load_before} / {load_after} (the machine is shared)."
+    )
 
 
 def spread(values: list[float], fmt: str = "{:.2f}") -> str:
@@ -429,10 +496,12 @@ def spread(values: list[float], fmt: str = "{:.2f}") -> str:
 
 def tap_table(runs: list[dict], title: str) -> list[str]:
     """``runs``: [{hands: (samples, trivial)}] one per repetition."""
-    lines = [f"| {title} | session | taps | in app p50 / p95 ms | trivial in app p50 / p95 ms | "
-             "× trivial, p50 | × trivial, p95 | round trip p50 / p95 ms | × trivial (round trip) p50 | "
-             "answer as served (br) median / max | uncompressed median / max |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        f"| {title} | session | taps | in app p50 / p95 ms | trivial in app p50 / p95 ms | "
+        "× trivial, p50 | × trivial, p95 | round trip p50 / p95 ms | × trivial (round trip) p50 | "
+        "answer as served (br) median / max | uncompressed median / max |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for count in runs[0]:
         per = [run[count] for run in runs]
         pick = lambda f: [f(s, t) for s, t in per]  # noqa: E731
@@ -450,29 +519,35 @@ def tap_table(runs: list[dict], title: str) -> list[str]:
             f"{spread(pick(lambda s, t: s.ms('round_trip', 95)))} | "
             f"{spread(pick(lambda s, t: s.ms('round_trip', 50) / t.ms('round_trip', 50)), '{:.1f}×')} | "
             f"{statistics.median(all_taps.served) / 1024:.2f} / {max(all_taps.served) / 1024:.2f} KB | "
-            f"{statistics.median(all_taps.plain) / 1024:.1f} / {max(all_taps.plain) / 1024:.1f} KB |")
+            f"{statistics.median(all_taps.plain) / 1024:.1f} / {max(all_taps.plain) / 1024:.1f} KB |"
+        )
     return lines
 
 
 def tap_verdict(runs: list[dict], what: str) -> str:
     counts = list(runs[0])
-    ratio = {c: statistics.median([s.ms("in_app", 50) / t.ms("in_app", 50) for s, t in (r[c] for r in runs)])
-             for c in counts}
+    ratio = {
+        c: statistics.median([s.ms("in_app", 50) / t.ms("in_app", 50) for s, t in (r[c] for r in runs)]) for c in counts
+    }
     p50 = {c: statistics.median([s.ms("in_app", 50) for s, _ in (r[c] for r in runs)]) for c in counts}
     biggest = max(max(s.served) for r in runs for s, _ in r.values()) / 1024
     worst = max(ratio.values())
     flat = p50[counts[-1]] / p50[counts[0]]
-    return (f"Result ({what}): in app p50 {worst:.1f}× the trivial route at worst — "
-            f"{'met' if worst <= TAP_RATIO_TARGET else 'NOT met'} (≤ {TAP_RATIO_TARGET:g}×); "
-            f"{counts[-1]} hands / {counts[0]} hands p50 {flat:.2f}× — "
-            f"{'flat' if flat <= 1.15 else 'NOT flat'}; largest answer {biggest:.2f} KB as served — "
-            f"{'met' if biggest <= TAP_KB_TARGET else 'NOT met'} (≤ {TAP_KB_TARGET:g} KB).")
+    return (
+        f"Result ({what}): in app p50 {worst:.1f}× the trivial route at worst — "
+        f"{'met' if worst <= TAP_RATIO_TARGET else 'NOT met'} (≤ {TAP_RATIO_TARGET:g}×); "
+        f"{counts[-1]} hands / {counts[0]} hands p50 {flat:.2f}× — "
+        f"{'flat' if flat <= 1.15 else 'NOT flat'}; largest answer {biggest:.2f} KB as served — "
+        f"{'met' if biggest <= TAP_KB_TARGET else 'NOT met'} (≤ {TAP_KB_TARGET:g} KB)."
+    )
 
 
 def save_table(runs: list[dict], title: str) -> list[str]:
-    lines = [f"| {title} | rounds | in app p50 / p95 ms | round trip p50 / p95 ms | trivial in app p50 / p95 ms | "
-             "× trivial (in app) p50 | × 12 hands (in app) p50 / p95 |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        f"| {title} | rounds | in app p50 / p95 ms | round trip p50 / p95 ms | trivial in app p50 / p95 ms | "
+        "× trivial (in app) p50 | × 12 hands (in app) p50 / p95 |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for count in runs[0]:
         per = [run[count] for run in runs]
         base = [run[min(run)] for run in runs]
@@ -485,7 +560,8 @@ def save_table(runs: list[dict], title: str) -> list[str]:
             f"{spread([t.ms('in_app', 95) for _, t in per], '{:.3f}')} | "
             f"{spread([s.ms('in_app', 50) / t.ms('in_app', 50) for s, t in per], '{:.1f}×')} | "
             f"**{spread([s.ms('in_app', 50) / b.ms('in_app', 50) for (s, _), (b, _) in zip(per, base)], '{:.2f}×')}**"
-            f" / {spread([s.ms('in_app', 95) / b.ms('in_app', 95) for (s, _), (b, _) in zip(per, base)], '{:.2f}×')} |")
+            f" / {spread([s.ms('in_app', 95) / b.ms('in_app', 95) for (s, _), (b, _) in zip(per, base)], '{:.2f}×')} |"
+        )
     return lines
 
 
@@ -494,8 +570,10 @@ def long_verdict(runs: list[dict]) -> str:
     ratio50 = statistics.median([r[big][0].ms("in_app", 50) / r[small][0].ms("in_app", 50) for r in runs])
     ratio95 = statistics.median([r[big][0].ms("in_app", 95) / r[small][0].ms("in_app", 95) for r in runs])
     met = ratio50 <= LONG_RATIO_TARGET and ratio95 <= LONG_RATIO_TARGET
-    return (f"Result: save + table page, {big} hands / {small} hands: p50 {ratio50:.2f}×, p95 {ratio95:.2f}× — "
-            f"{'met' if met else 'NOT met'} (≤ {LONG_RATIO_TARGET:g}×).")
+    return (
+        f"Result: save + table page, {big} hands / {small} hands: p50 {ratio50:.2f}×, p95 {ratio95:.2f}× — "
+        f"{'met' if met else 'NOT met'} (≤ {LONG_RATIO_TARGET:g}×)."
+    )
 
 
 def machine() -> dict:
@@ -559,10 +637,12 @@ def main(argv=None) -> int:
     found = {"save": [], "long": [], "chip": [], "pad": []}
     byte_lines = []
     for repetition in range(args.repeat):
-        for part, run in (("save", lambda b: run_saves(b, (12, 200), args.rounds)),
-                          ("long", lambda b: run_saves(b, (12, 500), args.rounds)),
-                          ("chip", lambda b: run_taps(b, (12, 200), args.hands_entered, "chip")),
-                          ("pad", lambda b: run_taps(b, (12, 200), args.hands_entered, "pad"))):
+        for part, run in (
+            ("save", lambda b: run_saves(b, (12, 200), args.rounds)),
+            ("long", lambda b: run_saves(b, (12, 500), args.rounds)),
+            ("chip", lambda b: run_taps(b, (12, 200), args.hands_entered, "chip")),
+            ("pad", lambda b: run_taps(b, (12, 200), args.hands_entered, "pad")),
+        ):
             if (part if part != "chip" else "tap") not in parts:
                 continue
             found[part].append(run(Bench()))

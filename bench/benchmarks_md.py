@@ -60,21 +60,30 @@ def append_to_section(heading: str, intro: str, entry: str, history: Path = HIST
 RESULTS = ROOT / "bench" / "results.json"
 
 
-def record_result(target: str, goal: str, figure: str, baseline: str, met: bool, bench: str,
-                  results: Path = RESULTS) -> None:
+def record_result(
+    target: str, goal: str, figure: str, baseline: str, met: bool, bench: str, results: Path = RESULTS
+) -> None:
     """Keep ``target``'s current figure in bench/results.json (the table that opens
     BENCHMARKS.md is written from it by ``python -m scorekeeper docs``)."""
     rows = json.loads(results.read_text(encoding="utf-8")) if results.exists() else []
-    row = {"target": target, "goal": goal, "figure": figure, "baseline": baseline, "met": met,
-           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "bench": bench}
+    row = {
+        "target": target,
+        "goal": goal,
+        "figure": figure,
+        "baseline": baseline,
+        "met": met,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "bench": bench,
+    }
     for i, old in enumerate(rows):
         if same_name(old["target"], target):
             rows[i] = row
             break
     else:
         rows.append(row)
-    results.write_text("[\n" + ",\n".join("  " + json.dumps(r, ensure_ascii=False) for r in rows) + "\n]\n",
-                       encoding="utf-8")
+    results.write_text(
+        "[\n" + ",\n".join("  " + json.dumps(r, ensure_ascii=False) for r in rows) + "\n]\n", encoding="utf-8"
+    )
 
 
 def cpu_model() -> str:

@@ -83,10 +83,14 @@ def kind_of(path: str) -> str:
 
 def report(before: str, added: str) -> tuple[str, list]:
     lines, results = [], []
-    old, new = class_size(source(before, f"{RULES}/book.py"), "RuleBook"), class_size(source("HEAD", f"{RULES}/book.py"),
-                                                                                       "RuleBook")
-    lines.append(f"`RuleBook` (scorekeeper/rules/book.py): {old[0]} lines and {old[1]} methods at {before}; "
-                 f"now {new[0]} lines and {new[1]} methods ({new[0] / old[0]:.2f}× the lines).\n")
+    old, new = (
+        class_size(source(before, f"{RULES}/book.py"), "RuleBook"),
+        class_size(source("HEAD", f"{RULES}/book.py"), "RuleBook"),
+    )
+    lines.append(
+        f"`RuleBook` (scorekeeper/rules/book.py): {old[0]} lines and {old[1]} methods at {before}; "
+        f"now {new[0]} lines and {new[1]} methods ({new[0] / old[0]:.2f}× the lines).\n"
+    )
     lines.append(f"| module of scorekeeper/rules/ | lines at {before} | lines now |")
     lines.append("| --- | ---: | ---: |")
     then, now = modules(before), modules("HEAD")
@@ -102,19 +106,35 @@ def report(before: str, added: str) -> tuple[str, list]:
     for kind in ("rules/", "generated docs", "test data", "tests", "test support", "bench", "the app"):
         got = groups.get(kind, [])
         names = ", ".join(f"`{p}`" for p, _, _ in got)
-        lines.append(f"| {kind}{': ' + names if got and kind != 'rules/' else ''} | {len(got)} | "
-                     f"{sum(a for _, a, _ in got)} | {sum(d for _, _, d in got)} |")
+        lines.append(
+            f"| {kind}{': ' + names if got and kind != 'rules/' else ''} | {len(got)} | "
+            f"{sum(a for _, a, _ in got)} | {sum(d for _, _, d in got)} |"
+        )
+
     def size(kind):
         return sum(a + d for _, a, d in groups.get(kind, []))
 
-    results.append(("lines outside rules/ to add cotton1674", "none but generated docs and test data",
-                    f"{size('the app')} of the app; {size('test support')} of shared test support (the books' own "
-                    f"model, strategies, the form helper); new tests {size('tests')}, bench {size('bench')}",
-                    f"generated docs {size('generated docs')}, test data {size('test data')}",
-                    size("the app") == 0 and size("test support") == 0, "bench/book_size_bench.py"))
-    results.append(("size of `RuleBook`", "shrinks to what is common",
-                    f"{new[0]} lines, {new[1]} methods", f"{old[0]} lines, {old[1]} methods at {before}",
-                    new[0] < old[0], "bench/book_size_bench.py"))
+    results.append(
+        (
+            "lines outside rules/ to add cotton1674",
+            "none but generated docs and test data",
+            f"{size('the app')} of the app; {size('test support')} of shared test support (the books' own "
+            f"model, strategies, the form helper); new tests {size('tests')}, bench {size('bench')}",
+            f"generated docs {size('generated docs')}, test data {size('test data')}",
+            size("the app") == 0 and size("test support") == 0,
+            "bench/book_size_bench.py",
+        )
+    )
+    results.append(
+        (
+            "size of `RuleBook`",
+            "shrinks to what is common",
+            f"{new[0]} lines, {new[1]} methods",
+            f"{old[0]} lines, {old[1]} methods at {before}",
+            new[0] < old[0],
+            "bench/book_size_bench.py",
+        )
+    )
     return "\n".join(lines), results
 
 
@@ -128,13 +148,17 @@ def main(argv=None) -> int:
     print(text)
     if args.write:
         info = machine()
-        append_to_section("## A rule book is one module", """\
+        append_to_section(
+            "## A rule book is one module",
+            """\
 `.venv/bin/python bench/book_size_bench.py`: the size of `RuleBook` and of each
 module of `scorekeeper/rules/` now against the commit before books became modules
 (982e5c1), and the lines the commit that added cotton1674 touched outside
 `scorekeeper/rules/` (target: none of the app, only generated docs and test data).
 Counted from git, so the machine does not matter.
-""", f"### Run of {info['date']} ({args.write})\n\n{text}\n")
+""",
+            f"### Run of {info['date']} ({args.write})\n\n{text}\n",
+        )
         for row in results:
             record_result(*row)
     return 0

@@ -95,15 +95,20 @@ def main() -> None:
         times = {(who, kind): [] for who in servers for kind in ("chip", "pad")}
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium",
-                                            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                browser = p.chromium.launch(
+                    executable_path="/usr/bin/chromium",
+                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+                )
                 pages = {who: open_hand(browser, url) for who, (_, url) in servers.items()}
                 for i in range(args.taps):
                     for who, page in pages.items():
                         chip = f'#hand-form label.chip:has(input[name="tricks_0"][value="{i % 5}"])'
                         times[(who, "chip")].append(page.evaluate(TAP, chip))
-                        pad = ('#pad-auction button[name="bid"][value="[1, 12]"]' if i % 2 == 0
-                               else '#pad-auction button[name="bid"][value="undo"]')
+                        pad = (
+                            '#pad-auction button[name="bid"][value="[1, 12]"]'
+                            if i % 2 == 0
+                            else '#pad-auction button[name="bid"][value="undo"]'
+                        )
                         times[(who, "pad")].append(page.evaluate(TAP, pad))
                         time.sleep(0.05)
                 browser.close()
@@ -113,8 +118,10 @@ def main() -> None:
     load = os.getloadavg()
     facts = machine()
     print(f"\n### Browser tap to page updated ({facts['date']})\n")
-    print(f"`bench/browser_tap_bench.py --base {args.base} --taps {args.taps}` · {facts['nproc']} cores · "
-          f"{facts['cpu']} · Python {facts['python']} · load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
+    print(
+        f"`bench/browser_tap_bench.py --base {args.base} --taps {args.taps}` · {facts['nproc']} cores · "
+        f"{facts['cpu']} · Python {facts['python']} · load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n"
+    )
     print("| tap | base median | this tree median | ratio | base p90 | this tree p90 |")
     print("|---|---|---|---|---|---|")
     for kind in ("chip", "pad"):

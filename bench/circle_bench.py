@@ -43,19 +43,28 @@ def empty_caches():
     """Every cache of this process (not the database's evening_figures: see the docstring).
     Written for older trees too (a baseline run from a ``git archive`` copy): a cache or
     memo that a tree does not have is skipped."""
-    from scorekeeper import store   # kept here: the spawned PDF renderer re-imports this script
-    from scorekeeper.web import cache, circle_figures   # kept here: the spawned PDF renderer re-imports this script
-    from scorekeeper.words import wording   # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper import store  # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper.web import cache, circle_figures  # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper.words import wording  # kept here: the spawned PDF renderer re-imports this script
 
     store._HANDS.lists.clear()
     cache.LATEST_SETTLEMENT.clear()
-    for kept in (cache.SETTLEMENTS, circle_figures.FIGURES, circle_figures.SEASONS, circle_figures.PAGES,
-                 getattr(circle_figures, "MONEY", None)):
+    for kept in (
+        cache.SETTLEMENTS,
+        circle_figures.FIGURES,
+        circle_figures.SEASONS,
+        circle_figures.PAGES,
+        getattr(circle_figures, "MONEY", None),
+    ):
         if kept is not None:
             kept._values.clear()
     kept_figures = getattr(store, "kept_figures", circle_figures)
-    for module, memo in ((kept_figures, "_shared_fraction"), (wording, "amount_text"), (wording, "signed_amount"),
-                         (wording, "_day_text")):
+    for module, memo in (
+        (kept_figures, "_shared_fraction"),
+        (wording, "amount_text"),
+        (wording, "signed_amount"),
+        (wording, "_day_text"),
+    ):
         if hasattr(getattr(module, memo, None), "cache_clear"):
             getattr(module, memo).cache_clear()
 
@@ -66,7 +75,7 @@ def empty_kept_figures(db) -> None:
         db.conn.execute("delete from evening_figures")
 
 
-CPU: list = []   # the CPU time (ms) of each timed request, beside its wall time
+CPU: list = []  # the CPU time (ms) of each timed request, beside its wall time
 
 
 def timed(client, path) -> float:
@@ -87,8 +96,8 @@ def main() -> None:
     parser.add_argument("--pdf", action="store_true", help="also the season sheet's PDF, once")
     args = parser.parse_args()
 
-    from scorekeeper import create_app, store   # kept here: the spawned PDF renderer re-imports this script
-    from scorekeeper.web import circle_figures   # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper import create_app, store  # kept here: the spawned PDF renderer re-imports this script
+    from scorekeeper.web import circle_figures  # kept here: the spawned PDF renderer re-imports this script
 
     folder = Path(tempfile.mkdtemp(prefix="circle-bench-"))
     app = create_app({"DATABASE": str(folder / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(folder / "b")})
@@ -97,8 +106,10 @@ def main() -> None:
     circle, sessions = build(db, store, args.evenings, args.hands)
     print(f"built {args.evenings} evenings × {args.hands} hands in {time.perf_counter() - start:.1f} s")
     client = app.test_client()
-    pages = {name: f"/c/{circle.id}{suffix}" for name, suffix in
-             (("ledger", "/ledger"), ("owed", "/owed"), ("stats", "/stats"))}
+    pages = {
+        name: f"/c/{circle.id}{suffix}"
+        for name, suffix in (("ledger", "/ledger"), ("owed", "/owed"), ("stats", "/stats"))
+    }
     trivial = [timed(client, "/healthz") for _ in range(200)]
     baseline = statistics.median(trivial)
     empty_caches()
@@ -125,8 +136,10 @@ def main() -> None:
     extra = long_session(args.hands + 1)["hands"][args.hands]
     extra = dict(extra, dealer=session.next_dealer())
 
-    extra = rotate_hand(long_session(args.hands + 1)["hands"][args.hands],
-                        (session.next_dealer() - long_session(args.hands + 1)["hands"][args.hands]["dealer"]) % 3)
+    extra = rotate_hand(
+        long_session(args.hands + 1)["hands"][args.hands],
+        (session.next_dealer() - long_session(args.hands + 1)["hands"][args.hands]["dealer"]) % 3,
+    )
     store.add_hand(db, session.id, extra, session.version)
     after = timed(client, pages["ledger"])
     circle_figures._figures_of = real
@@ -143,15 +156,22 @@ def main() -> None:
         assert response.status_code == 200 and response.data.startswith(b"%PDF")
         pdf_again = time.perf_counter() - start
     load = os.getloadavg()
-    lines = [f"{name}: cold p50 {statistics.median(cold[name]):.0f} ms (max {max(cold[name]):.0f}; "
-             f"CPU {statistics.median(cold_cpu[name]):.0f} ms), cached p50 {statistics.median(warm[name]):.1f} ms "
-             f"(CPU {statistics.median(warm_cpu[name]):.1f} ms)" for name in pages]
-    lines.append(f"first ever (evening_figures empty too: {args.evenings:,} evenings settled and kept): ledger "
-                 f"{first_ever:.0f} ms")
+    lines = [
+        f"{name}: cold p50 {statistics.median(cold[name]):.0f} ms (max {max(cold[name]):.0f}; "
+        f"CPU {statistics.median(cold_cpu[name]):.0f} ms), cached p50 {statistics.median(warm[name]):.1f} ms "
+        f"(CPU {statistics.median(warm_cpu[name]):.1f} ms)"
+        for name in pages
+    ]
+    lines.append(
+        f"first ever (evening_figures empty too: {args.evenings:,} evenings settled and kept): ledger "
+        f"{first_ever:.0f} ms"
+    )
     lines.append(f"after a new hand in one session: ledger {after:.0f} ms, evenings computed again: {len(computed)}")
     if pdf is not None:
-        lines.append(f"season sheet PDF (A4, the archive attached): {pdf:.1f} s, the renderer's start included; "
-                     f"then Letter: {pdf_again:.1f} s")
+        lines.append(
+            f"season sheet PDF (A4, the archive attached): {pdf:.1f} s, the renderer's start included; "
+            f"then Letter: {pdf_again:.1f} s"
+        )
     lines.append(f"baseline /healthz p50 {baseline:.3f} ms; load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("\n".join(lines))
     if args.write:
@@ -162,20 +182,44 @@ def main() -> None:
             "the app (bench/circle_bench.py), cold (every cache of the process emptied, the database's "
             "evening_figures kept: a restarted server) and cached.\n",
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine}, load {load[0]:.2f}:\n\n"
-            + "\n".join(f"- {line}" for line in lines) + "\n")
+            + "\n".join(f"- {line}" for line in lines)
+            + "\n",
+        )
         worst_cold = max(statistics.median(v) for v in cold.values())
         worst_warm = max(statistics.median(v) for v in warm.values())
-        record_result("circle of 1,000 evenings × 30 hands: ledger, owed, stats cold", "≤ 200 ms p50",
-                      f"worst p50 {worst_cold:.0f} ms", f"/healthz {baseline:.2f} ms", worst_cold <= 200,
-                      "bench/circle_bench.py")
-        record_result("the same pages cached", "≤ 20 ms p50", f"worst p50 {worst_warm:.1f} ms",
-                      f"/healthz {baseline:.2f} ms", worst_warm <= 20, "bench/circle_bench.py")
+        record_result(
+            "circle of 1,000 evenings × 30 hands: ledger, owed, stats cold",
+            "≤ 200 ms p50",
+            f"worst p50 {worst_cold:.0f} ms",
+            f"/healthz {baseline:.2f} ms",
+            worst_cold <= 200,
+            "bench/circle_bench.py",
+        )
+        record_result(
+            "the same pages cached",
+            "≤ 20 ms p50",
+            f"worst p50 {worst_warm:.1f} ms",
+            f"/healthz {baseline:.2f} ms",
+            worst_warm <= 20,
+            "bench/circle_bench.py",
+        )
         if pdf is not None:
-            record_result("season sheet PDF of 1,000 evenings from the circle's page", "≤ 2 s",
-                          f"{pdf:.1f} s", f"/healthz {baseline:.2f} ms", pdf <= 2, "bench/circle_bench.py --pdf")
-        record_result("a new hand in one of 1,000 evenings", "only that evening recomputed",
-                      f"{len(computed)} evening recomputed; ledger {after:.0f} ms", "—", len(computed) == 1,
-                      "bench/circle_bench.py")
+            record_result(
+                "season sheet PDF of 1,000 evenings from the circle's page",
+                "≤ 2 s",
+                f"{pdf:.1f} s",
+                f"/healthz {baseline:.2f} ms",
+                pdf <= 2,
+                "bench/circle_bench.py --pdf",
+            )
+        record_result(
+            "a new hand in one of 1,000 evenings",
+            "only that evening recomputed",
+            f"{len(computed)} evening recomputed; ledger {after:.0f} ms",
+            "—",
+            len(computed) == 1,
+            "bench/circle_bench.py",
+        )
 
 
 if __name__ == "__main__":

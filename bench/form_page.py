@@ -94,8 +94,11 @@ class FormPage:
 
     def buttons(self, name: str) -> list[tuple[str, str]]:
         """(value, label) of the submit buttons named ``name`` (a call pad's calls)."""
-        return [(el.get("value"), "".join(el.itertext()).strip())
-                for el in self.form.iter("button") if el.get("name") == name]
+        return [
+            (el.get("value"), "".join(el.itertext()).strip())
+            for el in self.form.iter("button")
+            if el.get("name") == name
+        ]
 
     def text(self, id_: str) -> str:
         el = self.element(id_)

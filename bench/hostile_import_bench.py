@@ -100,30 +100,38 @@ def worst_pdf(root: Path, files: Path, runs: int) -> dict:
     script.write_text(IMPORT)
     results = []
     for _ in range(runs):
-        done = subprocess.run([sys.executable, str(script), str(files)], capture_output=True, text=True,
-                              cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), timeout=600)
+        done = subprocess.run(
+            [sys.executable, str(script), str(files)],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env=dict(os.environ, PYTHONPATH=str(root)),
+            timeout=600,
+        )
         if done.returncode != 0:
             raise RuntimeError(done.stderr[-3000:])
         results.append(json.loads(done.stdout.splitlines()[-1]))
-    return {name: {k: statistics.median(r[name][k] for r in results) for k in results[0][name]}
-            for name in results[0]}
+    return {name: {k: statistics.median(r[name][k] for r in results) for k in results[0][name]} for name in results[0]}
 
 
 def refused_flood(root: Path, seconds: float, circle: bool = False) -> dict:
     body = long_session(1000)
-    body["hands"][-1]["tricks"] = [1, 1, 1]          # refused: the tricks do not add up
+    body["hands"][-1]["tricks"] = [1, 1, 1]  # refused: the tricks do not add up
     payload = json.dumps(body).encode()
     payload += b" " * max(0, 760_000 - len(payload))  # 0.76 MB, as the attack sent
     path, content_type = "/import", "application/json"
-    if circle:   # a circle's archive that is not one (refused), 1.9 MB, as a form's file
+    if circle:  # a circle's archive that is not one (refused), 1.9 MB, as a form's file
         path, content_type = "/circles/import", "multipart/form-data; boundary=gleek"
-        payload = (b'--gleek\r\nContent-Disposition: form-data; name="file"; filename="circle.json"\r\n'
-                   b"Content-Type: application/json\r\n\r\n" + payload + b" " * 1_140_000 + b"\r\n--gleek--\r\n")
+        payload = (
+            b'--gleek\r\nContent-Disposition: form-data; name="file"; filename="circle.json"\r\n'
+            b"Content-Type: application/json\r\n\r\n" + payload + b" " * 1_140_000 + b"\r\n--gleek--\r\n"
+        )
     with tempfile.TemporaryDirectory(prefix="gleek-import-") as folder:
         server = Server(root, Path(folder))
-        (server.instance / "config.py").write_text("")   # the default limits, as `make run` has them
+        (server.instance / "config.py").write_text("")  # the default limits, as `make run` has them
         server.start()
         try:
+
             def trivial(stop: threading.Event, out: list) -> None:
                 lock, threads = threading.Lock(), []
 
@@ -151,15 +159,16 @@ def refused_flood(root: Path, seconds: float, circle: bool = False) -> dict:
 
                 def flood():
                     while not stop.is_set():
-                        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30,
-                                                          source_address=("127.0.0.2", 0))
+                        conn = http.client.HTTPConnection(
+                            "127.0.0.1", server.port, timeout=30, source_address=("127.0.0.2", 0)
+                        )
                         try:
                             conn.request("POST", path, body=payload, headers={"Content-Type": content_type})
                             response = conn.getresponse()
                             response.read()
                             status = response.status
                             if status == 429 and response.getheader("Content-Type", "").startswith("text/plain"):
-                                status = "429 at the door"   # its body unread (door.py); the app's 429 is a page
+                                status = "429 at the door"  # its body unread (door.py); the app's 429 is a page
                         except OSError as error:
                             status = type(error).__name__
                         finally:
@@ -183,8 +192,14 @@ def refused_flood(root: Path, seconds: float, circle: bool = False) -> dict:
             during, answers = timed(True)
         finally:
             server.stop()
-    return {"alone": alone, "during": during, "answers": answers, "seconds": seconds, "path": path,
-            "megabytes": len(payload) / 1e6}
+    return {
+        "alone": alone,
+        "during": during,
+        "answers": answers,
+        "seconds": seconds,
+        "path": path,
+        "megabytes": len(payload) / 1e6,
+    }
 
 
 def report(root_label: str, pdf: dict | None, flood: dict, info: dict) -> str:

@@ -41,8 +41,14 @@ from support.sessions import long_session  # noqa: E402
 from benchmarks_md import machine  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 class LoggedFront(HttpsFront):
@@ -54,8 +60,11 @@ class LoggedFront(HttpsFront):
 
         def with_log(*args, **kwargs):
             text = original(*args, **kwargs)
-            return text.replace("\treverse_proxy", f"\tlog {{\n\t\toutput file {self.access_log}\n\t\tformat json\n"
-                                                    f"\t}}\n\treverse_proxy")
+            return text.replace(
+                "\treverse_proxy",
+                f"\tlog {{\n\t\toutput file {self.access_log}\n\t\tformat json\n\t}}\n\treverse_proxy",
+            )
+
         front_module.caddyfile = with_log
         try:
             return super().start(timeout)
@@ -82,8 +91,14 @@ def visits(front: LoggedFront, table: str) -> dict:
     out = {}
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(home / "bench-profile"), executable_path="/usr/bin/chromium", args=ARGS, env={"HOME": str(home)},
-            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            str(home / "bench-profile"),
+            executable_path="/usr/bin/chromium",
+            args=ARGS,
+            env={"HOME": str(home)},
+            viewport={"width": 390, "height": 844},
+            is_mobile=True,
+            has_touch=True,
+        )
         try:
             for name in ("first", "repeat", "repeat again"):
                 page = context.new_page()
@@ -93,17 +108,31 @@ def visits(front: LoggedFront, table: str) -> dict:
                 if name == "first":
                     page.evaluate("navigator.serviceWorker.ready")
                     page.wait_for_function("navigator.serviceWorker.controller !== null")
-                page.wait_for_timeout(1500)   # everything the visit asks for has been logged
+                page.wait_for_timeout(1500)  # everything the visit asks for has been logged
                 page.close()
                 entries = front.logged()[before:]
-                entries = [e for e in entries if not e["request"]["uri"].endswith("/live") and
-                           "/live?" not in e["request"]["uri"]]   # polls are not the visit
+                entries = [
+                    e
+                    for e in entries
+                    if not e["request"]["uri"].endswith("/live") and "/live?" not in e["request"]["uri"]
+                ]  # polls are not the visit
                 count, sent = wire_bytes(entries)
-                out[name] = {"requests": count, "bytes": sent, "ms": timing["loadEventEnd"],
-                             "uris": sorted(e["request"]["uri"].split("?")[0] for e in entries),
-                             "detail": [(e["request"]["uri"][:40], e["status"], e["size"],
-                                         e["request"]["headers"].get("Cache-Control"),
-                                         e["request"]["headers"].get("Sec-Fetch-Dest")) for e in entries]}
+                out[name] = {
+                    "requests": count,
+                    "bytes": sent,
+                    "ms": timing["loadEventEnd"],
+                    "uris": sorted(e["request"]["uri"].split("?")[0] for e in entries),
+                    "detail": [
+                        (
+                            e["request"]["uri"][:40],
+                            e["status"],
+                            e["size"],
+                            e["request"]["headers"].get("Cache-Control"),
+                            e["request"]["headers"].get("Sec-Fetch-Dest"),
+                        )
+                        for e in entries
+                    ],
+                }
         finally:
             context.close()
     return out
@@ -112,8 +141,9 @@ def visits(front: LoggedFront, table: str) -> dict:
 def taps(front: HttpsFront, table: str, n: int) -> dict:
     """n taps each way, alternating, on one kept connection each way."""
     direct = http.client.HTTPConnection("127.0.0.1", front.app_port, timeout=10)
-    secure = http.client.HTTPSConnection("localhost", front.port, timeout=10,
-                                         context=ssl.create_default_context(cafile=str(front.root_certificate)))
+    secure = http.client.HTTPSConnection(
+        "localhost", front.port, timeout=10, context=ssl.create_default_context(cafile=str(front.root_certificate))
+    )
     page = fetch(direct, "GET", table + "/hands/new", host="localhost")[1].decode()
 
     draft = re.search(r'name="draft_version" value="(\d+)"', page).group(1)
@@ -160,8 +190,9 @@ def main(argv=None) -> int:
         front = LoggedFront(Path(folder), "SESSIONS_PER_MINUTE = 100_000\n").start()
         try:
             record = dict(long_session(args.hands), title="Club night")
-            status, headers, _ = front.request("POST", "/import", json.dumps(record).encode(),
-                                               {"Content-Type": "application/json"})
+            status, headers, _ = front.request(
+                "POST", "/import", json.dumps(record).encode(), {"Content-Type": "application/json"}
+            )
             assert status == 303, status
             table = headers["Location"]
             seen = visits(front, table)
@@ -169,17 +200,24 @@ def main(argv=None) -> int:
         finally:
             front.stop()
     info = machine()
-    lines = [f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}.", "",
-             f"Table page of a {args.hands}-hand session over https (Caddy, tls internal, HTTP/2), real Chromium:", "",
-             "| visit | requests over the network | bytes over the network | load event ms |",
-             "| --- | ---: | ---: | ---: |"]
+    lines = [
+        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}.",
+        "",
+        f"Table page of a {args.hands}-hand session over https (Caddy, tls internal, HTTP/2), real Chromium:",
+        "",
+        "| visit | requests over the network | bytes over the network | load event ms |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for name, v in seen.items():
         lines.append(f"| {name} | {v['requests']} ({', '.join(v['uris'])}) | {v['bytes']:,} | {v['ms']:.0f} |")
     d, f = tapped["direct"], tapped["front"]
-    lines += ["", f"A tap (POST /hands/check, {args.taps} each way, alternating, kept connections): direct "
-                  f"median {d['median']:.1f} ms / p95 {d['p95']:.1f} ms; through the front median {f['median']:.1f} ms "
-                  f"/ p95 {f['p95']:.1f} ms: **{f['median'] / d['median']:.2f}×** the median "
-                  f"({f['p95'] / d['p95']:.2f}× the p95)."]
+    lines += [
+        "",
+        f"A tap (POST /hands/check, {args.taps} each way, alternating, kept connections): direct "
+        f"median {d['median']:.1f} ms / p95 {d['p95']:.1f} ms; through the front median {f['median']:.1f} ms "
+        f"/ p95 {f['p95']:.1f} ms: **{f['median'] / d['median']:.2f}×** the median "
+        f"({f['p95'] / d['p95']:.2f}× the p95).",
+    ]
     print("\n".join(lines))
     if "--detail" in sys.argv:
         for v in seen.values():

@@ -47,7 +47,7 @@ class Score(NamedTuple):
     performance: int
     accessibility: int
     layout_shift: float
-    failing: tuple[str, ...]   # the audits that cost points, by id
+    failing: tuple[str, ...]  # the audits that cost points, by id
 
 
 def post(url: str, path: str, fields) -> str:
@@ -68,52 +68,114 @@ def get(url: str, path: str) -> str:
 def sample(url: str) -> dict[str, str]:
     """The sample session and circle; each page's path by name."""
     hands = load_example("parlett-evening.json")["hands"][:2]
-    table = post(url, "/sessions", {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-                                    "first_dealer": "0", "stake": "1d", "title": "Club night"}.items())
+    table = post(
+        url,
+        "/sessions",
+        {
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "1d",
+            "title": "Club night",
+        }.items(),
+    )
     for version, hand in enumerate(hands, 1):
         post(url, table + "/hands", hand_fields(hand, version).items(multi=True))
     form = get(url, table + "/hands/new")
     draft = re.search(r'name="draft_version" value="(\d+)"', form).group(1)
     parts = urlsplit(url)
-    http_request(parts.hostname, parts.port, "POST", table + "/hands/check",
-                 [("version", "3"), ("draft_version", draft), ("trump", "hearts"), ("turned_up", "9"),
-                  ("tiddy", "nobody"), ("buyer", "1"), ("price", "12")])
-    circle = post(url, "/circles", {"circle_name": "Thursday Gleek",
-                                    "circle_members": "Ann\nBen\nCat\nDan\nEve"}.items())
+    http_request(
+        parts.hostname,
+        parts.port,
+        "POST",
+        table + "/hands/check",
+        [
+            ("version", "3"),
+            ("draft_version", draft),
+            ("trump", "hearts"),
+            ("turned_up", "9"),
+            ("tiddy", "nobody"),
+            ("buyer", "1"),
+            ("price", "12"),
+        ],
+    )
+    circle = post(
+        url, "/circles", {"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan\nEve"}.items()
+    )
     members = re.findall(r'<option value="(\d+)"', get(url, circle))[:5]
     for chosen, day in (((0, 1, 2), "2026-11-14"), ((3, 1, 4), "2026-11-21")):
-        evening = post(url, circle + "/sessions", [
-            *((f"seat_{i}", members[m]) for i, m in enumerate(chosen)), ("rulebook", "parlett"),
-            ("first_dealer", "0"), ("stake", "1d"), ("played_on", day)])
+        evening = post(
+            url,
+            circle + "/sessions",
+            [
+                *((f"seat_{i}", members[m]) for i, m in enumerate(chosen)),
+                ("rulebook", "parlett"),
+                ("first_dealer", "0"),
+                ("stake", "1d"),
+                ("played_on", day),
+            ],
+        )
         for version, hand in enumerate(hands, 1):
             post(url, evening + "/hands", hand_fields(hand, version).items(multi=True))
-    return {"home": "/", "table": table, "hand form": table + "/hands/new", "settle": table + "/settle",
-            "circle": circle, "ledger": circle + "/ledger", "statistics": circle + "/stats"}
+    return {
+        "home": "/",
+        "table": table,
+        "hand form": table + "/hands/new",
+        "settle": table + "/settle",
+        "circle": circle,
+        "ledger": circle + "/ledger",
+        "statistics": circle + "/stats",
+    }
 
 
 def score(lighthouse: str, url: str) -> Score:
     """One Lighthouse run (mobile, its default throttling) on one page."""
     with tempfile.TemporaryDirectory() as profile:
         out = subprocess.run(
-            [lighthouse, url, "--quiet", "--output=json", "--output-path=stdout", "--form-factor=mobile",
-             "--only-categories=performance,accessibility",
-             f"--chrome-flags=--headless=new --no-sandbox --disable-gpu --user-data-dir={profile}"],
-            env=dict(os.environ, CHROME_PATH="/usr/bin/chromium"), check=True, capture_output=True, text=True).stdout
+            [
+                lighthouse,
+                url,
+                "--quiet",
+                "--output=json",
+                "--output-path=stdout",
+                "--form-factor=mobile",
+                "--only-categories=performance,accessibility",
+                f"--chrome-flags=--headless=new --no-sandbox --disable-gpu --user-data-dir={profile}",
+            ],
+            env=dict(os.environ, CHROME_PATH="/usr/bin/chromium"),
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     report = json.loads(out)
     categories, audits = report["categories"], report["audits"]
-    failing = tuple(sorted({ref["id"] for name in ("performance", "accessibility")
-                            for ref in categories[name]["auditRefs"]
-                            if ref["weight"] and audits[ref["id"]]["score"] is not None
-                            and audits[ref["id"]]["score"] < 1}))
-    return Score(round(categories["performance"]["score"] * 100), round(categories["accessibility"]["score"] * 100),
-                 audits["cumulative-layout-shift"]["numericValue"], failing)
+    failing = tuple(
+        sorted(
+            {
+                ref["id"]
+                for name in ("performance", "accessibility")
+                for ref in categories[name]["auditRefs"]
+                if ref["weight"] and audits[ref["id"]]["score"] is not None and audits[ref["id"]]["score"] < 1
+            }
+        )
+    )
+    return Score(
+        round(categories["performance"]["score"] * 100),
+        round(categories["accessibility"]["score"] * 100),
+        audits["cumulative-layout-shift"]["numericValue"],
+        failing,
+    )
 
 
 def median_score(scores: list[Score]) -> Score:
-    return Score(round(statistics.median(s.performance for s in scores)),
-                 round(statistics.median(s.accessibility for s in scores)),
-                 statistics.median(s.layout_shift for s in scores),
-                 tuple(sorted({audit for s in scores for audit in s.failing})))
+    return Score(
+        round(statistics.median(s.performance for s in scores)),
+        round(statistics.median(s.accessibility for s in scores)),
+        statistics.median(s.layout_shift for s in scores),
+        tuple(sorted({audit for s in scores for audit in s.failing})),
+    )
 
 
 def main() -> None:
@@ -143,14 +205,18 @@ def main() -> None:
     results = {key: median_score(scores) for key, scores in runs.items()}
     facts = machine()
     print(f"\n### Lighthouse, mobile ({facts['date']})\n")
-    print(f"`bench/lighthouse_bench.py{f' --base {args.base}' if args.base else ''} --runs {args.runs}` · "
-          f"Lighthouse 12.2.3, Chromium (Debian) · {facts['nproc']} cores · {facts['cpu']} · "
-          f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+    print(
+        f"`bench/lighthouse_bench.py{f' --base {args.base}' if args.base else ''} --runs {args.runs}` · "
+        f"Lighthouse 12.2.3, Chromium (Debian) · {facts['nproc']} cores · {facts['cpu']} · "
+        f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n"
+    )
     print("| page | " + " | ".join(f"{who}: performance · accessibility · CLS" for who in servers) + " |")
     print("|---|" + "---|" * len(servers))
     for name in PAGES:
-        cells = [f"{s.performance} · {s.accessibility} · {s.layout_shift:.3f}"
-                 for s in (results[(who, name)] for who in servers)]
+        cells = [
+            f"{s.performance} · {s.accessibility} · {s.layout_shift:.3f}"
+            for s in (results[(who, name)] for who in servers)
+        ]
         print(f"| {name} | " + " | ".join(cells) + " |")
     for (who, name), s in results.items():
         if s.failing:

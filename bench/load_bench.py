@@ -111,6 +111,7 @@ from benchmarks_md import HISTORY, append_to_section, machine as common_machine 
 from scorekeeper.server import front  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 from scorekeeper.web.front_polls import default_folder, remove_memory_folder  # noqa: E402
+
 HEADING = "## Load"
 P95_TARGET_MS = 100.0
 
@@ -222,6 +223,7 @@ else:   # gunicorn, for comparison
     app = make_app()[0]
 """
 
+
 def warm_up(ports: list[int], tables: list, times: int) -> None:
     """Each table's live part asked for ``times`` times on fresh connections before
     the phases (not timed): each server process then has the sessions decoded and
@@ -229,8 +231,12 @@ def warm_up(ports: list[int], tables: list, times: int) -> None:
     otherwise the first seconds of a short phase are 200 tables × 2 processes
     settling 100 hands from nothing."""
     with ThreadPoolExecutor(4) as pool:
-        list(pool.map(lambda job: request(job[0], "GET", f"/w/{job[1].wid}/live?v=0", source="127.0.0.1"),
-                      [(port, t) for port in ports for t in tables for _ in range(times)]))
+        list(
+            pool.map(
+                lambda job: request(job[0], "GET", f"/w/{job[1].wid}/live?v=0", source="127.0.0.1"),
+                [(port, t) for port in ports for t in tables for _ in range(times)],
+            )
+        )
 
 
 def polls_folder(args, folder: str) -> Path:
@@ -249,7 +255,7 @@ def server_config(args, polls: Path | None) -> dict | None:
     if polls is not None:
         extra["FRONT_POLLS"] = str(polls)
     if args.no_warm:
-        extra["WARM_FOLLOW_SECONDS"] = 0   # each process sees only its own requests (server/warm.py)
+        extra["WARM_FOLLOW_SECONDS"] = 0  # each process sees only its own requests (server/warm.py)
     return extra or None
 
 
@@ -260,14 +266,24 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, threads: int, workers: int, root: Path = ROOT, proxies: int = 0,
-                 extra: dict | None = None, own_ports: bool = False):
+    def __init__(
+        self,
+        folder: Path,
+        threads: int,
+        workers: int,
+        root: Path = ROOT,
+        proxies: int = 0,
+        extra: dict | None = None,
+        own_ports: bool = False,
+    ):
         self.folder, self.threads, self.workers, self.root = folder, threads, workers, root
         self.own_ports = own_ports and workers > 1
         self.database = folder / "load.db"
-        (folder / "load_server.py").write_text(SERVER.format(database=str(self.database),
-                                                             backups=str(folder / "backups"), proxies=proxies,
-                                                             extra=extra or {}))
+        (folder / "load_server.py").write_text(
+            SERVER.format(
+                database=str(self.database), backups=str(folder / "backups"), proxies=proxies, extra=extra or {}
+            )
+        )
         self.port = free_ports(workers) if self.own_ports else free_port()
         self.proc = None
 
@@ -278,14 +294,32 @@ class Server:
     def start(self, gunicorn: bool = False) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.folder}{os.pathsep}{self.root}")
         self.log = open(self.folder / "server.log", "ab")
-        if gunicorn:   # for comparison only: the server `make run` used before waitress
-            command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
-                       "--threads", "4", "--worker-class", "gthread", "load_server:app"]
+        if gunicorn:  # for comparison only: the server `make run` used before waitress
+            command = [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "2",
+                "--threads",
+                "4",
+                "--worker-class",
+                "gthread",
+                "load_server:app",
+            ]
         else:
-            command = [sys.executable, str(self.folder / "load_server.py"), str(self.port), str(self.threads),
-                       str(self.workers)] + (["own-ports"] if self.own_ports else [])
-        self.proc = subprocess.Popen(command, cwd=self.root, env=env, stdout=self.log, stderr=self.log,
-                                     start_new_session=True)
+            command = [
+                sys.executable,
+                str(self.folder / "load_server.py"),
+                str(self.port),
+                str(self.threads),
+                str(self.workers),
+            ] + (["own-ports"] if self.own_ports else [])
+        self.proc = subprocess.Popen(
+            command, cwd=self.root, env=env, stdout=self.log, stderr=self.log, start_new_session=True
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -328,6 +362,7 @@ def request(port, method, path, fields=None, timeout=10.0, timed=False, source=N
 
 # ---------------------------------------------------------------- the clients
 
+
 @dataclass
 class Table:
     sid: str
@@ -344,10 +379,10 @@ class Sample:
     status: int
     error: str = ""
     app_ms: float = float("nan")
-    queue_ms: float = float("nan")   # waiting in waitress for a thread (X-Queue-Time)
-    connect_ms: float = float("nan")   # opening its connection (and TLS), when this request did
-    cpu_ms: float = float("nan")   # the CPU its thread took in the app (X-App-CPU)
-    at: float = field(default_factory=time.perf_counter)   # when it was answered
+    queue_ms: float = float("nan")  # waiting in waitress for a thread (X-Queue-Time)
+    connect_ms: float = float("nan")  # opening its connection (and TLS), when this request did
+    cpu_ms: float = float("nan")  # the CPU its thread took in the app (X-App-CPU)
+    at: float = field(default_factory=time.perf_counter)  # when it was answered
 
 
 class Front:
@@ -356,12 +391,24 @@ class Front:
     def __init__(self, folder: Path, upstream: list[int], polls: Path | None = None):
         self.port, self.storage = free_port(), folder / "caddy"
         config = folder / "Caddyfile"
-        config.write_text(front.caddyfile([f"https://localhost:{self.port}"], False,
-                                          [f"127.0.0.1:{port}" for port in upstream], self.storage, polls))
+        config.write_text(
+            front.caddyfile(
+                [f"https://localhost:{self.port}"],
+                False,
+                [f"127.0.0.1:{port}" for port in upstream],
+                self.storage,
+                polls,
+            )
+        )
         self.log = open(folder / "caddy.log", "ab")
-        self.proc = subprocess.Popen(["timeout", "-s", "KILL", "900"] + front.caddy_command(config), cwd=folder,
-                                     env=dict(os.environ, HOME=str(folder)), stdout=self.log, stderr=self.log,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            ["timeout", "-s", "KILL", "900"] + front.caddy_command(config),
+            cwd=folder,
+            env=dict(os.environ, HOME=str(folder)),
+            stdout=self.log,
+            stderr=self.log,
+            start_new_session=True,
+        )
         self.root = front.root_certificate(self.storage)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -394,7 +441,7 @@ class Phase:
     def __init__(self, name: str, port: int, tables: list[Table], args, baseline: bool, front: Front | None = None):
         self.name, self.port, self.tables, self.args, self.baseline = name, port, tables, args, baseline
         self.front = front
-        self.kept = threading.local()   # a client's own connection (--front, --keep-alive)
+        self.kept = threading.local()  # a client's own connection (--front, --keep-alive)
         self.samples: list[Sample] = []
         self.lock = threading.Lock()
 
@@ -416,9 +463,11 @@ class Phase:
 
         conn = getattr(self.kept, "conn", None)
         if conn is None:
-            conn = self.kept.conn = (self.front.connection() if self.front else
-                                     http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
-                                                                source_address=(self.source(), 0)))
+            conn = self.kept.conn = (
+                self.front.connection()
+                if self.front
+                else http.client.HTTPConnection("127.0.0.1", self.port, timeout=10, source_address=(self.source(), 0))
+            )
         body = urlencode(fields) if fields is not None else None
         headers = {"Content-Type": "application/x-www-form-urlencoded"} if fields is not None else {}
         try:
@@ -429,8 +478,12 @@ class Phase:
             conn.close()
             self.kept.conn = None
             raise
-        return (response.status, response.getheader("Location", ""), data,
-                float(response.getheader("X-App-Time", "nan")))
+        return (
+            response.status,
+            response.getheader("Location", ""),
+            data,
+            float(response.getheader("X-App-Time", "nan")),
+        )
 
     def record(self, sample: Sample) -> None:
         with self.lock:
@@ -487,16 +540,21 @@ class Phase:
         end = start + self.args.duration
         threads = []
         for table in self.tables:
-            threads.append(threading.Thread(target=self.table_client,
-                                            args=(table, random.Random(rng.random()), start, end)))
+            threads.append(
+                threading.Thread(target=self.table_client, args=(table, random.Random(rng.random()), start, end))
+            )
         for i in range(self.args.viewers):
             table = self.tables[i % len(self.tables)]
-            threads.append(threading.Thread(target=self.viewer_client,
-                                            args=(table, random.Random(rng.random()), start, end)))
+            threads.append(
+                threading.Thread(target=self.viewer_client, args=(table, random.Random(rng.random()), start, end))
+            )
         for table in self.tables:
             for _ in range(self.args.players):
-                threads.append(threading.Thread(target=self.viewer_client,
-                                                args=(table, random.Random(rng.random()), start, end, "player")))
+                threads.append(
+                    threading.Thread(
+                        target=self.viewer_client, args=(table, random.Random(rng.random()), start, end, "player")
+                    )
+                )
         for t in threads:
             t.daemon = True
             t.start()
@@ -519,16 +577,21 @@ class AsyncPhase(Phase):
         loop = asyncio.get_running_loop()
         rng = random.Random(5)
         ramp = self.args.ramp
-        start = loop.time() + 0.5 + ramp   # the measured window: its clients connected during the ramp
+        start = loop.time() + 0.5 + ramp  # the measured window: its clients connected during the ramp
         end = start + self.args.duration
         tasks = [self.table_task(t, random.Random(rng.random()), start, end) for t in self.tables]
         if self.args.wrk:
             tasks.append(self.wrk_phones(start - ramp))
         else:
-            tasks += [self.viewer_task(self.tables[i % len(self.tables)], random.Random(rng.random()), start, end)
-                      for i in range(self.args.viewers)]
-            tasks += [self.viewer_task(t, random.Random(rng.random()), start, end, "player")
-                      for t in self.tables for _ in range(self.args.players)]
+            tasks += [
+                self.viewer_task(self.tables[i % len(self.tables)], random.Random(rng.random()), start, end)
+                for i in range(self.args.viewers)
+            ]
+            tasks += [
+                self.viewer_task(t, random.Random(rng.random()), start, end, "player")
+                for t in self.tables
+                for _ in range(self.args.players)
+            ]
         begun = time.monotonic()
         await asyncio.gather(*tasks)
         return time.monotonic() - begun - 0.5 - ramp
@@ -542,16 +605,34 @@ class AsyncPhase(Phase):
         phones += [t.wid for t in self.tables for _ in range(self.args.players)]
         (folder / "phones.txt").write_text("\n".join(phones) + "\n")
         out = folder / f"wrk-{self.name}.json"
-        url = (f"https://localhost:{self.front.port}/" if self.front is not None else f"http://127.0.0.1:{self.port}/")
-        env = dict(os.environ, GLEEK_PHONES=str(folder / "phones.txt"), GLEEK_OUT=str(out),
-                   GLEEK_INTERVAL_MS=str(round(self.args.poll_interval * 1000)), GLEEK_CONNECTIONS=str(len(phones)),
-                   GLEEK_BASELINE="1" if self.baseline else "0", GLEEK_RAMP_MS=str(round(self.args.ramp * 1000)))
+        url = f"https://localhost:{self.front.port}/" if self.front is not None else f"http://127.0.0.1:{self.port}/"
+        env = dict(
+            os.environ,
+            GLEEK_PHONES=str(folder / "phones.txt"),
+            GLEEK_OUT=str(out),
+            GLEEK_INTERVAL_MS=str(round(self.args.poll_interval * 1000)),
+            GLEEK_CONNECTIONS=str(len(phones)),
+            GLEEK_BASELINE="1" if self.baseline else "0",
+            GLEEK_RAMP_MS=str(round(self.args.ramp * 1000)),
+        )
         await asyncio.sleep(max(0.0, start - asyncio.get_running_loop().time()))
         process = await asyncio.create_subprocess_exec(
-            "wrk", "--threads", "1", "--connections", str(len(phones)),
-            "--duration", f"{round(self.args.ramp + self.args.duration)}s",
-            "--timeout", "30s", "--script", str(ROOT / "bench/load_phones.lua"), url,
-            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            "wrk",
+            "--threads",
+            "1",
+            "--connections",
+            str(len(phones)),
+            "--duration",
+            f"{round(self.args.ramp + self.args.duration)}s",
+            "--timeout",
+            "30s",
+            "--script",
+            str(ROOT / "bench/load_phones.lua"),
+            url,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
         printed = (await process.communicate())[0].decode()
         if process.returncode != 0 or not out.exists():
             raise RuntimeError(f"wrk failed ({process.returncode}): {printed}")
@@ -563,7 +644,8 @@ class AsyncPhase(Phase):
             if self.front is not None:
                 context = ssl.create_default_context(cafile=str(self.front.root))
                 conn["reader"], conn["writer"] = await asyncio.open_connection(
-                    "127.0.0.1", self.front.port, ssl=context, server_hostname="localhost")
+                    "127.0.0.1", self.front.port, ssl=context, server_hostname="localhost"
+                )
             else:
                 conn["reader"], conn["writer"] = await asyncio.open_connection("127.0.0.1", self.port)
             conn["connect_ms"] = (time.perf_counter() - opening) * 1000
@@ -572,7 +654,7 @@ class AsyncPhase(Phase):
         head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(body)}\r\n"
         if fields is not None:
             head += "Content-Type: application/x-www-form-urlencoded\r\n"
-        head += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())   # HX-Request, as htmx
+        head += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())  # HX-Request, as htmx
         conn["writer"].write((head + "\r\n").encode() + body)
         reader = conn["reader"]
         status = int((await reader.readline()).split()[1])
@@ -595,23 +677,37 @@ class AsyncPhase(Phase):
         if headers.get("connection") == "close":
             conn["writer"].close()
             conn["writer"] = None
-        return (status, headers.get("location", ""), data,
-                tuple(float(headers.get(name, "nan")) for name in ("x-app-time", "x-queue-time", "x-app-cpu")))
+        return (
+            status,
+            headers.get("location", ""),
+            data,
+            tuple(float(headers.get(name, "nan")) for name in ("x-app-time", "x-queue-time", "x-app-cpu")),
+        )
 
     async def atimed(self, conn, kind, method, path, fields=None, ok=(200,), headers: dict | None = None):
         started = time.perf_counter()
         try:
-            status, location, body, (app_ms, queue_ms, cpu_ms) = await self.exchange(conn, method, path, fields,
-                                                                                      headers)
-        except (OSError, ValueError, IndexError, EOFError, Exception) as error:   # noqa: BLE001 - counted
+            status, location, body, (app_ms, queue_ms, cpu_ms) = await self.exchange(
+                conn, method, path, fields, headers
+            )
+        except (OSError, ValueError, IndexError, EOFError, Exception) as error:  # noqa: BLE001 - counted
             if conn.get("writer") is not None:
                 conn["writer"].close()
             conn["writer"] = None
             self.record(Sample(kind, time.perf_counter() - started, 0, repr(error)))
             return None
-        self.record(Sample(kind, time.perf_counter() - started, status,
-                           "" if status in ok else f"status {status}", app_ms, queue_ms,
-                           conn.pop("connect_ms", float("nan")), cpu_ms))
+        self.record(
+            Sample(
+                kind,
+                time.perf_counter() - started,
+                status,
+                "" if status in ok else f"status {status}",
+                app_ms,
+                queue_ms,
+                conn.pop("connect_ms", float("nan")),
+                cpu_ms,
+            )
+        )
         return status, location, body
 
     async def table_task(self, table, rng, start, end):
@@ -644,7 +740,7 @@ class AsyncPhase(Phase):
             await self.exchange(conn, "GET", "/healthz")
             conn.pop("connect_ms", None)
         except (OSError, ValueError, IndexError, EOFError):
-            conn["writer"] = None   # its first request connects, and says so
+            conn["writer"] = None  # its first request connects, and says so
 
     async def viewer_task(self, table, rng, start, end, kind="poll"):
         loop, conn, interval = asyncio.get_running_loop(), {}, self.args.poll_interval
@@ -668,6 +764,7 @@ class AsyncPhase(Phase):
 
 # ---------------------------------------------------------------- figures
 
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -680,15 +777,17 @@ def summarise(samples: list[Sample], duration: float) -> dict:
     ms = [s.latency * 1000 for s in samples]
     app_ms = [s.app_ms for s in samples if s.app_ms == s.app_ms]
     return {
-        "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95),
+        "app_p50": percentile(app_ms, 50),
+        "app_p95": percentile(app_ms, 95),
         "requests": len(samples),
         "per_second": len(samples) / duration if duration else 0.0,
         "errors": sum(1 for s in samples if s.error),
-        "p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
+        "p50": percentile(ms, 50),
+        "p95": percentile(ms, 95),
+        "p99": percentile(ms, 99),
         "max": max(ms) if ms else float("nan"),
         "mean": statistics.fmean(ms) if ms else float("nan"),
-        "statuses": {code: sum(1 for s in samples if s.status == code)
-                     for code in sorted({s.status for s in samples})},
+        "statuses": {code: sum(1 for s in samples if s.status == code) for code in sorted({s.status for s in samples})},
     }
 
 
@@ -703,8 +802,9 @@ def saves_over_time(samples: list[Sample], window: float = 5.0) -> str:
     windows: dict[int, list[float]] = {}
     for s in saves:
         windows.setdefault(int((s.at - s.latency - first) // window), []).append(s.latency * 1000)
-    return ", ".join(f"{int(k * window)}–{int((k + 1) * window)} s: {percentile(v, 95):.0f} ms"
-                     for k, v in sorted(windows.items()))
+    return ", ".join(
+        f"{int(k * window)}–{int((k + 1) * window)} s: {percentile(v, 95):.0f} ms" for k, v in sorted(windows.items())
+    )
 
 
 def summarise_wrk(figures: dict, ramp: float = 0.0) -> dict:
@@ -714,11 +814,18 @@ def summarise_wrk(figures: dict, ramp: float = 0.0) -> dict:
     duration = figures["duration_us"] / 1e6 - ramp
     app_ms = figures["app_ms"]
     return {
-        "app_p50": percentile(app_ms, 50), "app_p95": percentile(app_ms, 95), "by_app": len(app_ms),
-        "requests": figures["requests"], "per_second": figures["requests"] / duration if duration else 0.0,
-        "errors": sum(figures["errors"].values()), "error_kinds": figures["errors"],
-        "p50": figures["p50_us"] / 1000, "p95": figures["p95_us"] / 1000, "p99": figures["p99_us"] / 1000,
-        "max": figures["max_us"] / 1000, "mean": figures["mean_us"] / 1000,
+        "app_p50": percentile(app_ms, 50),
+        "app_p95": percentile(app_ms, 95),
+        "by_app": len(app_ms),
+        "requests": figures["requests"],
+        "per_second": figures["requests"] / duration if duration else 0.0,
+        "errors": sum(figures["errors"].values()),
+        "error_kinds": figures["errors"],
+        "p50": figures["p50_us"] / 1000,
+        "p95": figures["p95_us"] / 1000,
+        "p99": figures["p99_us"] / 1000,
+        "max": figures["max_us"] / 1000,
+        "mean": figures["mean_us"] / 1000,
         "statuses": {int(code): count for code, count in sorted(figures["statuses"].items())},
     }
 
@@ -729,12 +836,25 @@ def with_polls(samples: list[Sample], phones: dict, duration: float) -> dict:
     no single requests), so its percentiles are the larger of the two kinds'."""
     saves = summarise(samples, duration)
     total = saves["requests"] + phones["requests"]
-    pooled = {key: max(saves[key], phones[key]) for key in ("p50", "p95", "p99", "max", "app_p50", "app_p95")
-              if saves[key] == saves[key]} if saves["requests"] else dict(phones)
-    pooled.update(requests=total, per_second=saves["per_second"] + phones["per_second"],
-                  errors=saves["errors"] + phones["errors"], mean=float("nan"),
-                  statuses={code: saves["statuses"].get(code, 0) + phones["statuses"].get(code, 0)
-                            for code in sorted(set(saves["statuses"]) | set(phones["statuses"]))})
+    pooled = (
+        {
+            key: max(saves[key], phones[key])
+            for key in ("p50", "p95", "p99", "max", "app_p50", "app_p95")
+            if saves[key] == saves[key]
+        }
+        if saves["requests"]
+        else dict(phones)
+    )
+    pooled.update(
+        requests=total,
+        per_second=saves["per_second"] + phones["per_second"],
+        errors=saves["errors"] + phones["errors"],
+        mean=float("nan"),
+        statuses={
+            code: saves["statuses"].get(code, 0) + phones["statuses"].get(code, 0)
+            for code in sorted(set(saves["statuses"]) | set(phones["statuses"]))
+        },
+    )
     return {"save": saves, "poll": phones, "player": summarise([], duration), "all": pooled}
 
 
@@ -747,7 +867,7 @@ def family_cpu_seconds(pid: int) -> float:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2:].split()
+            fields = stat[stat.rindex(")") + 2 :].split()
             parents[int(entry.name)], cpu[int(entry.name)] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
     family, grown = {pid}, True
     while grown:
@@ -768,13 +888,18 @@ class CpuUse:
 
     def now(self) -> dict:
         me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        figures = {"client": me.ru_utime + me.ru_stime, "wrk": children.ru_utime + children.ru_stime,
-                   "waitress": family_cpu_seconds(self.server.proc.pid)}
+        figures = {
+            "client": me.ru_utime + me.ru_stime,
+            "wrk": children.ru_utime + children.ru_stime,
+            "waitress": family_cpu_seconds(self.server.proc.pid),
+        }
         if self.front is not None:
             figures["Caddy"] = family_cpu_seconds(self.front.proc.pid)
-        ticks = Path("/proc/stat").read_text().split("\n", 1)[0].split()   # cpu user nice system idle ... steal
-        figures["idle"], figures["stolen"] = (int(ticks[4]) / os.sysconf("SC_CLK_TCK"),
-                                              int(ticks[8]) / os.sysconf("SC_CLK_TCK"))
+        ticks = Path("/proc/stat").read_text().split("\n", 1)[0].split()  # cpu user nice system idle ... steal
+        figures["idle"], figures["stolen"] = (
+            int(ticks[4]) / os.sysconf("SC_CLK_TCK"),
+            int(ticks[8]) / os.sysconf("SC_CLK_TCK"),
+        )
         return {"at": time.monotonic(), **figures}
 
     @staticmethod
@@ -788,14 +913,16 @@ def cpu_line(name: str, use: dict, per_second: float | None = None) -> str:
     server's CPU milliseconds a request too (waitress's, Caddy's)."""
     line = f"{name}: " + ", ".join(f"{who} {share:.0f} %" for who, share in use.items() if who != "wrk" or share)
     if per_second:
-        line += " (a request: " + ", ".join(f"{who} {10 * use[who] / per_second:.2f} ms" for who in ("waitress", "Caddy")
-                                            if who in use) + " of CPU)"
+        line += (
+            " (a request: "
+            + ", ".join(f"{who} {10 * use[who] / per_second:.2f} ms" for who in ("waitress", "Caddy") if who in use)
+            + " of CPU)"
+        )
     return line
 
 
 def machine() -> dict:
-    return common_machine(waitress=version("waitress"), sqlite=sqlite3.sqlite_version,
-                          os=platform.platform())
+    return common_machine(waitress=version("waitress"), sqlite=sqlite3.sqlite_version, os=platform.platform())
 
 
 def loadavg() -> str:
@@ -823,30 +950,51 @@ Each run is appended below.
 
 
 def row(name: str, s: dict) -> str:
-    return (f"| {name} | {s['requests']} | {s['per_second']:.1f} | {s['p50']:.1f} | {s['p95']:.1f} | "
-            f"{s['p99']:.1f} | {s['max']:.1f} | {s['app_p50']:.1f} / {s['app_p95']:.1f} | {s['errors']} |")
+    return (
+        f"| {name} | {s['requests']} | {s['per_second']:.1f} | {s['p50']:.1f} | {s['p95']:.1f} | "
+        f"{s['p99']:.1f} | {s['max']:.1f} | {s['app_p50']:.1f} / {s['app_p95']:.1f} | {s['errors']} |"
+    )
 
 
 def report(results: dict, info: dict, args) -> str:
     app, base = results["app"], results["baseline"]
     polls = app["poll"]
     no_change = polls["statuses"].get(204, 0)
-    players = (f" and {args.players * args.tables} player phones ({args.players} a table, on the watch link)"
-               if args.players else "")
-    served = "(gunicorn 2 × 4 gthread, for comparison)" if args.gunicorn else (
-        f"(waitress, {args.workers} processes × {args.threads} threads"
-        + ("; the phones from wrk" if args.wrk else "")
-        + ("; through Caddy over HTTPS, a kept connection per client" if args.front else
-           "; a kept connection per client" if args.keep_alive else "")
-        + (f"; every client connected in the {args.ramp:g} s before the window (`--ramp`)" if args.ramp else
-           "; every client connecting in the window's first second" if args.front else "")
-        + (f"; warmed up ({args.warm_up} polls a table)" if args.warm_up else "")
-        + ("; `--no-warm`: the processes not following each other" if args.no_warm else "")
-        + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch") + ")")
+    players = (
+        f" and {args.players * args.tables} player phones ({args.players} a table, on the watch link)"
+        if args.players
+        else ""
+    )
+    served = (
+        "(gunicorn 2 × 4 gthread, for comparison)"
+        if args.gunicorn
+        else (
+            f"(waitress, {args.workers} processes × {args.threads} threads"
+            + ("; the phones from wrk" if args.wrk else "")
+            + (
+                "; through Caddy over HTTPS, a kept connection per client"
+                if args.front
+                else "; a kept connection per client"
+                if args.keep_alive
+                else ""
+            )
+            + (
+                f"; every client connected in the {args.ramp:g} s before the window (`--ramp`)"
+                if args.ramp
+                else "; every client connecting in the window's first second"
+                if args.front
+                else ""
+            )
+            + (f"; warmed up ({args.warm_up} polls a table)" if args.warm_up else "")
+            + ("; `--no-warm`: the processes not following each other" if args.no_warm else "")
+            + (f"; `--root` {args.root_label or args.root}" if args.root else "; this branch")
+            + ")"
+        )
+    )
     lines = [
         f"### {info['date']}: {args.tables} tables saving every {args.save_interval:g} s"
-        + (f" into {args.hands}-hand sessions" if args.hands else "") +
-        f", {args.viewers} watchers{players} polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
+        + (f" into {args.hands}-hand sessions" if args.hands else "")
+        + f", {args.viewers} watchers{players} polling every {args.poll_interval:g} s, {args.duration:g} s per phase "
         + served,
         "",
         f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, waitress "
@@ -856,24 +1004,41 @@ def report(results: dict, info: dict, args) -> str:
         "| requests | count | per s | p50 ms | p95 ms | p99 ms | max ms | in app p50 / p95 ms | errors |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         row("save a hand (POST → 303)", app["save"]),
-        row(f"{'watch and player polls, wrk' if args.wrk else 'watch poll'} ({no_change} × 204, "
+        row(
+            f"{'watch and player polls, wrk' if args.wrk else 'watch poll'} ({no_change} × 204, "
             f"{polls['statuses'].get(200, 0)} × 200"
-            + (f"; {polls['by_app']} answered by the app" if "by_app" in polls else "") + ")", polls),
-        *([row(f"player poll ({app['player']['statuses'].get(204, 0)} × 204, "
-               f"{app['player']['statuses'].get(200, 0)} × 200)", app["player"])] if args.players and not args.wrk
-          else []),
+            + (f"; {polls['by_app']} answered by the app" if "by_app" in polls else "")
+            + ")",
+            polls,
+        ),
+        *(
+            [
+                row(
+                    f"player poll ({app['player']['statuses'].get(204, 0)} × 204, "
+                    f"{app['player']['statuses'].get(200, 0)} × 200)",
+                    app["player"],
+                )
+            ]
+            if args.players and not args.wrk
+            else []
+        ),
         row("**app, all**", app["all"]),
         row("baseline: manifest, all", base["all"]),
         "",
-        "CPU (per cent of one core, of 200): " + "; ".join(
-            cpu_line(name, results["cpu"][name], results[name]["all"]["per_second"]) for name in ("app", "baseline"))
+        "CPU (per cent of one core, of 200): "
+        + "; ".join(
+            cpu_line(name, results["cpu"][name], results[name]["all"]["per_second"]) for name in ("app", "baseline")
+        )
         + ".",
         "",
     ]
     if args.wrk:
-        lines[2:2] = ["The phones from wrk (`--wrk`, bench/load_phones.lua): one kept connection each, a request "
-                      "every poll interval after the last answer; \"app, all\" takes the larger percentile of "
-                      "the saves' and the polls'.", ""]
+        lines[2:2] = [
+            "The phones from wrk (`--wrk`, bench/load_phones.lua): one kept connection each, a request "
+            'every poll interval after the last answer; "app, all" takes the larger percentile of '
+            "the saves' and the polls'.",
+            "",
+        ]
     met_errors = app["all"]["errors"] == 0 and base["all"]["errors"] == 0
     met_p95 = app["all"]["p95"] < P95_TARGET_MS
     ratio = app["all"]["p95"] / base["all"]["p95"] if base["all"]["p95"] else float("nan")
@@ -882,21 +1047,28 @@ def report(results: dict, info: dict, args) -> str:
         f"{app['all']['p95']:.1f} ms {'<' if met_p95 else '≥'} {P95_TARGET_MS:.0f} ms — "
         f"{'met' if met_p95 else 'NOT met'} ({ratio:.1f}× the baseline's p95 of {base['all']['p95']:.1f} ms). "
         f"{results['hands_saved']} hands saved; every table's stored hands matched its acknowledged saves: "
-        f"{'yes' if results['consistent'] else 'NO'}.")
+        f"{'yes' if results['consistent'] else 'NO'}."
+    )
     if results.get("save_windows", {}).get("app"):
-        lines += ["", f"The saves' p95 by 5 s of the app phase: {results['save_windows']['app']}; of the baseline "
-                         f"phase: {results['save_windows']['baseline']}."]
+        lines += [
+            "",
+            f"The saves' p95 by 5 s of the app phase: {results['save_windows']['app']}; of the baseline "
+            f"phase: {results['save_windows']['baseline']}.",
+        ]
     return "\n".join(lines) + "\n"
 
 
 TRUST_HEADING = "## Trust: load with long sessions and the players' phones"
-TRUST_INTRO = SECTION_INTRO.replace("Each run is appended below.", """\
+TRUST_INTRO = SECTION_INTRO.replace(
+    "Each run is appended below.",
+    """\
 This is the load with 500-hand sessions (`--hands 500`: each table's
 session imported with 500 hands before the run) and 3 more phones a
 table (`--players 3`), the players agreeing each hand, polling as the watchers do.
 A link per player does not exist yet: they poll the table's watch link (the
 player's link is to show the same live table). `--root` serves another copy of
-the project, for a before/after in one sitting. Each run is appended below.""")
+the project, for a before/after in one sitting. Each run is appended below.""",
+)
 
 
 def append_to_benchmarks(entry: str, trust: bool = False) -> None:
@@ -908,6 +1080,7 @@ def append_to_benchmarks(entry: str, trust: bool = False) -> None:
 
 # ---------------------------------------------------------------- main
 
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -918,46 +1091,85 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=None, help="waitress threads (default: serve's)")
     parser.add_argument("--workers", type=int, default=None, help="waitress processes (default: serve's)")
     parser.add_argument("--hands", type=int, default=0, help="hands each session starts with (imported)")
-    parser.add_argument("--players", type=int, default=0,
-                        help="player phones per table polling the watch link (OKs)")
+    parser.add_argument("--players", type=int, default=0, help="player phones per table polling the watch link (OKs)")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
-    parser.add_argument("--gunicorn", action="store_true",
-                        help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)")
+    parser.add_argument(
+        "--gunicorn",
+        action="store_true",
+        help="compare: serve with gunicorn 2 workers x 4 gthread threads (needs gunicorn installed)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
-    parser.add_argument("--front", action="store_true",
-                        help="through Caddy over HTTPS (hosted), one kept connection per client")
-    parser.add_argument("--shared-socket", action="store_true",
-                        help="with --front: the server's processes on one shared port (the front balancing nothing), "
-                             "as before each had its own")
-    parser.add_argument("--no-warm", action="store_true",
-                        help="the processes do not follow each other's changes (server/warm.py): the A/B of that")
-    parser.add_argument("--no-front-polls", action="store_true",
-                        help="with --front: every poll to the app (before web/front_polls.py)")
-    parser.add_argument("--polls-on-disk", action="store_true",
-                        help="with --front: the front's answers kept beside the database, not in memory")
+    parser.add_argument(
+        "--front", action="store_true", help="through Caddy over HTTPS (hosted), one kept connection per client"
+    )
+    parser.add_argument(
+        "--shared-socket",
+        action="store_true",
+        help="with --front: the server's processes on one shared port (the front balancing nothing), "
+        "as before each had its own",
+    )
+    parser.add_argument(
+        "--no-warm",
+        action="store_true",
+        help="the processes do not follow each other's changes (server/warm.py): the A/B of that",
+    )
+    parser.add_argument(
+        "--no-front-polls", action="store_true", help="with --front: every poll to the app (before web/front_polls.py)"
+    )
+    parser.add_argument(
+        "--polls-on-disk",
+        action="store_true",
+        help="with --front: the front's answers kept beside the database, not in memory",
+    )
     parser.add_argument("--keep-alive", action="store_true", help="one kept connection per client, no front")
-    parser.add_argument("--wrk", action="store_true",
-                        help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
-                             "from Python: the client's own CPU out of the way")
-    parser.add_argument("--ramp", type=float, default=0.0, metavar="S",
-                        help="with --front/--keep-alive/--wrk: every client connects in the S seconds before the "
-                             "measured window (its phones' first polls and the tables' first saves come after)")
-    parser.add_argument("--trace", metavar="FILE",
-                        help="the server writes every request, renewal and follower pass (start, wall and CPU ms) "
-                             "to FILE.<pid>; with --samples, bench/load_trace.py reads both second by second")
-    parser.add_argument("--samples", metavar="FILE",
-                        help="also write the app phase's saves to FILE, as JSON: [start, latency, in the app, "
-                             "in waitress's queue, connecting, the app's CPU] (ms, the start in seconds)")
-    parser.add_argument("--warm-up", type=int, default=0, metavar="N",
-                        help="ask for each table's live part N times before the phases (untimed; e.g. 4)")
-    parser.add_argument("--trust", action="store_true",
-                        help="append to the trust section (long sessions, players' phones)")
+    parser.add_argument(
+        "--wrk",
+        action="store_true",
+        help="the watchers' and players' phones from wrk (C; `apt-get install wrk`), the saves "
+        "from Python: the client's own CPU out of the way",
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="with --front/--keep-alive/--wrk: every client connects in the S seconds before the "
+        "measured window (its phones' first polls and the tables' first saves come after)",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="the server writes every request, renewal and follower pass (start, wall and CPU ms) "
+        "to FILE.<pid>; with --samples, bench/load_trace.py reads both second by second",
+    )
+    parser.add_argument(
+        "--samples",
+        metavar="FILE",
+        help="also write the app phase's saves to FILE, as JSON: [start, latency, in the app, "
+        "in waitress's queue, connecting, the app's CPU] (ms, the start in seconds)",
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=int,
+        default=0,
+        metavar="N",
+        help="ask for each table's live part N times before the phases (untimed; e.g. 4)",
+    )
+    parser.add_argument(
+        "--trust", action="store_true", help="append to the trust section (long sessions, players' phones)"
+    )
     args = parser.parse_args(argv)
-    if not (1 <= args.tables <= 200 and 0 <= args.viewers <= 400 and 5 <= args.duration <= 300
-            and 0 <= args.hands <= 900 and 0 <= args.players <= 6):
-        parser.error("keep the load bounded: tables 1-200, viewers 0-400, players 0-6 a table, "
-                     "duration 5-300 s, hands 0-900")
+    if not (
+        1 <= args.tables <= 200
+        and 0 <= args.viewers <= 400
+        and 5 <= args.duration <= 300
+        and 0 <= args.hands <= 900
+        and 0 <= args.players <= 6
+    ):
+        parser.error(
+            "keep the load bounded: tables 1-200, viewers 0-400, players 0-6 a table, duration 5-300 s, hands 0-900"
+        )
     if args.ramp and not (args.front or args.keep_alive or args.wrk):
         parser.error("--ramp needs kept connections: --front, --keep-alive or --wrk")
     if not 0 <= args.ramp <= 30:
@@ -969,16 +1181,22 @@ def main(argv=None) -> int:
     args.workers = args.workers or WORKERS
 
     if args.trace:
-        os.environ["GLEEK_TRACE"] = str(Path(args.trace).resolve())   # read by the server (SERVER)
+        os.environ["GLEEK_TRACE"] = str(Path(args.trace).resolve())  # read by the server (SERVER)
     info = machine()
     results = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-load-") as folder:
         args.folder = folder
         polls = polls_folder(args, folder) if args.front and not args.no_front_polls else None
         # wrk's phones all come from 127.0.0.1: straight to waitress, its per-address cap would refuse them
-        server = Server(Path(folder), args.threads, args.workers,
-                        Path(args.root).resolve() if args.root else ROOT, proxies=1 if args.front else 0,
-                        extra=server_config(args, polls), own_ports=args.front and not args.shared_socket)
+        server = Server(
+            Path(folder),
+            args.threads,
+            args.workers,
+            Path(args.root).resolve() if args.root else ROOT,
+            proxies=1 if args.front else 0,
+            extra=server_config(args, polls),
+            own_ports=args.front and not args.shared_socket,
+        )
         server.start(gunicorn=args.gunicorn)
         front = Front(Path(folder), server.ports(), polls) if args.front else None
         try:
@@ -987,9 +1205,20 @@ def main(argv=None) -> int:
                 if args.hands:
                     status, location = import_session(server.port, n, args.hands)
                 else:
-                    status, location, _ = request(server.port, "POST", "/sessions", [
-                        ("player_0", f"Ann {n}"), ("player_1", "Ben"), ("player_2", "Cat"),
-                        ("rulebook", "parlett"), ("first_dealer", "0"), ("stake", ""), ("title", f"Table {n}")])
+                    status, location, _ = request(
+                        server.port,
+                        "POST",
+                        "/sessions",
+                        [
+                            ("player_0", f"Ann {n}"),
+                            ("player_1", "Ben"),
+                            ("player_2", "Cat"),
+                            ("rulebook", "parlett"),
+                            ("first_dealer", "0"),
+                            ("stake", ""),
+                            ("title", f"Table {n}"),
+                        ],
+                    )
                 assert status == 303, status
                 tables.append(Table(sid=location.rsplit("/", 1)[1], wid=""))
             with sqlite3.connect(server.database) as conn:
@@ -1010,20 +1239,29 @@ def main(argv=None) -> int:
                 if args.wrk:
                     by_kind = with_polls(phase.samples, summarise_wrk(phase.wrk, args.ramp), duration)
                 else:
-                    by_kind = {kind: summarise([s for s in phase.samples if s.kind == kind], duration)
-                               for kind in ("save", "poll", "player")}
+                    by_kind = {
+                        kind: summarise([s for s in phase.samples if s.kind == kind], duration)
+                        for kind in ("save", "poll", "player")
+                    }
                     by_kind["all"] = summarise(phase.samples, duration)
                 results[name] = by_kind
                 results.setdefault("save_windows", {})[name] = saves_over_time(phase.samples)
                 print("  saves' p95 by 5 s:", results["save_windows"][name], flush=True)
                 if not baseline:
                     if args.samples:
-                        Path(args.samples).write_text(json.dumps(
-                            [[s.at - s.latency, s.latency * 1000, s.app_ms, s.queue_ms, s.connect_ms, s.cpu_ms]
-                             for s in phase.samples
-                             if s.kind == "save" and not s.error]))
-                print("  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
-                      flush=True)
+                        Path(args.samples).write_text(
+                            json.dumps(
+                                [
+                                    [s.at - s.latency, s.latency * 1000, s.app_ms, s.queue_ms, s.connect_ms, s.cpu_ms]
+                                    for s in phase.samples
+                                    if s.kind == "save" and not s.error
+                                ]
+                            )
+                        )
+                print(
+                    "  " + cpu_line("CPU, % of one core", results["cpu"][name], by_kind["all"]["per_second"]),
+                    flush=True,
+                )
                 if args.wrk and by_kind["poll"]["errors"]:
                     print("  wrk's errors:", by_kind["poll"]["error_kinds"])
                 errors = [s.error for s in phase.samples if s.error][:5]
@@ -1031,13 +1269,15 @@ def main(argv=None) -> int:
                     print("  first errors:", errors)
 
             with sqlite3.connect(server.database) as conn:
-                results["hands_saved"] = (conn.execute("select count(*) from hands").fetchone()[0]
-                                          - args.hands * args.tables)
+                results["hands_saved"] = (
+                    conn.execute("select count(*) from hands").fetchone()[0] - args.hands * args.tables
+                )
                 results["consistent"] = all(
                     conn.execute("select count(*) from hands where session_id = ?", [t.sid]).fetchone()[0]
                     == args.hands + t.saved
                     and conn.execute("select version from sessions where id = ?", [t.sid]).fetchone()[0] == t.version
-                    for t in tables)
+                    for t in tables
+                )
         finally:
             if front is not None:
                 front.stop()
@@ -1049,10 +1289,12 @@ def main(argv=None) -> int:
     for name in ("app", "baseline"):
         for kind in ("save", "poll", "player", "all"):
             s = results[name][kind]
-            print(f"{name:>8} {kind:>4}: {s['requests']:5d} req, {s['per_second']:6.1f}/s, p50 {s['p50']:6.1f} ms, "
-                  f"p95 {s['p95']:6.1f} ms, p99 {s['p99']:6.1f} ms, max {s['max']:7.1f} ms, "
-                  f"errors {s['errors']}, statuses {s['statuses']}; in the app p50 {s['app_p50']:.1f} ms, "
-                  f"p95 {s['app_p95']:.1f} ms" + (f" ({s['by_app']} answered by the app)" if "by_app" in s else ""))
+            print(
+                f"{name:>8} {kind:>4}: {s['requests']:5d} req, {s['per_second']:6.1f}/s, p50 {s['p50']:6.1f} ms, "
+                f"p95 {s['p95']:6.1f} ms, p99 {s['p99']:6.1f} ms, max {s['max']:7.1f} ms, "
+                f"errors {s['errors']}, statuses {s['statuses']}; in the app p50 {s['app_p50']:.1f} ms, "
+                f"p95 {s['app_p95']:.1f} ms" + (f" ({s['by_app']} answered by the app)" if "by_app" in s else "")
+            )
     entry = report(results, info, args)
     print()
     print(entry)

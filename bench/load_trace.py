@@ -53,9 +53,11 @@ def main(argv: list[str]) -> int:
         rows = by_half.get(half, [])
         latency, queue, connects = (known(s[i] for s in rows) for i in (1, 3, 4))
         done = " ".join(f"{kind} {len(cpu)}/{sum(cpu):.0f}" for kind, cpu in sorted(work[half].items()))
-        print(f"{half / 2:5.1f} | {len(rows):5d} {percentile(latency, 50):4.0f} {percentile(latency, 95):4.0f} | "
-              f"{percentile(queue, 50):9.0f} {percentile(queue, 95):4.0f} | {len(connects):9d} "
-              f"{percentile(connects, 50):4.0f} | {done}")
+        print(
+            f"{half / 2:5.1f} | {len(rows):5d} {percentile(latency, 50):4.0f} {percentile(latency, 95):4.0f} | "
+            f"{percentile(queue, 50):9.0f} {percentile(queue, 95):4.0f} | {len(connects):9d} "
+            f"{percentile(connects, 50):4.0f} | {done}"
+        )
     return 0
 
 

@@ -71,18 +71,25 @@ def build_night(database: str, players: int, drawn: int, hands: int, played: int
     """A night of ``players`` with ``drawn`` rounds drawn, each table of the first
     ``played`` rounds (all, by default) given ``hands`` hands. Returns (connection,
     night, the hands that would come next at a played table)."""
-    limit = max(players, seating.MAX_PLAYERS)   # the set-up only: the docstring says why
+    limit = max(players, seating.MAX_PLAYERS)  # the set-up only: the docstring says why
     seating.MAX_PLAYERS = stored_nights.MAX_PLAYERS = limit
     db = store.connect(database)
-    night = store.create_night(db, "Bench club", [f"Player {n}" for n in range(players)], "parlett", {},
-                               {"per_counter": "1", "currency": "d"}, max(drawn, 1))
+    night = store.create_night(
+        db,
+        "Bench club",
+        [f"Player {n}" for n in range(players)],
+        "parlett",
+        {},
+        {"per_counter": "1", "currency": "d"},
+        max(drawn, 1),
+    )
     written = long_session(hands + 60)["hands"]
     for number in range(1, drawn + 1):
         night = store.draw_round(db, night.id, number)
         if played is not None and number > played:
             continue
         for table in night.round(number).tables:
-            with store.writing(db):   # the hands written as a restore would: the bench is about the reads
+            with store.writing(db):  # the hands written as a restore would: the bench is about the reads
                 store.insert_hands(db, table.session_id, written[:hands], store.now())
                 db.execute("update sessions set version = version + 1 where id = ?", [table.session_id])
     return db, store.get_night(db, night.id), written[hands:]
@@ -133,7 +140,7 @@ def timed_saves(client, table, next_hands, version: int) -> tuple[list[float], l
         response = client.post(f"/s/{table.session_id}/hands", data=hand_fields(hand, version))
         answered = time.perf_counter()
         assert response.status_code == 303, response.status_code
-        response.close()   # the answer sent: call_on_close runs here (the front's files renewed)
+        response.close()  # the answer sent: call_on_close runs here (the front's files renewed)
         saves.append((answered - started) * 1000)
         after.append((time.perf_counter() - answered) * 1000)
         version += 1
@@ -146,23 +153,34 @@ def main() -> None:
     parser.add_argument("--drawn", type=int, default=5, help="rounds drawn, each table played")
     parser.add_argument("--hands", type=int, default=30, help="hands at each table")
     parser.add_argument("--rounds", type=int, default=200, help="requests per figure")
-    parser.add_argument("--profile", action="store_true",
-                        help="print cProfile's view of one cold standings page (the 30 costliest calls) and stop")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print cProfile's view of one cold standings page (the 30 costliest calls) and stop",
+    )
     parser.add_argument("--profile-sort", default="cumulative", help="pstats' order for --profile (tottime, ...)")
-    parser.add_argument("--write", action="store_true",
-                        help="append to bench/history.md and keep the targets' figures in bench/results.json")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="append to bench/history.md and keep the targets' figures in bench/results.json",
+    )
     args = parser.parse_args()
     if not (4 <= args.players <= 120 and 1 <= args.drawn <= 10 and 0 <= args.hands <= 200):
         parser.error("keep it bounded: players 4-120, rounds drawn 1-10, hands 0-200")
 
     folder = tempfile.mkdtemp(prefix="night-bench-")
-    settings = {"DATABASE": f"{folder}/bench.db", "SECRET_KEY": "bench", "TESTING": True,
-                "BACKUP_DIR": f"{folder}/backups", "SESSIONS_PER_MINUTE": 100_000}
+    settings = {
+        "DATABASE": f"{folder}/bench.db",
+        "SECRET_KEY": "bench",
+        "TESTING": True,
+        "BACKUP_DIR": f"{folder}/backups",
+        "SESSIONS_PER_MINUTE": 100_000,
+    }
     app = create_app(settings)
     db, night, next_hands = build_night(app.config["DATABASE"], args.players, args.drawn, args.hands)
     client = app.test_client()
     if args.profile:
-        client.get(f"/n/{night.watch_id}")   # the database's kept rows made, as a server in use has them
+        client.get(f"/n/{night.watch_id}")  # the database's kept rows made, as a server in use has them
         empty_caches()
         profile = cProfile.Profile()
         profile.runcall(client.get, f"/n/{night.watch_id}")
@@ -178,26 +196,36 @@ def main() -> None:
 
     healthz = p50(client, "/healthz", args.rounds, 200)
     plain = create_app(dict(settings, KEPT_POLLS=False)).test_client()
-    rows = [("/healthz", healthz),
-            ("a table's watch poll, unchanged (204, kept_polls)", p50(client, watch, args.rounds, 204)),
-            ("a table's watch poll, unchanged (204, by Flask)", p50(plain, watch, args.rounds, 204)),
-            ("the big screen's poll, unchanged (204)", p50(client, unchanged, args.rounds, 204))]
+    rows = [
+        ("/healthz", healthz),
+        ("a table's watch poll, unchanged (204, kept_polls)", p50(client, watch, args.rounds, 204)),
+        ("a table's watch poll, unchanged (204, by Flask)", p50(plain, watch, args.rounds, 204)),
+        ("the big screen's poll, unchanged (204)", p50(client, unchanged, args.rounds, 204)),
+    ]
     polls_after = []
-    for hand in next_hands[:10]:   # the long session's next hands: each dealt by the next seat
+    for hand in next_hands[:10]:  # the long session's next hands: each dealt by the next seat
         session = store.get_session(db, table.session_id)
         key = store.night_live_key(db, night.watch_id)
         store.add_hand(db, table.session_id, hand, session.version)
         started = time.perf_counter()
         assert client.get(f"{screen}/live?v={key}").status_code == 200
         polls_after.append((time.perf_counter() - started) * 1000)
-    rows.append((f"the big screen's poll after a save at one table (200; p50 of {len(polls_after)})",
-                 statistics.median(polls_after)))
+    rows.append(
+        (
+            f"the big screen's poll after a save at one table (200; p50 of {len(polls_after)})",
+            statistics.median(polls_after),
+        )
+    )
     forget_kept_results(db)
     first, first_cpu = cold_page(client, f"/n/{night.watch_id}")
     colds = [cold_page(client, f"/n/{night.watch_id}") for _ in range(5)]
     cold, cold_cpu = statistics.median(c[0] for c in colds), statistics.median(c[1] for c in colds)
-    rows.append((f"the standings page, first ever (nothing kept anywhere: {tables} tables settled; CPU "
-                 f"{first_cpu:.1f} ms)", first))
+    rows.append(
+        (
+            f"the standings page, first ever (nothing kept anywhere: {tables} tables settled; CPU {first_cpu:.1f} ms)",
+            first,
+        )
+    )
     rows.append((f"the standings page, cold ({tables} tables; p50 of 5; CPU {cold_cpu:.1f} ms)", cold))
     cached = p50(client, f"/n/{night.watch_id}", args.rounds, 200)
     rows.append(("the standings page, cached (nothing changed)", cached))
@@ -210,34 +238,60 @@ def main() -> None:
     front_polls.enable(fronted)
     saves_front, renewals, version = timed_saves(fronted.test_client(), table, next_hands[30:50], version)
     assert (Path(folder) / "polls" / "n" / night.watch_id / "screen.html").exists()
-    rows += [(f"a save at one table, no front (POST → 303; p50 of {len(saves_plain)})",
-              statistics.median(saves_plain)),
-             (f"the same save behind the front, until its 303 is in hand (p50 of {len(saves_front)})",
-              statistics.median(saves_front)),
-             ("then, once it is sent: the table's part and the night's two parts left for the front",
-              statistics.median(renewals))]
+    rows += [
+        (f"a save at one table, no front (POST → 303; p50 of {len(saves_plain)})", statistics.median(saves_plain)),
+        (
+            f"the same save behind the front, until its 303 is in hand (p50 of {len(saves_front)})",
+            statistics.median(saves_front),
+        ),
+        (
+            "then, once it is sent: the table's part and the night's two parts left for the front",
+            statistics.median(renewals),
+        ),
+    ]
 
-    lines = [f"{args.players} players, {args.drawn} rounds of {len(latest.tables)} tables, {args.hands} hands a "
-             f"table, p50 of {args.rounds} requests",
-             "", "| request | ms | × /healthz |", "| --- | --- | --- |"]
+    lines = [
+        f"{args.players} players, {args.drawn} rounds of {len(latest.tables)} tables, {args.hands} hands a "
+        f"table, p50 of {args.rounds} requests",
+        "",
+        "| request | ms | × /healthz |",
+        "| --- | --- | --- |",
+    ]
     lines += [f"| {name} | {ms:.2f} | {ms / healthz:.1f} |" for name, ms in rows]
     met_cold, met_cached = cold <= COLD_TARGET_MS, cached <= CACHED_TARGET_MS
-    lines += ["", f"Standings page cold {cold:.1f} ms, CPU {cold_cpu:.1f} ms (target ≤ {COLD_TARGET_MS:g} ms: "
-                  f"{'met' if met_cold else 'NOT met'}), cached {cached:.2f} ms (target ≤ {CACHED_TARGET_MS:g} ms: "
-                  f"{'met' if met_cached else 'NOT met'})."]
+    lines += [
+        "",
+        f"Standings page cold {cold:.1f} ms, CPU {cold_cpu:.1f} ms (target ≤ {COLD_TARGET_MS:g} ms: "
+        f"{'met' if met_cold else 'NOT met'}), cached {cached:.2f} ms (target ≤ {CACHED_TARGET_MS:g} ms: "
+        f"{'met' if met_cached else 'NOT met'}).",
+    ]
     print("\n".join(lines))
     if args.write:
         facts = machine()
         load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-        entry = (f"### {facts['date']}: `bench/night_bench.py --players {args.players} --drawn {args.drawn} "
-                 f"--hands {args.hands}`\n\nMachine: {facts['nproc']} cores ({facts['cpu']}), Python "
-                 f"{facts['python']}; load average {load} (the machine is shared).\n\n" + "\n".join(lines) + "\n")
+        entry = (
+            f"### {facts['date']}: `bench/night_bench.py --players {args.players} --drawn {args.drawn} "
+            f"--hands {args.hands}`\n\nMachine: {facts['nproc']} cores ({facts['cpu']}), Python "
+            f"{facts['python']}; load average {load} (the machine is shared).\n\n" + "\n".join(lines) + "\n"
+        )
         append_to_section(HEADING, INTRO, entry)
         scale = f"{args.players} players, {len(latest.tables)} tables × {args.drawn} rounds, {args.hands} hands a table"
-        record_result(f"club night standings page cold, {scale}", f"≤ {COLD_TARGET_MS:g} ms", f"{cold:.1f} ms",
-                      f"/healthz {healthz:.2f} ms", met_cold, "bench/night_bench.py")
-        record_result(f"club night standings page cached, {scale}", f"≤ {CACHED_TARGET_MS:g} ms",
-                      f"{cached:.2f} ms", f"/healthz {healthz:.2f} ms", met_cached, "bench/night_bench.py")
+        record_result(
+            f"club night standings page cold, {scale}",
+            f"≤ {COLD_TARGET_MS:g} ms",
+            f"{cold:.1f} ms",
+            f"/healthz {healthz:.2f} ms",
+            met_cold,
+            "bench/night_bench.py",
+        )
+        record_result(
+            f"club night standings page cached, {scale}",
+            f"≤ {CACHED_TARGET_MS:g} ms",
+            f"{cached:.2f} ms",
+            f"/healthz {healthz:.2f} ms",
+            met_cached,
+            "bench/night_bench.py",
+        )
 
 
 if __name__ == "__main__":

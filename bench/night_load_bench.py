@@ -90,7 +90,7 @@ class NightPhase(load.AsyncPhase):
     def __init__(self, name, port, tables, args, baseline, front, night_watch: str, live_round: int):
         super().__init__(name, port, tables, args, baseline, front)
         self.night_watch, self.live_round = night_watch, live_round
-        self.acked: dict[tuple[int, int], float] = {}   # (table number, hands) -> when its save was acknowledged
+        self.acked: dict[tuple[int, int], float] = {}  # (table number, hands) -> when its save was acknowledged
         # each screen: its first answer, when it sent each poll, (table, hands) -> when first seen
         self.sightings: list[tuple[float, list, dict]] = []
         self.end = 0.0
@@ -101,10 +101,14 @@ class NightPhase(load.AsyncPhase):
         start = loop.time() + 0.5 + self.args.ramp
         self.end = end = start + self.args.duration
         tasks = [self.table_task(t, random.Random(rng.random()), start, end) for t in self.tables]
-        tasks += [self.player_task(t, random.Random(rng.random()), start, end)
-                  for t in self.tables for _ in range(self.args.players_per_table)]
-        tasks += [self.screen_task(i % 2 == 0, random.Random(rng.random()), start, end)
-                  for i in range(self.args.screens)]
+        tasks += [
+            self.player_task(t, random.Random(rng.random()), start, end)
+            for t in self.tables
+            for _ in range(self.args.players_per_table)
+        ]
+        tasks += [
+            self.screen_task(i % 2 == 0, random.Random(rng.random()), start, end) for i in range(self.args.screens)
+        ]
         begun = time.monotonic()
         await asyncio.gather(*tasks)
         return time.monotonic() - begun - 0.5 - self.args.ramp
@@ -130,8 +134,15 @@ class NightPhase(load.AsyncPhase):
             conn["writer"].close()
 
     async def player_task(self, table, rng, start, end):
-        await self.poll_task("player", lambda known: f"/w/{table.wid}/live?v={known}", table.live, rng, start, end,
-                             self.args.poll_interval)
+        await self.poll_task(
+            "player",
+            lambda known: f"/w/{table.wid}/live?v={known}",
+            table.live,
+            rng,
+            start,
+            end,
+            self.args.poll_interval,
+        )
 
     async def screen_task(self, big: bool, rng, start, end):
         path = f"/n/{self.night_watch}{'/screen' if big else ''}/live"
@@ -146,8 +157,9 @@ class NightPhase(load.AsyncPhase):
                 for h in range(1, hands + 1):
                     seen.setdefault((number, h), now)
 
-        await self.poll_task("screen", lambda known: f"{path}?v={known}", "0", rng, start, end,
-                             self.args.screen_interval, shown, sent)
+        await self.poll_task(
+            "screen", lambda known: f"{path}?v={known}", "0", rng, start, end, self.args.screen_interval, shown, sent
+        )
         self.sightings.append((first[0] if first else float("inf"), sent, seen))
 
     async def poll_task(self, kind, path_of, known, rng, start, end, interval, shown=None, sent=None):
@@ -201,9 +213,11 @@ def the_night(server, args):
     tables = []
     with sqlite3.connect(server.database) as conn:
         for drawn in night.round(args.rounds).tables:
-            table = load.Table(sid=drawn.session_id, wid=drawn.watch_id,
-                               version=conn.execute("select version from sessions where id = ?",
-                                                    [drawn.session_id]).fetchone()[0])
+            table = load.Table(
+                sid=drawn.session_id,
+                wid=drawn.watch_id,
+                version=conn.execute("select version from sessions where id = ?", [drawn.session_id]).fetchone()[0],
+            )
             table.number, table.live = drawn.number, "0"
             tables.append(table)
     return night, tables
@@ -220,8 +234,10 @@ def warm(server, night, tables) -> None:
 
 
 def figures_line(name: str, s: dict, by_app: int | None = None) -> str:
-    return (f"| {name} | {s['requests']} | {s['per_second']:.1f} | {s['p50']:.1f} | {s['p95']:.1f} | "
-            f"{s['p99']:.1f} | {s['max']:.1f} | {s['errors']} |" + (f" {by_app} |" if by_app is not None else " |"))
+    return (
+        f"| {name} | {s['requests']} | {s['per_second']:.1f} | {s['p50']:.1f} | {s['p95']:.1f} | "
+        f"{s['p99']:.1f} | {s['max']:.1f} | {s['errors']} |" + (f" {by_app} |" if by_app is not None else " |")
+    )
 
 
 def main(argv=None) -> int:
@@ -238,21 +254,41 @@ def main(argv=None) -> int:
     parser.add_argument("--ramp", type=float, default=3.0, help="every client connects in the S seconds before")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
-    parser.add_argument("--write", action="store_true",
-                        help="append to bench/history.md and keep the targets' figures in bench/results.json")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="append to bench/history.md and keep the targets' figures in bench/results.json",
+    )
     args = parser.parse_args(argv)
-    if not (6 <= args.players <= 120 and 2 <= args.rounds <= 8 and 0 <= args.hands <= 60
-            and 0 <= args.screens <= 200 and 0 <= args.players_per_table <= 3 and 5 <= args.duration <= 120
-            and 0 <= args.ramp <= 10 and args.screen_interval >= 0.5 and args.save_interval >= 1):
-        parser.error("keep the load bounded: players 6-120, rounds 2-8, hands 0-60, screens 0-200, "
-                     "phones 0-3 a table, duration 5-120 s, ramp 0-10 s, intervals ≥ 0.5 s (saves ≥ 1 s)")
-    args.wrk = args.keep_alive = False   # load_bench's AsyncPhase reads them
+    if not (
+        6 <= args.players <= 120
+        and 2 <= args.rounds <= 8
+        and 0 <= args.hands <= 60
+        and 0 <= args.screens <= 200
+        and 0 <= args.players_per_table <= 3
+        and 5 <= args.duration <= 120
+        and 0 <= args.ramp <= 10
+        and args.screen_interval >= 0.5
+        and args.save_interval >= 1
+    ):
+        parser.error(
+            "keep the load bounded: players 6-120, rounds 2-8, hands 0-60, screens 0-200, "
+            "phones 0-3 a table, duration 5-120 s, ramp 0-10 s, intervals ≥ 0.5 s (saves ≥ 1 s)"
+        )
+    args.wrk = args.keep_alive = False  # load_bench's AsyncPhase reads them
     info = load.machine()
     results = {"load_before": load.loadavg()}
     with tempfile.TemporaryDirectory(prefix="gleek-night-") as folder:
         polls = default_folder(folder)
-        server = load.Server(Path(folder), THREADS, WORKERS, Path(args.root).resolve() if args.root else ROOT,
-                             proxies=1, extra={"FRONT_POLLS": str(polls)}, own_ports=True)
+        server = load.Server(
+            Path(folder),
+            THREADS,
+            WORKERS,
+            Path(args.root).resolve() if args.root else ROOT,
+            proxies=1,
+            extra={"FRONT_POLLS": str(polls)},
+            own_ports=True,
+        )
         server.start()
         front = load.Front(Path(folder), server.ports(), polls)
         try:
@@ -262,16 +298,23 @@ def main(argv=None) -> int:
             results["cpu"] = {}
             for name, baseline in (("app", False), ("baseline", True)):
                 phase = NightPhase(name, server.port, tables, args, baseline, front, night.watch_id, args.rounds)
-                print(f"{name}: {len(tables)} tables, {len(tables) * args.players_per_table} phones, "
-                      f"{args.screens} screens for {args.duration:g} s …", flush=True)
+                print(
+                    f"{name}: {len(tables)} tables, {len(tables) * args.players_per_table} phones, "
+                    f"{args.screens} screens for {args.duration:g} s …",
+                    flush=True,
+                )
                 before = cpu.now()
                 duration = phase.run()
                 results["cpu"][name] = load.CpuUse.per_cent(before, cpu.now())
-                by_kind = {kind: load.summarise([s for s in phase.samples if s.kind == kind], duration)
-                           for kind in ("save", "player", "screen")}
+                by_kind = {
+                    kind: load.summarise([s for s in phase.samples if s.kind == kind], duration)
+                    for kind in ("save", "player", "screen")
+                }
                 by_kind["all"] = load.summarise(phase.samples, duration)
-                by_kind["by_app"] = {kind: sum(1 for s in phase.samples if s.kind == kind and s.app_ms == s.app_ms)
-                                     for kind in ("player", "screen")}
+                by_kind["by_app"] = {
+                    kind: sum(1 for s in phase.samples if s.kind == kind and s.app_ms == s.app_ms)
+                    for kind in ("player", "screen")
+                }
                 results[name] = by_kind
                 if not baseline:
                     results["screens"] = phase.to_the_screens()
@@ -280,8 +323,9 @@ def main(argv=None) -> int:
                     print("  first errors:", errors)
             with sqlite3.connect(server.database) as conn:
                 results["consistent"] = all(
-                    conn.execute("select count(*) from hands where session_id = ?", [t.sid]).fetchone()[0]
-                    == t.saved for t in tables)
+                    conn.execute("select count(*) from hands where session_id = ?", [t.sid]).fetchone()[0] == t.saved
+                    for t in tables
+                )
                 results["saved"] = sum(t.saved for t in tables)
         finally:
             front.stop()
@@ -294,18 +338,29 @@ def main(argv=None) -> int:
     if args.write:
         append_to_section(HEADING, INTRO, entry)
         if args.root:
-            return 0   # another copy's figures are a comparison, not the targets' current ones
+            return 0  # another copy's figures are a comparison, not the targets' current ones
         app, latencies = results["app"], results["screens"][0]
-        scale = (f"{len(tables)} tables saving every {args.save_interval:g} s, "
-                 f"{len(tables) * args.players_per_table} phones, {args.screens} screens")
-        record_result(f"club night through the front: {scale}", f"p95 < {P95_TARGET_MS:g} ms, 0 errors",
-                      f"p95 {app['all']['p95']:.1f} ms, {app['all']['errors']} errors",
-                      f"manifest p95 {results['baseline']['all']['p95']:.1f} ms",
-                      app["all"]["p95"] < P95_TARGET_MS and app["all"]["errors"] == 0, "bench/night_load_bench.py")
+        scale = (
+            f"{len(tables)} tables saving every {args.save_interval:g} s, "
+            f"{len(tables) * args.players_per_table} phones, {args.screens} screens"
+        )
+        record_result(
+            f"club night through the front: {scale}",
+            f"p95 < {P95_TARGET_MS:g} ms, 0 errors",
+            f"p95 {app['all']['p95']:.1f} ms, {app['all']['errors']} errors",
+            f"manifest p95 {results['baseline']['all']['p95']:.1f} ms",
+            app["all"]["p95"] < P95_TARGET_MS and app["all"]["errors"] == 0,
+            "bench/night_load_bench.py",
+        )
         p95 = load.percentile(latencies, 95)
-        record_result(f"a save to {args.screens} screens polling every {args.screen_interval:g} s",
-                      f"p95 ≤ {SCREENS_TARGET_S:g} s", f"p95 {p95:.2f} s", f"the poll interval's own wait: p95 {0.95 * args.screen_interval:.2f} s",
-                      p95 <= SCREENS_TARGET_S, "bench/night_load_bench.py")
+        record_result(
+            f"a save to {args.screens} screens polling every {args.screen_interval:g} s",
+            f"p95 ≤ {SCREENS_TARGET_S:g} s",
+            f"p95 {p95:.2f} s",
+            f"the poll interval's own wait: p95 {0.95 * args.screen_interval:.2f} s",
+            p95 <= SCREENS_TARGET_S,
+            "bench/night_load_bench.py",
+        )
     return 0
 
 
@@ -328,16 +383,27 @@ def report(results: dict, info: dict, args, tables: int) -> str:
         "| requests | count | per s | p50 ms | p95 ms | p99 ms | max ms | errors | answered by the app |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         figures_line("save a hand (POST → 303)", app["save"]),
-        figures_line(f"player's poll ({app['player']['statuses'].get(204, 0)} × 204, "
-                     f"{app['player']['statuses'].get(200, 0)} × 200)", app["player"], app["by_app"]["player"]),
-        figures_line(f"standings' poll ({app['screen']['statuses'].get(204, 0)} × 204, "
-                     f"{app['screen']['statuses'].get(200, 0)} × 200)", app["screen"], app["by_app"]["screen"]),
+        figures_line(
+            f"player's poll ({app['player']['statuses'].get(204, 0)} × 204, "
+            f"{app['player']['statuses'].get(200, 0)} × 200)",
+            app["player"],
+            app["by_app"]["player"],
+        ),
+        figures_line(
+            f"standings' poll ({app['screen']['statuses'].get(204, 0)} × 204, "
+            f"{app['screen']['statuses'].get(200, 0)} × 200)",
+            app["screen"],
+            app["by_app"]["screen"],
+        ),
         figures_line("**app, all**", app["all"]),
         figures_line("baseline: manifest, all", base["all"]),
         "",
-        "CPU (per cent of one core, of 200): " + "; ".join(
+        "CPU (per cent of one core, of 200): "
+        + "; ".join(
             load.cpu_line(name, results["cpu"][name], results[name]["all"]["per_second"])
-            for name in ("app", "baseline")) + ".",
+            for name in ("app", "baseline")
+        )
+        + ".",
         "",
         f"Result: errors {app['all']['errors']}, app p95 {app['all']['p95']:.1f} ms (target < {P95_TARGET_MS:g} ms, "
         f"0 errors: {'met' if met else 'NOT met'}). {results['saved']} hands saved; every table's stored hands "

@@ -44,6 +44,7 @@ def at_once(phone: Phone, posts: list) -> list[int]:
         status = phone.post(path, fields)[0]
         with lock:
             statuses.append(status)
+
     threads = [threading.Thread(target=send, args=post) for post in posts]
     for t in threads:
         t.start()
@@ -62,7 +63,9 @@ def evening_with_two_debts(phone: Phone, name: str) -> str:
 def payments(served: Served, circle: str) -> int:
     conn = sqlite3.connect(served.instance / "scorekeeper.db")
     try:
-        return conn.execute("select count(*) from payments where circle_id = ?", [circle.rsplit("/", 1)[1]]).fetchone()[0]
+        return conn.execute("select count(*) from payments where circle_id = ?", [circle.rsplit("/", 1)[1]]).fetchone()[
+            0
+        ]
     finally:
         conn.close()
 
@@ -92,11 +95,15 @@ def main(argv=None) -> int:
                     recorded.append(count)
                     errors += statuses.get(500, 0)
                     wrong += bool(left)
-                    print(f"{what:9} round {n + 1:2}: {count} payments for 2 debts; statuses {dict(sorted(statuses.items()))}"
-                          + (f"; then owed: {left}" if left else ""))
-                print(f"{what}: {args.at_once} at once, {args.rounds} rounds: payments for 2 debts "
-                      f"min {min(recorded)} max {max(recorded)} (rounds with more than 2: "
-                      f"{sum(c > 2 for c in recorded)}); 500s: {errors}; rounds leaving a debt shown: {wrong}\n")
+                    print(
+                        f"{what:9} round {n + 1:2}: {count} payments for 2 debts; statuses {dict(sorted(statuses.items()))}"
+                        + (f"; then owed: {left}" if left else "")
+                    )
+                print(
+                    f"{what}: {args.at_once} at once, {args.rounds} rounds: payments for 2 debts "
+                    f"min {min(recorded)} max {max(recorded)} (rounds with more than 2: "
+                    f"{sum(c > 2 for c in recorded)}); 500s: {errors}; rounds leaving a debt shown: {wrong}\n"
+                )
         finally:
             served.stop()
     return 0

@@ -43,6 +43,7 @@ from support.sessions import long_session  # noqa: E402
 from scorekeeper.files.upload import record_text  # noqa: E402
 from scorekeeper.rules.record import dump, validate  # noqa: E402
 import pypdf  # noqa: E402
+
 HEADING = "## PDF sheet and import"
 SHEETS = (12, 120)
 TARGET_120_S = 1.0
@@ -52,6 +53,7 @@ WIDE_NAMES = ["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montg
 
 
 # ---------------------------------------------------------------- a valid session
+
 
 def session(hands: int, names=None) -> dict:
     """A valid parlett session of ``hands`` hands (see tests/support/sessions.py), titled for the bench."""
@@ -65,6 +67,7 @@ def session(hands: int, names=None) -> dict:
 
 
 # ---------------------------------------------------------------- timing
+
 
 def median_seconds(run, runs: int) -> tuple[float, list[float], float]:
     """Median wall-clock seconds, every run's, and the median CPU seconds of this
@@ -80,17 +83,21 @@ def median_seconds(run, runs: int) -> tuple[float, list[float], float]:
 
 
 def measure(runs: int) -> dict:
-    import weasyprint   # kept here: the upload forkserver re-imports this script
+    import weasyprint  # kept here: the upload forkserver re-imports this script
 
-    from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf   # kept here: the upload forkserver re-imports this script
+    from scorekeeper.printing.sheet import (
+        render_sheet_html,
+        render_sheet_pdf,
+    )  # kept here: the upload forkserver re-imports this script
 
-    baseline, _, baseline_cpu = median_seconds(
-        lambda: weasyprint.HTML(string=BASELINE_HTML).write_pdf(), max(runs, 9))
+    baseline, _, baseline_cpu = median_seconds(lambda: weasyprint.HTML(string=BASELINE_HTML).write_pdf(), max(runs, 9))
     results = {"baseline": baseline, "baseline_cpu": baseline_cpu, "sheets": []}
     # reference: what a bare table of one 12-hand sheet's size costs (no CSS at all)
-    bare = "<table>" + "".join(
-        "<tr>" + "".join(f"<td>{(i * 7 + j) % 41 - 20}</td>" for j in range(28)) + "</tr>"
-        for i in range(14)) + "</table>"
+    bare = (
+        "<table>"
+        + "".join("<tr>" + "".join(f"<td>{(i * 7 + j) % 41 - 20}</td>" for j in range(28)) + "</tr>" for i in range(14))
+        + "</table>"
+    )
     bare_time, _, bare_cpu = median_seconds(lambda: weasyprint.HTML(string=bare).write_pdf(), runs)
     results["bare"] = {"pdf": bare_time, "cpu": bare_cpu}
     for names in (None, WIDE_NAMES):
@@ -104,27 +111,44 @@ def measure(runs: int) -> dict:
                 target, met = "≤ 1× bare table", pdf_time <= bare_time
             else:
                 target, met = f"≤ {TARGET_120_S:g} s", pdf_time <= TARGET_120_S
-            results["sheets"].append({
-                "hands": hands, "names": "emoji, CJK, 40 characters" if names else "plain",
-                "pages": pages, "html": html_time, "pdf": pdf_time, "bytes": len(pdf),
-                "cpu": pdf_cpu, "cpu_ratio": pdf_cpu / baseline_cpu,
-                "min": min(times), "max": max(times), "ratio": pdf_time / baseline,
-                "bare_ratio": pdf_time / bare_time, "target": target, "met": met,
-            })
+            results["sheets"].append(
+                {
+                    "hands": hands,
+                    "names": "emoji, CJK, 40 characters" if names else "plain",
+                    "pages": pages,
+                    "html": html_time,
+                    "pdf": pdf_time,
+                    "bytes": len(pdf),
+                    "cpu": pdf_cpu,
+                    "cpu_ratio": pdf_cpu / baseline_cpu,
+                    "min": min(times),
+                    "max": max(times),
+                    "ratio": pdf_time / baseline,
+                    "bare_ratio": pdf_time / bare_time,
+                    "target": target,
+                    "met": met,
+                }
+            )
     results["imports"] = measure_imports(runs)
     return results
 
 
 def measure_imports(runs: int) -> list[dict]:
     """POST /import of a session as JSON and as its sheet PDF, and the PDF parse alone."""
-    from scorekeeper import create_app   # kept here: the upload forkserver re-imports this script
-    from scorekeeper.printing.sheet import render_sheet_pdf   # kept here: the upload forkserver re-imports this script
+    from scorekeeper import create_app  # kept here: the upload forkserver re-imports this script
+    from scorekeeper.printing.sheet import render_sheet_pdf  # kept here: the upload forkserver re-imports this script
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": os.path.join(folder, "bench.db"), "SECRET_KEY": "bench",
-                          "TESTING": True, "BACKUP_DIR": os.path.join(folder, "backups"),
-                          "SESSIONS_PER_MINUTE": 10_000})  # every run imports dozens
+        app = create_app(
+            {
+                "DATABASE": os.path.join(folder, "bench.db"),
+                "SECRET_KEY": "bench",
+                "TESTING": True,
+                "BACKUP_DIR": os.path.join(folder, "backups"),
+                "SESSIONS_PER_MINUTE": 10_000,
+            }
+        )  # every run imports dozens
         client = app.test_client()
         for hands in SHEETS:
             record = session(hands)
@@ -132,13 +156,15 @@ def measure_imports(runs: int) -> list[dict]:
             pdf = render_sheet_pdf(record)
 
             def by_json():
-                response = client.post("/import", data={"file": (io.BytesIO(text), "s.json")},
-                                       content_type="multipart/form-data")
+                response = client.post(
+                    "/import", data={"file": (io.BytesIO(text), "s.json")}, content_type="multipart/form-data"
+                )
                 assert response.status_code == 303, response.data
 
             def by_pdf():
-                response = client.post("/import", data={"file": (io.BytesIO(pdf), "s.pdf")},
-                                       content_type="multipart/form-data")
+                response = client.post(
+                    "/import", data={"file": (io.BytesIO(pdf), "s.pdf")}, content_type="multipart/form-data"
+                )
                 assert response.status_code == 303, response.data
 
             assert json.loads(record_text(pdf)) == record
@@ -146,13 +172,23 @@ def measure_imports(runs: int) -> list[dict]:
             pdf_time, _, _ = median_seconds(by_pdf, runs)
             parse_time, _, _ = median_seconds(lambda: record_text(pdf), runs)
             limit = IMPORT_FACTOR * (json_time + parse_time)
-            rows.append({"hands": hands, "json_bytes": len(text), "pdf_bytes": len(pdf),
-                         "json": json_time, "pdf": pdf_time, "parse": parse_time,
-                         "limit": limit, "met": pdf_time <= limit})
+            rows.append(
+                {
+                    "hands": hands,
+                    "json_bytes": len(text),
+                    "pdf_bytes": len(pdf),
+                    "json": json_time,
+                    "pdf": pdf_time,
+                    "parse": parse_time,
+                    "limit": limit,
+                    "met": pdf_time <= limit,
+                }
+            )
     return rows
 
 
 # ---------------------------------------------------------------- report
+
 
 def report(results: dict, info: dict, runs: int) -> str:
     lines = [
@@ -171,13 +207,15 @@ def report(results: dict, info: dict, runs: int) -> str:
     bare = results["bare"]
     lines.append(
         f"| reference: bare 14 × 28 `<table>` of numbers, no CSS | 1 | — | — | {bare['pdf'] * 1000:.0f} ms | 1.0 | "
-        f"{bare['pdf'] / results['baseline']:.1f} | {bare['cpu'] * 1000:.0f} ms | — | — |")
+        f"{bare['pdf'] / results['baseline']:.1f} | {bare['cpu'] * 1000:.0f} ms | — | — |"
+    )
     for s in results["sheets"]:
         lines.append(
             f"| sheet, {s['hands']} hands, {s['names']} names | {s['pages']} | {s['bytes'] / 1024:.0f} KB | "
             f"{s['html'] * 1000:.1f} ms | {s['pdf'] * 1000:.0f} ms ({s['min'] * 1000:.0f}–{s['max'] * 1000:.0f}) | "
             f"{s['bare_ratio']:.2f} | {s['ratio']:.1f} | {s['cpu'] * 1000:.0f} ms | {s['target']} | "
-            f"{'yes' if s['met'] else 'no'} |")
+            f"{'yes' if s['met'] else 'no'} |"
+        )
     lines += [
         "",
         "| import (POST /import, file upload) | JSON import | PDF parse alone | PDF import | "
@@ -188,7 +226,8 @@ def report(results: dict, info: dict, runs: int) -> str:
         lines.append(
             f"| {row['hands']} hands ({row['json_bytes'] / 1024:.0f} KB JSON, {row['pdf_bytes'] / 1024:.0f} KB PDF) | "
             f"{row['json'] * 1000:.1f} ms | {row['parse'] * 1000:.1f} ms | {row['pdf'] * 1000:.1f} ms | "
-            f"≤ {row['limit'] * 1000:.1f} ms | {'yes' if row['met'] else 'no'} |")
+            f"≤ {row['limit'] * 1000:.1f} ms | {'yes' if row['met'] else 'no'} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -208,10 +247,12 @@ def append_to_benchmarks(entry: str) -> None:
 
 
 def machine() -> dict:
-    import weasyprint   # kept here: the upload forkserver re-imports this script
+    import weasyprint  # kept here: the upload forkserver re-imports this script
 
-    return dict(common_machine(weasyprint=weasyprint.__version__, pypdf=pypdf.__version__),
-                load=" ".join(f"{x:.2f}" for x in os.getloadavg()))
+    return dict(
+        common_machine(weasyprint=weasyprint.__version__, pypdf=pypdf.__version__),
+        load=" ".join(f"{x:.2f}" for x in os.getloadavg()),
+    )
 
 
 def main(argv=None) -> int:

@@ -96,12 +96,30 @@ season sheet (11 s a render at 2,000 evenings), with `--pause` s between; the sc
 median and 5 s at worst. `--root` serves
 main's code (one renderer for both) in the same sitting.
 """
-TZ_NAMES = ("Europe/London", "Asia/Tokyo", "America/Sao_Paulo", "Pacific/Auckland", "Africa/Lagos",
-            "Australia/Adelaide", "America/New_York", "Asia/Kolkata", "Europe/Lisbon", "Etc/GMT+5")
+TZ_NAMES = (
+    "Europe/London",
+    "Asia/Tokyo",
+    "America/Sao_Paulo",
+    "Pacific/Auckland",
+    "Africa/Lagos",
+    "Australia/Adelaide",
+    "America/New_York",
+    "Asia/Kolkata",
+    "Europe/Lisbon",
+    "Etc/GMT+5",
+)
 
 
-def fetch(port: int, method: str, path: str, source: str, cookie: str | None = None, body: bytes | None = None,
-          content_type: str | None = None, timeout: float = 120.0) -> tuple:
+def fetch(
+    port: int,
+    method: str,
+    path: str,
+    source: str,
+    cookie: str | None = None,
+    body: bytes | None = None,
+    content_type: str | None = None,
+    timeout: float = 120.0,
+) -> tuple:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
     try:
         headers = {"Cookie": cookie} if cookie else {}
@@ -128,24 +146,35 @@ def hostile_run(args) -> dict:
         scorer_at = "127.0.0.2"
         try:
             record = dict(long_session(args.hands), title="The scorer's table")
-            status, headers, _ = fetch(server.port, "POST", "/import", scorer_at, body=json.dumps(record).encode(),
-                                       content_type="application/json")
+            status, headers, _ = fetch(
+                server.port,
+                "POST",
+                "/import",
+                scorer_at,
+                body=json.dumps(record).encode(),
+                content_type="application/json",
+            )
             assert status == 303, status
             sid = headers["Location"].rsplit("/", 1)[1]
             page = fetch(server.port, "GET", f"/s/{sid}", scorer_at)[2].decode()
 
             watch = re.search(r"/w/([A-Za-z0-9_-]{24})", page).group(1)
-            for _ in range(8):   # each server process starts its renderer (seconds, once): not measured
+            for _ in range(8):  # each server process starts its renderer (seconds, once): not measured
                 assert fetch(server.port, "GET", f"/s/{sid}/sheet.pdf", scorer_at)[0] == 200
                 time.sleep(0.2)
             stop, lock = threading.Event(), threading.Lock()
             hostile: dict = {}
             alone, version, hands = [], 1, args.hands
-            if args.hostile == "season":   # his sheet alone first (each a new render), for the baseline
+            if args.hostile == "season":  # his sheet alone first (each a new render), for the baseline
                 for _ in range(3):
-                    code = fetch(server.port, "POST", f"/s/{sid}/hands/{hands}/delete", scorer_at,
-                                 body=urlencode({"version": version}).encode(),
-                                 content_type="application/x-www-form-urlencoded")[0]
+                    code = fetch(
+                        server.port,
+                        "POST",
+                        f"/s/{sid}/hands/{hands}/delete",
+                        scorer_at,
+                        body=urlencode({"version": version}).encode(),
+                        content_type="application/x-www-form-urlencoded",
+                    )[0]
                     if code == 303:
                         version, hands = version + 1, hands - 1
                     started = time.monotonic()
@@ -158,23 +187,39 @@ def hostile_run(args) -> dict:
                     mine = []
                     for i in range(8):
                         theirs = dict(long_session(args.hands), title=f"Theirs {n}.{i}")
-                        code, found, _ = fetch(server.port, "POST", "/import", at, body=json.dumps(theirs).encode(),
-                                               content_type="application/json")
+                        code, found, _ = fetch(
+                            server.port,
+                            "POST",
+                            "/import",
+                            at,
+                            body=json.dumps(theirs).encode(),
+                            content_type="application/json",
+                        )
                         if code == 303:
                             mine.append("/s/" + found["Location"].rsplit("/", 1)[1])
                 for k in itertools.count():
                     if stop.is_set():
                         return
                     try:
-                        if args.hostile == "season":   # a manager: a rename (a new version), then the season sheet
+                        if args.hostile == "season":  # a manager: a rename (a new version), then the season sheet
                             member = circle.members[3 + n]
-                            fetch(server.port, "POST", f"/c/{circle.id}/members/{member.id}/rename", at,
-                                  body=urlencode({"name": f"{member.name} {k}"}).encode(),
-                                  content_type="application/x-www-form-urlencoded")
+                            fetch(
+                                server.port,
+                                "POST",
+                                f"/c/{circle.id}/members/{member.id}/rename",
+                                at,
+                                body=urlencode({"name": f"{member.name} {k}"}).encode(),
+                                content_type="application/x-www-form-urlencoded",
+                            )
                             code = fetch(server.port, "GET", f"/c/{circle.id}/season.pdf", at)[0]
                         elif args.hostile == "tz":
-                            code = fetch(server.port, "GET", f"/w/{watch}/sheet.pdf", at,
-                                         cookie=f"tz={TZ_NAMES[(n * 3 + k) % len(TZ_NAMES)]}")[0]
+                            code = fetch(
+                                server.port,
+                                "GET",
+                                f"/w/{watch}/sheet.pdf",
+                                at,
+                                cookie=f"tz={TZ_NAMES[(n * 3 + k) % len(TZ_NAMES)]}",
+                            )[0]
                         else:
                             code = fetch(server.port, "GET", mine[k % len(mine)] + "/sheet.pdf", at)[0]
                     except OSError as error:
@@ -183,19 +228,26 @@ def hostile_run(args) -> dict:
                         hostile[code] = hostile.get(code, 0) + 1
                     time.sleep(args.pause)
 
-            threads = [threading.Thread(target=client, args=(n,), daemon=True)
-                       for n in range(2 if args.hostile == "season" else 4)]
+            threads = [
+                threading.Thread(target=client, args=(n,), daemon=True)
+                for n in range(2 if args.hostile == "season" else 4)
+            ]
             for thread in threads:
                 thread.start()
-            time.sleep(10.0 if args.hostile in ("own", "season") else 3.0)   # they are at it (own: after their imports)
+            time.sleep(10.0 if args.hostile in ("own", "season") else 3.0)  # they are at it (own: after their imports)
             asks = []
             end = time.monotonic() + args.seconds
             while time.monotonic() < end:
                 began = time.monotonic()
-                if args.hostile in ("own", "season"):   # a change: each of his sheets is a new render
-                    code = fetch(server.port, "POST", f"/s/{sid}/hands/{hands}/delete", scorer_at,
-                                 body=urlencode({"version": version}).encode(),
-                                 content_type="application/x-www-form-urlencoded")[0]
+                if args.hostile in ("own", "season"):  # a change: each of his sheets is a new render
+                    code = fetch(
+                        server.port,
+                        "POST",
+                        f"/s/{sid}/hands/{hands}/delete",
+                        scorer_at,
+                        body=urlencode({"version": version}).encode(),
+                        content_type="application/x-www-form-urlencoded",
+                    )[0]
                     if code == 303:
                         version, hands = version + 1, hands - 1
                 started = time.monotonic()
@@ -235,8 +287,11 @@ def hostile_report(result: dict, info: dict, args) -> str:
         codes[code] = codes.get(code, 0) + 1
     label = "this branch" if result["root"] == str(ROOT) else f"`--root` {args.root_label or result['root']}"
     within = sum(1 for a in got if a[2] <= 10)
-    beside = (f"two circle managers printing a {args.evenings}-evening season sheet after a rename"
-              if args.hostile == "season" else f"four hostile clients, `{args.hostile}`")
+    beside = (
+        f"two circle managers printing a {args.evenings}-evening season sheet after a rename"
+        if args.hostile == "season"
+        else f"four hostile clients, `{args.hostile}`"
+    )
     lines = [
         f"### {info['date']}: the scorer's sheet ({args.hands} hands) beside {beside}, "
         f"a request each every {args.pause:g} s ({label})",
@@ -249,14 +304,20 @@ def hostile_report(result: dict, info: dict, args) -> str:
         f"| {len(asks)} | {len(got)} | {within} | {', '.join(f'{n} × {c}' for c, n in sorted(codes.items(), key=str))} | "
         + (f"{percentile(waits, 50):.1f} / {max(waits):.1f} |" if waits else "– |"),
         "",
-        (f"His sheet alone (a new render each): {', '.join(f'{w:.1f}' for w in result['alone'])} s. "
-         if result.get("alone") else "")
-        + "Hostile clients' answers: " + ", ".join(f"{n} × {c}" for c, n in sorted(result["hostile"].items(), key=str))
-        + (f". Result: {'met' if asks and len(got) == len(asks) and percentile(waits, 50) <= 2 and max(waits) <= 5 else 'NOT met'} "
-           "(target: every ask answered with his sheet, within 2 s median, 5 s at worst)."
-           if args.hostile == "season" else
-           f". Result: {'met' if asks and within == len(asks) else 'NOT met'} (target: every ask answered with "
-           "his sheet within 10 s)."),
+        (
+            f"His sheet alone (a new render each): {', '.join(f'{w:.1f}' for w in result['alone'])} s. "
+            if result.get("alone")
+            else ""
+        )
+        + "Hostile clients' answers: "
+        + ", ".join(f"{n} × {c}" for c, n in sorted(result["hostile"].items(), key=str))
+        + (
+            f". Result: {'met' if asks and len(got) == len(asks) and percentile(waits, 50) <= 2 and max(waits) <= 5 else 'NOT met'} "
+            "(target: every ask answered with his sheet, within 2 s median, 5 s at worst)."
+            if args.hostile == "season"
+            else f". Result: {'met' if asks and within == len(asks) else 'NOT met'} (target: every ask answered with "
+            "his sheet within 10 s)."
+        ),
     ]
     return "\n".join(lines) + "\n"
 
@@ -285,7 +346,12 @@ class Server:
         self.log = open(self.folder / "server.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=self.root, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
+            cwd=self.root,
+            env=env,
+            stdout=self.log,
+            stderr=self.log,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -386,8 +452,13 @@ def run(args) -> dict:
 
 def summary(samples) -> dict:
     ms = [s[0] * 1000 for s in samples]
-    return {"n": len(ms), "p50": percentile(ms, 50), "p95": percentile(ms, 95), "max": max(ms) if ms else float("nan"),
-            "errors": sum(1 for s in samples if s[1] != 200)}
+    return {
+        "n": len(ms),
+        "p50": percentile(ms, 50),
+        "p95": percentile(ms, 95),
+        "max": max(ms) if ms else float("nan"),
+        "errors": sum(1 for s in samples if s[1] != 200),
+    }
 
 
 def report(result: dict, info: dict, args) -> str:
@@ -412,7 +483,8 @@ def report(result: dict, info: dict, args) -> str:
         "",
         f"Trivial p95 during / alone: **{during['p95'] / alone['p95']:.1f}×**. PDF requests: "
         + ", ".join(f"{n} × {k}" for k, n in sorted(statuses.items()))
-        + (f"; rendered ones took {min(rendered):.1f}–{max(rendered):.1f} s" if rendered else "") + ".",
+        + (f"; rendered ones took {min(rendered):.1f}–{max(rendered):.1f} s" if rendered else "")
+        + ".",
     ]
     return "\n".join(lines) + "\n"
 
@@ -422,25 +494,38 @@ def main(argv=None) -> int:
     parser.add_argument("--pdfs", type=int, default=9)
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None, help="how the report names that copy")
-    parser.add_argument("--hostile", choices=("tz", "own", "season"), default=None,
-                        help="the scorer's sheet beside four hostile clients, or two circle managers "
-                             "printing season sheets, instead")
+    parser.add_argument(
+        "--hostile",
+        choices=("tz", "own", "season"),
+        default=None,
+        help="the scorer's sheet beside four hostile clients, or two circle managers printing season sheets, instead",
+    )
     parser.add_argument("--evenings", type=int, default=2000, help="evenings of the circle (--hostile season)")
     parser.add_argument("--hands", type=int, default=200, help="hands of each session (--hostile)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the scorer asks (--hostile)")
-    parser.add_argument("--pause", type=float, default=0.4,
-                        help="s between a hostile client's requests (0.4: the attack's ~10 a second from four)")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.4,
+        help="s between a hostile client's requests (0.4: the attack's ~10 a second from four)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
-    if (not 1 <= args.pdfs <= 32 or not 10 <= args.hands <= 1000 or not 10 <= args.seconds <= 300
-            or not 10 <= args.evenings <= 3000):
+    if (
+        not 1 <= args.pdfs <= 32
+        or not 10 <= args.hands <= 1000
+        or not 10 <= args.seconds <= 300
+        or not 10 <= args.evenings <= 3000
+    ):
         parser.error("keep it bounded: 1-32 PDFs, 10-1000 hands, 10-300 s, 10-3,000 evenings")
     if args.hostile:
         entry = hostile_report(hostile_run(args), machine(), args)
         print(entry)
         if not args.no_write:
-            append_to_section(*((SEASON_HEADING, SEASON_INTRO) if args.hostile == "season"
-                                else (HOSTILE_HEADING, HOSTILE_INTRO)), entry)
+            append_to_section(
+                *((SEASON_HEADING, SEASON_INTRO) if args.hostile == "season" else (HOSTILE_HEADING, HOSTILE_INTRO)),
+                entry,
+            )
         return 0
     result = run(args)
     entry = report(result, machine(), args)

@@ -60,7 +60,7 @@ class Table:
     port: int
     source: str
     version: int = 1
-    acknowledged: dict = field(default_factory=dict)   # version after the save -> when it was acknowledged
+    acknowledged: dict = field(default_factory=dict)  # version after the save -> when it was acknowledged
     latencies: list = field(default_factory=list)
     errors: list = field(default_factory=list)
 
@@ -69,10 +69,10 @@ class Table:
 class Run:
     saves: int
     missing: int
-    window: float   # seconds of acknowledged saves lost (0 when none)
+    window: float  # seconds of acknowledged saves lost (0 when none)
     errors: int
     latencies: list
-    seconds: float   # how long the tables saved
+    seconds: float  # how long the tables saved
 
 
 def new_tables(server: RunHttps, count: int) -> list[Table]:
@@ -80,25 +80,39 @@ def new_tables(server: RunHttps, count: int) -> list[Table]:
     tables = []
     for n in range(count):
         source = f"127.0.1.{n + 1}"
-        status, headers, _ = http_request("127.0.0.1", ports[n % len(ports)], "POST", "/sessions", [
-            ("player_0", f"Ann {n}"), ("player_1", "Ben"), ("player_2", "Cat"), ("rulebook", "parlett"),
-            ("first_dealer", "0"), ("stake", "")], source=source)
+        status, headers, _ = http_request(
+            "127.0.0.1",
+            ports[n % len(ports)],
+            "POST",
+            "/sessions",
+            [
+                ("player_0", f"Ann {n}"),
+                ("player_1", "Ben"),
+                ("player_2", "Cat"),
+                ("rulebook", "parlett"),
+                ("first_dealer", "0"),
+                ("stake", ""),
+            ],
+            source=source,
+        )
         assert status == 303, status
         tables.append(Table(headers["Location"].rsplit("/", 1)[1], ports[n % len(ports)], source))
     return tables
 
 
-def save_until(table: Table, stop: threading.Event, killed: threading.Event, interval: float,
-               rng: random.Random) -> None:
+def save_until(
+    table: Table, stop: threading.Event, killed: threading.Event, interval: float, rng: random.Random
+) -> None:
     """Save, wait, save … until ``stop``; a save the kill cut short is not an error (nor acknowledged)."""
     time.sleep(rng.uniform(0, interval))
     while not stop.is_set():
-        hand = dict(HANDS[(table.version - 1) % len(HANDS)], note=f"save {table.version}")   # the evening's stakes hold
+        hand = dict(HANDS[(table.version - 1) % len(HANDS)], note=f"save {table.version}")  # the evening's stakes hold
         fields = list(hand_fields(hand, table.version).items(multi=True))
         started = time.monotonic()
         try:
-            status, _, _ = http_request("127.0.0.1", table.port, "POST", f"/s/{table.sid}/hands", fields,
-                                        source=table.source)
+            status, _, _ = http_request(
+                "127.0.0.1", table.port, "POST", f"/s/{table.sid}/hands", fields, source=table.source
+            )
         except OSError as error:
             if not killed.is_set():
                 table.errors.append(repr(error))
@@ -125,9 +139,10 @@ def one_run(folder: Path, args, rng: random.Random, seconds: float, replicated: 
     stop, killing = threading.Event(), threading.Event()
     try:
         tables = new_tables(server, args.tables)
-        savers = [threading.Thread(target=save_until, args=(table, stop, killing, args.interval,
-                                                                random.Random(rng.random())))
-                  for table in tables]
+        savers = [
+            threading.Thread(target=save_until, args=(table, stop, killing, args.interval, random.Random(rng.random())))
+            for table in tables
+        ]
         began = time.monotonic()
         for saver in savers:
             saver.start()
@@ -135,7 +150,7 @@ def one_run(folder: Path, args, rng: random.Random, seconds: float, replicated: 
         killed = time.monotonic()
         if replicated:
             killing.set()
-            killed = server.kill()   # litestream, the app and Caddy together: the machine is gone
+            killed = server.kill()  # litestream, the app and Caddy together: the machine is gone
         stop.set()
         for saver in savers:
             saver.join()
@@ -155,13 +170,23 @@ def one_run(folder: Path, args, rng: random.Random, seconds: float, replicated: 
     for side in ("", "-wal", "-shm"):
         Path(f"{database}{side}").unlink(missing_ok=True)
     shutil.rmtree(replica.Replica(database, "").local_state, ignore_errors=True)
-    restored = subprocess.run([sys.executable, "-m", "scorekeeper", "restore-replica"], cwd=ROOT, env=server.env,
-                              capture_output=True, text=True, timeout=120)
+    restored = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "restore-replica"],
+        cwd=ROOT,
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert restored.returncode == 0, restored.stderr
     db = store.connect(database)
     try:
-        lost = [at for table in tables for version, at in table.acknowledged.items()
-                if version > store.get_session(db, table.sid).version]
+        lost = [
+            at
+            for table in tables
+            for version, at in table.acknowledged.items()
+            if version > store.get_session(db, table.sid).version
+        ]
     finally:
         db.close()
     return Run(saves, len(lost), max(0.0, killed - min(lost)) if lost else 0.0, errors, latencies, killed - began)
@@ -178,8 +203,14 @@ def main(argv=None) -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--interval", type=float, default=0.3, help="seconds each table waits between saves")
     parser.add_argument("--sync", type=float, default=replica.SYNC_SECONDS, help="REPLICA_SYNC_SECONDS")
-    parser.add_argument("--kill-after", type=float, nargs=2, default=(6.0, 14.0), metavar=("MIN", "MAX"),
-                        help="the kill comes at a random moment this many seconds into the saves")
+    parser.add_argument(
+        "--kill-after",
+        type=float,
+        nargs=2,
+        default=(6.0, 14.0),
+        metavar=("MIN", "MAX"),
+        help="the kill comes at a random moment this many seconds into the saves",
+    )
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
     if not have_caddy():
@@ -194,27 +225,38 @@ def main(argv=None) -> int:
             baseline = one_run(Path(folder), args, rng, seconds, replicated=False)
         runs.append(run)
         baselines.append(baseline)
-        print(f"run {n + 1}: {run.saves} saves acknowledged, {run.missing} missing after the restore, "
-              f"covering {run.window:.2f} s; {run.errors} errors (without the replica: {baseline.saves} saves, "
-              f"{baseline.errors} errors)", flush=True)
+        print(
+            f"run {n + 1}: {run.saves} saves acknowledged, {run.missing} missing after the restore, "
+            f"covering {run.window:.2f} s; {run.errors} errors (without the replica: {baseline.saves} saves, "
+            f"{baseline.errors} errors)",
+            flush=True,
+        )
 
     windows = [run.window for run in runs]
     print(f"(load average now {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
     latencies = [latency for run in runs for latency in run.latencies]
     print()
-    print(f"Replica recovery point, {args.runs} runs, sync-interval {args.sync:g} s, {args.tables} tables "
-          f"saving every {args.interval:g} s (~{sum(r.saves for r in runs) / sum(r.seconds for r in runs):.0f} "
-          f"saves/s), killed at a random moment:")
-    print(f"- acknowledged saves lost: median {statistics.median(r.missing for r in runs):g}, "
-          f"max {max(r.missing for r in runs)} (of {sum(r.saves for r in runs)} in all)")
+    print(
+        f"Replica recovery point, {args.runs} runs, sync-interval {args.sync:g} s, {args.tables} tables "
+        f"saving every {args.interval:g} s (~{sum(r.saves for r in runs) / sum(r.seconds for r in runs):.0f} "
+        f"saves/s), killed at a random moment:"
+    )
+    print(
+        f"- acknowledged saves lost: median {statistics.median(r.missing for r in runs):g}, "
+        f"max {max(r.missing for r in runs)} (of {sum(r.saves for r in runs)} in all)"
+    )
     print(f"- seconds of acknowledged saves lost: median {statistics.median(windows):.2f}, max {max(windows):.2f}")
-    print(f"- errors (a save not acknowledged): {sum(r.errors for r in runs)} with the replica, "
-          f"{sum(b.errors for b in baselines)} without")
+    print(
+        f"- errors (a save not acknowledged): {sum(r.errors for r in runs)} with the replica, "
+        f"{sum(b.errors for b in baselines)} without"
+    )
     p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
     unreplicated = [latency for baseline in baselines for latency in baseline.latencies]
     b50, b95 = percentile(unreplicated, 0.5), percentile(unreplicated, 0.95)
-    print(f"- a save's latency with litestream running: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms; "
-          f"without: p50 {b50 * 1000:.1f} ms, p95 {b95 * 1000:.1f} ms (ratio p50 {p50 / b50:.2f}, p95 {p95 / b95:.2f})")
+    print(
+        f"- a save's latency with litestream running: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms; "
+        f"without: p50 {b50 * 1000:.1f} ms, p95 {b95 * 1000:.1f} ms (ratio p50 {p50 / b50:.2f}, p95 {p95 / b95:.2f})"
+    )
     return 0
 
 

@@ -41,8 +41,9 @@ def main(argv=None) -> int:
         try:
             for n in range(args.tables):
                 record = dict(long_session(args.hands), title=f"Table {n}", players=[f"Ann {n}", "Ben", "Cat"])
-                status, _, _ = front.direct("POST", "/import", {"Content-Type": "application/json"},
-                                            body=json.dumps(record).encode())
+                status, _, _ = front.direct(
+                    "POST", "/import", {"Content-Type": "application/json"}, body=json.dumps(record).encode()
+                )
                 assert status == 303, status
         finally:
             front.stop()
@@ -52,15 +53,18 @@ def main(argv=None) -> int:
             front.start()
             try:
                 time.sleep(args.seconds)
-                cpu = family_cpu_seconds(front.procs[0].pid)   # the server's processes, none else
+                cpu = family_cpu_seconds(front.procs[0].pid)  # the server's processes, none else
                 text = log.read_text()
             finally:
                 front.stop()
             left = [int(n) for n in re.findall(r"left (\d+) live parts", text)]
             warmed = [int(n) for n in re.findall(r"warmed (\d+) sessions", text)]
-            print(f"run {run + 1}: {cpu:.2f} s of the server's CPU in its first {args.seconds:g} s; "
-                  f"sessions warmed by each process {warmed}; live parts left for the front {left} "
-                  f"({sum(left)} for {args.tables} links)", flush=True)
+            print(
+                f"run {run + 1}: {cpu:.2f} s of the server's CPU in its first {args.seconds:g} s; "
+                f"sessions warmed by each process {warmed}; live parts left for the front {left} "
+                f"({sum(left)} for {args.tables} links)",
+                flush=True,
+            )
     return 0
 
 

@@ -42,14 +42,20 @@ import pypdf  # noqa: E402
 import weasyprint  # noqa: E402
 
 REGULARS = ("Ann", "Ben", "Cat", "Dan", "Eve")
-STAKES = ({"per_counter": "0.25", "currency": "d"}, {"per_counter": "0.05", "currency": "GBP"}, None,
-          {"per_counter": "1", "currency": "d"})
+STAKES = (
+    {"per_counter": "0.25", "currency": "d"},
+    {"per_counter": "0.05", "currency": "GBP"},
+    None,
+    {"per_counter": "1", "currency": "d"},
+)
 HEADING = "## Season"
-INTRO = ("`.venv/bin/python bench/season_bench.py`: a season of 1,000 evenings × 30 hands (30,000 hands, the "
-         "four books in turn, five regulars, three stakes and evenings without one). `cli`: the whole "
-         "`scorekeeper season FILE… --json` process over 1,000 files (target ≤ 3 s), beside a bare "
-         "`import scorekeeper` and, in one process, load + settle of the same records. `pdf`: the season sheet "
-         "of that season (target ≤ 2 s), beside a one-line WeasyPrint document.\n")
+INTRO = (
+    "`.venv/bin/python bench/season_bench.py`: a season of 1,000 evenings × 30 hands (30,000 hands, the "
+    "four books in turn, five regulars, three stakes and evenings without one). `cli`: the whole "
+    "`scorekeeper season FILE… --json` process over 1,000 files (target ≤ 3 s), beside a bare "
+    "`import scorekeeper` and, in one process, load + settle of the same records. `pdf`: the season sheet "
+    "of that season (target ≤ 2 s), beside a one-line WeasyPrint document.\n"
+)
 
 
 def records(evenings: int, hands: int) -> list[dict]:
@@ -108,7 +114,7 @@ def part_cli(args, season_records, lines, results) -> bool:
         "",
         "| what | time |",
         "| --- | ---: |",
-        f"| bare `python -c \"import scorekeeper\"` (baseline) | {bare * 1000:.0f} ms |",
+        f'| bare `python -c "import scorekeeper"` (baseline) | {bare * 1000:.0f} ms |',
         f"| **`scorekeeper season FILE… --json`, the whole process** | **{whole:.2f} s** |",
         f"| in one process: read, parse, validate and settle the {args.evenings:,} records | {settling:.2f} s |",
         f"| in one process: `evening_figures` of each (reusing its settlement) | {reduced:.2f} s |",
@@ -119,9 +125,16 @@ def part_cli(args, season_records, lines, results) -> bool:
         f"{(reduced + added) / settling:.2f}× the settling they start from.",
         "",
     ]
-    results.append(("`scorekeeper season` over 1,000 files × 30 hands", "≤ 3 s",
-                    f"{whole:.2f} s (figures {(reduced + added) * 1000:.0f} ms over a {settling:.2f} s load + settle)",
-                    f"bare import {bare * 1000:.0f} ms", met, "bench/season_bench.py --part cli"))
+    results.append(
+        (
+            "`scorekeeper season` over 1,000 files × 30 hands",
+            "≤ 3 s",
+            f"{whole:.2f} s (figures {(reduced + added) * 1000:.0f} ms over a {settling:.2f} s load + settle)",
+            f"bare import {bare * 1000:.0f} ms",
+            met,
+            "bench/season_bench.py --part cli",
+        )
+    )
     return met
 
 
@@ -160,9 +173,16 @@ def part_pdf(args, season_records, lines, results) -> bool:
         f"({took / base:.0f}× the one-line document).",
         "",
     ]
-    results.append(("season sheet PDF, 1,000 evenings × 30 hands", "≤ 2 s",
-                    f"{took:.2f} s ({pages} pages)", f"one-line document {base * 1000:.0f} ms", met,
-                    "bench/season_bench.py --part pdf"))
+    results.append(
+        (
+            "season sheet PDF, 1,000 evenings × 30 hands",
+            "≤ 2 s",
+            f"{took:.2f} s ({pages} pages)",
+            f"one-line document {base * 1000:.0f} ms",
+            met,
+            "bench/season_bench.py --part pdf",
+        )
+    )
     return met
 
 
@@ -192,8 +212,10 @@ def main(argv=None) -> int:
         ok &= (part_cli if part == "cli" else part_pdf)(args, season_records, lines, results)
 
     info = machine()
-    head = (f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average "
-            f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after (the machine is shared).")
+    head = (
+        f"Machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}; load average "
+        f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after (the machine is shared)."
+    )
     text = "\n".join(lines)
     print(head + "\n\n" + text)
     if args.write:

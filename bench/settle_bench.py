@@ -49,6 +49,7 @@ BOOK_IDS = ("parlett", "wits1671", "modern", "cotton1674")
 
 # ---------------------------------------------------------------- a valid session
 
+
 def _tricks(r: random.Random) -> list[int]:
     """Tricks won per seat, everybody at least one (so any seat may hold Tib)."""
     a = r.randint(1, 10)
@@ -83,7 +84,9 @@ def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy
     buyer = r.randrange(3)
     step = 2 if book == "parlett" else 1
     opening_bid = 13 if book == "wits1671" else 12
-    price = (opening_bid if buyer == eldest else opening_bid + step) + step * r.randint(0, 4 if book == "parlett" else 6)
+    price = (opening_bid if buyer == eldest else opening_bid + step) + step * r.randint(
+        0, 4 if book == "parlett" else 6
+    )
     position = (buyer - dealer - 1) % 3  # 0 eldest, 1 middle: prices no bidding reaches (parlett, Wits)
     if position < 2 and price == opening_bid + (position + 1) * step:
         price += step
@@ -102,14 +105,20 @@ def turned_up_hand(r: random.Random, book: str, number: int, opening: int, tiddy
         if rank != turned_up:
             honours[rank] = None if (book != "parlett" and r.random() < 0.1) else r.randrange(3)
     tiddy = None if (turned_up == "4" or not tiddy_on) else r.choice((0, 1, 2, None))
-    sets = _sets(r, HONOURS, lambda rank: 3 if rank == turned_up else 4,
-                 lambda rank, seat: honours.get(rank) == seat, lambda seat: 12)
+    sets = _sets(
+        r,
+        HONOURS,
+        lambda rank: 3 if rank == turned_up else 4,
+        lambda rank, seat: honours.get(rank) == seat,
+        lambda seat: 12,
+    )
     hand = {"dealer": dealer, "trump": r.choice(SUITS), "turned_up": turned_up, "tiddy": tiddy}
     if cotton:
         hand["towser"] = None if turned_up == "5" else r.choice((0, 1, 2, None))
         hand["tumbler"] = None if turned_up == "6" else r.choice((0, 1, 2, None))
-    hand.update({"auction": {"buyer": buyer, "price": price}, "ruff": ruff, "sets": sets,
-                 "tricks": tricks, "honours": honours})
+    hand.update(
+        {"auction": {"buyer": buyer, "price": price}, "ruff": ruff, "sets": sets, "tricks": tricks, "honours": honours}
+    )
     if cotton and r.random() < 0.1:  # the buyer caught calling a set he had laid out
         declared = {t.split(":")[1] for t in sets[buyer]}
         free = [rank for rank in HONOURS if rank not in declared]
@@ -124,7 +133,7 @@ def _card_points(r: random.Random, tricks: list[int]) -> list[int]:
     spare = [24 * t for t in tricks]  # room up to 33 a trick
     rest = total - sum(points)
     for seat in (0, 1):
-        later = sum(spare[seat + 1:])
+        later = sum(spare[seat + 1 :])
         give = r.randint(max(0, rest - later), min(spare[seat], rest))
         points[seat] += give
         rest -= give
@@ -154,17 +163,30 @@ def modern_hand(r: random.Random, number: int, simplified: bool) -> dict:
         return kiss or rank != "A" or tib == seat or (tib is None and seat == buyer)
 
     sets = _sets(r, RANKS, lambda rank: 4, may_mournival, lambda seat: 13 if seat == buyer else 12)
-    return {"dealer": dealer, "trump": trump, "tiddy": None if kiss else r.choice((0, 1, 2, None)),
-            "auction": auction, "ruff": ruff, "sets": sets, "tricks": tricks,
-            "card_points": _card_points(r, tricks), "tib": tib, "tom": tom,
-            "last_trick": r.randrange(3)}
+    return {
+        "dealer": dealer,
+        "trump": trump,
+        "tiddy": None if kiss else r.choice((0, 1, 2, None)),
+        "auction": auction,
+        "ruff": ruff,
+        "sets": sets,
+        "tricks": tricks,
+        "card_points": _card_points(r, tricks),
+        "tib": tib,
+        "tom": tom,
+        "last_trick": r.randrange(3),
+    }
 
 
 def session(book: str, hands: int, seed: int) -> dict:
     """A valid ``gleek-session/1`` record of ``hands`` hands, the same for the same seed."""
     r = random.Random(f"{book}:{seed}")
-    options = {"parlett": {}, "wits1671": {"tiddy": True}, "modern": {"simplified": False},
-               "cotton1674": {"tiddy": True, "towser": True}}[book]
+    options = {
+        "parlett": {},
+        "wits1671": {"tiddy": True},
+        "modern": {"simplified": False},
+        "cotton1674": {"tiddy": True, "towser": True},
+    }[book]
     played = []
     first = 1 if book == "cotton1674" else 2
     opening = first  # parlett's S, cotton1674's M: doubles after each explicit ruff: null
@@ -175,12 +197,19 @@ def session(book: str, hands: int, seed: int) -> dict:
             hand = turned_up_hand(r, book, number, opening, tiddy_on=True)
         opening = opening * 2 if hand.get("ruff", 0) is None else first
         played.append(hand)
-    return {"format": "gleek-session/1", "rulebook": book, "options": options,
-            "players": ["Samuel", "Elizabeth", "Will"], "title": f"{hands} hands of {book}",
-            "played_on": "1671-01-01", "hands": played}
+    return {
+        "format": "gleek-session/1",
+        "rulebook": book,
+        "options": options,
+        "players": ["Samuel", "Elizabeth", "Will"],
+        "title": f"{hands} hands of {book}",
+        "played_on": "1671-01-01",
+        "hands": played,
+    }
 
 
 # ---------------------------------------------------------------- timing
+
 
 def time_command(argv: list[str], env: dict) -> tuple[float, float]:
     """Wall-clock and CPU (user + system) seconds of one run of ``argv``."""
@@ -297,8 +326,9 @@ def with_calls(record: dict, seed: int) -> dict:
     for hand in copy.deepcopy(record["hands"]):
         dealer, opening = hand["dealer"], book.ruff_opening(hands)
         bids, auction = random_calls(r, lambda calls: replay_bids(book, dealer, calls))
-        hand["auction"] = None if auction.buyer is None else {"buyer": auction.buyer, "price": auction.price,
-                                                               "bids": bids}
+        hand["auction"] = (
+            None if auction.buyer is None else {"buyer": auction.buyer, "price": auction.price, "bids": bids}
+        )
         _, vying = random_calls(r, lambda calls: replay_ruff(book, dealer, calls, opening=opening))
         hand["ruff"] = ruff_from(r, book, hand, vying)
         if book.check_hand(len(hands) + 1, hand, record["options"], hands, ("a", "b", "c")):
@@ -321,6 +351,7 @@ def without_calls(record: dict) -> dict:
 
 
 # ---------------------------------------------------------------- the report
+
 
 def write_sessions(folder: Path, hands: int, seed: int) -> dict:
     """Each book's session, and its session with calls and that one without them,
@@ -348,8 +379,7 @@ def compare(first: list[str], second: list[str], env: dict, runs: int) -> tuple[
     for _ in range(runs):
         a.append(time_command(first, env))
         b.append(time_command(second, env))
-    return ([statistics.median(t[i] for t in a) for i in (0, 1)],
-            [statistics.median(t[i] for t in b) for i in (0, 1)])
+    return ([statistics.median(t[i] for t in a) for i in (0, 1)], [statistics.median(t[i] for t in b) for i in (0, 1)])
 
 
 def ratio_table(title: str, names: tuple[str, str], rows: list) -> float:
@@ -360,8 +390,10 @@ def ratio_table(title: str, names: tuple[str, str], rows: list) -> float:
     worst = 0.0
     for book, a, b in rows:
         worst = max(worst, b[0] / a[0])
-        print(f"| {book} | {a[0] * 1000:.1f} / {a[1] * 1000:.1f} | {b[0] * 1000:.1f} / {b[1] * 1000:.1f} "
-              f"| {b[0] / a[0]:.2f}x | {b[1] / a[1]:.2f}x |")
+        print(
+            f"| {book} | {a[0] * 1000:.1f} / {a[1] * 1000:.1f} | {b[0] * 1000:.1f} / {b[1] * 1000:.1f} "
+            f"| {b[0] / a[0]:.2f}x | {b[1] / a[1]:.2f}x |"
+        )
     print()
     return worst
 
@@ -385,10 +417,13 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1671)
-    parser.add_argument("--part", action="append", choices=("import", "calls", "books", "stages"),
-                        help="only this part (repeatable); default: all of them")
-    parser.add_argument("--write", metavar="NOTE",
-                        help="also append the results to bench/history.md, headed with NOTE")
+    parser.add_argument(
+        "--part",
+        action="append",
+        choices=("import", "calls", "books", "stages"),
+        help="only this part (repeatable); default: all of them",
+    )
+    parser.add_argument("--write", metavar="NOTE", help="also append the results to bench/history.md, headed with NOTE")
     args = parser.parse_args(argv)
     parts = args.part or ["import", "calls", "books", "stages"]
     if not args.write:
@@ -423,21 +458,27 @@ class Tee:
 
 HEADINGS = {
     "import": ("## settle", "(see the runs below)\n"),
-    "books": ("## settle of the fourth book", """\
+    "books": (
+        "## settle of the fourth book",
+        """\
 `.venv/bin/python bench/settle_bench.py --part books --part import`: a 1,000-hand
 cotton1674 session (Towser and Tumbler, the odd penny, doubled ruffs, forfeits) against
 the wits1671 session of the same generator, as whole `python -m scorekeeper settle`
 processes in the same run, interleaved; and each against a bare `import scorekeeper`.
 Target: cotton1674 at most 1.1× wits1671.
-"""),
-    "calls": ("## settle with calls", """\
+""",
+    ),
+    "calls": (
+        "## settle with calls",
+        """\
 `.venv/bin/python bench/settle_bench.py --part calls`: each rule book's 1,000-hand
 session of the section above, every hand played call by call (docs/rules.md ("Call by call"):
 random legal calls picked among the call pad's own choices, `buyer`, `price`, `winner`,
 `paid` following from them, `shown` at half the showdowns), against the same session
 with its `bids`, `calls` and `shown` taken out, as whole `python -m scorekeeper settle`
 processes in the same run, interleaved. Target: at most 1.2×.
-"""),
+""",
+    ),
 }
 
 
@@ -448,17 +489,21 @@ def write_run(note: str, parts: list, text: str) -> None:
     key = "calls" if parts == ["calls"] else "books" if "books" in parts and "calls" not in parts else "import"
     heading, intro = HEADINGS[key]
     body = "\n".join(line for line in text.splitlines() if not line.startswith("machine:"))
-    entry = (f"### Run of {info['date']} ({note})\n\nMachine: {info['nproc']} cores ({info['cpu']}), "
-             f"Python {info['python']}, load average {os.getloadavg()[0]:.2f} at the end (the machine is "
-             f"shared).\n\n{body.strip()}\n")
+    entry = (
+        f"### Run of {info['date']} ({note})\n\nMachine: {info['nproc']} cores ({info['cpu']}), "
+        f"Python {info['python']}, load average {os.getloadavg()[0]:.2f} at the end (the machine is "
+        f"shared).\n\n{body.strip()}\n"
+    )
     append_to_section(heading, intro, entry)
 
 
 def report(args, parts: list) -> int:
 
     python, info = sys.executable, machine()
-    print(f"machine: {info['nproc']} cpu(s), {info['cpu']}, Python {info['python']}, "
-          f"load average {info['load']:.2f} at the start")
+    print(
+        f"machine: {info['nproc']} cpu(s), {info['cpu']}, Python {info['python']}, "
+        f"load average {info['load']:.2f} at the start"
+    )
     print(f"{args.hands} hands per session, median of {args.runs} runs each\n")
     verdicts = []
     RESULTS.clear()
@@ -467,47 +512,84 @@ def report(args, parts: list) -> int:
         settle = {key: [python, "-m", "scorekeeper", "settle", str(path)] for key, path in files.items()}
         for mode, env in environments(str(Path(tmp) / "pycache")):
             if "import" in parts:
-                rows = [(book, *compare([python, "-c", "import scorekeeper"], settle[book, "plain"], env, args.runs))
-                        for book in BOOK_IDS]
-                worst = ratio_table(f"{mode}: settle against the bare import", ("`import scorekeeper`",
-                                    f"`settle` {args.hands} hands"), rows)
-                verdicts.append(f"{mode}: settle / import worst {worst:.2f}x (target < 2x): "
-                                f"{'ok' if worst < 2 else 'OVER'}")
+                rows = [
+                    (book, *compare([python, "-c", "import scorekeeper"], settle[book, "plain"], env, args.runs))
+                    for book in BOOK_IDS
+                ]
+                worst = ratio_table(
+                    f"{mode}: settle against the bare import",
+                    ("`import scorekeeper`", f"`settle` {args.hands} hands"),
+                    rows,
+                )
+                verdicts.append(
+                    f"{mode}: settle / import worst {worst:.2f}x (target < 2x): {'ok' if worst < 2 else 'OVER'}"
+                )
                 if mode.startswith("bytecode cached"):
                     each = ", ".join(f"{book} {b[0] / a[0]:.2f}× ({b[1] / a[1]:.2f}× CPU)" for book, a, b in rows)
                     imports = [a[0] * 1000 for _, a, _ in rows]
-                    RESULTS.append((f"settle of {args.hands:,} hands against a bare `import scorekeeper`",
-                                    "< 2×", f"worst {worst:.2f}× ({each})",
-                                    f"import {min(imports):.1f}–{max(imports):.1f} ms", worst < 2,
-                                    "bench/settle_bench.py --part import"))
+                    RESULTS.append(
+                        (
+                            f"settle of {args.hands:,} hands against a bare `import scorekeeper`",
+                            "< 2×",
+                            f"worst {worst:.2f}× ({each})",
+                            f"import {min(imports):.1f}–{max(imports):.1f} ms",
+                            worst < 2,
+                            "bench/settle_bench.py --part import",
+                        )
+                    )
             if "calls" in parts:
-                rows = [(book, *compare(settle[book, "stripped"], settle[book, "calls"], env, args.runs))
-                        for book in BOOK_IDS]
-                worst = ratio_table(f"{mode}: every hand with its calls against the same session without",
-                                    ("`settle` without calls", "`settle` with calls"), rows)
-                verdicts.append(f"{mode}: with calls / without worst {worst:.2f}x (target <= 1.2x): "
-                                f"{'ok' if worst <= 1.2 else 'OVER'}")
+                rows = [
+                    (book, *compare(settle[book, "stripped"], settle[book, "calls"], env, args.runs))
+                    for book in BOOK_IDS
+                ]
+                worst = ratio_table(
+                    f"{mode}: every hand with its calls against the same session without",
+                    ("`settle` without calls", "`settle` with calls"),
+                    rows,
+                )
+                verdicts.append(
+                    f"{mode}: with calls / without worst {worst:.2f}x (target <= 1.2x): "
+                    f"{'ok' if worst <= 1.2 else 'OVER'}"
+                )
                 if mode.startswith("bytecode cached"):
                     plain = [a[0] * 1000 for _, a, _ in rows]
-                    RESULTS.append(("settle with every hand's calls against the same session without",
-                                    "≤ 1.2×", f"worst {worst:.2f}×",
-                                    f"the session without calls, {min(plain):.0f}–{max(plain):.0f} ms",
-                                    worst <= 1.2, "bench/settle_bench.py --part calls"))
+                    RESULTS.append(
+                        (
+                            "settle with every hand's calls against the same session without",
+                            "≤ 1.2×",
+                            f"worst {worst:.2f}×",
+                            f"the session without calls, {min(plain):.0f}–{max(plain):.0f} ms",
+                            worst <= 1.2,
+                            "bench/settle_bench.py --part calls",
+                        )
+                    )
             if "books" in parts:  # the fourth book costs no more than the third
-                rows = [("cotton1674 / wits1671", *compare(settle["wits1671", "plain"], settle["cotton1674", "plain"],
-                                                             env, args.runs))]
-                worst = ratio_table(f"{mode}: settle of cotton1674 against settle of wits1671",
-                                    (f"`settle` {args.hands} wits1671 hands", f"`settle` {args.hands} cotton1674 hands"),
-                                    rows)
-                verdicts.append(f"{mode}: cotton1674 / wits1671 {worst:.2f}x (target <= 1.1x): "
-                                f"{'ok' if worst <= 1.1 else 'OVER'}")
+                rows = [
+                    (
+                        "cotton1674 / wits1671",
+                        *compare(settle["wits1671", "plain"], settle["cotton1674", "plain"], env, args.runs),
+                    )
+                ]
+                worst = ratio_table(
+                    f"{mode}: settle of cotton1674 against settle of wits1671",
+                    (f"`settle` {args.hands} wits1671 hands", f"`settle` {args.hands} cotton1674 hands"),
+                    rows,
+                )
+                verdicts.append(
+                    f"{mode}: cotton1674 / wits1671 {worst:.2f}x (target <= 1.1x): {'ok' if worst <= 1.1 else 'OVER'}"
+                )
                 if mode.startswith("bytecode cached"):
-                    (_, a, b), = rows   # CPU beside wall: on a shared machine the wall clock waits for others
-                    RESULTS.append((f"settle of {args.hands:,} cotton1674 hands against {args.hands:,} wits1671 "
-                                    "hands", "≤ 1.1×",
-                                    f"{worst:.2f}× wall ({b[0] * 1000:.1f} ms), {b[1] / a[1]:.2f}× CPU",
-                                    f"wits1671 {a[0] * 1000:.1f} ms wall, {a[1] * 1000:.1f} ms CPU", worst <= 1.1,
-                                    "bench/settle_bench.py --part books"))
+                    ((_, a, b),) = rows  # CPU beside wall: on a shared machine the wall clock waits for others
+                    RESULTS.append(
+                        (
+                            f"settle of {args.hands:,} cotton1674 hands against {args.hands:,} wits1671 hands",
+                            "≤ 1.1×",
+                            f"{worst:.2f}× wall ({b[0] * 1000:.1f} ms), {b[1] / a[1]:.2f}× CPU",
+                            f"wits1671 {a[0] * 1000:.1f} ms wall, {a[1] * 1000:.1f} ms CPU",
+                            worst <= 1.1,
+                            "bench/settle_bench.py --part books",
+                        )
+                    )
         if "stages" in parts:
             stages_table(files, ("plain", "stripped", "calls") if "calls" in parts else ("plain",), args.runs)
     print("\n".join(verdicts))

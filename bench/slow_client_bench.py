@@ -94,7 +94,7 @@ times (the machine is shared). Target: p95 within 2× of the
 0-connection p95 measured in the same run. Each run is appended below.
 """
 PHASES = (0, 64, 256)
-PHASE_BUDGET = 7.0     # seconds of requests per phase: less than the server's 10 s idle timeout
+PHASE_BUDGET = 7.0  # seconds of requests per phase: less than the server's 10 s idle timeout
 TRICKLE_HEADING = "## Trickling connections"
 TRICKLE_INTRO = """\
 `.venv/bin/python bench/slow_client_bench.py --trickle 2100 [--root DIR]`: the real
@@ -120,8 +120,8 @@ a byte every 4 s, opened again whenever the front answers or closes it. A phase 
 (and its Caddyfile) in the same sitting.
 """
 UPLOAD_BYTES = 2 * 1024 * 1024
-TRICKLE_PHASE = 25.0   # seconds: past the 10 s header deadline
-TRICKLE_EVERY = 4.0    # seconds between a trickling connection's bytes
+TRICKLE_PHASE = 25.0  # seconds: past the 10 s header deadline
+TRICKLE_EVERY = 4.0  # seconds between a trickling connection's bytes
 HOSTILE = "127.0.0.2"
 
 
@@ -176,7 +176,7 @@ class Trickler:
                 tick += TRICKLE_EVERY
                 for c in conns:
                     try:
-                        c[0].send(self.REQUEST[c[1]:c[1] + 1])
+                        c[0].send(self.REQUEST[c[1] : c[1] + 1])
                         c[1] += 1
                     except (BlockingIOError, InterruptedError):
                         pass
@@ -203,14 +203,16 @@ class SlowUploads:
     as the attacker is another device: in this process its work held the GIL the
     normal requests' timing needs."""
 
-    CONNECTING = 64   # handshakes under way at once
+    CONNECTING = 64  # handshakes under way at once
 
     def __init__(self, front: HttpsFront, n: int, niceness: int = 0):
         context = multiprocessing.get_context("fork")
         self.front, self.n, self.niceness = front, n, niceness
-        self.head = (f"POST /import HTTP/1.1\r\nHost: localhost:{front.port}\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: {UPLOAD_BYTES}\r\n\r\n{{").encode()
-        self.counts = context.RawArray("q", 3)   # opened, answered (or closed), failed to connect
+        self.head = (
+            f"POST /import HTTP/1.1\r\nHost: localhost:{front.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {UPLOAD_BYTES}\r\n\r\n{{"
+        ).encode()
+        self.counts = context.RawArray("q", 3)  # opened, answered (or closed), failed to connect
         self.stopping = context.Event()
         self.process = context.Process(target=self.run, daemon=True)
 
@@ -242,13 +244,20 @@ class SlowUploads:
             await asyncio.sleep(1.0)
 
     async def one(self, i: int, connecting, context) -> None:
-        await asyncio.sleep(TRICKLE_EVERY * i / self.n)   # their bytes spread over the 4 s
+        await asyncio.sleep(TRICKLE_EVERY * i / self.n)  # their bytes spread over the 4 s
         while not self.stopping.is_set():
             try:
                 async with connecting:
-                    reader, writer = await asyncio.wait_for(asyncio.open_connection(
-                        "127.0.0.1", self.front.port, ssl=context, server_hostname="localhost",
-                        local_addr=(HOSTILE, 0)), 10)
+                    reader, writer = await asyncio.wait_for(
+                        asyncio.open_connection(
+                            "127.0.0.1",
+                            self.front.port,
+                            ssl=context,
+                            server_hostname="localhost",
+                            local_addr=(HOSTILE, 0),
+                        ),
+                        10,
+                    )
             except (OSError, ssl.SSLError, asyncio.TimeoutError):
                 self.counts[2] += 1
                 await asyncio.sleep(1.0)
@@ -259,9 +268,9 @@ class SlowUploads:
                 while not self.stopping.is_set():
                     try:
                         await asyncio.wait_for(reader.read(65536), TRICKLE_EVERY)
-                        break   # an answer, or the connection closed: open another
+                        break  # an answer, or the connection closed: open another
                     except asyncio.TimeoutError:
-                        writer.write(b" ")   # a byte of the body
+                        writer.write(b" ")  # a byte of the body
                         await writer.drain()
             except (OSError, ssl.SSLError):
                 pass
@@ -313,8 +322,9 @@ def https_request(front: HttpsFront, context, method: str, path: str, fields=Non
         conn.close()
 
 
-def front_phase(front: HttpsFront, url: str, version: int, uploads: int, requests: int,
-                phase_seconds: float, attacker_nice: int = 0) -> tuple[list, int, int, int]:
+def front_phase(
+    front: HttpsFront, url: str, version: int, uploads: int, requests: int, phase_seconds: float, attacker_nice: int = 0
+) -> tuple[list, int, int, int]:
     """Normal requests over https, spread over ``phase_seconds``, while ``uploads`` slow uploads are open."""
     context = front.context()
     hand = long_session(13)["hands"][12]
@@ -332,9 +342,13 @@ def front_phase(front: HttpsFront, url: str, version: int, uploads: int, request
             started = time.monotonic()
             try:
                 if i % 3 == 2:
-                    ok = https_request(front, context, "POST", url + "/hands",
-                                       list(hand_fields(hand, version).items(multi=True))) == 303
-                    if ok:   # and take it back (untimed), so every save is the 13th hand
+                    ok = (
+                        https_request(
+                            front, context, "POST", url + "/hands", list(hand_fields(hand, version).items(multi=True))
+                        )
+                        == 303
+                    )
+                    if ok:  # and take it back (untimed), so every save is the 13th hand
                         https_request(front, context, "POST", url + "/hands/13/delete", {"version": str(version + 1)})
                         version += 2
                 else:
@@ -355,10 +369,13 @@ def cpu_seconds(front: HttpsFront, slow: SlowUploads | None) -> dict:
     uploads' process, this process (the normal requests), and the time of its own
     phase (so that each can be said as a share of a core)."""
     me = resource.getrusage(resource.RUSAGE_SELF)
-    return {"at": time.monotonic(), "app": family_cpu_seconds(front.procs[0].pid),
-            "Caddy": family_cpu_seconds(front.procs[1].pid),
-            "slow uploads": family_cpu_seconds(slow.process.pid) if slow is not None else 0.0,
-            "normal requests": me.ru_utime + me.ru_stime}
+    return {
+        "at": time.monotonic(),
+        "app": family_cpu_seconds(front.procs[0].pid),
+        "Caddy": family_cpu_seconds(front.procs[1].pid),
+        "slow uploads": family_cpu_seconds(slow.process.pid) if slow is not None else 0.0,
+        "normal requests": me.ru_utime + me.ru_stime,
+    }
 
 
 def run_front(args) -> dict:
@@ -367,16 +384,21 @@ def run_front(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="gleek-slow-front-") as folder:
         front = RootFront(Path(folder), "SESSIONS_PER_MINUTE = 10_000\n", root=root).start()
         try:
-            status, headers, _ = front.request("POST", "/import", body=json.dumps(long_session(12)),
-                                               headers={"Content-Type": "application/json", "Origin": front.url})
+            status, headers, _ = front.request(
+                "POST",
+                "/import",
+                body=json.dumps(long_session(12)),
+                headers={"Content-Type": "application/json", "Origin": front.url},
+            )
             assert status == 303, status
             url = "/s/" + headers["Location"].rsplit("/", 1)[1]
             results = {n: {"latencies": [], "errors": 0, "refused": 0, "cpu": {}} for n in phases}
             version = 1
-            for _ in range(args.rounds):   # interleaved, so the machine's other load falls on every phase
+            for _ in range(args.rounds):  # interleaved, so the machine's other load falls on every phase
                 for n in phases:
-                    latencies, errors, answered, version, cpu = front_phase(front, url, version, n, args.requests,
-                                                                            args.phase, args.attacker_nice)
+                    latencies, errors, answered, version, cpu = front_phase(
+                        front, url, version, n, args.requests, args.phase, args.attacker_nice
+                    )
                     results[n]["latencies"] += latencies
                     results[n]["errors"] += errors
                     results[n]["refused"] += answered
@@ -395,12 +417,19 @@ class RootFront(HttpsFront):
     def caddyfile(self) -> str:
         if self.root == ROOT:
             return super().caddyfile()
-        script = ("import sys; from pathlib import Path; from scorekeeper import front; "
-                  "print(front.caddyfile([sys.argv[1]], False, sys.argv[2].split(','), Path(sys.argv[3]), "
-                  "Path(sys.argv[4])), end='')")
-        return subprocess.run([sys.executable, "-c", script, self.url, ",".join(self.upstream()), str(self.storage),
-                               str(self.polls)], cwd=self.root, env=dict(os.environ, PYTHONPATH=str(self.root)),
-                              capture_output=True, text=True, check=True).stdout
+        script = (
+            "import sys; from pathlib import Path; from scorekeeper import front; "
+            "print(front.caddyfile([sys.argv[1]], False, sys.argv[2].split(','), Path(sys.argv[3]), "
+            "Path(sys.argv[4])), end='')"
+        )
+        return subprocess.run(
+            [sys.executable, "-c", script, self.url, ",".join(self.upstream()), str(self.storage), str(self.polls)],
+            cwd=self.root,
+            env=dict(os.environ, PYTHONPATH=str(self.root)),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
 
 
 def half_open(port: int, n: int) -> socket.socket:
@@ -408,13 +437,16 @@ def half_open(port: int, n: int) -> socket.socket:
     if n % 2:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
     else:
-        s.sendall(b"POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                  b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\nplayer_0=A")
+        s.sendall(
+            b"POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\nplayer_0=A"
+        )
     return s
 
 
-def phase(server: Server, url: str, version: int, held: int, requests: int,
-          trickle: int = 0) -> tuple[list, int, int, int]:
+def phase(
+    server: Server, url: str, version: int, held: int, requests: int, trickle: int = 0
+) -> tuple[list, int, int, int]:
     sockets, refused = [], 0
     for n in range(held):
         try:
@@ -424,8 +456,15 @@ def phase(server: Server, url: str, version: int, held: int, requests: int,
     trickler = Trickler(server.port, trickle) if trickle else contextlib.nullcontext()
     with trickler:
         time.sleep(1.0 if trickle else 0.5)
-        result = requests_phase(server, url, version, requests, sockets, TRICKLE_PHASE if trickle else PHASE_BUDGET,
-                                TRICKLE_PHASE / requests if trickle else 0.0)   # spread over the whole phase
+        result = requests_phase(
+            server,
+            url,
+            version,
+            requests,
+            sockets,
+            TRICKLE_PHASE if trickle else PHASE_BUDGET,
+            TRICKLE_PHASE / requests if trickle else 0.0,
+        )  # spread over the whole phase
     if trickle:
         result = result[:2] + (trickler.closed_by_server,) + result[3:]
     else:
@@ -444,12 +483,24 @@ def requests_phase(server, url, version, requests, sockets, budget, pace=0.0) ->
             started = time.monotonic()
             try:
                 if i % 3 == 2:
-                    status, _, _ = http_request("127.0.0.1", server.port, "POST", url + "/hands",
-                                                list(hand_fields(hand, version).items(multi=True)), timeout=5)
+                    status, _, _ = http_request(
+                        "127.0.0.1",
+                        server.port,
+                        "POST",
+                        url + "/hands",
+                        list(hand_fields(hand, version).items(multi=True)),
+                        timeout=5,
+                    )
                     ok = status == 303
-                    if ok:   # and take it back (untimed), so every save is the 13th hand
-                        http_request("127.0.0.1", server.port, "POST", url + "/hands/13/delete",
-                                     {"version": str(version + 1)}, timeout=5)
+                    if ok:  # and take it back (untimed), so every save is the 13th hand
+                        http_request(
+                            "127.0.0.1",
+                            server.port,
+                            "POST",
+                            url + "/hands/13/delete",
+                            {"version": str(version + 1)},
+                            timeout=5,
+                        )
                         version += 2
                 else:
                     status, _, _ = http_request("127.0.0.1", server.port, "GET", url if i % 3 else "/", timeout=5)
@@ -472,8 +523,9 @@ def run(args) -> dict:
         server.start()
         try:
             conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-            conn.request("POST", "/import", body=json.dumps(long_session(12)),
-                         headers={"Content-Type": "application/json"})
+            conn.request(
+                "POST", "/import", body=json.dumps(long_session(12)), headers={"Content-Type": "application/json"}
+            )
             response = conn.getresponse()
             response.read()
             assert response.status == 303, response.status
@@ -482,7 +534,7 @@ def run(args) -> dict:
             phases = (0, args.trickle) if args.trickle else PHASES
             results = {held: {"latencies": [], "errors": 0, "refused": 0} for held in phases}
             version = 1
-            for _ in range(args.rounds):   # interleaved, so the machine's other load falls on every phase
+            for _ in range(args.rounds):  # interleaved, so the machine's other load falls on every phase
                 for held in phases:
                     if args.trickle:
                         latencies, errors, refused, version = phase(server, url, version, 0, args.requests, held)
@@ -525,17 +577,32 @@ def report(results: dict, info: dict, args) -> str:
             note = f" ({r['refused']} trickling connections closed by the server)" if held else ""
         else:
             note = f" (+{r['refused']} not even connected)" if r["refused"] else ""
-        lines.append(f"| {held} | {len(ms)} | {percentile(ms, 50):.1f} | {p95:.1f} | {max(ms):.1f} | "
-                     f"{r['errors']}{note} | {p95 / base:.1f}× |")
+        lines.append(
+            f"| {held} | {len(ms)} | {percentile(ms, 50):.1f} | {p95:.1f} | {max(ms):.1f} | "
+            f"{r['errors']}{note} | {p95 / base:.1f}× |"
+        )
     if args.front:
-        lines += ["", "CPU in each phase, in per cent of one core: " + "; ".join(
-            f"{held}: " + ", ".join(f"{who} {100 * seconds / r['cpu']['at']:.0f} %"
-                                    for who, seconds in r["cpu"].items() if who != "at" and seconds)
-            for held, r in results.items()) + "."]
+        lines += [
+            "",
+            "CPU in each phase, in per cent of one core: "
+            + "; ".join(
+                f"{held}: "
+                + ", ".join(
+                    f"{who} {100 * seconds / r['cpu']['at']:.0f} %"
+                    for who, seconds in r["cpu"].items()
+                    if who != "at" and seconds
+                )
+                for held, r in results.items()
+            )
+            + ".",
+        ]
     worst = max(percentile([x * 1000 for x in r["latencies"]], 95) / base for r in results.values())
     failed = sum(r["errors"] for r in results.values())
-    lines += ["", f"Result: worst p95 {worst:.1f}× the 0-connection p95 "
-                  f"({'met' if worst <= 2 and not failed else 'NOT met'}; target: ≤ 2× and no request failed)."]
+    lines += [
+        "",
+        f"Result: worst p95 {worst:.1f}× the 0-connection p95 "
+        f"({'met' if worst <= 2 and not failed else 'NOT met'}; target: ≤ 2× and no request failed).",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -545,19 +612,32 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="times each phase is run, interleaved")
     parser.add_argument("--root", default=None, help="serve another copy of the project (before/after)")
     parser.add_argument("--root-label", default=None)
-    parser.add_argument("--trickle", type=int, default=0, help="trickling connections (a byte every few seconds) instead")
+    parser.add_argument(
+        "--trickle", type=int, default=0, help="trickling connections (a byte every few seconds) instead"
+    )
     parser.add_argument("--front", action="store_true", help="slow uploads through the HTTPS front instead")
     parser.add_argument("--uploads", default="2100,5000", help="--front: the slow uploads of each phase after 0")
     parser.add_argument("--phase", type=float, default=30.0, help="--front: seconds of each phase")
-    parser.add_argument("--attacker-nice", type=int, default=0,
-                        help="--front: run the slow uploads' process at this CPU niceness (0-19; see the module)")
+    parser.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=0,
+        help="--front: run the slow uploads' process at this CPU niceness (0-19; see the module)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/history.md alone")
     args = parser.parse_args(argv)
     args.uploads = [int(n) for n in args.uploads.split(",") if n.strip()]
-    if not (10 <= args.requests <= 1000 and 1 <= args.rounds <= 5 and 0 <= args.trickle <= 3000
-            and all(1 <= n <= 6000 for n in args.uploads) and 5 <= args.phase <= 120):
-        parser.error("keep it bounded: 10-1000 requests a phase, 1-5 rounds, at most 3,000 trickling, "
-                     "6,000 slow uploads, phases of 5-120 s")
+    if not (
+        10 <= args.requests <= 1000
+        and 1 <= args.rounds <= 5
+        and 0 <= args.trickle <= 3000
+        and all(1 <= n <= 6000 for n in args.uploads)
+        and 5 <= args.phase <= 120
+    ):
+        parser.error(
+            "keep it bounded: 10-1000 requests a phase, 1-5 rounds, at most 3,000 trickling, "
+            "6,000 slow uploads, phases of 5-120 s"
+        )
     if not 0 <= args.attacker_nice <= 19:
         parser.error("--attacker-nice: a niceness from 0 (as it was) to 19 (the lowest priority)")
     if args.attacker_nice and not args.front:
@@ -569,8 +649,13 @@ def main(argv=None) -> int:
     entry = report(run_front(args) if args.front else run(args), machine(), args)
     print(entry)
     if not args.no_write:
-        heading, intro = ((FRONT_HEADING, FRONT_INTRO) if args.front else (TRICKLE_HEADING, TRICKLE_INTRO)
-                          if args.trickle else (HEADING, SECTION_INTRO))
+        heading, intro = (
+            (FRONT_HEADING, FRONT_INTRO)
+            if args.front
+            else (TRICKLE_HEADING, TRICKLE_INTRO)
+            if args.trickle
+            else (HEADING, SECTION_INTRO)
+        )
         append_to_section(heading, intro, entry)
     return 0
 

@@ -20,8 +20,7 @@ from .rules.record import FORMAT, parse, settle, to_json_text, validate
 from .files.upload import record_text
 from .rules.core import as_number
 
-LIMITS = (f"Records of at most {MAX_RECORD_BYTES // (1024 * 1024)} MB and {MAX_HANDS:,} hands, "
-          "as the web import takes.")
+LIMITS = f"Records of at most {MAX_RECORD_BYTES // (1024 * 1024)} MB and {MAX_HANDS:,} hands, as the web import takes."
 
 
 class TooLarge(Exception):
@@ -36,8 +35,10 @@ def read_input(path: str) -> bytes:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
-        raise TooLarge(f"record: the file is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, "
-                       "the most a session record may be (as the web import)")
+        raise TooLarge(
+            f"record: the file is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, "
+            "the most a session record may be (as the web import)"
+        )
     return data
 
 
@@ -64,8 +65,12 @@ def load(text: bytes) -> dict:
     is refused as one: its problems, or a line saying what it is (``load_any``)."""
     found = load_any(text)
     if isinstance(found, NightRecord):
-        raise InvalidRecord([f"record: this is a club night's record ({found.name}, {len(found.tables)} tables), "
-                             "not one session's (settle prints each table's settlement; season adds them up)"])
+        raise InvalidRecord(
+            [
+                f"record: this is a club night's record ({found.name}, {len(found.tables)} tables), "
+                "not one session's (settle prints each table's settlement; season adds them up)"
+            ]
+        )
     return found
 
 
@@ -74,14 +79,13 @@ def load_any(text: bytes) -> dict | NightRecord:
     or a sheet PDF; ``InvalidRecord`` with every problem."""
     record = parse(record_text(text))  # a JSON record, or the one a sheet PDF carries
     if isinstance(record, dict) and record.get("format", FORMAT) != FORMAT:
-        from .store.night_archive import is_night_document   # only for a night: settle starts without the store
+        from .store.night_archive import is_night_document  # only for a night: settle starts without the store
 
         if is_night_document(record):
             return night_record(record)
     hands = record.get("hands") if isinstance(record, dict) else None
     if isinstance(hands, list) and len(hands) > MAX_HANDS:
-        raise InvalidRecord([f"hands: a session holds at most {MAX_HANDS} hands, not {len(hands)} "
-                             "(as the web import)"])
+        raise InvalidRecord([f"hands: a session holds at most {MAX_HANDS} hands, not {len(hands)} (as the web import)"])
     problems = validate(record)
     if problems:
         raise InvalidRecord(problems)
@@ -91,14 +95,21 @@ def load_any(text: bytes) -> dict | NightRecord:
 def night_record(data: dict) -> NightRecord:
     """A ``gleek-night/1`` document checked as the web import checks it (``InvalidRecord``
     with its problems), as its tables."""
-    from .store.night_archive import night_problems   # the store (sqlite_utils): a night's record only, not settle's start
+    from .store.night_archive import (
+        night_problems,
+    )  # the store (sqlite_utils): a night's record only, not settle's start
 
     problems = night_problems(data)
     if problems:
         raise InvalidRecord(problems)
-    return NightRecord(data["name"].strip(), [NightTable(drawn["number"], number, table["record"])
-                                              for drawn in data["rounds"]
-                                              for number, table in enumerate(drawn["tables"], 1)])
+    return NightRecord(
+        data["name"].strip(),
+        [
+            NightTable(drawn["number"], number, table["record"])
+            for drawn in data["rounds"]
+            for number, table in enumerate(drawn["tables"], 1)
+        ],
+    )
 
 
 def refuse(problems) -> int:
@@ -146,10 +157,16 @@ def settle_night(path: str, night: NightRecord) -> int:
     (``{"night": name, "tables": [{"round", "table", "settle"}, …]}``, ``settle`` null
     where the table's session was deleted), and a line on stderr saying what it is."""
     played = sum(t.record is not None for t in night.tables)
-    print(f"{path}: a club night's record ({night.name}), not one session's: each of its {played} tables "
-          f"settled below; `scorekeeper season {path}` adds them up as a season", file=sys.stderr)
-    tables = ",".join(f'{{"round":{t.round},"table":{t.table},"settle":'
-                      f'{"null" if t.record is None else settle(t.record).json_text()}}}' for t in night.tables)
+    print(
+        f"{path}: a club night's record ({night.name}), not one session's: each of its {played} tables "
+        f"settled below; `scorekeeper season {path}` adds them up as a season",
+        file=sys.stderr,
+    )
+    tables = ",".join(
+        f'{{"round":{t.round},"table":{t.table},"settle":'
+        f"{'null' if t.record is None else settle(t.record).json_text()}}}"
+        for t in night.tables
+    )
     sys.stdout.write(f'{{"night":{to_json_text(night.name)},"tables":[{tables}]}}\n')
     return 0
 
@@ -159,10 +176,10 @@ def cmd_sheet(args) -> int:
     record = load_or_refuse(args.file)
     if record is None:
         return 1
-    import tempfile   # ~8 ms, not for settle's start
+    import tempfile  # ~8 ms, not for settle's start
 
-    from .words.localtime import machine_now   # ~9 ms, not for settle's start
-    from .printing.sheet import render_sheet_pdf   # ~140 ms, not for settle's start
+    from .words.localtime import machine_now  # ~9 ms, not for settle's start
+    from .printing.sheet import render_sheet_pdf  # ~140 ms, not for settle's start
 
     pdf = render_sheet_pdf(record, paper=args.paper, printed=machine_now())
     target = os.path.abspath(args.output)
@@ -202,7 +219,7 @@ def season_files(paths, as_json: bool = False) -> int:
 def evening_of(path: str):
     """One file as a season's evenings: ``([EveningFigures], [])`` (a club night's record:
     each table an evening, keyed ``PATH round R table T``), or ``([], problem lines)``."""
-    from .rules.season import evening_figures   # ~20 ms, not for settle's start
+    from .rules.season import evening_figures  # ~20 ms, not for settle's start
 
     try:
         record = load_any(read_input(path))
@@ -213,8 +230,11 @@ def evening_of(path: str):
     except InvalidRecord as invalid:
         return [], [f"{path}: {problem}" for problem in invalid.problems]
     if isinstance(record, NightRecord):
-        return [evening_figures(t.record, f"{path} round {t.round} table {t.table}")
-                for t in record.tables if t.record is not None], []
+        return [
+            evening_figures(t.record, f"{path} round {t.round} table {t.table}")
+            for t in record.tables
+            if t.record is not None
+        ], []
     return [evening_figures(record, path)], []
 
 
@@ -228,8 +248,8 @@ def evenings_of(paths) -> list:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if cores < 2 or len(paths) < POOL_FROM or "-" in paths:
         return [evening_of(p) for p in paths]
-    import multiprocessing   # ~12 ms, not for settle's start
-    from concurrent.futures import ProcessPoolExecutor   # ~12 ms, not for settle's start
+    import multiprocessing  # ~12 ms, not for settle's start
+    from concurrent.futures import ProcessPoolExecutor  # ~12 ms, not for settle's start
 
     try:
         context = multiprocessing.get_context("fork")  # the workers share what is imported already
@@ -240,7 +260,7 @@ def evenings_of(paths) -> list:
 
 
 def _season(paths, as_json: bool) -> int:
-    from .rules.season import season, season_json   # ~20 ms, not for settle's start
+    from .rules.season import season, season_json  # ~20 ms, not for settle's start
 
     evenings, problems = [], []
     for figures, wrong in evenings_of(list(paths)):
@@ -250,8 +270,8 @@ def _season(paths, as_json: bool) -> int:
         return refuse(problems)
     figures = season(evenings)
     if as_json:
-        from .club.placings import placings   # ~3 ms, not for settle's start
-        from .club.ratings import played as with_a_hand, ratings   # openskill, ~20 ms: not for settle's start
+        from .club.placings import placings  # ~3 ms, not for settle's start
+        from .club.ratings import played as with_a_hand, ratings  # openskill, ~20 ms: not for settle's start
 
         # in date order; an evening (or a night's table) with no hand is no three-way tie
         played = with_a_hand(figures.evenings)
@@ -262,7 +282,7 @@ def _season(paths, as_json: bool) -> int:
         sys.stdout.write(to_json_text(figures_json))
         sys.stdout.write("\n")
         return 0
-    from .words.season_text import season_lines   # ~45 ms, not for settle's start
+    from .words.season_text import season_lines  # ~45 ms, not for settle's start
 
     sys.stdout.write("\n".join(season_lines(figures)) + "\n")
     return 0
@@ -273,60 +293,86 @@ def build_parser():
 
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The Gleek scorekeeper.", epilog=LIMITS)
     commands = parser.add_subparsers(dest="command", required=True)
-    settle_cmd = commands.add_parser("settle", help="settle a gleek-session/1 record (or each table of a club night's) and print the "
-                                          "result as JSON",
-                                     epilog=LIMITS)
-    settle_cmd.add_argument("file", help="the record (JSON, or a sheet PDF; a club night's too): its path, or - for "
-                                        "standard input")
+    settle_cmd = commands.add_parser(
+        "settle",
+        help="settle a gleek-session/1 record (or each table of a club night's) and print the result as JSON",
+        epilog=LIMITS,
+    )
+    settle_cmd.add_argument(
+        "file", help="the record (JSON, or a sheet PDF; a club night's too): its path, or - for standard input"
+    )
     settle_cmd.set_defaults(run=cmd_settle)
-    sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF",
-                                    epilog=LIMITS)
+    sheet_cmd = commands.add_parser("sheet", help="print a gleek-session/1 record's score sheet to PDF", epilog=LIMITS)
     sheet_cmd.add_argument("file", help="the record (JSON, or a sheet PDF): its path, or - for standard input")
     sheet_cmd.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
     sheet_cmd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (landscape); default a4")
     sheet_cmd.set_defaults(run=cmd_sheet)
-    season_cmd = commands.add_parser("season", help="add up many sessions (or club nights' tables) as one season: the "
-                                                    "ledger, payments and statistics (players matched by their trimmed "
-                                                    "names)",
-                                     epilog=LIMITS)
-    season_cmd.add_argument("files", nargs="+", metavar="FILE",
-                            help="the records (JSON, or sheet PDFs), one evening each (a club night's: each "
-                                 "table an evening); - for standard input")
+    season_cmd = commands.add_parser(
+        "season",
+        help="add up many sessions (or club nights' tables) as one season: the "
+        "ledger, payments and statistics (players matched by their trimmed "
+        "names)",
+        epilog=LIMITS,
+    )
+    season_cmd.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="the records (JSON, or sheet PDFs), one evening each (a club night's: each "
+        "table an evening); - for standard input",
+    )
     season_cmd.add_argument("--json", action="store_true", help="print the figures as JSON")
     season_cmd.set_defaults(run=cmd_season)
-    seating_cmd = commands.add_parser("seating", help="draw a club night's tables of three for each round, so that "
-                                                      "players meet as many others as possible")
-    seating_cmd.add_argument("players", metavar="PLAYERS",
-                             help="how many players (numbered 1, 2, …), or their names separated by commas")
+    seating_cmd = commands.add_parser(
+        "seating",
+        help="draw a club night's tables of three for each round, so that players meet as many others as possible",
+    )
+    seating_cmd.add_argument(
+        "players", metavar="PLAYERS", help="how many players (numbered 1, 2, …), or their names separated by commas"
+    )
     seating_cmd.add_argument("rounds", metavar="ROUNDS", type=int, help="how many rounds")
     seating_cmd.add_argument("--seed", type=int, help="draw the same schedule again from this number")
     seating_cmd.add_argument("--json", action="store_true", help="print rounds, byes and repeats as JSON")
     seating_cmd.set_defaults(run=cmd_seating)
     doc_cmd = commands.add_parser("rules-doc", help="write docs/rules.md from the rule books' own data")
-    doc_cmd.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output")
+    doc_cmd.add_argument(
+        "-o", "--output", default="-", metavar="FILE", help="where to write it; default standard output"
+    )
     doc_cmd.set_defaults(run=cmd_rules_doc)
-    replicate_cmd = commands.add_parser("replicate", help="replicate the database continuously with Litestream "
-                                                          "(REPLICA in instance/config.py; make run-https does it itself)")
+    replicate_cmd = commands.add_parser(
+        "replicate",
+        help="replicate the database continuously with Litestream "
+        "(REPLICA in instance/config.py; make run-https does it itself)",
+    )
     replicate_cmd.add_argument("--print", action="store_true", help="print litestream's configuration and stop")
-    replicate_cmd.add_argument("--wait", action="store_true",
-                               help="only wait until the running litestream has synced once (the deploy unit's start)")
+    replicate_cmd.add_argument(
+        "--wait",
+        action="store_true",
+        help="only wait until the running litestream has synced once (the deploy unit's start)",
+    )
     replicate_cmd.set_defaults(run=cmd_replicate)
-    restore_cmd = commands.add_parser("restore-replica", help="put the replica's last transaction in place of the "
-                                                              "database (the server stopped)")
-    restore_cmd.add_argument("--force", action="store_true",
-                             help="replace an existing database (it is kept beside, as .replaced-<time>)")
-    restore_cmd.add_argument("--at", metavar="TIME",
-                             help="as of this time (RFC 3339, e.g. 2026-12-05T01:00:00Z), not the latest")
+    restore_cmd = commands.add_parser(
+        "restore-replica", help="put the replica's last transaction in place of the database (the server stopped)"
+    )
+    restore_cmd.add_argument(
+        "--force", action="store_true", help="replace an existing database (it is kept beside, as .replaced-<time>)"
+    )
+    restore_cmd.add_argument(
+        "--at", metavar="TIME", help="as of this time (RFC 3339, e.g. 2026-12-05T01:00:00Z), not the latest"
+    )
     restore_cmd.set_defaults(run=cmd_restore_replica)
-    docs_cmd = commands.add_parser("docs", help="write the documents made from the code (docs/rules.md, parts of "
-                                                "docs/record.md, README.md, BENCHMARKS.md)")
+    docs_cmd = commands.add_parser(
+        "docs",
+        help="write the documents made from the code (docs/rules.md, parts of "
+        "docs/record.md, README.md, BENCHMARKS.md)",
+    )
     docs_cmd.add_argument("--check", action="store_true", help="only list those out of date (exit 1 if any)")
     docs_cmd.set_defaults(run=cmd_docs)
     return parser
 
 
 def cmd_seating(args) -> int:
-    from .club.seating import SeatingError, draw, schedule_lines   # ~20 ms, not for settle's start
+    from .club.seating import SeatingError, draw, schedule_lines  # ~20 ms, not for settle's start
 
     text = args.players.strip()
     players = [str(n) for n in range(1, int(text) + 1)] if text.isdigit() else text.split(",")
@@ -342,7 +388,7 @@ def cmd_seating(args) -> int:
 
 
 def cmd_docs(args) -> int:
-    from . import docgen   # with Flask (the flask commands' help): not for settle's start
+    from . import docgen  # with Flask (the flask commands' help): not for settle's start
 
     stale = docgen.out_of_date(build_parser()) if args.check else docgen.write(build_parser())
     for path in stale:
@@ -351,7 +397,7 @@ def cmd_docs(args) -> int:
 
 
 def cmd_rules_doc(args) -> int:
-    from .rules.doc import rules_markdown   # ~1 ms, not for settle's start
+    from .rules.doc import rules_markdown  # ~1 ms, not for settle's start
 
     text = rules_markdown()
     if args.output == "-":
@@ -363,13 +409,13 @@ def cmd_rules_doc(args) -> int:
 
 
 def cmd_replicate(args) -> int:
-    from .server import replica   # reads the instance's config.py with Flask's Config: not for settle's start-up
+    from .server import replica  # reads the instance's config.py with Flask's Config: not for settle's start-up
 
     return replica.cmd_replicate(args)
 
 
 def cmd_restore_replica(args) -> int:
-    from .server import replica   # Flask's Config, ~1 s: not for settle's start
+    from .server import replica  # Flask's Config, ~1 s: not for settle's start
 
     return replica.cmd_restore(args)
 

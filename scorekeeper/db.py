@@ -38,9 +38,9 @@ class Connections:
         return store.connect(path)
 
     def give_back(self, db, failed: bool) -> None:
-        store.live_changes.flush(db)   # a write made outside store.writing, told now
+        store.live_changes.flush(db)  # a write made outside store.writing, told now
         if failed or db.conn.in_transaction:
-            db.close()   # never hand a half-done transaction, or a connection in doubt, to the next request
+            db.close()  # never hand a half-done transaction, or a connection in doubt, to the next request
             return
         db.conn.execute("PRAGMA synchronous = FULL")
         self.idle.db = db
@@ -101,8 +101,11 @@ def backup_command(out):
         click.echo(problem, err=True)
     if problems:
         missing = sum(": not backed up: " in problem for problem in problems)
-        click.echo(f"Backed up {len(paths)} session(s){also} to {out}"
-                   + (f"; {missing} could not be backed up" if missing else "; some answers were left out"), err=True)
+        click.echo(
+            f"Backed up {len(paths)} session(s){also} to {out}"
+            + (f"; {missing} could not be backed up" if missing else "; some answers were left out"),
+            err=True,
+        )
         raise SystemExit(1)
     print(f"Backed up {len(paths)} session(s){also} to {out}")
 
@@ -119,10 +122,13 @@ def restore_command(paths):
             click.echo(problem, err=True)
         click.echo("Nothing was restored.", err=True)
         raise SystemExit(1) from None
-    for note in notes:   # over an existing session: what was restored there, what it kept
+    for note in notes:  # over an existing session: what was restored there, what it kept
         print(note)
     files = backup_files.expand(paths)[0]
     circles = sum(1 for path in files if path.name.startswith("circle-"))
     nights = sum(1 for path in files if path.name.startswith("night-"))
-    print(f"Restored {len(restored)} session(s)" + (f" and {circles} circle(s)" if circles else "")
-          + (f" and {nights} club night(s)" if nights else ""))
+    print(
+        f"Restored {len(restored)} session(s)"
+        + (f" and {circles} circle(s)" if circles else "")
+        + (f" and {nights} club night(s)" if nights else "")
+    )

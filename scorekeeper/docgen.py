@@ -30,6 +30,7 @@ END = "<!-- end of generated {name} -->"
 
 # ------------------------------------------------------------ docs/record.md
 
+
 def books_markdown() -> str:
     books = list(BOOKS.values())
     lines = ["| book | options (default) | half counters |", "| --- | --- | --- |"]
@@ -37,9 +38,14 @@ def books_markdown() -> str:
         options = "; ".join(f"`{o.name}` ({'on' if o.default else 'off'}): {o.label}" for o in book.options) or "none"
         halves = "; ".join(book.halves()) or "none"
         lines.append(f"| `{book.id}` ({book.name}) | {options} | {halves} |")
-    lines += ["", "A hand's keys, book by book: each is required unless it says optional; `note` (text) "
-              "and `agreed` (the distinct seats that agreed to the hand) are optional in every book.", "",
-              "| key | what it holds | books |", "| --- | --- | --- |"]
+    lines += [
+        "",
+        "A hand's keys, book by book: each is required unless it says optional; `note` (text) "
+        "and `agreed` (the distinct seats that agreed to the hand) are optional in every book.",
+        "",
+        "| key | what it holds | books |",
+        "| --- | --- | --- |",
+    ]
     rows: dict[tuple, list] = {}
     order: dict[str, int] = {}
     for book in books:
@@ -54,9 +60,11 @@ def books_markdown() -> str:
 
 # ------------------------------------------------------------ README.md
 
+
 def books_list_markdown() -> str:
-    return "\n".join(f"- `{b.id}`{' (the default)' if b.id == DEFAULT_BOOK else ''} — {b.name}: {b.summary}"
-                     for b in BOOKS.values())
+    return "\n".join(
+        f"- `{b.id}`{' (the default)' if b.id == DEFAULT_BOOK else ''} — {b.name}: {b.summary}" for b in BOOKS.values()
+    )
 
 
 def _argparse_line(name: str, sub) -> str:
@@ -68,8 +76,12 @@ def _argparse_line(name: str, sub) -> str:
             words.append((action.metavar or action.dest).upper() + ("…" if action.nargs in ("+", "*") else ""))
             continue
         flag = action.option_strings[0]
-        value = "" if action.nargs == 0 else " " + (action.metavar or (
-            "{" + ",".join(action.choices) + "}" if action.choices else action.dest.upper()))
+        value = (
+            ""
+            if action.nargs == 0
+            else " "
+            + (action.metavar or ("{" + ",".join(action.choices) + "}" if action.choices else action.dest.upper()))
+        )
         words.append(f"{flag}{value}" if action.required else f"[{flag}{value}]")
     return " ".join(words)
 
@@ -104,16 +116,20 @@ RESULTS = ROOT / "bench" / "results.json"
 
 def targets_markdown() -> str:
     results = json.loads(RESULTS.read_text(encoding="utf-8"))
-    lines = ["The current figure of every target, from `bench/results.json` (written by the benchmarks; "
-             "every run is kept in `bench/history.md`).", "",
-             "| target | goal | current figure | baseline (same run) | met | date | benchmark |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "The current figure of every target, from `bench/results.json` (written by the benchmarks; "
+        "every run is kept in `bench/history.md`).",
+        "",
+        "| target | goal | current figure | baseline (same run) | met | date | benchmark |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for r in results:
         if r.get("retired"):
             continue
         met = "yes" if r["met"] else "**no**"
-        lines.append(f"| {r['target']} | {r['goal']} | {r['figure']} | {r['baseline']} | {met} | {r['date']} | "
-                     f"`{r['bench']}` |")
+        lines.append(
+            f"| {r['target']} | {r['goal']} | {r['figure']} | {r['baseline']} | {met} | {r['date']} | `{r['bench']}` |"
+        )
     retired = [r for r in results if r.get("retired")]
     if retired:
         lines += ["", "Retired targets (still measured by their benchmark, no longer aimed at):", ""]
@@ -151,8 +167,11 @@ def documents(parser) -> dict[Path, str]:
 
 
 def out_of_date(parser) -> list[Path]:
-    return [path for path, text in documents(parser).items()
-            if not path.exists() or path.read_text(encoding="utf-8") != text]
+    return [
+        path
+        for path, text in documents(parser).items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
 
 
 def write(parser) -> list[Path]:

@@ -57,7 +57,7 @@ def install() -> None:
                 record.exc_info = None
             if record.stack_info:
                 record.stack_info = redact(record.stack_info)
-        except Exception:   # noqa: BLE001 - a log line must never fail; say less, not more
+        except Exception:  # noqa: BLE001 - a log line must never fail; say less, not more
             record.msg, record.args = "(a log line that could not be made safe to write)", ()
             record.exc_info = record.exc_text = None
         return record

@@ -15,7 +15,7 @@ from pathlib import Path
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
-SQLITE_SIDES = ("", "-wal", "-shm", "-journal", "-writer")   # -writer: the write turn (store/commits.py)
+SQLITE_SIDES = ("", "-wal", "-shm", "-journal", "-writer")  # -writer: the write turn (store/commits.py)
 
 
 def private_dir(path: str | Path) -> Path:
@@ -29,9 +29,9 @@ def private_dir(path: str | Path) -> Path:
     for folder in reversed(missing):
         try:
             folder.mkdir(mode=DIR_MODE)
-        except FileExistsError:   # made meanwhile by another process
+        except FileExistsError:  # made meanwhile by another process
             continue
-        folder.chmod(DIR_MODE)    # mkdir's mode is masked by the umask; this is exact
+        folder.chmod(DIR_MODE)  # mkdir's mode is masked by the umask; this is exact
     return path
 
 

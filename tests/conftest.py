@@ -7,7 +7,7 @@ from support import profiles
 from support.data import load_example
 from support.database import fresh_database, migrated_template
 
-profiles.load()   # before any test module sets its properties' examples (support/profiles.py)
+profiles.load()  # before any test module sets its properties' examples (support/profiles.py)
 
 
 @pytest.fixture(scope="session")
@@ -26,8 +26,14 @@ def example():
 def app(tmp_path, migrated_database):
     from scorekeeper import create_app
 
-    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "test",
-                       "TESTING": True, "BACKUP_DIR": str(tmp_path / "backups")})
+    return create_app(
+        {
+            "DATABASE": fresh_database(migrated_database, tmp_path),
+            "SECRET_KEY": "test",
+            "TESTING": True,
+            "BACKUP_DIR": str(tmp_path / "backups"),
+        }
+    )
 
 
 @pytest.fixture

@@ -24,8 +24,8 @@ CARRIES_ON = 16
 
 
 class Entry(NamedTuple):
-    path: str   # as from the project's root: "scorekeeper/store/reads.py", "tests/web/"
-    line: int   # in docs/engineering.md
+    path: str  # as from the project's root: "scorekeeper/store/reads.py", "tests/web/"
+    line: int  # in docs/engineering.md
 
 
 def layout_entries(text: str) -> list[Entry]:
@@ -67,23 +67,29 @@ def test_every_module_of_the_package_is_in_the_layout():
 
 def test_the_layout_lists_no_module_that_does_not_exist():
     entries = layout_entries(ENGINEERING.read_text(encoding="utf-8"))
-    gone = [f"{entry.path} (line {entry.line})" for entry in entries
-            if entry.path.startswith(("scorekeeper/", "tests/")) and not (ROOT / entry.path).exists()]
+    gone = [
+        f"{entry.path} (line {entry.line})"
+        for entry in entries
+        if entry.path.startswith(("scorekeeper/", "tests/")) and not (ROOT / entry.path).exists()
+    ]
     assert not gone, "docs/engineering.md's Layout names what is not there: " + ", ".join(gone)
 
 
 def test_every_folder_of_tests_is_in_the_layout():
     listed = {entry.path for entry in layout_entries(ENGINEERING.read_text(encoding="utf-8"))}
-    folders = {f"tests/{folder.name}/" for folder in TESTS.iterdir()
-               if folder.is_dir() and any(folder.glob("*.py")) | any(folder.glob("*.json"))}
+    folders = {
+        f"tests/{folder.name}/"
+        for folder in TESTS.iterdir()
+        if folder.is_dir() and any(folder.glob("*.py")) | any(folder.glob("*.json"))
+    }
     missing = sorted(folders - listed)
     assert not missing, "docs/engineering.md's Layout has no line for: " + ", ".join(missing)
 
 
 class Import(NamedTuple):
-    where: str    # the test file, from tests/
+    where: str  # the test file, from tests/
     line: int
-    module: str   # as imported
+    module: str  # as imported
 
 
 def folders_of(tests: Path) -> set[str]:
@@ -129,7 +135,8 @@ def foreign_test_imports(tests: Path = TESTS) -> list[Import]:
 def test_no_test_folder_imports_anothers_tests():
     found = foreign_test_imports()
     assert not found, "only tests/support is shared: " + "; ".join(
-        f"tests/{i.where}:{i.line} imports {i.module}" for i in found)
+        f"tests/{i.where}:{i.line} imports {i.module}" for i in found
+    )
 
 
 def test_an_import_of_another_folders_tests_is_found(tmp_path):
@@ -141,7 +148,10 @@ def test_an_import_of_another_folders_tests_is_found(tmp_path):
     (tmp_path / SHARED / "web.py").write_text("import json\n")
     (tmp_path / "web" / "test_pages.py").write_text(
         "import json\nfrom support.web import x\nfrom rules.test_core import helper\nfrom test_core import helper\n"
-        "from test_forms import y\n")
+        "from test_forms import y\n"
+    )
     (tmp_path / "web" / "test_forms.py").write_text("y = 1\n")
-    assert foreign_test_imports(tmp_path) == [Import("web/test_pages.py", 3, "rules.test_core"),
-                                              Import("web/test_pages.py", 4, "test_core")]
+    assert foreign_test_imports(tmp_path) == [
+        Import("web/test_pages.py", 3, "rules.test_core"),
+        Import("web/test_pages.py", 4, "test_core"),
+    ]

@@ -24,7 +24,7 @@ def table_points(totals: Sequence[Fraction | int]) -> list[Fraction]:
     points = []
     for total, place in zip(totals, ranks(totals)):
         tied = sum(other == total for other in totals)
-        spanned = PLACE_POINTS[place - 1:place - 1 + tied]
+        spanned = PLACE_POINTS[place - 1 : place - 1 + tied]
         points.append(Fraction(sum(spanned), tied))
     return points
 

@@ -67,9 +67,11 @@ class Schedule:
         return _repeats(self.meetings())
 
     def as_json(self) -> dict:
-        return {"rounds": [[list(t.seats) for t in r.tables] for r in self.rounds],
-                "byes": [list(r.byes) for r in self.rounds],
-                "repeats": self.repeats}
+        return {
+            "rounds": [[list(t.seats) for t in r.tables] for r in self.rounds],
+            "byes": [list(r.byes) for r in self.rounds],
+            "repeats": self.repeats,
+        }
 
 
 def pair(a: str, b: str) -> tuple[str, str]:
@@ -100,20 +102,26 @@ def check_players(players: Sequence[str]) -> list[str]:
     if any(not n for n in names):
         raise SeatingError("players: a name is empty")
     if len(names) < MIN_PLAYERS:
-        raise SeatingError(f"players: a club night needs at least {MIN_PLAYERS} players, not {len(names)} "
-                           "(three play as one ordinary table)")
+        raise SeatingError(
+            f"players: a club night needs at least {MIN_PLAYERS} players, not {len(names)} "
+            "(three play as one ordinary table)"
+        )
     if len(names) > MAX_PLAYERS:
         raise SeatingError(f"players: a club night seats at most {MAX_PLAYERS} players, not {len(names)}")
     seen: dict[str, str] = {}
     for n in names:
         if name_key(n) in seen:
-            raise SeatingError(f"players: {n!r} is named twice" if seen[name_key(n)] == n
-                               else f"players: {seen[name_key(n)]!r} and {n!r} are the same name")
+            raise SeatingError(
+                f"players: {n!r} is named twice"
+                if seen[name_key(n)] == n
+                else f"players: {seen[name_key(n)]!r} and {n!r} are the same name"
+            )
         seen[name_key(n)] = n
     return names
 
 
 # ------------------------------------------------------------------ Kirkman triple systems
+
 
 def _primitive_root(q: int) -> int:
     """The least primitive root of the prime ``q``."""
@@ -122,7 +130,7 @@ def _primitive_root(q: int) -> int:
 
 
 def _is_prime(n: int) -> bool:
-    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+    return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
 
 def _kts_affine_plane() -> list[list[tuple[int, int, int]]]:
@@ -131,8 +139,7 @@ def _kts_affine_plane() -> list[list[tuple[int, int, int]]]:
     classes = []
     for dx, dy in ((0, 1), (1, 0), (1, 1), (1, 2)):
         starts = [(0, y) for y in range(3)] if dx else [(x, 0) for x in range(3)]
-        classes.append([tuple(point[((x + k * dx) % 3, (y + k * dy) % 3)] for k in range(3))
-                        for x, y in starts])
+        classes.append([tuple(point[((x + k * dx) % 3, (y + k * dy) % 3)] for k in range(3)) for x, y in starts])
     return classes
 
 
@@ -164,7 +171,7 @@ def _kts_3q(q: int) -> list[list[tuple]]:
     power = lambda e: pow(a, e % (q - 1), q)  # noqa: E731
     within = [((power(i), j), (power(i + 2 * t), j), (power(i + 4 * t), j)) for j in range(3) for i in range(t)]
     across = [((power(i), 0), (power(i + 2 * t), 1), (power(i + 4 * t), 2)) for i in range(6 * t)]
-    base = [((0, 0), (0, 1), (0, 2)), *within, *across[t:2 * t], *across[3 * t:4 * t], *across[5 * t:6 * t]]
+    base = [((0, 0), (0, 1), (0, 2)), *within, *across[t : 2 * t], *across[3 * t : 4 * t], *across[5 * t : 6 * t]]
 
     def moved(triple, by):
         return tuple(((x + by) % q, j) for x, j in triple)
@@ -197,6 +204,7 @@ def kirkman_classes(n: int) -> list[list[tuple[int, int, int]]] | None:
 
 
 # ------------------------------------------------------------------ drawing rounds
+
 
 def _seat(table: Sequence[str], rng: random.Random) -> Table:
     seats = list(table)
@@ -252,7 +260,7 @@ def _draw_round(players: list[str], met: Counter, sat_out: Counter, rng: random.
     best_cost, best = None, []
     for _ in range(6):  # a few starts: the swaps find a local best
         rng.shuffle(playing)
-        tables = [playing[k:k + 3] for k in range(0, len(playing), 3)]
+        tables = [playing[k : k + 3] for k in range(0, len(playing), 3)]
         _improve(tables, met, rng)
         cost = sum(_cost(met, t) for t in tables)
         if best_cost is None or cost < best_cost:
@@ -291,8 +299,9 @@ def _repeats(met: Counter) -> int:
     return sum(count - 1 for count in met.values() if count > 1)
 
 
-def _greedy_drafts(names: list[str], rounds: int, played: Sequence[Round], kept: Counter,
-                   rng: random.Random) -> list[_Draft]:
+def _greedy_drafts(
+    names: list[str], rounds: int, played: Sequence[Round], kept: Counter, rng: random.Random
+) -> list[_Draft]:
     """Rounds drawn one by one against the meetings so far, then improved together."""
     sat_out = Counter(name for r in played for name in r.byes)
     drafts: list[_Draft] = []
@@ -305,8 +314,7 @@ def _greedy_drafts(names: list[str], rounds: int, played: Sequence[Round], kept:
     return drafts
 
 
-def draw(players: Sequence[str], rounds: int, seed: int | None = None,
-         played: Sequence[Round] = ()) -> Schedule:
+def draw(players: Sequence[str], rounds: int, seed: int | None = None, played: Sequence[Round] = ()) -> Schedule:
     """Draw ``rounds`` more rounds for ``players`` after the rounds already ``played``
     (kept as they were: who has met and who has sat out counts for what is drawn).
     ``seed`` makes the draw repeatable."""
@@ -326,8 +334,7 @@ def draw(players: Sequence[str], rounds: int, seed: int | None = None,
             if repeats <= lower_bound(len(names), rounds + len(played)):
                 break
         drafts = best[1]
-    return Schedule(tuple(played) + tuple(
-        Round(tuple(_seat(t, rng) for t in d.tables), tuple(d.byes)) for d in drafts))
+    return Schedule(tuple(played) + tuple(Round(tuple(_seat(t, rng) for t in d.tables), tuple(d.byes)) for d in drafts))
 
 
 def schedule_lines(schedule: Schedule) -> list[str]:
@@ -342,8 +349,11 @@ def schedule_lines(schedule: Schedule) -> list[str]:
         if r.byes:
             lines.append(f"  Sitting out: {', '.join(r.byes)}")
     repeats = schedule.repeats
-    lines.append("Nobody meets anybody twice." if not repeats else
-                 f"Pairs meeting again: {repeats} meeting{'s' if repeats != 1 else ''} beyond the first.")
+    lines.append(
+        "Nobody meets anybody twice."
+        if not repeats
+        else f"Pairs meeting again: {repeats} meeting{'s' if repeats != 1 else ''} beyond the first."
+    )
     return lines
 
 
@@ -359,7 +369,7 @@ def seat_by_standings(ranked: Sequence[str], sat_out: Counter | None = None) -> 
         candidates = sorted(reversed(names), key=lambda p: sat_out[p])  # stable: lowest placed first
         byes = candidates[:spare]
     playing = [p for p in names if p not in byes]
-    return Round(tuple(Table(tuple(playing[k:k + 3])) for k in range(0, len(playing), 3)), tuple(byes))
+    return Round(tuple(Table(tuple(playing[k : k + 3])) for k in range(0, len(playing), 3)), tuple(byes))
 
 
 def lower_bound(players: int, rounds: int) -> int:

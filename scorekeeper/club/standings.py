@@ -46,8 +46,9 @@ class Standing:
     rank: int = 0
 
 
-def standings(results: Iterable[TableResult], rank_by: RankBy = "placings",
-              players: Sequence[str] = ()) -> list[Standing]:
+def standings(
+    results: Iterable[TableResult], rank_by: RankBy = "placings", players: Sequence[str] = ()
+) -> list[Standing]:
     """Every player's standing, best first; ``players`` adds those who have not sat at
     a table yet (a bye, or a late arrival), at nought."""
     rows: dict[str, Standing] = {name: Standing(name) for name in players}

@@ -58,13 +58,13 @@ def _running(pid: int) -> bool:
         return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
     except FileNotFoundError:
         return False
-    except (OSError, IndexError):   # no /proc: ask the kernel
+    except (OSError, IndexError):  # no /proc: ask the kernel
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
             return False
         except (PermissionError, OverflowError):
-            return pid <= 2 ** 22   # someone else's process (or a number no pid reaches)
+            return pid <= 2**22  # someone else's process (or a number no pid reaches)
         return True
 
 
@@ -114,8 +114,9 @@ class EncodedHands:
         with self.lock:
             self.kept.pop(session_id, None)
             self.kept[session_id] = (list(hands), texts)  # the objects kept alive: ``is`` stays meaningful
-            while len(self.kept) > 1 and (len(self.kept) > self.size or
-                                          sum(len(objects) for objects, _ in self.kept.values()) > self.budget):
+            while len(self.kept) > 1 and (
+                len(self.kept) > self.size or sum(len(objects) for objects, _ in self.kept.values()) > self.budget
+            ):
                 self.kept.popitem(last=False)
         return "[" + ",".join(texts) + "]"
 
@@ -126,12 +127,15 @@ ENCODED_HANDS = EncodedHands()
 def snapshot_text(session: store.Session) -> str:
     """``dumps(store.snapshot(session))``, the same text, with the hands' JSON
     kept from the session's last snapshot where a hand is the same object."""
+
     def obj(pairs) -> str:
         return "{" + ",".join(f"{dumps(key)}:{text}" for key, text in pairs) + "}"
 
     data = store.snapshot(session)
-    record = obj((key, ENCODED_HANDS.text(session.id, value) if key == "hands" else dumps(value))
-                 for key, value in data["record"].items())
+    record = obj(
+        (key, ENCODED_HANDS.text(session.id, value) if key == "hands" else dumps(value))
+        for key, value in data["record"].items()
+    )
     return obj((key, record if key == "record" else dumps(value)) for key, value in data.items())
 
 
@@ -159,23 +163,29 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
             path = session_file(out, session.id, f"{session.id}.json")
             data = store.full_snapshot(db, session)
             text = dumps(data)
-            text.encode("utf-8")   # a lone surrogate: reported below
+            text.encode("utf-8")  # a lone surrogate: reported below
             wrong = store.backup_problems(json.loads(text))
             if wrong and "in_progress" in data:
                 left_out = store.readable_in_progress(data, session)
                 text = dumps(data)
                 wrong = store.backup_problems(json.loads(text))
                 if not wrong:
-                    problems.append(f"session {session.id}: hand {data['in_progress']['number']} in progress "
-                                    f"backed up without answers that could not be read ({', '.join(left_out)})")
+                    problems.append(
+                        f"session {session.id}: hand {data['in_progress']['number']} in progress "
+                        f"backed up without answers that could not be read ({', '.join(left_out)})"
+                    )
             if wrong:
-                problems.append(f"session {store.id_label(session_id)}: not backed up: it would not restore: "
-                                + "; ".join(wrong[:5]))
+                problems.append(
+                    f"session {store.id_label(session_id)}: not backed up: it would not restore: "
+                    + "; ".join(wrong[:5])
+                )
                 continue
             write_text(path, text, durable=True)
         except UnicodeEncodeError:
-            problems.append(f"session {store.id_label(session_id)}: not backed up: it holds text "
-                            "that is not valid (a lone surrogate)")
+            problems.append(
+                f"session {store.id_label(session_id)}: not backed up: it holds text "
+                "that is not valid (a lone surrogate)"
+            )
         except (ValueError, TypeError, KeyError, OSError) as error:
             problems.append(f"session {store.id_label(session_id)}: not backed up: {error}")
         else:
@@ -187,8 +197,9 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
             text.encode("utf-8")
             wrong = store.circle_backup_problems(json.loads(text))
             if wrong:
-                problems.append(f"circle {store.id_label(circle_id)}: not backed up: it would not restore: "
-                                + "; ".join(wrong[:5]))
+                problems.append(
+                    f"circle {store.id_label(circle_id)}: not backed up: it would not restore: " + "; ".join(wrong[:5])
+                )
                 continue
             write_text(path, text, durable=True)
         except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
@@ -202,8 +213,9 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
             text.encode("utf-8")
             wrong = store.night_backup_problems(json.loads(text))
             if wrong:
-                problems.append(f"night {store.id_label(night_id)}: not backed up: it would not restore: "
-                                + "; ".join(wrong[:5]))
+                problems.append(
+                    f"night {store.id_label(night_id)}: not backed up: it would not restore: " + "; ".join(wrong[:5])
+                )
                 continue
             write_text(path, text, durable=True)
         except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
@@ -231,10 +243,15 @@ def restore_files(db, paths) -> tuple[list[str], list[str]]:
         if isinstance(found, str):
             problems.append(f"{label}: {found}")
             continue
-        circle = store.is_circle_backup(found)   # a circle's file (circle-<id>.json), beside its sessions'
-        night = store.is_night_backup(found)     # a club night's (night-<id>.json)
-        file_problems = (store.circle_backup_problems(found) if circle else store.night_backup_problems(found)
-                         if night else store.backup_problems(found))
+        circle = store.is_circle_backup(found)  # a circle's file (circle-<id>.json), beside its sessions'
+        night = store.is_night_backup(found)  # a club night's (night-<id>.json)
+        file_problems = (
+            store.circle_backup_problems(found)
+            if circle
+            else store.night_backup_problems(found)
+            if night
+            else store.backup_problems(found)
+        )
         if file_problems:
             problems += [f"{label}: {p}" for p in file_problems]
         else:

@@ -45,13 +45,13 @@ from ..rules import InvalidRecord
 from ..rules.record import parse, validate
 
 ATTACHMENT = "session.json"
-NIGHT_ATTACHMENT = "night.json"   # a club night's sheet carries the whole night (gleek-night/1)
+NIGHT_ATTACHMENT = "night.json"  # a club night's sheet carries the whole night (gleek-night/1)
 RECORDS = (ATTACHMENT, NIGHT_ATTACHMENT)
-MAX_ATTACHMENTS = 16            # entries of a PDF's attachment list looked at (a sheet has one)
+MAX_ATTACHMENTS = 16  # entries of a PDF's attachment list looked at (a sheet has one)
 READ_MEMORY = 48 * 1024 * 1024  # bytes of address space the reading process may add to its own
-READ_CPU_SECONDS = 1            # of CPU for reading one PDF (a 1,000-hand sheet takes ~0.05 s)
-READ_DEADLINE = 5.0             # seconds of wall time (the CPU limit, with room for a busy machine)
-READ_WAIT = 2.0                 # seconds a request waits for this process's one reader to be free
+READ_CPU_SECONDS = 1  # of CPU for reading one PDF (a 1,000-hand sheet takes ~0.05 s)
+READ_DEADLINE = 5.0  # seconds of wall time (the CPU limit, with room for a busy machine)
+READ_WAIT = 2.0  # seconds a request waits for this process's one reader to be free
 #: pypdf's limits while it looks for the attachment (its defaults allow 75 MB a stream).
 PDF_LIMITS = {
     "maximum_declared_stream_length": MAX_RECORD_BYTES * 4,
@@ -114,8 +114,8 @@ def checked_record(record) -> dict:
 def pdf_attachment(data: bytes) -> bytes:
     import logging  # here, not at the top: ``settle FILE.json`` never reads a PDF
 
-    import pypdf   # ~190 ms: only where a PDF is read (the reader's forkserver preloads it)
-    from pypdf import apply_configuration   # (pypdf, as above)
+    import pypdf  # ~190 ms: only where a PDF is read (the reader's forkserver preloads it)
+    from pypdf import apply_configuration  # (pypdf, as above)
 
     # pypdf logs what it finds wrong with a file ("EOF marker not found"); we say
     # it ourselves, in one line. A handler here keeps Python's last-resort
@@ -129,32 +129,41 @@ def pdf_attachment(data: bytes) -> bytes:
         with apply_configuration(**PDF_LIMITS):
             reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
             if reader.is_encrypted:
-                refuse("record: this PDF is encrypted, so its session record cannot be read; "
-                       "print the sheet again from the scorekeeper")
+                refuse(
+                    "record: this PDF is encrypted, so its session record cannot be read; "
+                    "print the sheet again from the scorekeeper"
+                )
             # The list is read lazily: each entry is resolved as it is reached, and
             # nothing is inflated until ``.content``. Stop one past the bound.
             listed = list(itertools.islice(reader.attachment_list, MAX_ATTACHMENTS + 1))
             if len(listed) > MAX_ATTACHMENTS:
-                refuse(f"record: this PDF has more than {MAX_ATTACHMENTS} attachments (a score sheet printed "
-                       f"by the scorekeeper has one, {ATTACHMENT}); it was not read")
+                refuse(
+                    f"record: this PDF has more than {MAX_ATTACHMENTS} attachments (a score sheet printed "
+                    f"by the scorekeeper has one, {ATTACHMENT}); it was not read"
+                )
             found = [entry for entry in listed if entry.name in RECORDS]
             if len(found) > 1:
                 kinds = {entry.name for entry in found}
-                refuse(f"record: this PDF carries {len(found)} {found[0].name} attachments; it is not one "
-                       f"{'session' if found[0].name == ATTACHMENT else 'club night'}'s sheet" if len(kinds) == 1
-                       else f"record: this PDF carries both {ATTACHMENT} and {NIGHT_ATTACHMENT}; it is not one "
-                            "session's sheet nor one club night's")
-            contents = {entry.content for entry in found}   # at most one stream inflated
-    except (InvalidRecord, MemoryError):   # MemoryError: past the reading process's limit (read_isolated)
+                refuse(
+                    f"record: this PDF carries {len(found)} {found[0].name} attachments; it is not one "
+                    f"{'session' if found[0].name == ATTACHMENT else 'club night'}'s sheet"
+                    if len(kinds) == 1
+                    else f"record: this PDF carries both {ATTACHMENT} and {NIGHT_ATTACHMENT}; it is not one "
+                    "session's sheet nor one club night's"
+                )
+            contents = {entry.content for entry in found}  # at most one stream inflated
+    except (InvalidRecord, MemoryError):  # MemoryError: past the reading process's limit (read_isolated)
         raise
     except pypdf.errors.LimitReachedError:
         refuse(f"record: the session record in this PDF is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB")
     except Exception:  # a damaged or hostile file: pypdf raises many kinds of error
         refuse("record: this file starts like a PDF but cannot be read (damaged, or not a PDF)")
     if not contents:
-        refuse(f"record: this PDF carries no session record (a score sheet printed by the "
-               f"scorekeeper has one attached, named {ATTACHMENT}; a club night's sheet, {NIGHT_ATTACHMENT}); "
-               "import the session's JSON export instead")
+        refuse(
+            f"record: this PDF carries no session record (a score sheet printed by the "
+            f"scorekeeper has one attached, named {ATTACHMENT}; a club night's sheet, {NIGHT_ATTACHMENT}); "
+            "import the session's JSON export instead"
+        )
     text = contents.pop()
     if len(text) > MAX_RECORD_BYTES:
         refuse(f"record: the session record in this PDF is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB")
@@ -163,14 +172,15 @@ def pdf_attachment(data: bytes) -> bytes:
 
 # ---------------------------------------------------------------- reading a PDF in a child process
 
+
 class ReaderBusy(Exception):
     """This server process's PDF reader stayed taken for ``READ_WAIT`` s: try again soon."""
 
     retry_after = 5
 
 
-_reader = threading.Semaphore(1)   # one PDF read at a time per server process
-_context = []                      # the forkserver context, made on first use
+_reader = threading.Semaphore(1)  # one PDF read at a time per server process
+_context = []  # the forkserver context, made on first use
 
 
 def _forkserver():
@@ -178,7 +188,7 @@ def _forkserver():
     loaded; each read is a fork of it, not of the web server (whose threads and
     SQLite connections a fork would copy mid-use)."""
     if not _context:
-        import multiprocessing   # ~12 ms: not for settle's start (settle imports this module)
+        import multiprocessing  # ~12 ms: not for settle's start (settle imports this module)
 
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["pypdf", "scorekeeper.files.upload"])
@@ -201,7 +211,7 @@ def _address_space() -> int:
 def _read_in_child(conn, memory: int, cpu_seconds: int) -> None:
     """In the child: limits first, then read the PDF the parent sends, answer, exit."""
     try:
-        os.nice(10)   # the server's requests come first
+        os.nice(10)  # the server's requests come first
     except OSError:
         pass
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -220,8 +230,9 @@ def _read_in_child(conn, memory: int, cpu_seconds: int) -> None:
     conn.close()
 
 
-def read_isolated(data: bytes, memory: int | None = None, cpu_seconds: int | None = None,
-                  deadline: float | None = None) -> bytes:
+def read_isolated(
+    data: bytes, memory: int | None = None, cpu_seconds: int | None = None, deadline: float | None = None
+) -> bytes:
     """``pdf_attachment(data)``, computed in a child process under limits (see the
     module's docstring). A PDF that needs more than they allow is refused with one
     line; ``ReaderBusy`` if this process's reader stays taken."""
@@ -244,7 +255,7 @@ def read_isolated(data: bytes, memory: int | None = None, cpu_seconds: int | Non
             else:
                 kind = "too slow"
         except (EOFError, OSError):
-            pass   # the child was stopped by a limit (CPU: SIGXCPU) before it answered
+            pass  # the child was stopped by a limit (CPU: SIGXCPU) before it answered
         finally:
             if child.is_alive():
                 child.kill()
@@ -256,5 +267,7 @@ def read_isolated(data: bytes, memory: int | None = None, cpu_seconds: int | Non
         return value
     if kind == "refused":
         raise InvalidRecord(value)
-    refuse(f"record: reading this PDF takes more work than reading a score sheet does "
-           f"(more than {memory // (1024 * 1024)} MB or {cpu_seconds} s); it was not read")
+    refuse(
+        f"record: reading this PDF takes more work than reading a score sheet does "
+        f"(more than {memory // (1024 * 1024)} MB or {cpu_seconds} s); it was not read"
+    )

@@ -26,7 +26,7 @@ def _fields_of(q, book, options) -> dict:
     """Each field question ``q`` posts, and its shape: its kind's (form/kinds/)."""
     kind = KINDS.get(q.kind)
     if kind is None:
-        return {q.field: typed(MAX_TYPED)}   # a kind without a form of its own yet: one short answer
+        return {q.field: typed(MAX_TYPED)}  # a kind without a form of its own yet: one short answer
     return kind.shape(q, book, options)
 
 

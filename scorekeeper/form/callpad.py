@@ -42,12 +42,12 @@ def posted_calls(fields, reading, name: str, action: str, amount: str, replay):
         state, n = replay(calls), _whole(typed)
         if state.more is not None and n is not None and n >= state.more.least:
             calls = calls + [state.more.call(n)]
-        else:   # said, and the box kept as typed: never silently ignored
+        else:  # said, and the box kept as typed: never silently ignored
             reading.refused_call = (typed_refused(state, n, reading.answers.names), amount, typed)
     elif tap:
         call = call_of(tap)
         problem = replay(calls + [call]).problem if call is not None else None
-        if problem:   # a call out of turn, by a folded player, after calls that no longer fit: never kept
+        if problem:  # a call out of turn, by a folded player, after calls that no longer fit: never kept
             earlier = replay(calls).problem
             why = problem if not earlier else f"{earlier}; tap Undo last call first"
             reading.refused_call = (why[:1].upper() + why[1:] + ".", None, None)
@@ -64,7 +64,9 @@ def typed_refused(state, n, names) -> str:
         return "No amount can be called now: tap one of the calls offered."
     who = names[more.seat]
     if n is None:
-        return f"Type a whole number of at least {more.least} for {who}, then tap {more.label_for(more.least).split()[0]}."
+        return (
+            f"Type a whole number of at least {more.least} for {who}, then tap {more.label_for(more.least).split()[0]}."
+        )
     said = more.label_for(n)
     return f"{who} cannot {said[:1].lower() + said[1:]}: the least is {more.least}."
 
@@ -98,8 +100,14 @@ def read_bids(q, fields, reading) -> bool:
         return False
     replay = lambda calls: procedure.replay_bids(answers.book, answers.dealer, calls, answers.names)  # noqa: E731
     replay.key = ("bids", answers.book.id, answers.dealer, answers.names)  # what it replays with
-    followed = replayed(q, fields, reading, (PADS["bid"], "bid", "bid_amount"), replay,
-                        "The bids could not be read: tap Clear the bids and start again.")
+    followed = replayed(
+        q,
+        fields,
+        reading,
+        (PADS["bid"], "bid", "bid_amount"),
+        replay,
+        "The bids could not be read: tap Clear the bids and start again.",
+    )
     if followed is None:
         return True
     calls, state = followed
@@ -108,7 +116,9 @@ def read_bids(q, fields, reading) -> bool:
     if state.problem:  # said by replayed()
         return True
     if not state.ended:
-        reading.missing(q, f"Bidding: {answers.who(state.turn)} to speak ({procedure.options_text(state.choices, state.more)}).")
+        reading.missing(
+            q, f"Bidding: {answers.who(state.turn)} to speak ({procedure.options_text(state.choices, state.more)})."
+        )
     elif state.buyer is None:
         reading.answer(q, None)  # all three passed: no bids are kept with a null auction
         reading.values[q.field] = "nobody"
@@ -127,8 +137,14 @@ def read_ruff_calls(q, fields, reading) -> bool:
     opening = q.opening(answers)
     replay = lambda calls: procedure.replay_ruff(answers.book, answers.dealer, calls, answers.names, opening)  # noqa: E731
     replay.key = ("ruff", answers.book.id, answers.dealer, answers.names, opening)
-    followed = replayed(q, fields, reading, (PADS["ruff_call"], "ruff_call", "ruff_amount"), replay,
-                        "The calls could not be read: tap Clear the calls and start again.")
+    followed = replayed(
+        q,
+        fields,
+        reading,
+        (PADS["ruff_call"], "ruff_call", "ruff_amount"),
+        replay,
+        "The calls could not be read: tap Clear the calls and start again.",
+    )
     if followed is None:
         return True
     calls, state = followed
@@ -138,8 +154,9 @@ def read_ruff_calls(q, fields, reading) -> bool:
         return True
     if not state.ended:
         stake = f", stake {state.stake}" if state.opened else ""
-        reading.missing(q, f"Ruff: {answers.who(state.turn)} to speak{stake} "
-                           f"({procedure.options_text(state.choices, state.more)}).")
+        reading.missing(
+            q, f"Ruff: {answers.who(state.turn)} to speak{stake} ({procedure.options_text(state.choices, state.more)})."
+        )
     elif state.end in (procedure.NO_CONTEST, procedure.DOUBLED):
         reading.answer(q, None)  # nobody opened, or the dealer doubled it: no calls are kept with a null ruff
         reading.values[q.field] = "nobody"
@@ -198,5 +215,11 @@ def pad_shape(q, form) -> tuple:
     state = form.pads.get(q.key)
     if state is None:
         return ()
-    return (state.line(), state.turn, tuple(tuple(c.call) for c in state.choices), state.more, state.ended,
-            tuple(map(tuple, [form.values.get(f"shown_{s}", []) for s in SEATS])))
+    return (
+        state.line(),
+        state.turn,
+        tuple(tuple(c.call) for c in state.choices),
+        state.more,
+        state.ended,
+        tuple(map(tuple, [form.values.get(f"shown_{s}", []) for s in SEATS])),
+    )

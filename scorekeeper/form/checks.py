@@ -9,9 +9,9 @@ import json
 
 from ..rules.core import SEATS, describe, is_text
 
-MAX_TYPED = 20          # characters in a box where a number is typed (a price, a count, card points)
-MAX_CALL = 40           # characters of one call in its JSON form: [2, "vie", 100000]
-MAX_CALLS = 60          # calls on one pad (the bidding, the vying) as a hand form posts them
+MAX_TYPED = 20  # characters in a box where a number is typed (a price, a count, card points)
+MAX_CALL = 40  # characters of one call in its JSON form: [2, "vie", 100000]
+MAX_CALLS = 60  # calls on one pad (the bidding, the vying) as a hand form posts them
 MAX_CALLS_TEXT = MAX_CALLS * (MAX_CALL + 2)
 NOBODY, DISCARDED, FOUR_ACES = "nobody", "discarded", "aces"
 #: Fields posted once per chip chosen (sets declared, a showdown's cards): a list each.
@@ -52,13 +52,21 @@ def call_of(text):
 def is_call(call) -> bool:
     """A call's shape: its seat, then one or two words or amounts (the book's
     procedure says whether it is legal)."""
-    return (isinstance(call, list) and 2 <= len(call) <= 3 and type(call[0]) is int and call[0] in SEATS
-            and all((type(part) is int and 0 <= part <= 10 ** 6) or (isinstance(part, str) and len(part) <= 20)
-                    for part in call[1:]))
+    return (
+        isinstance(call, list)
+        and 2 <= len(call) <= 3
+        and type(call[0]) is int
+        and call[0] in SEATS
+        and all(
+            (type(part) is int and 0 <= part <= 10**6) or (isinstance(part, str) and len(part) <= 20)
+            for part in call[1:]
+        )
+    )
 
 
 # ------------------------------------------------------------ shapes
 # The checks a kind's fields are made of (each kind's ``shape``).
+
 
 def one_of(values):
     """A chip: one of ``values`` (or nothing chosen)."""
@@ -67,6 +75,7 @@ def one_of(values):
     def check(value):
         if not isinstance(value, str) or value not in values:
             return f"{describe(value)} is not one of its choices"
+
     return check
 
 
@@ -77,16 +86,19 @@ def chips(values, most):
     def check(value):
         if not isinstance(value, list) or len(value) > most or not all(v in values for v in value if v != ""):
             return f"{describe(value)} is not a list of its chips"
+
     return check
 
 
 def typed(limit):
     """A typed box: text of at most ``limit`` characters."""
+
     def check(value):
         if not isinstance(value, str) or not is_text(value):
             return f"{describe(value)} is not text"
         if len(value) > limit:
             return f"at most {limit} characters (this one has {len(value)})"
+
     return check
 
 

@@ -33,14 +33,22 @@ from .kinds import KINDS
 
 #: The scripts under static/js/, in the order base.html loads them (after static/app.js).
 MODULES = ("chips", "counts", "store", "conflicts", "pads", "presets", "sections", "queue", "zone")
-MOST_STATES = 120  # a pad's states kept on the page (a whole parlett auction and ruff, in practice: 16–40 kB before gzip)
+MOST_STATES = (
+    120  # a pad's states kept on the page (a whole parlett auction and ruff, in practice: 16–40 kB before gzip)
+)
 
 
 def form_data() -> str:
     """``data-client`` of the hand form (JSON)."""
-    return json.dumps({"control": list(CONTROL_FIELDS) + [t for t in TAPS if t in PADS],
-                       "prefixes": list(CONTROL_PREFIXES),
-                       "actions": ["preset", *PADS], "pads": PADS}, separators=(",", ":"))
+    return json.dumps(
+        {
+            "control": list(CONTROL_FIELDS) + [t for t in TAPS if t in PADS],
+            "prefixes": list(CONTROL_PREFIXES),
+            "actions": ["preset", *PADS],
+            "pads": PADS,
+        },
+        separators=(",", ":"),
+    )
 
 
 def counts_fills(q) -> str:
@@ -82,15 +90,21 @@ def pad_states(q, form) -> str:
         return Markup("[]")
     names = form.answers.names
     marks = {c.value: c.mark for c in form.answers.seat_choices()}
-    return _states(replay, tuple(map(tuple, state.calls)), names, tuple(sorted(marks.items())),
-                   "bid" if q.kind == "purchase" else "speak")
+    return _states(
+        replay,
+        tuple(map(tuple, state.calls)),
+        names,
+        tuple(sorted(marks.items())),
+        "bid" if q.kind == "purchase" else "speak",
+    )
 
 
 def _key(state) -> tuple:
     """What the rules know of a state (two orders of calls that leave the same are one)."""
     names = ("turn", "least", "highest", "bidder", "passes", "stake", "opened", "left", "waiting", "doubled", "end")
     return tuple(repr(getattr(state, n, None)) for n in names) + tuple(
-        repr(list(getattr(state, n, ()) or ())) for n in ("out", "at", "committed", "showing"))
+        repr(list(getattr(state, n, ()) or ())) for n in ("out", "at", "committed", "showing")
+    )
 
 
 _NODES: dict = {}  # (the replay's key, marks, a state's key) -> (what the pad shows there, its calls)
@@ -120,8 +134,15 @@ def _node(replay, marks: dict, verb: str, key: tuple, calls: list):
     for choice in state.choices:
         after = replay(state.calls + [choice.call])
         if after.problem is None:
-            edges.append((choice.label, json.dumps(choice.call), after.line()[len(line):].lstrip(" ·"), _key(after),
-                          after.calls))
+            edges.append(
+                (
+                    choice.label,
+                    json.dumps(choice.call),
+                    after.line()[len(line) :].lstrip(" ·"),
+                    _key(after),
+                    after.calls,
+                )
+            )
     if len(_NODES) > MOST_NODES:
         _NODES.clear()
     found = _NODES[cache_key] = (node, edges)

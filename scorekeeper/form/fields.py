@@ -39,7 +39,7 @@ class Reading:
         self.unanswered: dict[str, str] = {}
         self.problems: dict[str, list[str]] = {}
         self.fixed: dict[str, str] = {}
-        self.pads: dict = {}   # key -> the call pad's state (rules.calls), where the table follows the calls
+        self.pads: dict = {}  # key -> the call pad's state (rules.calls), where the table follows the calls
         self.replays: dict = {}  # key -> the pad's replay (calls -> state), for the states a phone needs offline
         self.refused_call: tuple | None = None  # (why, the typed-amount field, what was typed): a pad's tap not taken
         self.shown: dict = {}  # key -> the showdown as tapped so far (rules.calls.Showing)
@@ -56,6 +56,7 @@ class Reading:
 
 
 # ------------------------------------------------------------ small readers
+
 
 def whole(text: str | None):
     """A whole number from a form field, or None if it is not one."""

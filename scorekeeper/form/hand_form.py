@@ -93,8 +93,11 @@ class HandForm:
         """The answers a fixed question had (Kiss makes Tib fixed): kept in the page,
         so that a choice which unfixes it again (a suit) finds them still there."""
         field = question.field
-        return [(name, value) for name, value in self.values.items()
-                if (name == field or name.startswith(field + "_")) and isinstance(value, str) and value]
+        return [
+            (name, value)
+            for name, value in self.values.items()
+            if (name == field or name.startswith(field + "_")) and isinstance(value, str) and value
+        ]
 
     def presets(self) -> list:
         """The book's one-tap answers still worth offering: not one whose questions
@@ -102,8 +105,11 @@ class HandForm:
         once: each section's sig and its fields need them)."""
         if not hasattr(self, "_presets"):
             following = {key for key, state in self.pads.items() if state.calls}
-            self._presets = [p for p in self.book.presets(self.answers)
-                             if not following.intersection(p.answers) and not all(k in self.hand for k in p.answers)]
+            self._presets = [
+                p
+                for p in self.book.presets(self.answers)
+                if not following.intersection(p.answers) and not all(k in self.hand for k in p.answers)
+            ]
         return self._presets
 
     def preset_fields(self, preset) -> str:
@@ -114,8 +120,9 @@ class HandForm:
         12") answers its question whatever was chosen; else only the questions
         not answered yet (as ``preset_answers`` on the server)."""
         questions = [fields_of(self.book, {key: value}, self.answers) for key, value in preset.answers.items()]
-        return json.dumps({"every": len(preset.answers) == 1, "questions": [q for q in questions if q]},
-                          separators=(",", ":"))
+        return json.dumps(
+            {"every": len(preset.answers) == 1, "questions": [q for q in questions if q]}, separators=(",", ":")
+        )
 
     def phase_in(self, section: str):
         """The phase whose payments this section shows, if known."""
@@ -146,15 +153,20 @@ class HandForm:
         if section not in self._status_sigs:
             phase = self.phase_in(section)
             keys = [q.key for q in self.questions_in(section)]
-            shown = (self.state(section), [(self.problems.get(k), self.unanswered.get(k)) for k in keys],
-                     tuple(names), phase and (phase.id, self.known[phase.id]))
+            shown = (
+                self.state(section),
+                [(self.problems.get(k), self.unanswered.get(k)) for k in keys],
+                tuple(names),
+                phase and (phase.id, self.known[phase.id]),
+            )
             self._status_sigs[section] = hashlib.blake2b(repr(shown).encode(), digest_size=6).hexdigest()
         return self._status_sigs[section]
 
     def statuses_changed(self, posted, names) -> set[str]:
         """The sections whose status differs from what the posting page shows."""
-        return {s.id for s in self.book.sections
-                if posted.get(f"sig_status-{s.id}", "") != self.status_sig(s.id, names)}
+        return {
+            s.id for s in self.book.sections if posted.get(f"sig_status-{s.id}", "") != self.status_sig(s.id, names)
+        }
 
     @property
     def started(self) -> bool:
@@ -193,7 +205,7 @@ def parse_hand(book, options: dict, source, names, hands_before: list, number: i
     if chosen is not None:
         values.update(fields_of(book, preset_answers(book, chosen, reading), reading.answers))
         reading = read_hand(book, options, values, book.answers({}, options, hands_before, names))
-    for key in shapes.TAPS:   # a pad's tap is read once, never kept as an answer
+    for key in shapes.TAPS:  # a pad's tap is read once, never kept as an answer
         values.pop(key, None)
     for key in unreadable:
         reading.hand.pop(key, None)
@@ -210,8 +222,11 @@ def preset_answers(book, preset, reading: Reading) -> dict:
     if len(preset.answers) == 1:
         return preset.answers
     asks = {q.key: q.ask for q in book.questions}
-    return {key: value for key, value in preset.answers.items()
-            if key not in reading.hand and key not in reading.problems and reading.unanswered.get(key) == asks[key]}
+    return {
+        key: value
+        for key, value in preset.answers.items()
+        if key not in reading.hand and key not in reading.problems and reading.unanswered.get(key) == asks[key]
+    }
 
 
 def check(book, options: dict, reading: Reading, hands_before: list, names, number: int) -> None:
@@ -230,10 +245,10 @@ def for_the_table(key: str, text: str, title: str | None) -> str:
     eldest…" → "Ben is not eldest…"; "card_points add up to 155" → "Card points
     add up to 155")."""
     if text.startswith(key + ": "):
-        text = text[len(key) + 2:]
+        text = text[len(key) + 2 :]
         return text[:1].upper() + text[1:]
     if title and text.startswith(key + " "):
-        return title + text[len(key):]
+        return title + text[len(key) :]
     return text
 
 

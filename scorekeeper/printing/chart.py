@@ -34,7 +34,7 @@ STYLES = (
     {"dash": "10 3 1.5 3 1.5 3", "width": 1.6, "marker": "down"},
 )
 EMOJI_FONT = "Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, emoji"
-CHARTABLE = 10 ** 15  # counters; beyond this, floats lose the lines (and no table plays for that)
+CHARTABLE = 10**15  # counters; beyond this, floats lose the lines (and no table plays for that)
 MARKERS_UP_TO = 30  # hands; beyond that markers only clutter the lines
 #: The type size of a chart's words and numbers, in its own units: 10 on paper; on a
 #: phone a 380-unit chart is drawn about 330 px wide, where 10 was 8½ px, so the
@@ -83,9 +83,17 @@ def unit_name(unit: str | None) -> str:
     return "counters" if unit is None else "pence" if unit == "d" else unit
 
 
-def balance_chart_svg(players, running_balances, width: int = 640, height: int = 260,
-                      title: str = "Running balances", x_label: str = "hand", at=None,
-                      unit: str | None = None, font: float = PAPER_TYPE) -> str:
+def balance_chart_svg(
+    players,
+    running_balances,
+    width: int = 640,
+    height: int = 260,
+    title: str = "Running balances",
+    x_label: str = "hand",
+    at=None,
+    unit: str | None = None,
+    font: float = PAPER_TYPE,
+) -> str:
     """Inline SVG of each player's balance after every hand.
 
     ``players``: three names in seat order; ``running_balances``: one
@@ -104,10 +112,12 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     values = [v for row in series for v in row]
     low, high = min(values + [0]), max(values + [0])
     if max(abs(low), abs(high)) > CHARTABLE:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
-                f'width="{width}" height="40" viewBox="0 0 {width} 40" aria-label="{escape(title)}">'
-                f'<text x="4" y="24" font-family="DejaVu Sans, sans-serif" font-size="12">'
-                f'The balances are too large to chart.</text></svg>')
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart" role="img" '
+            f'width="{width}" height="40" viewBox="0 0 {width} 40" aria-label="{escape(title)}">'
+            f'<text x="4" y="24" font-family="DejaVu Sans, sans-serif" font-size="12">'
+            f"The balances are too large to chart.</text></svg>"
+        )
     step = nice_step(float(high - low) or 10)
     y_min = math.floor(float(low) / step) * step
     y_max = math.ceil(float(high) / step) * step
@@ -116,7 +126,7 @@ def balance_chart_svg(players, running_balances, width: int = 640, height: int =
     xs = [0] + (list(at) if at is not None else list(range(1, len(series))))
     frame = Frame(width, height, xs[-1], y_min, y_max, font)
     frame.xs = xs
-    if len(players) > 3:   # the legend's further rows
+    if len(players) > 3:  # the legend's further rows
         frame.top += 1.4 * font * ((len(players) - 1) // 3)
         frame.plot_h = height - frame.top - frame.bottom
     out = [
@@ -157,13 +167,19 @@ def axes(frame: Frame, step: float, x_label: str = "hand", unit: str | None = No
         out.append(f'<text x="{_num(frame.x_at(hand))}" y="{_num(top + plot_h + 1.2 * frame.font)}">{hand}</text>')
     out.append(f'<text x="{left + plot_w / 2:.0f}" y="{frame.height - 4}">{escape(x_label)}</text>')
     out.append("</g>")
-    out.append(f'<text x="{_num(frame.font)}" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
-               f'transform="rotate(-90 {_num(frame.font)} {top + plot_h / 2:.0f})">{escape(unit_name(unit))}</text>')
-    out.append(f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(plot_w)}" height="{_num(plot_h)}" '
-               f'fill="none" stroke="#000" stroke-width="0.6"/>')
+    out.append(
+        f'<text x="{_num(frame.font)}" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
+        f'transform="rotate(-90 {_num(frame.font)} {top + plot_h / 2:.0f})">{escape(unit_name(unit))}</text>'
+    )
+    out.append(
+        f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(plot_w)}" height="{_num(plot_h)}" '
+        f'fill="none" stroke="#000" stroke-width="0.6"/>'
+    )
     zero = _num(frame.y_at(0))
-    out.append(f'<line class="zero" x1="{_num(left)}" y1="{zero}" x2="{_num(left + plot_w)}" y2="{zero}" '
-               f'stroke="#000" stroke-width="1"/>')
+    out.append(
+        f'<line class="zero" x1="{_num(left)}" y1="{zero}" x2="{_num(left + plot_w)}" y2="{zero}" '
+        f'stroke="#000" stroke-width="1"/>'
+    )
     return out
 
 
@@ -177,8 +193,10 @@ def player_lines(frame: Frame, players: list, series: list) -> list[str]:
         points = " ".join(f"{_num(frame.x_at(x))},{_num(frame.y_at(series[i][seat]))}" for i, x in enumerate(xs))
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
         out.append(f'<g class="player seat-{seat}"><title>{escape(name)}</title>')
-        out.append(f'<polyline points="{points}" fill="none" stroke="#000" '
-                   f'stroke-width="{style["width"]}"{dash} stroke-linejoin="round"/>')
+        out.append(
+            f'<polyline points="{points}" fill="none" stroke="#000" '
+            f'stroke-width="{style["width"]}"{dash} stroke-linejoin="round"/>'
+        )
         if markers:
             for i, x in enumerate(xs):
                 out.append(_marker(style["marker"], frame.x_at(x), frame.y_at(series[i][seat])))
@@ -194,10 +212,14 @@ def legend(frame: Frame, players: list) -> list[str]:
         style = STYLES[seat % len(STYLES)]
         x0, y = frame.left + (seat % 3) * slot, 0.9 * frame.font + 1.4 * frame.font * (seat // 3)
         dash = f' stroke-dasharray="{style["dash"]}"' if style["dash"] else ""
-        out.append(f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
-                   f'stroke-width="{style["width"]}"{dash}/>')
+        out.append(
+            f'<line x1="{_num(x0)}" y1="{y}" x2="{_num(x0 + 28)}" y2="{y}" stroke="#000" '
+            f'stroke-width="{style["width"]}"{dash}/>'
+        )
         out.append(_marker(style["marker"], x0 + 14, y))
-        shown, scale = fit_for_chart(name, max(3.0, (slot - 38) / frame.font))  # em of the chart's type that fit the slot
+        shown, scale = fit_for_chart(
+            name, max(3.0, (slot - 38) / frame.font)
+        )  # em of the chart's type that fit the slot
         size = f' font-size="{_num(frame.font * scale)}"' if scale < 1 else ""
         out.append(f'<text x="{_num(x0 + 34)}" y="{_num(y + 0.3 * frame.font)}"{size}>{legend_text(shown)}</text>')
     out.append("</g>")
@@ -208,22 +230,30 @@ def legend_text(name: str) -> str:
     """A name for an SVG ``<text>``, its emoji in the colour emoji face: the chart's
     own face (DejaVu Sans) has black-and-white glyphs for some ("🃏"), which a
     browser would draw, while the sheet's text draws them in colour."""
-    return "".join(f'<tspan font-family="{EMOJI_FONT}">{escape(run)}</tspan>' if emoji else escape(run)
-                   for run, emoji in emoji_spans(name))
+    return "".join(
+        f'<tspan font-family="{EMOJI_FONT}">{escape(run)}</tspan>' if emoji else escape(run)
+        for run, emoji in emoji_spans(name)
+    )
 
 
 def _marker(kind: str, x: float, y: float) -> str:
     if kind == "circle":
         return f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.2" fill="#000"/>'
     if kind == "square":
-        return (f'<rect x="{_num(x - 2.2)}" y="{_num(y - 2.2)}" width="4.4" height="4.4" '
-                f'fill="#fff" stroke="#000" stroke-width="1"/>')
+        return (
+            f'<rect x="{_num(x - 2.2)}" y="{_num(y - 2.2)}" width="4.4" height="4.4" '
+            f'fill="#fff" stroke="#000" stroke-width="1"/>'
+        )
     if kind == "diamond":
-        return (f'<polygon points="{_num(x)},{_num(y - 3.2)} {_num(x + 3.2)},{_num(y)} {_num(x)},{_num(y + 3.2)} '
-                f'{_num(x - 3.2)},{_num(y)}" fill="#000"/>')
+        return (
+            f'<polygon points="{_num(x)},{_num(y - 3.2)} {_num(x + 3.2)},{_num(y)} {_num(x)},{_num(y + 3.2)} '
+            f'{_num(x - 3.2)},{_num(y)}" fill="#000"/>'
+        )
     if kind == "cross":
-        return (f'<path d="M{_num(x - 2.6)},{_num(y - 2.6)}L{_num(x + 2.6)},{_num(y + 2.6)}'
-                f'M{_num(x - 2.6)},{_num(y + 2.6)}L{_num(x + 2.6)},{_num(y - 2.6)}" stroke="#000" stroke-width="1.4"/>')
+        return (
+            f'<path d="M{_num(x - 2.6)},{_num(y - 2.6)}L{_num(x + 2.6)},{_num(y + 2.6)}'
+            f'M{_num(x - 2.6)},{_num(y + 2.6)}L{_num(x + 2.6)},{_num(y - 2.6)}" stroke="#000" stroke-width="1.4"/>'
+        )
     if kind == "down":
         return _triangle(x, y, 1, 'fill="#000"')
     return _triangle(x, y, -1, 'fill="#fff" stroke="#000" stroke-width="1"')
@@ -231,8 +261,10 @@ def _marker(kind: str, x: float, y: float) -> str:
 
 def _triangle(x: float, y: float, tip: int, paint: str) -> str:
     """A marker's triangle, its tip up (``tip`` -1) or down (1)."""
-    return (f'<polygon points="{_num(x)},{_num(y + 3 * tip)} {_num(x - 2.8)},{_num(y - 2 * tip)} '
-            f'{_num(x + 2.8)},{_num(y - 2 * tip)}" {paint}/>')
+    return (
+        f'<polygon points="{_num(x)},{_num(y + 3 * tip)} {_num(x - 2.8)},{_num(y - 2 * tip)} '
+        f'{_num(x + 2.8)},{_num(y - 2 * tip)}" {paint}/>'
+    )
 
 
 def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
@@ -255,8 +287,9 @@ def thin(rows: list, most: int = 250) -> tuple[list, list[int]]:
     return [rows[i] for i in order], [i + 1 for i in order]
 
 
-def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: str | None = None,
-             font: float = PAPER_TYPE) -> str:
+def bars_svg(
+    rows, width: int = 380, title: str = "Net over the season", unit: str | None = None, font: float = PAPER_TYPE
+) -> str:
     """Inline SVG of one horizontal bar a row (``(label, amount)``, exact amounts, in
     counters or the currency ``unit``), to the right of the zero line for those up, to
     the left for those down; each bar's amount written beside it. Black on white, as
@@ -269,22 +302,33 @@ def bars_svg(rows, width: int = 380, title: str = "Net over the season", unit: s
         most = Fraction(CHARTABLE)
     half = (width - left - 12) / 2
     zero = left + half
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart bars" role="img" width="{width}" '
-           f'height="{_num(height)}" viewBox="0 0 {width} {_num(height)}" aria-label={quoteattr(title)} '
-           f'font-family="DejaVu Sans, sans-serif" font-size="{_num(font)}">', f"<title>{escape(title)}</title>"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="balance-chart bars" role="img" width="{width}" '
+        f'height="{_num(height)}" viewBox="0 0 {width} {_num(height)}" aria-label={quoteattr(title)} '
+        f'font-family="DejaVu Sans, sans-serif" font-size="{_num(font)}">',
+        f"<title>{escape(title)}</title>",
+    ]
     for i, (label, amount) in enumerate(rows):
         y = gap + i * (bar_h + gap)
         length = float(min(abs(amount), most) / most) * (half - 4 * font)
         x = zero if amount >= 0 else zero - length
         shown, scale = fit_for_chart(label, (left - 8) / font)
         size = f' font-size="{_num(font * scale)}"' if scale < 1 else ""
-        out.append(f'<text x="{_num(left - 6)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="end" fill="#000"{size}>'
-                   f'{legend_text(shown)}</text>')
-        out.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(max(length, 0.5))}" height="{_num(bar_h)}" '
-                   f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>')
+        out.append(
+            f'<text x="{_num(left - 6)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="end" fill="#000"{size}>'
+            f"{legend_text(shown)}</text>"
+        )
+        out.append(
+            f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(max(length, 0.5))}" height="{_num(bar_h)}" '
+            f'fill="{"#000" if amount >= 0 else "#fff"}" stroke="#000" stroke-width="1"/>'
+        )
         text_x = zero + length + 4 if amount >= 0 else zero - length - 4
-        out.append(f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="{"start" if amount >= 0 else "end"}" '
-                   f'fill="#000">{escape(signed_amount(amount, unit))}</text>')
-    out.append(f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{_num(height)}" stroke="#000" stroke-width="1"/>')
+        out.append(
+            f'<text x="{_num(text_x)}" y="{_num(y + bar_h - 0.4 * font)}" text-anchor="{"start" if amount >= 0 else "end"}" '
+            f'fill="#000">{escape(signed_amount(amount, unit))}</text>'
+        )
+    out.append(
+        f'<line class="zero" x1="{_num(zero)}" y1="0" x2="{_num(zero)}" y2="{_num(height)}" stroke="#000" stroke-width="1"/>'
+    )
     out.append("</svg>")
     return "\n".join(out)

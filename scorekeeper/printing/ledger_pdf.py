@@ -37,8 +37,9 @@ AMOUNTS = "−¼½¾£€·"
 def font_file() -> Path:
     """The file fontconfig gives for DejaVu Sans Mono (what WeasyPrint's Pango uses)."""
     try:
-        found = subprocess.run(["fc-match", "--format=%{file}", f"{FAMILY}:regular"], capture_output=True,
-                               text=True, timeout=10).stdout.strip()
+        found = subprocess.run(
+            ["fc-match", "--format=%{file}", f"{FAMILY}:regular"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         found = ""
     path = Path(found) if found else FALLBACK_FILE
@@ -49,8 +50,8 @@ class LedgerFont:
     """DejaVu Sans Mono subset to ``chars``, ready to embed."""
 
     def __init__(self, chars: str):
-        from fontTools import subset   # ~80 ms: only where a ledger is drawn (the renderer process)
-        from fontTools.ttLib import TTFont   # (fontTools, as above)
+        from fontTools import subset  # ~80 ms: only where a ledger is drawn (the renderer process)
+        from fontTools.ttLib import TTFont  # (fontTools, as above)
 
         whole = TTFont(str(font_file()), lazy=True)
         cmap = whole.getBestCmap()
@@ -78,7 +79,7 @@ class LedgerFont:
         top = max(ord(c) for c in chars) if chars else 0
         cid_to_gid = bytearray(2 * (top + 1))
         for c, gid in self.gids.items():
-            cid_to_gid[2 * ord(c):2 * ord(c) + 2] = gid.to_bytes(2, "big")
+            cid_to_gid[2 * ord(c) : 2 * ord(c) + 2] = gid.to_bytes(2, "big")
         self.cid_to_gid = bytes(cid_to_gid)
         self.advance = font["hmtx"][sub_cmap[ord(chars[0])]][0] * self.scale if chars else 600
         head, hhea, os2 = font["head"], font["hhea"], font["OS/2"]
@@ -99,37 +100,67 @@ class LedgerFont:
         tag = "LEDGER+DejaVuSansMono"
         file = pydyf.Stream([self.data], pydyf.Dictionary({"Length1": len(self.data)}), compress=compress)
         pdf.add_object(file)
-        descriptor = pydyf.Dictionary({
-            "Type": "/FontDescriptor", "FontName": f"/{tag}", "Flags": 33,
-            "FontBBox": pydyf.Array(self.bbox), "ItalicAngle": 0, "Ascent": self.ascent,
-            "Descent": self.descent, "CapHeight": self.cap_height, "StemV": 80,
-            "FontFile2": file.reference})
+        descriptor = pydyf.Dictionary(
+            {
+                "Type": "/FontDescriptor",
+                "FontName": f"/{tag}",
+                "Flags": 33,
+                "FontBBox": pydyf.Array(self.bbox),
+                "ItalicAngle": 0,
+                "Ascent": self.ascent,
+                "Descent": self.descent,
+                "CapHeight": self.cap_height,
+                "StemV": 80,
+                "FontFile2": file.reference,
+            }
+        )
         pdf.add_object(descriptor)
         cid_map = pydyf.Stream([self.cid_to_gid], compress=compress)
         pdf.add_object(cid_map)
-        cid = pydyf.Dictionary({
-            "Type": "/Font", "Subtype": "/CIDFontType2", "BaseFont": f"/{tag}",
-            "CIDSystemInfo": pydyf.Dictionary({"Registry": pydyf.String("Adobe"),
-                                               "Ordering": pydyf.String("Identity"), "Supplement": 0}),
-            "FontDescriptor": descriptor.reference, "DW": round(self.advance),  # an integer: 602 for 602.05, 0.05 pt over a 137-glyph line at 7 pt
-            "CIDToGIDMap": cid_map.reference})
+        cid = pydyf.Dictionary(
+            {
+                "Type": "/Font",
+                "Subtype": "/CIDFontType2",
+                "BaseFont": f"/{tag}",
+                "CIDSystemInfo": pydyf.Dictionary(
+                    {"Registry": pydyf.String("Adobe"), "Ordering": pydyf.String("Identity"), "Supplement": 0}
+                ),
+                "FontDescriptor": descriptor.reference,
+                "DW": round(self.advance),  # an integer: 602 for 602.05, 0.05 pt over a 137-glyph line at 7 pt
+                "CIDToGIDMap": cid_map.reference,
+            }
+        )
         pdf.add_object(cid)
         to_unicode = pydyf.Stream([self._to_unicode()], compress=compress)
         pdf.add_object(to_unicode)
-        font = pydyf.Dictionary({
-            "Type": "/Font", "Subtype": "/Type0", "BaseFont": f"/{tag}", "Encoding": "/Identity-H",
-            "DescendantFonts": pydyf.Array([cid.reference]), "ToUnicode": to_unicode.reference})
+        font = pydyf.Dictionary(
+            {
+                "Type": "/Font",
+                "Subtype": "/Type0",
+                "BaseFont": f"/{tag}",
+                "Encoding": "/Identity-H",
+                "DescendantFonts": pydyf.Array([cid.reference]),
+                "ToUnicode": to_unicode.reference,
+            }
+        )
         pdf.add_object(font)
         return font.reference
 
     def _to_unicode(self) -> bytes:
         pairs = sorted((ord(c), c) for c in self.gids)
-        lines = [b"/CIDInit /ProcSet findresource begin", b"12 dict begin", b"begincmap",
-                 b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
-                 b"/CMapName /Adobe-Identity-UCS def", b"/CMapType 2 def",
-                 b"1 begincodespacerange", b"<0000> <ffff>", b"endcodespacerange"]
+        lines = [
+            b"/CIDInit /ProcSet findresource begin",
+            b"12 dict begin",
+            b"begincmap",
+            b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+            b"/CMapName /Adobe-Identity-UCS def",
+            b"/CMapType 2 def",
+            b"1 begincodespacerange",
+            b"<0000> <ffff>",
+            b"endcodespacerange",
+        ]
         for start in range(0, len(pairs), 100):
-            block = pairs[start:start + 100]
+            block = pairs[start : start + 100]
             lines.append(f"{len(block)} beginbfchar".encode())
             lines += [f"<{gid:04x}> <{ord(c):04x}>".encode() for gid, c in block]
             lines.append(b"endbfchar")

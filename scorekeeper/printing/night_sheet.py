@@ -39,9 +39,9 @@ DEFAULT_NAME = "Club night"
 class NightFigures:
     """The standings of a night's document, as the standings page has them."""
 
-    overall: list[Standing]          # by the organizer's choice, best first
-    other_rank: dict[str, int]       # each player's rank by the other figure
-    results: dict[int, list[TableResult]]   # round -> its tables played
+    overall: list[Standing]  # by the organizer's choice, best first
+    other_rank: dict[str, int]  # each player's rank by the other figure
+    results: dict[int, list[TableResult]]  # round -> its tables played
     played: dict[tuple[int, int], TableResult]
 
 
@@ -55,8 +55,15 @@ def night_figures(data: dict) -> NightFigures:
             record = table["record"]
             if record is None or not record["hands"]:
                 continue
-            results.append(TableResult(drawn["number"], number, [names[s] for s in table["seats"]],
-                                       list(settle(record).balances), len(record["hands"])))
+            results.append(
+                TableResult(
+                    drawn["number"],
+                    number,
+                    [names[s] for s in table["seats"]],
+                    list(settle(record).balances),
+                    len(record["hands"]),
+                )
+            )
     rank_by = data["rank_by"]
     other = "counters" if rank_by == "placings" else "placings"
     overall = standings(results, rank_by, names)
@@ -73,10 +80,18 @@ def _table(drawn: dict, number: int, table: dict, names: list[str], played) -> d
         state = "no hand played"
     else:
         state = f"{result.hands} hand{'s' * (result.hands != 1)}"
-    return {"number": number, "state": state,
-            "seats": [{"seat": seat + 1, "name": name,
-                       "total": format_counters(result.totals[seat]) if result is not None else "–"}
-                      for seat, name in enumerate(seated)]}
+    return {
+        "number": number,
+        "state": state,
+        "seats": [
+            {
+                "seat": seat + 1,
+                "name": name,
+                "total": format_counters(result.totals[seat]) if result is not None else "–",
+            }
+            for seat, name in enumerate(seated)
+        ],
+    }
 
 
 def night_sheet_context(data: dict, printed: datetime.datetime | None = None) -> dict:
@@ -113,14 +128,24 @@ def night_sheet_context(data: dict, printed: datetime.datetime | None = None) ->
         "circle": data.get("circle"),
         "rounds_line": f"{count} of {data['rounds_planned']} round{'s' * (data['rounds_planned'] != 1)} drawn",
         "player_count": f"{len(names)} player{'s' * (len(names) != 1)}",
-        "rank_by": rank_by, "other": other,
+        "rank_by": rank_by,
+        "other": other,
         "tiebreaks": TIEBREAKS[rank_by],
-        "standings": [{"rank": row.rank, "name": row.name, "placings": format_counters(row.placings),
-                       "counters": format_counters(row.counters), "other_rank": figures.other_rank[row.name],
-                       "tables": row.tables, "won": row.won,
-                       "left": (f"left after round {left[row.name]}" if left[row.name] else "left before round 1")
-                       if row.name in left else ""}
-                      for row in figures.overall],
+        "standings": [
+            {
+                "rank": row.rank,
+                "name": row.name,
+                "placings": format_counters(row.placings),
+                "counters": format_counters(row.counters),
+                "other_rank": figures.other_rank[row.name],
+                "tables": row.tables,
+                "won": row.won,
+                "left": (f"left after round {left[row.name]}" if left[row.name] else "left before round 1")
+                if row.name in left
+                else "",
+            }
+            for row in figures.overall
+        ],
         "rounds": rounds,
         "seating": [{"name": n, "cells": where[n]} for n in names],
         "attachment": ATTACHMENT,
@@ -128,14 +153,16 @@ def night_sheet_context(data: dict, printed: datetime.datetime | None = None) ->
 
 
 def night_sheet_html(context: dict, paper: str = "a4", inline_css: bool = True) -> str:
-    size = page_css(paper)   # refuses an unknown paper before any work
+    size = page_css(paper)  # refuses an unknown paper before any work
     css = "\n".join(p.read_text(encoding="utf-8") for p in STYLESHEETS)
-    return environment().get_template("night_sheet.html").render(
-        n=context, stylesheet=Markup(css) if inline_css else None, page_css=Markup(size))
+    return (
+        environment()
+        .get_template("night_sheet.html")
+        .render(n=context, stylesheet=Markup(css) if inline_css else None, page_css=Markup(size))
+    )
 
 
-def night_pdf_parts(data: dict, night_text: str, paper: str = "a4",
-                    printed: datetime.datetime | None = None) -> tuple:
+def night_pdf_parts(data: dict, night_text: str, paper: str = "a4", printed: datetime.datetime | None = None) -> tuple:
     """What ``print_night_pdf`` needs, made where the rule books are (the app's process):
     the sheet's HTML, the paper and the night's document to attach."""
     return night_sheet_html(night_sheet_context(data, printed), paper, inline_css=False), paper.lower(), night_text
@@ -144,20 +171,24 @@ def night_pdf_parts(data: dict, night_text: str, paper: str = "a4",
 def print_night_pdf(html: str, paper: str, night_text: str) -> bytes:
     """HTML to PDF with WeasyPrint, the night's document attached (no rule book
     needed: the renderer process runs it, ``pdf.py``)."""
-    import weasyprint   # ~0.4 s: only where a PDF is made (the renderer process)
-    from weasyprint.text.fonts import FontConfiguration   # (WeasyPrint, as above)
+    import weasyprint  # ~0.4 s: only where a PDF is made (the renderer process)
+    from weasyprint.text.fonts import FontConfiguration  # (WeasyPrint, as above)
 
     font_config = FontConfiguration()
     css = "\n".join(p.read_text(encoding="utf-8") for p in STYLESHEETS) + "\n" + page_css(paper)
     attachment = weasyprint.Attachment(
-        string=night_text, name=ATTACHMENT, relationship="Data",
-        description="This club night's record (gleek-night/1): import this PDF or this file to restore it")
+        string=night_text,
+        name=ATTACHMENT,
+        relationship="Data",
+        description="This club night's record (gleek-night/1): import this PDF or this file to restore it",
+    )
     return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
-        stylesheets=[weasyprint.CSS(string=css, font_config=font_config)], font_config=font_config,
-        attachments=[attachment])
+        stylesheets=[weasyprint.CSS(string=css, font_config=font_config)],
+        font_config=font_config,
+        attachments=[attachment],
+    )
 
 
-def night_sheet_pdf(data: dict, night_text: str, paper: str = "a4",
-                    printed: datetime.datetime | None = None) -> bytes:
+def night_sheet_pdf(data: dict, night_text: str, paper: str = "a4", printed: datetime.datetime | None = None) -> bytes:
     """The night's sheet as PDF bytes, in this process (the tests, the command line)."""
     return print_night_pdf(*night_pdf_parts(data, night_text, paper, printed))

@@ -70,23 +70,23 @@ from concurrent.futures.process import BrokenProcessPool
 from .ledger_pdf import ledger_font
 from .sheet import _print_resources, print_pdf, sheet_pdf_parts
 
-RENDERERS = 1          # processes rendering sheets of each lane (the machine this runs on has 2 cores)
-RENDER_TIMEOUT = 120   # seconds a request waits for its sheet
-RETRY_AFTER = 10       # seconds, when busy
-POLL = 0.05            # seconds between a waiting request's looks at a renderer another process holds
-ASK_COST = 0.05        # renderer seconds an ask for a new sheet counts as (refused asks included)
+RENDERERS = 1  # processes rendering sheets of each lane (the machine this runs on has 2 cores)
+RENDER_TIMEOUT = 120  # seconds a request waits for its sheet
+RETRY_AFTER = 10  # seconds, when busy
+POLL = 0.05  # seconds between a waiting request's looks at a renderer another process holds
+ASK_COST = 0.05  # renderer seconds an ask for a new sheet counts as (refused asks included)
 SCORER, OTHERS = 0, 1  # who is waiting: the scorer's link first
 SHEETS, SEASONS = 0, 1  # the lanes: a session's sheet (a second or two), a circle's season sheet (2,000 evenings: 11 s)
 #                         and a club night's sheet (60 players over 10 rounds: 3 s)
 LANES = (SHEETS, SEASONS)
-NICENESS = {SHEETS: 10, SEASONS: 19}   # each lane's renderer gives way to the server; the seasons' to the tables' too
+NICENESS = {SHEETS: 10, SEASONS: 19}  # each lane's renderer gives way to the server; the seasons' to the tables' too
 
-_lock = threading.RLock()   # reentrant: a finished render's callback can run inside submit()
-_pools: dict = {}       # lane -> ProcessPoolExecutor: this process's renderer of each lane (started on first use)
-_jobs: dict = {}        # key -> Job: the sheets waiting for the renderer or being rendered
-_busy: set = set()      # the lanes whose renderer in this process has a sheet
-_places = {(lane, who): [] for lane in LANES for who in (SCORER, OTHERS)}   # the Tickets waiting, by lane and kind
-_done: OrderedDict = OrderedDict()   # key -> PDF bytes: the last few rendered (for a bumped waiter's retry)
+_lock = threading.RLock()  # reentrant: a finished render's callback can run inside submit()
+_pools: dict = {}  # lane -> ProcessPoolExecutor: this process's renderer of each lane (started on first use)
+_jobs: dict = {}  # key -> Job: the sheets waiting for the renderer or being rendered
+_busy: set = set()  # the lanes whose renderer in this process has a sheet
+_places = {(lane, who): [] for lane in LANES for who in (SCORER, OTHERS)}  # the Tickets waiting, by lane and kind
+_done: OrderedDict = OrderedDict()  # key -> PDF bytes: the last few rendered (for a bumped waiter's retry)
 _order = itertools.count()
 
 
@@ -97,7 +97,7 @@ class Job:
         self.parts, self.lock_path, self.printer, self.lane = parts, lock_path, printer, lane
         self.tickets: list = []
         self.started = False
-        self.client = None   # whom the renderer's time is counted to
+        self.client = None  # whom the renderer's time is counted to
 
 
 class Ticket:
@@ -107,7 +107,7 @@ class Ticket:
         self.key, self.who, self.client, self.asked, self.order = key, who, client, asked, next(_order)
         self.lane = lane
         self.event = threading.Event()
-        self.outcome: tuple | None = None   # ("ok", bytes) | ("error", exception) | ("bumped", None)
+        self.outcome: tuple | None = None  # ("ok", bytes) | ("error", exception) | ("bumped", None)
 
     def standing(self) -> float:
         """How much its client used the renderer lately (``Board.usage``)."""
@@ -142,12 +142,12 @@ def _start_renderer(niceness: int) -> None:
     season sheet's ledger font) loaded (seconds), so that no client's first sheet is
     counted the renderer's start."""
     try:
-        os.nice(niceness)   # the renderer gives way to the server's requests for the CPU
+        os.nice(niceness)  # the renderer gives way to the server's requests for the CPU
     except OSError:
         pass
 
     _print_resources("a4")
-    ledger_font("")   # the season sheet's ledger font (fontTools, ~0.5 s), for any ledger of dates and amounts
+    ledger_font("")  # the season sheet's ledger font (fontTools, ~0.5 s), for any ledger of dates and amounts
 
 
 def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, float]:
@@ -173,8 +173,12 @@ def _render(parts: tuple, lock_path: str | None, printer=None) -> tuple[bytes, f
 def _get_pool(lane: int) -> ProcessPoolExecutor:
     if lane not in _pools:
         # spawn, not fork: the server has threads (and SQLite connections) a fork would copy mid-use
-        _pools[lane] = ProcessPoolExecutor(max_workers=RENDERERS, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_start_renderer, initargs=(NICENESS[lane],))
+        _pools[lane] = ProcessPoolExecutor(
+            max_workers=RENDERERS,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_renderer,
+            initargs=(NICENESS[lane],),
+        )
     return _pools[lane]
 
 
@@ -183,7 +187,7 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:   # someone else's: alive
+    except OSError:  # someone else's: alive
         return True
     return True
 
@@ -204,16 +208,16 @@ class Board:
     process died, or older than ``HOLD_LIMIT`` s, is taken for lost."""
 
     CLIENTS, PROBE, HALF_LIFE, TIMES, SEATS = 1024, 16, 30.0, 16, 32
-    SEAT_FRESH = 2.0                      # s: a waiting process refreshes its seat every POLL
-    HOLD_LIMIT = RENDER_TIMEOUT + 60      # s
-    HEAD = struct.Struct("<qd")           # a lane's: the pid rendering (0: nobody), since
-    SEAT = struct.Struct("<qqqQdd")       # pid (0: free), lane, kind, client hash, asked at, refreshed at
-    CLIENT = struct.Struct("<Qdd%dd" % TIMES)   # hash (0: free), usage, updated, its last render starts
+    SEAT_FRESH = 2.0  # s: a waiting process refreshes its seat every POLL
+    HOLD_LIMIT = RENDER_TIMEOUT + 60  # s
+    HEAD = struct.Struct("<qd")  # a lane's: the pid rendering (0: nobody), since
+    SEAT = struct.Struct("<qqqQdd")  # pid (0: free), lane, kind, client hash, asked at, refreshed at
+    CLIENT = struct.Struct("<Qdd%dd" % TIMES)  # hash (0: free), usage, updated, its last render starts
 
     def __init__(self, lock=None):
         self.seats_at = len(LANES) * self.HEAD.size
         self.clients_at = self.seats_at + self.SEATS * self.SEAT.size
-        self.table = mmap.mmap(-1, self.clients_at + self.CLIENTS * self.CLIENT.size)   # shared with forked children
+        self.table = mmap.mmap(-1, self.clients_at + self.CLIENTS * self.CLIENT.size)  # shared with forked children
         self.lock = lock if lock is not None else threading.Lock()
 
     def _acquire(self) -> bool:
@@ -245,7 +249,7 @@ class Board:
         return best[0], 0.0, [0.0] * self.TIMES
 
     def _usage(self, key: int, now: float) -> float:
-        return self._client(key, now)[1]   # 0 for a client not in the table
+        return self._client(key, now)[1]  # 0 for a client not in the table
 
     def _charge(self, key: int, seconds: float, now: float, started: float | None = None) -> float:
         at, usage, times = self._client(key, now)
@@ -323,11 +327,15 @@ class Board:
             taken = holder != 0 and (holder != pid or not idle) and now - since < self.HOLD_LIMIT and _alive(holder)
             rank = (kind, self._usage(key, now), asked, pid)
             first = not taken and all(
-                not other or other == pid or their_lane != lane or refreshed < now - self.SEAT_FRESH
+                not other
+                or other == pid
+                or their_lane != lane
+                or refreshed < now - self.SEAT_FRESH
                 or (their_kind, self._usage(their_key, now), their_asked, other) > rank
                 for other, their_lane, their_kind, their_key, their_asked, refreshed in (
-                    self.SEAT.unpack_from(self.table, self.seats_at + i * self.SEAT.size)
-                    for i in range(self.SEATS)))
+                    self.SEAT.unpack_from(self.table, self.seats_at + i * self.SEAT.size) for i in range(self.SEATS)
+                )
+            )
             if first:
                 self.HEAD.pack_into(self.table, head, pid, now)
                 self.SEAT.pack_into(self.table, seat, 0, 0, 0, 0, 0.0, 0.0)
@@ -352,7 +360,7 @@ class Board:
                 self.lock.release()
 
 
-_shared: list = []   # the Board of this server (made on first use, or shared before the fork)
+_shared: list = []  # the Board of this server (made on first use, or shared before the fork)
 
 
 def share_board() -> None:
@@ -383,8 +391,12 @@ def _take_place(ticket: Ticket, waiting: int) -> None:
 
 def _waits_already(client: str, lane: int) -> bool:
     """``client`` has a sheet waiting for ``lane``'s renderer in this process (under ``_lock``)."""
-    return any(t.client == client and t.key in _jobs and not _jobs[t.key].started
-               for (its_lane, _), places in _places.items() if its_lane == lane for t in places)
+    return any(
+        t.client == client and t.key in _jobs and not _jobs[t.key].started
+        for (its_lane, _), places in _places.items()
+        if its_lane == lane
+        for t in places
+    )
 
 
 def _leave(ticket: Ticket) -> None:
@@ -400,9 +412,21 @@ def _leave(ticket: Ticket) -> None:
             del _jobs[ticket.key]
 
 
-def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | None = None, printed=None,
-               agreed: str | None = None, scorer: bool = False, client: str | None = None,
-               per_minute: int | None = None, parts_of=None, printer=None, lane: int = SHEETS) -> bytes:
+def render_pdf(
+    key,
+    record: dict,
+    paper: str,
+    waiting: int,
+    lock_path: str | None = None,
+    printed=None,
+    agreed: str | None = None,
+    scorer: bool = False,
+    client: str | None = None,
+    per_minute: int | None = None,
+    parts_of=None,
+    printer=None,
+    lane: int = SHEETS,
+) -> bytes:
     """The sheet of ``record`` as PDF bytes, rendered in the renderer process.
     ``key`` names the sheet (the same key waiting or in flight is rendered once);
     at most ``waiting`` callers of each kind (``scorer``: the scorer's link, or
@@ -424,24 +448,24 @@ def render_pdf(key, record: dict, paper: str, waiting: int, lock_path: str | Non
             job = _jobs.get(key)
             if job is not None or parts is not None:
                 ticket = Ticket(key, who, client, now, lane)
-                _take_place(ticket, waiting)          # Busy: nothing is left behind
-                if job is None:                       # a new sheet: it waits for the renderer
+                _take_place(ticket, waiting)  # Busy: nothing is left behind
+                if job is None:  # a new sheet: it waits for the renderer
                     job = _jobs[key] = Job(parts, lock_path, printer, lane)
                 job.tickets.append(ticket)
                 _start_next()
                 break
             mine = _board().ask(client, now)
             if _waits_already(client, lane):
-                raise Busy()                          # one new sheet of its own waits already
+                raise Busy()  # one new sheet of its own waits already
             if len(places) >= waiting and all(t.standing() <= mine for t in places):
-                raise Busy()                          # no place for it: say so before any work
+                raise Busy()  # no place for it: say so before any work
             if not counted:
                 _board().count_render(client, per_minute, now)
                 counted = True
         # the HTML (or the season's data), here where the rule books are
         parts = parts_of() if parts_of is not None else sheet_pdf_parts(record, paper, printed, agreed)
     deadline = time.monotonic() + RENDER_TIMEOUT
-    while not ticket.event.wait(POLL):   # another process's renderer may free up: look again
+    while not ticket.event.wait(POLL):  # another process's renderer may free up: look again
         with _lock:
             if ticket.event.is_set():
                 break
@@ -490,15 +514,15 @@ def _start_next_in(lane: int) -> None:
         best = _best(now, lane)
         board = _board()
         if best is None:
-            board.claim(os.getpid(), lane, None, True, now)    # waits with nothing
+            board.claim(os.getpid(), lane, None, True, now)  # waits with nothing
             return
         (who, _, asked, _, client), key = best
         if not board.claim(os.getpid(), lane, (who, client, asked), True, now):
-            return                                       # another sheet goes first; the waiters look again
+            return  # another sheet goes first; the waiters look again
         job = _jobs[key]
         try:
             rendering = _get_pool(lane).submit(_render, job.parts, job.lock_path, job.printer)
-        except (BrokenProcessPool, RuntimeError):   # the renderer died; a new one next time
+        except (BrokenProcessPool, RuntimeError):  # the renderer died; a new one next time
             _pools.pop(lane, None)
             board.release(os.getpid(), lane, None, 0.0, time.time())
             _end_job(key, ("error", Failed()))
@@ -530,7 +554,7 @@ def _finished(rendering, key, lane: int) -> None:
     try:
         pdf, seconds = rendering.result()
         outcome = ("ok", pdf)
-    except BrokenProcessPool:   # the renderer died (killed, out of memory): a new one next time
+    except BrokenProcessPool:  # the renderer died (killed, out of memory): a new one next time
         outcome = ("error", Failed())
         with _lock:
             _pools.pop(lane, None)

@@ -39,9 +39,26 @@ from ..rules.core import format_counters, signed_counters
 from ..rules.season import in_money, unit_of
 from ..words.localtime import printed_line
 from ..words.season_text import debt_words
-from ..words.wording import (amount_text, head_to_head_rows, long_date, signed_amount, stake_label, stats_rows,
-                             unit_words)
-from .sheet import CONTENT_WIDTH_PT, MIN_NUMBER_PT, MONO_EM, NUMBER_PT, ROOT, STATIC, environment, merge_markers, page_css
+from ..words.wording import (
+    amount_text,
+    head_to_head_rows,
+    long_date,
+    signed_amount,
+    stake_label,
+    stats_rows,
+    unit_words,
+)
+from .sheet import (
+    CONTENT_WIDTH_PT,
+    MIN_NUMBER_PT,
+    MONO_EM,
+    NUMBER_PT,
+    ROOT,
+    STATIC,
+    environment,
+    merge_markers,
+    page_css,
+)
 
 STYLESHEETS = (STATIC / "sheet.css", STATIC / "season-sheet.css")
 CHUNK = 10  # evenings per ledger text (one table row)
@@ -72,10 +89,17 @@ def _ledger(s, paper: str, money) -> dict:
     # evenings of one date (a club night's tables) by the date and their names, up to
     # SHARED_CH ("2026-12-04 Friday club R1 T2"): the date alone told them from nobody
     on_date = Counter(e.played_on for e in s.evenings)
-    said = [f"{e.played_on} {e.key}" if e.played_on and on_date[e.played_on] > 1 else e.played_on or str(e.key)
-            for e in s.evenings]
-    evening_ch = max([10] + [min(len(w), SHARED_CH if e.played_on and on_date[e.played_on] > 1 else EVENING_CH)
-                             for w, e in zip(said, s.evenings)])
+    said = [
+        f"{e.played_on} {e.key}" if e.played_on and on_date[e.played_on] > 1 else e.played_on or str(e.key)
+        for e in s.evenings
+    ]
+    evening_ch = max(
+        [10]
+        + [
+            min(len(w), SHARED_CH if e.played_on and on_date[e.played_on] > 1 else EVENING_CH)
+            for w, e in zip(said, s.evenings)
+        ]
+    )
     words = [f"{w[:evening_ch]:<{evening_ch}} {e.rulebook[:10]:<10} {e.hands:>5}" for w, e in zip(said, s.evenings)]
     heading = f"{'Evening':<{evening_ch}} {'Rule book':<10} Hands"
     words_ch = max([len(heading)] + [len(w) for w in words])
@@ -85,13 +109,21 @@ def _ledger(s, paper: str, money) -> dict:
 
     lines = [line(cells) for cells in amounts]
     rows = [f"{w:<{words_ch}}{a}" for w, a in zip(words, lines)]  # one text a row: WeasyPrint lays out lines
-    chunks = ["\n".join(rows[i:i + CHUNK]) for i in range(0, len(rows), CHUNK)]
+    chunks = ["\n".join(rows[i : i + CHUNK]) for i in range(0, len(rows), CHUNK)]
     width_ch = words_ch + player_ch * len(names)
     font_pt = max(MIN_NUMBER_PT, min(NUMBER_PT, CONTENT_WIDTH_PT[paper] / (width_ch * MONO_EM)))
     amount_heading = "".join(f"   {'Even.':>{wide}}  {'Total':>{wide_total}}" for _ in names)
-    return {"chunks": chunks, "lines": rows, "words_ch": words_ch, "player_ch": player_ch, "width_ch": width_ch,
-            "font_pt": round(font_pt, 2), "words_heading": heading, "amount_heading": amount_heading,
-            "totals": f"{'Season':<{evening_ch + 11}} {s.hands:>5}".ljust(words_ch) + line(totals)}
+    return {
+        "chunks": chunks,
+        "lines": rows,
+        "words_ch": words_ch,
+        "player_ch": player_ch,
+        "width_ch": width_ch,
+        "font_pt": round(font_pt, 2),
+        "words_heading": heading,
+        "amount_heading": amount_heading,
+        "totals": f"{'Season':<{evening_ch + 11}} {s.hands:>5}".ljust(words_ch) + line(totals),
+    }
 
 
 def _money(money) -> list[dict]:
@@ -99,12 +131,22 @@ def _money(money) -> list[dict]:
     only for the evenings without a stake, or a season with no stake at all)."""
     out = []
     for unit in money.units:
-        label = ("in counters" if money.units == (None,) else "evenings without a stake, in counters"
-                 if unit is None else "in old pence (£sd)" if unit == "d" else f"in {unit}")
-        out.append({"label": label,
-                    "balances": [{"name": n, "amount": signed_amount(v, unit)} for n, v in money.balances[unit].items()],
-                    "payments": [f"{p.payer} pays {p.payee} {amount_text(p.amount, unit)}"
-                                 for p in money.payments[unit]]})
+        label = (
+            "in counters"
+            if money.units == (None,)
+            else "evenings without a stake, in counters"
+            if unit is None
+            else "in old pence (£sd)"
+            if unit == "d"
+            else f"in {unit}"
+        )
+        out.append(
+            {
+                "label": label,
+                "balances": [{"name": n, "amount": signed_amount(v, unit)} for n, v in money.balances[unit].items()],
+                "payments": [f"{p.payer} pays {p.payee} {amount_text(p.amount, unit)}" for p in money.payments[unit]],
+            }
+        )
     return out
 
 
@@ -112,15 +154,21 @@ def column_key(units) -> str:
     """What the ledger's columns say: counters, or each evening's result in counters and the
     running total in money (of that evening's currency: evenings at two stakes are never added)."""
     if units == (None,):
-        return ("Amounts in counters. Each player's columns: the evening's result (blank where the player sat "
-                "out), then the season's running total.")
-    return ("Each player's columns: the evening's result in counters (blank where the player sat out), then the "
-            "season's running total in money at each evening's stake, per currency"
-            + ("; in counters where an evening had no stake" if None in units else "") + ".")
+        return (
+            "Amounts in counters. Each player's columns: the evening's result (blank where the player sat "
+            "out), then the season's running total."
+        )
+    return (
+        "Each player's columns: the evening's result in counters (blank where the player sat out), then the "
+        "season's running total in money at each evening's stake, per currency"
+        + ("; in counters where an evening had no stake" if None in units else "")
+        + "."
+    )
 
 
-def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.datetime | None = None,
-                   attachment_name: str | None = None) -> dict:
+def season_context(
+    s, owed, title: str, paper: str = "a4", printed: datetime.datetime | None = None, attachment_name: str | None = None
+) -> dict:
     """Plain data for ``templates/season_sheet.html``."""
     dated = [e.played_on for e in s.evenings if e.played_on]
     span = f"{long_date(dated[0])} to {long_date(dated[-1])}" if dated else ""
@@ -130,31 +178,49 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
             books.append(e.rulebook)
     stakes = []
     for e in s.evenings:
-        label = stake_label({"currency": e.stake.currency, "per_counter": str(e.stake.per_counter)} if e.stake else None)
+        label = stake_label(
+            {"currency": e.stake.currency, "per_counter": str(e.stake.per_counter)} if e.stake else None
+        )
         if label not in stakes:
             stakes.append(label)
     limits = []
     if s.since or s.until:
-        limits.append(f"evenings {'from ' + long_date(s.since) if s.since else ''}"
-                      f"{' ' if s.since and s.until else ''}{'to ' + long_date(s.until) if s.until else ''}")
+        limits.append(
+            f"evenings {'from ' + long_date(s.since) if s.since else ''}"
+            f"{' ' if s.since and s.until else ''}{'to ' + long_date(s.until) if s.until else ''}"
+        )
     if s.rulebook:
         limits.append(f"evenings of {BOOKS[s.rulebook].name}")
     players = list(s.players)
     money = in_money(s)
     chart_players = players if len(players) <= MAX_CHART_PLAYERS else players[:MAX_CHART_PLAYERS]
     charts = []
-    for unit in money.units:   # a chart per currency: evenings at different stakes are never added
+    for unit in money.units:  # a chart per currency: evenings at different stakes are never added
         words = unit_words(unit, money.units)
-        chart_rows = [row[:len(chart_players)] for e, row in zip(s.evenings, money.running) if unit_of(e) == unit]
+        chart_rows = [row[: len(chart_players)] for e, row in zip(s.evenings, money.running) if unit_of(e) == unit]
         chart_rows, at = thin(chart_rows)
-        chart = balance_chart_svg(chart_players, chart_rows, width=500, height=220, at=at,
-                                  title=f"Running totals after each evening, {words}", x_label="evening",
-                                  unit=unit)
+        chart = balance_chart_svg(
+            chart_players,
+            chart_rows,
+            width=500,
+            height=220,
+            at=at,
+            title=f"Running totals after each evening, {words}",
+            x_label="evening",
+            unit=unit,
+        )
         charts.append({"svg": Markup(merge_markers(chart)), "caption": f"Running totals after each evening ({words})"})
     sums = {unit: sum(balances.values()) for unit, balances in money.balances.items()}
-    running_ok = all(money.balances[unit].get(n, 0) == sum(
-        (e.totals if e.money is None else e.money)[e.players.index(n)]
-        for e in s.evenings if n in e.players and unit_of(e) == unit) for unit in money.units for n in players)
+    running_ok = all(
+        money.balances[unit].get(n, 0)
+        == sum(
+            (e.totals if e.money is None else e.money)[e.players.index(n)]
+            for e in s.evenings
+            if n in e.players and unit_of(e) == unit
+        )
+        for unit in money.units
+        for n in players
+    )
     count = len(s.evenings)
     return {
         "title": title,
@@ -168,15 +234,20 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
         "stakes": "; ".join(stakes) or "–",
         "filter": "; ".join(limits),
         "column_key": column_key(money.units),
-        "head_to_head_unit": ("in counters" if money.units == (None,) else "in money per currency"
-                              + (" (counters for the evenings without a stake)" if None in money.units else "")),
+        "head_to_head_unit": (
+            "in counters"
+            if money.units == (None,)
+            else "in money per currency"
+            + (" (counters for the evenings without a stake)" if None in money.units else "")
+        ),
         "ledger": _ledger(s, paper, money),
         "charts": charts,
         "money": _money(money),
         "owed": [debt_words(d) for d in owed or ()],
         "evenings_ok": all(sum(e.totals) == 0 for e in s.evenings),
-        "balance_sum": "0" if all(v == 0 for v in sums.values()) else " · ".join(
-            amount_text(v, u) if u is not None else format_counters(v) for u, v in sums.items()),
+        "balance_sum": "0"
+        if all(v == 0 for v in sums.values())
+        else " · ".join(amount_text(v, u) if u is not None else format_counters(v) for u, v in sums.items()),
         "balanced": all(v == 0 for v in sums.values()),
         "running_ok": running_ok,
         "stats": stats_rows(s, money) if players else [[""]],
@@ -185,9 +256,17 @@ def season_context(s, owed, title: str, paper: str = "a4", printed: datetime.dat
     }
 
 
-def season_sheet_html(s, owed, title: str, paper: str = "A4", printed=None, inline_css: bool = True,
-                      attachment_name: str | None = None, context: dict | None = None,
-                      drawn: dict | None = None) -> str:
+def season_sheet_html(
+    s,
+    owed,
+    title: str,
+    paper: str = "A4",
+    printed=None,
+    inline_css: bool = True,
+    attachment_name: str | None = None,
+    context: dict | None = None,
+    drawn: dict | None = None,
+) -> str:
     """The sheet as HTML; ``drawn`` (for the PDF, ``season_sheet_pdf``): ``{"probe": True}`` or
     ``{"heights": [px, …]}``, the ledger's lines left out for ``ledger_pdf`` to draw."""
     size = page_css(paper)  # refuses an unknown paper before any work
@@ -195,8 +274,11 @@ def season_sheet_html(s, owed, title: str, paper: str = "A4", printed=None, inli
     if context is None:
         context = season_context(s, owed, title, paper, printed, attachment_name)
     css = "\n".join(p.read_text(encoding="utf-8") for p in STYLESHEETS)
-    return environment().get_template("season_sheet.html").render(
-        s=context, stylesheet=Markup(css) if inline_css else None, page_css=Markup(size), drawn=drawn)
+    return (
+        environment()
+        .get_template("season_sheet.html")
+        .render(s=context, stylesheet=Markup(css) if inline_css else None, page_css=Markup(size), drawn=drawn)
+    )
 
 
 _printer = threading.local()
@@ -204,8 +286,8 @@ _printer = threading.local()
 
 def _resources(paper: str):
     """Font configuration and parsed stylesheets, once per thread and paper."""
-    import weasyprint   # ~0.4 s: only where a PDF is made (the renderer process)
-    from weasyprint.text.fonts import FontConfiguration   # (WeasyPrint, as above)
+    import weasyprint  # ~0.4 s: only where a PDF is made (the renderer process)
+    from weasyprint.text.fonts import FontConfiguration  # (WeasyPrint, as above)
 
     cache = getattr(_printer, "cache", None)
     if cache is None:
@@ -216,16 +298,28 @@ def _resources(paper: str):
     return cache["font_config"], cache["css"][paper]
 
 
-def season_sheet_pdf(s, owed, title: str, paper: str = "A4", attachment: tuple[bytes, str] | None = None,
-                     printed: datetime.datetime | None = None) -> bytes:
+def season_sheet_pdf(
+    s,
+    owed,
+    title: str,
+    paper: str = "A4",
+    attachment: tuple[bytes, str] | None = None,
+    printed: datetime.datetime | None = None,
+) -> bytes:
     """The season sheet as PDF bytes; ``attachment`` = ``(data, filename)`` is carried in it.
     (The server renders it in its renderer process: ``season_pdf_parts`` here, then
     ``print_season_pdf`` there, see ``pdf.py``.)"""
     return print_season_pdf(*season_pdf_parts(s, owed, title, paper, attachment, printed))
 
 
-def season_pdf_parts(s, owed, title: str, paper: str = "A4", attachment: tuple[bytes, str] | None = None,
-                     printed: datetime.datetime | None = None) -> tuple:
+def season_pdf_parts(
+    s,
+    owed,
+    title: str,
+    paper: str = "A4",
+    attachment: tuple[bytes, str] | None = None,
+    printed: datetime.datetime | None = None,
+) -> tuple:
     """What ``print_season_pdf`` needs, made where the rule books are: the sheet's plain
     data (``season_context``), the paper and the attachment."""
     page_css(paper)  # refuses an unknown paper before any work
@@ -240,21 +334,26 @@ def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | 
     ledger lines, and the lines are then written into the PDF (``ledger_pdf``): WeasyPrint
     would spend ~2.4 ms of CPU on each. A ledger with a character DejaVu Sans Mono lacks
     is set by WeasyPrint as before (it falls back to another font)."""
-    import weasyprint   # ~0.4 s: only where a PDF is made (the renderer process)
+    import weasyprint  # ~0.4 s: only where a PDF is made (the renderer process)
 
     font_config, stylesheet = _resources(paper)
     attachments = []
     if attachment:
         data, filename = attachment
-        attachments.append(weasyprint.Attachment(
-            file_obj=io.BytesIO(data), name=filename, relationship="Data",
-            description="The circle's archive: its members and every session record (gleek-circle/1)"))
+        attachments.append(
+            weasyprint.Attachment(
+                file_obj=io.BytesIO(data),
+                name=filename,
+                relationship="Data",
+                description="The circle's archive: its members and every session record (gleek-circle/1)",
+            )
+        )
 
     def render(drawn):
-        html = season_sheet_html(None, None, context["title"], paper, inline_css=False, context=context,
-                                 drawn=drawn)
+        html = season_sheet_html(None, None, context["title"], paper, inline_css=False, context=context, drawn=drawn)
         return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").render(
-            stylesheets=[stylesheet], font_config=font_config)
+            stylesheets=[stylesheet], font_config=font_config
+        )
 
     lines = context["ledger"]["lines"]
     document, finisher = None, None
@@ -269,7 +368,7 @@ def print_season_pdf(context: dict, paper: str, attachment: tuple[bytes, str] | 
 
 def _boxes(document, attribute: str) -> list[tuple[int, int, object]]:
     """``(page index, value, box)`` of each table cell carrying ``attribute``, in page order."""
-    from weasyprint.formatting_structure import boxes   # (WeasyPrint: only where a PDF is made)
+    from weasyprint.formatting_structure import boxes  # (WeasyPrint: only where a PDF is made)
 
     found = []
     for number, page in enumerate(document.pages):
@@ -287,7 +386,7 @@ def _page_bottom(document, number: int) -> float:
 def _drawn_ledger(render, lines: list[str], font):
     """The document with each page's ledger lines left out, and the finisher that draws them;
     ``(None, None)`` when the measured boxes do not fall as planned (then WeasyPrint sets them)."""
-    from weasyprint.formatting_structure import boxes   # (WeasyPrint: only where a PDF is made)
+    from weasyprint.formatting_structure import boxes  # (WeasyPrint: only where a PDF is made)
 
     probe = render({"probe": True})
     cells = _boxes(probe, "data-ledger-probe")
@@ -298,8 +397,10 @@ def _drawn_ledger(render, lines: list[str], font):
     text_box = next(b for b in line_box.descendants() if isinstance(b, boxes.TextBox))
     # a text box's baseline is from its own top: the baseline from the box's top, as WeasyPrint draws it
     line_px, baseline_px = line_box.height, text_box.position_y + text_box.baseline - first.content_box_y()
-    room = [(_page_bottom(probe, first_page) - first.content_box_y()) / line_px,
-            (_page_bottom(probe, next_page) - second.content_box_y()) / line_px]
+    room = [
+        (_page_bottom(probe, first_page) - first.content_box_y()) / line_px,
+        (_page_bottom(probe, next_page) - second.content_box_y()) / line_px,
+    ]
     for slack in (0, 1):
         per_page = [int(room[0] + 1e-6) - slack, int(room[1] + 1e-6) - slack]
         if per_page[1] < 1:
@@ -315,10 +416,11 @@ def _drawn_ledger(render, lines: list[str], font):
         document = render({"heights": [n * line_px for n in counts]})
         placed = _boxes(document, "data-ledger-page")
         start = placed[0][0] if placed else 0
-        if (len(placed) == len(counts)
-                and all(p == start + i and v == i for i, (p, v, _) in enumerate(placed))
-                and all(box.content_box_y() + box.height <= _page_bottom(document, p) + 0.01
-                        for p, _, box in placed)):
+        if (
+            len(placed) == len(counts)
+            and all(p == start + i and v == i for i, (p, v, _) in enumerate(placed))
+            and all(box.content_box_y() + box.height <= _page_bottom(document, p) + 0.01 for p, _, box in placed)
+        ):
             return document, _finisher(placed, counts, lines, font, line_px, baseline_px)
     return None, None
 
@@ -340,14 +442,19 @@ def _finisher(placed, counts, lines, font, line_px, baseline_px):
             font_pt = box.style["font_size"] * scale
             x = box.content_box_x() * scale
             top = box.content_box_y()
-            chunk_lines = lines[start:start + count]
-            rules = [height_pt - (top + (i + 1) * line_px) * scale for i in range(count)
-                     if (start + i + 1) % CHUNK == 0 and start + i + 1 < len(lines)]
+            chunk_lines = lines[start : start + count]
+            rules = [
+                height_pt - (top + (i + 1) * line_px) * scale
+                for i in range(count)
+                if (start + i + 1) % CHUNK == 0 and start + i + 1 < len(lines)
+            ]
             # WeasyPrint's drawing in q … Q, so that the lines are written in the page's own coordinates
             stream.stream.insert(0, b"q")
-            stream.stream += [b"Q", text_ops(font, chunk_lines, x, height_pt - (top + baseline_px) * scale,
-                                             font_pt, line_px * scale),
-                              rule_ops(x, x + box.width * scale, rules)]
+            stream.stream += [
+                b"Q",
+                text_ops(font, chunk_lines, x, height_pt - (top + baseline_px) * scale, font_pt, line_px * scale),
+                rule_ops(x, x + box.width * scale, rules),
+            ]
             start += count
 
     return finish

@@ -136,15 +136,22 @@ def hand_rows(book, options: dict, record: dict, settlement, labels) -> list[dic
     """Each hand: what happened in words, and each player's phases, total and balance."""
     names, rows = settlement.players, []
     for result, hand, running in zip(settlement.hands, record["hands"], settlement.running):
-        rows.append({
-            "number": result.number,
-            "dealer": names[result.dealer],
-            **describe_hand(book, options, hand, labels, result.phases),
-            "disputes": disputes_of(hand, names),
-            "players": [{"phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
-                         "total": _cell(result.total[seat]), "balance": _cell(running[seat])}
-                        for seat in SEATS],
-        })
+        rows.append(
+            {
+                "number": result.number,
+                "dealer": names[result.dealer],
+                **describe_hand(book, options, hand, labels, result.phases),
+                "disputes": disputes_of(hand, names),
+                "players": [
+                    {
+                        "phases": [_cell(result.phases[p][seat]) for p in book.phase_ids],
+                        "total": _cell(result.total[seat]),
+                        "balance": _cell(running[seat]),
+                    }
+                    for seat in SEATS
+                ],
+            }
+        )
     return rows
 
 
@@ -163,29 +170,44 @@ def summary_of(book, settlement, stake) -> dict:
     """The foot of the sheet: each phase's totals and checks, the balances (in money
     that adds up) and the payments."""
     names, phase_totals = settlement.players, settlement.phase_totals()
-    totals = [{"phases": [_cell(phase_totals[p][seat]) for p in book.phase_ids],
-               "total": _cell(settlement.balances[seat])} for seat in SEATS]
-    checks = [{"phase": p.title, "line": sum_line(phase_totals[p.id]), "ok": sum(phase_totals[p.id]) == 0}
-              for p in book.phase_info]
+    totals = [
+        {"phases": [_cell(phase_totals[p][seat]) for p in book.phase_ids], "total": _cell(settlement.balances[seat])}
+        for seat in SEATS
+    ]
+    checks = [
+        {"phase": p.title, "line": sum_line(phase_totals[p.id]), "ok": sum(phase_totals[p.id]) == 0}
+        for p in book.phase_info
+    ]
     hands_ok = all(sum(r.total) == 0 for r in settlement.hands)
     sheet_sum = sum(settlement.balances)
     cash = session_money(settlement, stake)
-    balances = [{"name": names[seat], "amount": format_counters(balance),
-                 "money": cash.balances[seat] if cash else None,
-                 "sign": "up" if balance > 0 else "down" if balance < 0 else "square"}
-                for seat, balance in enumerate(settlement.balances)]
+    balances = [
+        {
+            "name": names[seat],
+            "amount": format_counters(balance),
+            "money": cash.balances[seat] if cash else None,
+            "sign": "up" if balance > 0 else "down" if balance < 0 else "square",
+        }
+        for seat, balance in enumerate(settlement.balances)
+    ]
     payments = []
     for number, payment in enumerate(settlement.payments):
         sentence = f"{names[payment.payer]} pays {names[payment.payee]} {money(payment.amount, None)}"
         payments.append(sentence + (f" = {cash.payments[number]}" if cash else ""))
-    return {"totals": totals, "balances": balances, "payments": payments,
-            "money_note": cash.note if cash else None, "checks": checks, "hands_ok": hands_ok,
-            "sheet_sum": format_counters(sheet_sum),
-            "balanced": sheet_sum == 0 and hands_ok and all(c["ok"] for c in checks)}
+    return {
+        "totals": totals,
+        "balances": balances,
+        "payments": payments,
+        "money_note": cash.note if cash else None,
+        "checks": checks,
+        "hands_ok": hands_ok,
+        "sheet_sum": format_counters(sheet_sum),
+        "balanced": sheet_sum == 0 and hands_ok and all(c["ok"] for c in checks),
+    }
 
 
 def agreed_line(record: dict) -> str | None:
-    """"12 of 12 hands agreed" where each hand needs the other players' OK (two of
+    """ "12 of 12 hands agreed" where each hand needs the other players' OK (two of
     them, not counting the scorer's own, and nobody disputing it), as the table
     says it: "11 of 12 hands agreed; not agreed: 7 (disputed)"."""
     if not record.get("confirm"):
@@ -224,8 +246,7 @@ def _marker_path(tag: str, a: dict) -> str:
 def _merge_run(match) -> str:
     markers = [(m.group(1), dict(ATTRIBUTE.findall(m.group(2)))) for m in MARKER.finditer(match.group(0))]
     styles = {tuple(a.get(k) for k in MARKER_STYLE) for _, a in markers}
-    if len(styles) != 1 or any(set(a) != MARKER_SHAPE[tag] | {k for k in MARKER_STYLE if k in a}
-                               for tag, a in markers):
+    if len(styles) != 1 or any(set(a) != MARKER_SHAPE[tag] | {k for k in MARKER_STYLE if k in a} for tag, a in markers):
         return match.group(0)  # not plain markers of one look: leave them be
     style = "".join(f' {k}="{v}"' for k, v in zip(MARKER_STYLE, styles.pop()) if v is not None)
     return f'<path d="{"".join(_marker_path(tag, a) for tag, a in markers)}"{style}/>'
@@ -258,8 +279,10 @@ WORDS_HEADING = "Hand: what happened (dealer · trump · stock · ruff · sets �
 def _fill(colour: str) -> str:
     """A one-colour image for a ``background`` layer (WeasyPrint 70 paints a
     one-colour ``linear-gradient`` over the whole box, whatever its size)."""
-    return ("url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='4' height='4'%3E"
-            f"%3Crect width='4' height='4' fill='%23{colour}'/%3E%3C/svg%3E\")")
+    return (
+        "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='4' height='4'%3E"
+        f"%3Crect width='4' height='4' fill='%23{colour}'/%3E%3C/svg%3E\")"
+    )
 
 
 #: The table's background layers: image, width, colour role.
@@ -288,8 +311,11 @@ def ledger(context: dict, paper: str) -> dict:
     amounts += [cell["text"] for t in context["totals"] for cell in t["phases"]]
     amount_w = widest(amounts + [p["short"] for p in context["phases"]], 3)
     total_w = widest([p["total"]["text"] for row in hands for p in row["players"]], len(HAND_HEADINGS[0]))
-    balance_w = widest([p["balance"]["text"] for row in hands for p in row["players"]]
-                       + [t["total"]["text"] for t in context["totals"]], len(HAND_HEADINGS[1]))
+    balance_w = widest(
+        [p["balance"]["text"] for row in hands for p in row["players"]]
+        + [t["total"]["text"] for t in context["totals"]],
+        len(HAND_HEADINGS[1]),
+    )
     phases = len(context["phases"])
     phases_ch = GROUP_GAP + phases * amount_w + (phases - 1)
     total_ch = 2 + total_w
@@ -311,14 +337,18 @@ def ledger(context: dict, paper: str) -> dict:
             out += " " * 2 + total.rjust(total_w) + " " + balance.rjust(balance_w) + " "
         return out.rstrip()
 
-    rows = [{
-        "number": row["number"],
-        "words": " · ".join(row["words"]),
-        "amounts": amounts_text([([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"])
-                                 for p in row["players"]]),
-        "note": row["note"],
-        "disputes": row["disputes"],
-    } for row in hands]
+    rows = [
+        {
+            "number": row["number"],
+            "words": " · ".join(row["words"]),
+            "amounts": amounts_text(
+                [([c["text"] for c in p["phases"]], p["total"]["text"], p["balance"]["text"]) for p in row["players"]]
+            ),
+            "note": row["note"],
+            "disputes": row["disputes"],
+        }
+        for row in hands
+    ]
     phase_headings = amounts_text([([p["short"] for p in context["phases"]], *HAND_HEADINGS)] * 3)
     totals = amounts_text([([c["text"] for c in t["phases"]], "", t["total"]["text"]) for t in context["totals"]])
     background = ledger_background(words_ch, player_ch, phases_ch, total_ch, balance_ch)
@@ -343,12 +373,14 @@ def ledger_background(words_ch, player_ch, phases_ch, total_ch, balance_ch) -> s
         layers.append(("player", start + GROUP_GAP / 2 - 0.1, None))
         layers.append(("hand", start + phases_ch + 0.9, None))
         layers.append(("balance", start + phases_ch + total_ch, balance_ch))
-    return "; ".join([
-        "background-image: " + ", ".join(RULES[kind][0] for kind, _, _ in layers),
-        "background-position: " + ", ".join(f"{x:g}ch 0" for _, x, _ in layers),
-        "background-size: " + ", ".join(f"{RULES[kind][1] or f'{w}ch'} 100%" for kind, _, w in layers),
-        "background-repeat: no-repeat",
-    ])
+    return "; ".join(
+        [
+            "background-image: " + ", ".join(RULES[kind][0] for kind, _, _ in layers),
+            "background-position: " + ", ".join(f"{x:g}ch 0" for _, x, _ in layers),
+            "background-size: " + ", ".join(f"{RULES[kind][1] or f'{w}ch'} 100%" for kind, _, w in layers),
+            "background-repeat: no-repeat",
+        ]
+    )
 
 
 def page_css(paper: str) -> str:
@@ -365,19 +397,35 @@ def page_css(paper: str) -> str:
     return f"@page {{ size: {size} landscape; }}"
 
 
-def _render_html(record: dict, paper: str, inline_css: bool, back_url: str | None = None,
-                 printed: datetime.datetime | None = None, agreed: str | None = None) -> str:
+def _render_html(
+    record: dict,
+    paper: str,
+    inline_css: bool,
+    back_url: str | None = None,
+    printed: datetime.datetime | None = None,
+    agreed: str | None = None,
+) -> str:
     size = page_css(paper)  # refuses an unknown paper before any work
     paper = paper.lower()
     context = sheet_context(record, printed, agreed)
     template = environment().get_template("sheet.html")
-    return template.render(sheet=context, paper=paper, ledger=ledger(context, paper),
-                           stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
-                           page_css=Markup(size), back_url=back_url)
+    return template.render(
+        sheet=context,
+        paper=paper,
+        ledger=ledger(context, paper),
+        stylesheet=Markup(STYLESHEET.read_text(encoding="utf-8")) if inline_css else None,
+        page_css=Markup(size),
+        back_url=back_url,
+    )
 
 
-def render_sheet_html(record: dict, paper: str = "a4", back_url: str | None = None,
-                      printed: datetime.datetime | None = None, agreed: str | None = None) -> str:
+def render_sheet_html(
+    record: dict,
+    paper: str = "a4",
+    back_url: str | None = None,
+    printed: datetime.datetime | None = None,
+    agreed: str | None = None,
+) -> str:
     """The session sheet as one standalone HTML document (stylesheet inlined);
     ``back_url`` adds a link back to the table, on screen only; ``printed`` (an
     aware time in the viewer's zone) stamps it "printed 1 Dec 2026, 23:40 GMT"."""
@@ -391,8 +439,8 @@ def _print_resources(paper: str):
     """WeasyPrint's font configuration and the parsed print stylesheet, made
     once per thread (Pango is not thread-safe) and paper: making them costs
     about 10 ms a sheet, two thirds of a one-line document's whole time."""
-    import weasyprint   # ~0.5 s: only where a PDF is made (the renderer process, the sheet command)
-    from weasyprint.text.fonts import FontConfiguration   # (WeasyPrint, as above)
+    import weasyprint  # ~0.5 s: only where a PDF is made (the renderer process, the sheet command)
+    from weasyprint.text.fonts import FontConfiguration  # (WeasyPrint, as above)
 
     css = STYLESHEET.read_text(encoding="utf-8") + "\n" + page_css(paper)
     cache = getattr(_printer, "cache", None)
@@ -416,22 +464,26 @@ def render_sheet_pdf(record: dict, paper: str = "a4", printed: datetime.datetime
     return print_pdf(*sheet_pdf_parts(record, paper, printed))
 
 
-def sheet_pdf_parts(record: dict, paper: str = "a4", printed: datetime.datetime | None = None,
-                    agreed: str | None = None) -> tuple:
+def sheet_pdf_parts(
+    record: dict, paper: str = "a4", printed: datetime.datetime | None = None, agreed: str | None = None
+) -> tuple:
     """What ``print_pdf`` needs, made where the rule books are (the app's process):
     the HTML, the paper and the record's text to attach."""
-    return (_render_html(record, paper, inline_css=False, printed=printed, agreed=agreed), paper.lower(),
-            dump(record))
+    return (_render_html(record, paper, inline_css=False, printed=printed, agreed=agreed), paper.lower(), dump(record))
 
 
 def print_pdf(html: str, paper: str, record_text: str) -> bytes:
     """HTML to PDF with WeasyPrint (this needs no rule book: a separate renderer
     process can run it, see ``pdf.py``)."""
-    import weasyprint   # ~0.5 s: only where a PDF is made (the renderer process, the sheet command)
+    import weasyprint  # ~0.5 s: only where a PDF is made (the renderer process, the sheet command)
 
     font_config, stylesheet = _print_resources(paper)
     attachment = weasyprint.Attachment(
-        string=record_text, name=ATTACHMENT, relationship="Data",
-        description="This session's record (gleek-session/1): import this PDF or this file to restore it")
+        string=record_text,
+        name=ATTACHMENT,
+        relationship="Data",
+        description="This session's record (gleek-session/1): import this PDF or this file to restore it",
+    )
     return weasyprint.HTML(string=html, base_url=str(ROOT) + "/").write_pdf(
-        stylesheets=[stylesheet], font_config=font_config, attachments=[attachment])
+        stylesheets=[stylesheet], font_config=font_config, attachments=[attachment]
+    )

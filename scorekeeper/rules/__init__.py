@@ -69,5 +69,15 @@ def book(book_id: str) -> RuleBook:
     return BOOKS[book_id]
 
 
-__all__ = ["BOOKS", "DEFAULT_BOOK", "NOT_IMPLEMENTED", "Books", "InvalidRecord", "Payment", "Problem", "RuleBook",
-           "book", "fewest_payments"]
+__all__ = [
+    "BOOKS",
+    "DEFAULT_BOOK",
+    "NOT_IMPLEMENTED",
+    "Books",
+    "InvalidRecord",
+    "Payment",
+    "Problem",
+    "RuleBook",
+    "book",
+    "fewest_payments",
+]

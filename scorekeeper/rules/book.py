@@ -69,15 +69,20 @@ def check_disputes(check: HandCheck, disputes, agreed) -> None:
             check.fail("disputes", "disputes: a reason contains a character that is not valid text")
             return
         if len(reason) > MAX_REASON:
-            check.fail("disputes", f"disputes: a reason is at most {MAX_REASON} characters (this one has {len(reason)})")
+            check.fail(
+                "disputes", f"disputes: a reason is at most {MAX_REASON} characters (this one has {len(reason)})"
+            )
             return
         seats.append(dispute["seat"])
     if len(set(seats)) != len(seats):
         check.fail("disputes", f"disputes names a seat twice: {describe(seats)}")
     elif check.good("agreed") and isinstance(agreed, list) and set(seats) & set(agreed):
         both = sorted(set(seats) & set(agreed))
-        check.fail("disputes", f"disputes: seat {' and '.join(map(str, both))} also agreed to the hand "
-                               "(a player agrees or disputes, not both)")
+        check.fail(
+            "disputes",
+            f"disputes: seat {' and '.join(map(str, both))} also agreed to the hand "
+            "(a player agrees or disputes, not both)",
+        )
 
 
 NOTE_LIMIT = 500  # characters; no note at a card table needs more
@@ -111,8 +116,11 @@ class RuleBook:
         self.phase_rules = tuple(PhaseRule(p.id, p.rule) for p in self.phases)
         self._by_id = {p.id: p for p in self.phases}
         self._transfers = tuple((p.id, p.transfer) for p in self.phases)
-        self.hand_keys = (("dealer", "trump") + (("turned_up",) if self.has_turned_up else ())
-                          + tuple(key for p in self.phases for key in p.keys))
+        self.hand_keys = (
+            ("dealer", "trump")
+            + (("turned_up",) if self.has_turned_up else ())
+            + tuple(key for p in self.phases for key in p.keys)
+        )
         self.optional_hand_keys = type(self).optional_hand_keys + tuple(k for p in self.phases for k in p.optional_keys)
         self._hand_key_set = frozenset(self.hand_keys)
         self._trump_set = frozenset(self.trumps)
@@ -168,17 +176,40 @@ class RuleBook:
     def declare(self) -> list:
         """Every question of this book's hand, in the order of play (``hand.Question``):
         the deal's, each phase's, and the note, section by section."""
-        from .hand import ChoiceQuestion, SeatQuestion, TextQuestion, suit_labels   # the hand declarations (~18 ms): only the form's, never settle's
+        from .hand import (
+            ChoiceQuestion,
+            SeatQuestion,
+            TextQuestion,
+            suit_labels,
+        )  # the hand declarations (~18 ms): only the form's, never settle's
 
         turned = self.has_turned_up
-        questions = [SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
-                     ChoiceQuestion("trump", "deal" if turned else "trump", "Trump", "What is trump?",
-                                    label="Turned-up card: suit (trump)" if turned else "",
-                                    values=self.trumps, labels=suit_labels(self.trumps), look="suits")]
+        questions = [
+            SeatQuestion("dealer", "deal", "Dealer", "Who dealt?", reads_as="{} dealt"),
+            ChoiceQuestion(
+                "trump",
+                "deal" if turned else "trump",
+                "Trump",
+                "What is trump?",
+                label="Turned-up card: suit (trump)" if turned else "",
+                values=self.trumps,
+                labels=suit_labels(self.trumps),
+                look="suits",
+            ),
+        ]
         if turned:
-            questions.append(ChoiceQuestion("turned_up", "deal", "Turned-up card", "Which card was turned up?",
-                                            label="Turned-up card: rank", values=RANKS, reads_as="{} up",
-                                            look="ranks"))
+            questions.append(
+                ChoiceQuestion(
+                    "turned_up",
+                    "deal",
+                    "Turned-up card",
+                    "Which card was turned up?",
+                    label="Turned-up card: rank",
+                    values=RANKS,
+                    reads_as="{} up",
+                    look="ranks",
+                )
+            )
         for phase in self.phases:
             questions += phase.questions()
         questions.append(TextQuestion("note", "note", "Note", label="Note (optional)", limit=NOTE_LIMIT))
@@ -196,14 +227,14 @@ class RuleBook:
         return next(q for q in self.questions if q.key == key)
 
     def answers(self, hand: dict, options: dict, hands_before: list = (), names=("", "", "")):
-        from .hand import Answers   # the hand declarations (~18 ms): only the form's, never settle's
+        from .hand import Answers  # the hand declarations (~18 ms): only the form's, never settle's
 
         return Answers(self, hand, self.resolved_options(options), list(hands_before), names)
 
     def presets(self, answers) -> list:
         """One-tap answers for what most hands have (``hand.Preset``): the quiet hand
         (each phase's part of it, in the first phase's section), then each phase's own."""
-        from .hand import Preset   # the hand declarations (~18 ms): only the form's, never settle's
+        from .hand import Preset  # the hand declarations (~18 ms): only the form's, never settle's
 
         quiet, parts = {}, []
         for phase in self.phases:
@@ -253,8 +284,9 @@ class RuleBook:
     def required_keys(self) -> tuple[str, ...]:
         return self.hand_keys
 
-    def check_hand(self, number: int, hand: object, options: dict, hands_before: list,
-                   names: tuple, opening: int | None = None) -> list:
+    def check_hand(
+        self, number: int, hand: object, options: dict, hands_before: list, names: tuple, opening: int | None = None
+    ) -> list:
         """Every problem with one hand (``number`` is 1-based). ``opening`` is the ruff's
         opening stake, if the caller has counted it (else it is counted from ``hands_before``)."""
         check = HandCheck(number, hand if isinstance(hand, dict) else {}, names)
@@ -277,8 +309,11 @@ class RuleBook:
         if "trump" in hand and not (isinstance(hand["trump"], str) and hand["trump"] in self._trump_set):
             allowed = ", ".join(self.trumps)
             check.fail("trump", f"trump must be one of {allowed}, not {describe(hand['trump'])}")
-        if self.has_turned_up and "turned_up" in hand and not (isinstance(hand["turned_up"], str)
-                                                              and hand["turned_up"] in RANK_SET):
+        if (
+            self.has_turned_up
+            and "turned_up" in hand
+            and not (isinstance(hand["turned_up"], str) and hand["turned_up"] in RANK_SET)
+        ):
             check.fail("turned_up", f"turned_up must be a rank ({' '.join(RANKS)}), not {describe(hand['turned_up'])}")
         state = {"opening": opening}
         for phase_check in self._checks:
@@ -354,8 +389,7 @@ class RuleBook:
                 seat = hand["dealer"] if turned == card.rank else hand.get(card.key)
                 if seat is not None:
                     held.append((card.name, seat))
-        return HandFacts(buyer=buyer, price=price, ruff_winner=winner, by_four_aces=aces, sets=sets,
-                         held=tuple(held))
+        return HandFacts(buyer=buyer, price=price, ruff_winner=winner, by_four_aces=aces, sets=sets, held=tuple(held))
 
     _season_plan = None
 

@@ -158,6 +158,7 @@ def _names_list(names, seats) -> str:
 
 # ================================================================ the auction: the bids
 
+
 class Auction:
     """The auction after the bids so far (``replay_bids``)."""
 
@@ -229,7 +230,7 @@ class Auction:
         return Amounts(self.turn, None, self.least, "Bid {n}")
 
     def line(self) -> str:
-        """"Ann bids 12 · Ben 14 · Cat passes · Ann 16 · Ben passes"."""
+        """ "Ann bids 12 · Ben 14 · Cat passes · Ann 16 · Ben passes"."""
         parts, bid_yet = [], False
         for seat, bid in self.calls:
             who = self.names[seat]
@@ -241,8 +242,10 @@ class Auction:
         return " · ".join(parts)
 
     def unfinished(self) -> str:
-        return (f"the bids stop before the auction is over: it is {self.names[self.turn]}'s turn "
-                f"({options_text(self.choices, self.more)})")
+        return (
+            f"the bids stop before the auction is over: it is {self.names[self.turn]}'s turn "
+            f"({options_text(self.choices, self.more)})"
+        )
 
     def disagreement(self, auction: dict) -> str | None:
         """What the bids give, if ``auction``'s buyer or price is not it (the bids ended)."""
@@ -320,8 +323,15 @@ def bids_give(state: Auction, auction: dict) -> bool:
     """The bids are legal, finished, and give exactly this buyer and price (whole
     numbers: ``True`` or ``16.0`` never agree), so nothing else about them can be wrong."""
     buyer, price = auction["buyer"], auction["price"]
-    return (state.turn is None and state.problem is None and state.bidder is not None
-            and type(buyer) is int and buyer == state.bidder and type(price) is int and price == state.highest)
+    return (
+        state.turn is None
+        and state.problem is None
+        and state.bidder is not None
+        and type(buyer) is int
+        and buyer == state.bidder
+        and type(price) is int
+        and price == state.highest
+    )
 
 
 def check_bids(state: Auction, check, auction: dict, result_ok: bool) -> None:
@@ -354,6 +364,8 @@ class Procedure(NamedTuple):
     vocabulary: frozenset
     calls_before: dict
     calls_after: dict
+
+
 _CODES = {DROP: 0, CALL: 1, CHECK: 2, OPEN: 3, RAISE: 4}
 _DROP, _CALL, _CHECK, _OPEN, _RAISE = range(5)
 
@@ -362,17 +374,29 @@ def _tables(vying) -> Procedure:
     tables = _TABLES.get(id(vying))
     if tables is None:
         words = vying.before + vying.after
-        named = frozenset(w.word for w in words
-                          if (w.action == OPEN and vying.opens_at == NAMED)
-                          or (w.action == RAISE and vying.raise_by == NAMED))
+        named = frozenset(
+            w.word
+            for w in words
+            if (w.action == OPEN and vying.opens_at == NAMED) or (w.action == RAISE and vying.raise_by == NAMED)
+        )
         ordered = tuple(dict.fromkeys(w.word for w in words))
 
         def by_length(phase):
-            return {size: {w.word: (_CODES[w.action], w) for w in phase if (w.word in named) == (size == 3)}
-                    for size in (2, 3)}
+            return {
+                size: {w.word: (_CODES[w.action], w) for w in phase if (w.word in named) == (size == 3)}
+                for size in (2, 3)
+            }
 
-        tables = Procedure(vying, {w.word: w for w in vying.before}, {w.word: w for w in vying.after}, named,
-                           ordered, frozenset(ordered), by_length(vying.before), by_length(vying.after))
+        tables = Procedure(
+            vying,
+            {w.word: w for w in vying.before},
+            {w.word: w for w in vying.after},
+            named,
+            ordered,
+            frozenset(ordered),
+            by_length(vying.before),
+            by_length(vying.after),
+        )
         _TABLES[id(vying)] = tables
     return tables
 
@@ -390,11 +414,44 @@ class Ruff:
     def __init__(self, book, dealer: int, names=SEAT_NAMES, opening: int = 2):
         """The vying before anybody has spoken (``replay_ruff`` plays the calls)."""
         first = book.vying.first_stake * (opening if book.vying.scaled else 1)
-        self._set(book, dealer, names, opening, [], NEXT[dealer], first, False, [False, False, False],
-                  [None, None, None], [first, first, first], 3, 0, None, None)
+        self._set(
+            book,
+            dealer,
+            names,
+            opening,
+            [],
+            NEXT[dealer],
+            first,
+            False,
+            [False, False, False],
+            [None, None, None],
+            [first, first, first],
+            3,
+            0,
+            None,
+            None,
+        )
 
-    def _set(self, book, dealer, names, opening, calls, turn, stake, opened, out, at, committed, left, waiting,
-             log, did, doubled=False, table=True) -> None:
+    def _set(
+        self,
+        book,
+        dealer,
+        names,
+        opening,
+        calls,
+        turn,
+        stake,
+        opened,
+        out,
+        at,
+        committed,
+        left,
+        waiting,
+        log,
+        did,
+        doubled=False,
+        table=True,
+    ) -> None:
         self.book, self.dealer, self.names, self.opening = book, dealer, names, opening
         self.doubled, self.table = doubled, table
         self.calls, self.turn, self.stake, self.opened = calls, turn, stake, opened
@@ -471,8 +528,14 @@ class Ruff:
         """The dealer may double the ruff now (the pad only): nobody has vied, and eldest
         and middle have passed."""
         dealer, out = self.dealer, self.out
-        return (self.rules.double is not None and self.table and not self.opened and self.turn == dealer
-                and out[NEXT[dealer]] and out[NEXT[NEXT[dealer]]])
+        return (
+            self.rules.double is not None
+            and self.table
+            and not self.opened
+            and self.turn == dealer
+            and out[NEXT[dealer]]
+            and out[NEXT[NEXT[dealer]]]
+        )
 
     def _refusal(self, call) -> str:
         """Why ``replay_ruff`` could not take ``call`` (the state is the one before it), in
@@ -484,8 +547,10 @@ class Ruff:
             return f"a call's seat is 0, 1 or 2, not {describe(seat)}"
         double = self.rules.double
         if double is not None and self.table and word == double.word and len(call) == 2 and not self.ended:
-            return (f"{self.names[seat]} cannot double the ruff: only the dealer may, once eldest and middle "
-                    f"have passed and nobody has vied")
+            return (
+                f"{self.names[seat]} cannot double the ruff: only the dealer may, once eldest and middle "
+                f"have passed and nobody has vied"
+            )
         problem = self._word_problem(seat, word, call)
         if problem is None and seat != self.turn:
             problem = self._order_problem(seat, word)
@@ -525,8 +590,11 @@ class Ruff:
         """Each player's liability so far: fixed once he is out, the running stake for those in."""
         rules, out, stake = self.book.vying, self.out, self.stake
         fixed, ante = (self.at if rules.fold_owes_stake else self.committed), rules.ante
-        return [ante + fixed[0] if out[0] else ante + stake, ante + fixed[1] if out[1] else ante + stake,
-                ante + fixed[2] if out[2] else ante + stake]
+        return [
+            ante + fixed[0] if out[0] else ante + stake,
+            ante + fixed[1] if out[1] else ante + stake,
+            ante + fixed[2] if out[2] else ante + stake,
+        ]
 
     def at_stake(self) -> list[tuple]:
         """Per seat, what he would owe the winner: ``(if he passes now, if he sees)``
@@ -590,8 +658,10 @@ class Ruff:
             elif w.action == CALL:
                 choices.append(Choice([seat, w.word], w.label.format(n=self.stake)))
             elif w.word in self._p.named:
-                choices += [Choice([seat, w.word, n], w.label.format(n=n))
-                            for n in range(self.stake + 1, self.stake + 1 + NEXT_FEW)]
+                choices += [
+                    Choice([seat, w.word, n], w.label.format(n=n))
+                    for n in range(self.stake + 1, self.stake + 1 + NEXT_FEW)
+                ]
             else:
                 choices.append(Choice([seat, w.word], w.label.format(n=self._amount(w, self.stake, None))))
         if self.may_double():
@@ -608,13 +678,14 @@ class Ruff:
         return None
 
     def line(self) -> str:
-        """"Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches". A drop
+        """ "Ann opens 2 · Ben raises to 4 · Cat folds (owes 4) · Ann matches". A drop
         by a player who is at the showdown after all (all three passed) owes nothing
         by itself: his call reads without it."""
         showing = set(self.showing) if self.end == SHOWDOWN else {0, 1, 2} if self.end == DOUBLED else set()
-        return " · ".join(f"{self.names[seat]} "
-                          + (w.says.replace(" (owes {n})", "") if seat in showing else w.says).format(n=n)
-                          for seat, w, n in self._history()[0])
+        return " · ".join(
+            f"{self.names[seat]} " + (w.says.replace(" (owes {n})", "") if seat in showing else w.says).format(n=n)
+            for seat, w, n in self._history()[0]
+        )
 
     def _history(self) -> tuple[list, list]:
         """What the calls line and the reasons read: each call with the stake after it
@@ -626,8 +697,10 @@ class Ruff:
         return self._log, self._did
 
     def unfinished(self) -> str:
-        return (f"the calls stop before the vying is over: it is {self.names[self.turn]}'s turn "
-                f"({options_text(self.choices, self.more)})")
+        return (
+            f"the calls stop before the vying is over: it is {self.names[self.turn]}'s turn "
+            f"({options_text(self.choices, self.more)})"
+        )
 
     def reasons(self, winner: int) -> list[str]:
         """Why each loser pays what he pays: "Cat folded at 4: pays 4"."""
@@ -664,8 +737,10 @@ class Ruff:
             alone = names[self.winner]
             return f"the calls leave {alone} alone in, so {alone} wins unseen, not {names[winner]}"
         if self.end == SHOWDOWN and winner not in self.showing:
-            return (f"{names[winner]} is not at the showdown ({_names_list(names, self.showing)} show), "
-                    f"so cannot win the ruff")
+            return (
+                f"{names[winner]} is not at the showdown ({_names_list(names, self.showing)} show), "
+                f"so cannot win the ruff"
+            )
         problem = self.shown_winner_problem(winner, shown)
         if problem is not None:
             return problem
@@ -682,16 +757,18 @@ class Ruff:
         best = showdown_winner(self.dealer, shown)
         if winner == best:
             return None
-        return f"the ruffs shown ({self.shown_text(shown)}) give the ruff to {self.names[best]}, not {self.names[winner]}"
+        return (
+            f"the ruffs shown ({self.shown_text(shown)}) give the ruff to {self.names[best]}, not {self.names[winner]}"
+        )
 
     def shown_text(self, shown) -> str:
-        """"Ann 52, Cat 47": the ruffs shown, from the dealer's left."""
-        return ", ".join(f"{self.names[s]} {'four Aces' if shown[s] == FOUR_ACES else shown[s]}"
-                         for s in self.showing)
+        """ "Ann 52, Cat 47": the ruffs shown, from the dealer's left."""
+        return ", ".join(f"{self.names[s]} {'four Aces' if shown[s] == FOUR_ACES else shown[s]}" for s in self.showing)
 
 
-def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, record: bool = True,
-                table: bool = True) -> Ruff:
+def replay_ruff(
+    book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, record: bool = True, table: bool = True
+) -> Ruff:
     """The vying after ``calls`` (the ruff); see the module's docstring. One pass with the
     state in local variables (every hand of a record runs it): a call is taken if it is
     exactly one the player to speak may make now, else the replay stops and
@@ -702,7 +779,7 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
     makes the hand's ruff null)."""
     if type(calls) is not list:
         state = Ruff(book, dealer, names, opening)
-        example = "[0, \"vie\", 2]" if state._p.named else f"[0, \"{book.vying.before[-1].word}\"]"
+        example = '[0, "vie", 2]' if state._p.named else f'[0, "{book.vying.before[-1].word}"]'
         state.problem = f"calls must be a list of calls such as {example}, not {describe(calls)}"
         return state
     rules = book.vying
@@ -722,7 +799,13 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
             break
         seat, word = call[0], call[1]
         if word == double and len(call) == 2:  # the dealer doubles it, after two passes
-            if not (type(seat) is int and seat == turn == dealer and not opened and out[NEXT[dealer]] and out[NEXT[NEXT[dealer]]]):
+            if not (
+                type(seat) is int
+                and seat == turn == dealer
+                and not opened
+                and out[NEXT[dealer]]
+                and out[NEXT[NEXT[dealer]]]
+            ):
                 break
             if log is not None:
                 log.append((seat, rules.double, 0))
@@ -763,8 +846,25 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
     else:
         call = _ABSENT  # every call taken
     state = Ruff.__new__(Ruff)
-    state._set(book, dealer, names, opening, calls[:taken], turn, stake, opened, out, at, committed, left, waiting,
-               log, did, doubled, table)
+    state._set(
+        book,
+        dealer,
+        names,
+        opening,
+        calls[:taken],
+        turn,
+        stake,
+        opened,
+        out,
+        at,
+        committed,
+        left,
+        waiting,
+        log,
+        did,
+        doubled,
+        table,
+    )
     if call is not _ABSENT:
         state.problem = state._refusal(call)
     return state
@@ -772,8 +872,9 @@ def replay_ruff(book, dealer: int, calls, names=SEAT_NAMES, opening: int = 2, re
 
 # ================================================================ the showdown: ruff.shown
 
+
 def ruff_values_text(book) -> str:
-    """"A 11, K Q J 10, others face value"."""
+    """ "A 11, K Q J 10, others face value"."""
     values, groups = book.ruff_values, []
     for rank in RANKS[:4]:  # A K Q J, then the numerals
         if groups and values[groups[-1][-1]] == values[rank]:
@@ -844,8 +945,10 @@ def shown_problem(state: Ruff, shown, turned_up=None, sets=None) -> str | None:
     if problem is None and sets is not None:
         for seat in state.showing:
             if shown[seat] != FOUR_ACES and "mournival:A" in sets[seat] and book.four_aces_win:
-                return (f'{names[seat]} declares a mournival of Aces, so shows four Aces ("{FOUR_ACES}"), '
-                        f"not {describe(shown[seat])}")
+                return (
+                    f'{names[seat]} declares a mournival of Aces, so shows four Aces ("{FOUR_ACES}"), '
+                    f"not {describe(shown[seat])}"
+                )
     return problem
 
 
@@ -857,8 +960,10 @@ def _shown_entries_problem(state: Ruff, shown, turned_up) -> str | None:
         who, value = names[seat], shown[seat]
         if seat not in state.showing:
             if value is not None:
-                return (f"{who} is out ({state._out_words(seat)}) and shows no ruff, so {who}'s entry "
-                        f"must be null, not {describe(value)}")
+                return (
+                    f"{who} is out ({state._out_words(seat)}) and shows no ruff, so {who}'s entry "
+                    f"must be null, not {describe(value)}"
+                )
         elif value is None:
             aces = f' or "{FOUR_ACES}"' if book.four_aces_win else ""
             return f"{who} is at the showdown, so shown needs {who}'s ruff (a total{aces}), not null"
@@ -922,11 +1027,13 @@ def read_showing(state: Ruff, cards, totals=(None, None, None), turned_up=None) 
     if aces:
         others = [s for s in state.showing if s != aces[0] and "A" in (cards[s] or ())]
         if others:
-            return Showing(shown, False, f"{names[aces[0]]} shows four Aces, so {_names_list(names, others)} "
-                                         f"cannot show an Ace")
+            return Showing(
+                shown, False, f"{names[aces[0]]} shows four Aces, so {_names_list(names, others)} cannot show an Ace"
+            )
     lowest, highest = ruff_range(book)
-    complete = all(shown[s] == FOUR_ACES or (type(shown[s]) is int and lowest <= shown[s] <= highest)
-                   for s in state.showing)
+    complete = all(
+        shown[s] == FOUR_ACES or (type(shown[s]) is int and lowest <= shown[s] <= highest) for s in state.showing
+    )
     return Showing(shown, complete, None)
 
 
@@ -935,8 +1042,13 @@ def calls_give(state: Ruff, ruff: dict) -> bool:
     numbers: ``True`` or ``4.0`` never agree), so ``winner`` and ``paid`` need no other check
     (what ``shown`` says is checked after the sets, by ``check_ruff_calls``)."""
     winner, paid = ruff["winner"], ruff["paid"]
-    if (state.turn is not None or state.problem is not None or type(winner) is not int
-            or type(paid) is not list or len(paid) != 3):
+    if (
+        state.turn is not None
+        or state.problem is not None
+        or type(winner) is not int
+        or type(paid) is not list
+        or len(paid) != 3
+    ):
         return False
     if state.end == UNSEEN:
         if winner != state.winner:
@@ -969,6 +1081,7 @@ def check_ruff_calls(state: Ruff, check, ruff: dict, result_ok: bool, given: boo
 
 
 # ================================================================ the hand detail's lines
+
 
 def infer_opening(book, hand: dict) -> int:
     """The opening stake S a valid hand's calls were made at, read back from its own

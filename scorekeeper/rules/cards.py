@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 from .core import RANK_NAMES, SUIT_SYMBOLS
 
+
 class Card(NamedTuple):
     """One special card of a book (see the module's docstring)."""
 
@@ -49,17 +50,17 @@ class Card(NamedTuple):
 
     @property
     def called(self) -> str:
-        """"Tib (Ace)", "King": the card as the honours lines call it."""
+        """ "Tib (Ace)", "King": the card as the honours lines call it."""
         rank = RANK_NAMES[self.rank]
         return self.name if self.name == rank else f"{self.name} ({rank})"
 
     @property
     def described(self) -> str:
-        """"Tiddy (the Four of trumps)"."""
+        """ "Tiddy (the Four of trumps)"."""
         return f"{self.name} (the {RANK_NAMES[self.rank]} of trumps)"
 
     def in_suit(self, trump: str | None) -> str:
-        """"Towser (5♥)": the card with its rank and the trump suit's symbol."""
+        """ "Towser (5♥)": the card with its rank and the trump suit's symbol."""
         symbol = SUIT_SYMBOLS.get(trump, "") if trump != "none" else ""
         return f"{self.name} ({self.rank}{symbol})"
 
@@ -69,9 +70,20 @@ class Card(NamedTuple):
         return self.held is not None or self.turned_up is not None
 
 
-def card(rank: str, name: str, *, credited: str, short: str | None = None, held=None, turned_up=None,
-         count=None, option: str | None = None, key: str | None = None, phase: str | None = None,
-         nobody: bool = True) -> Card:
+def card(
+    rank: str,
+    name: str,
+    *,
+    credited: str,
+    short: str | None = None,
+    held=None,
+    turned_up=None,
+    count=None,
+    option: str | None = None,
+    key: str | None = None,
+    phase: str | None = None,
+    nobody: bool = True,
+) -> Card:
     """A row of the table, with its defaults: a side card is recorded under its own
     name (``tiddy``) and paid in the phase of that name; a counted card is in the
     tricks phase."""
@@ -97,22 +109,47 @@ class Credit(NamedTuple):
 
 
 CREDITS = {
-    "played": Credit("played", "Who holds {card} in the play? Tap Nobody if no one.",
-                     "Who holds it in the play?", "holds", "Nobody is paid for {names}.",
-                     "holds {card} in the play", "the buyer discarded it"),
-    "held": Credit("held", "Who holds {card} after the stock exchange? Tap Nobody if the buyer discarded it.",
-                   "Who holds it after the stock exchange?", "holds", "Nobody is paid for {names}.",
-                   "holds {card} after the stock exchange", "the buyer discarded it"),
-    "dealt": Credit("dealt", "Who was dealt {card}? Tap Nobody if it lay in the stock.", "Who was dealt it?",
-                    "was dealt", "Nobody was dealt {names} (it lay in the stock).", "was dealt {card}",
-                    "it lay in the stock"),
-    "captured": Credit("captured", "Who captured {card}?", "{name} ({rank} of trumps) captured by", "captured",
-                       "Nobody captured {names}.", "captured {card}", "nobody captured it"),
+    "played": Credit(
+        "played",
+        "Who holds {card} in the play? Tap Nobody if no one.",
+        "Who holds it in the play?",
+        "holds",
+        "Nobody is paid for {names}.",
+        "holds {card} in the play",
+        "the buyer discarded it",
+    ),
+    "held": Credit(
+        "held",
+        "Who holds {card} after the stock exchange? Tap Nobody if the buyer discarded it.",
+        "Who holds it after the stock exchange?",
+        "holds",
+        "Nobody is paid for {names}.",
+        "holds {card} after the stock exchange",
+        "the buyer discarded it",
+    ),
+    "dealt": Credit(
+        "dealt",
+        "Who was dealt {card}? Tap Nobody if it lay in the stock.",
+        "Who was dealt it?",
+        "was dealt",
+        "Nobody was dealt {names} (it lay in the stock).",
+        "was dealt {card}",
+        "it lay in the stock",
+    ),
+    "captured": Credit(
+        "captured",
+        "Who captured {card}?",
+        "{name} ({rank} of trumps) captured by",
+        "captured",
+        "Nobody captured {names}.",
+        "captured {card}",
+        "nobody captured it",
+    ),
 }
 
 
 def names_of(cards, joiner: str = " or ") -> str:
-    """"Towser or Tumbler"; "Tib, Tom or Tiddy"."""
+    """ "Towser or Tumbler"; "Tib, Tom or Tiddy"."""
     names = [c.name for c in cards]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + joiner + names[-1]
 

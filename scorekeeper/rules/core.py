@@ -21,8 +21,17 @@ TRICKS_IN_A_HAND = 12
 CARDS_IN_A_HAND = 12  # dealt to each player (modern's buyer may keep 13)
 
 RANK_NAMES = {
-    "A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "10": "Ten", "9": "Nine",
-    "8": "Eight", "7": "Seven", "6": "Six", "5": "Five", "4": "Four",
+    "A": "Ace",
+    "K": "King",
+    "Q": "Queen",
+    "J": "Jack",
+    "10": "Ten",
+    "9": "Nine",
+    "8": "Eight",
+    "7": "Seven",
+    "6": "Six",
+    "5": "Five",
+    "4": "Four",
 }
 RANK_PLURALS = {r: ("Sixes" if r == "6" else RANK_NAMES[r] + "s") for r in RANKS}
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "Kiss"}
@@ -31,6 +40,7 @@ Transfer = list  # three Fractions, summing to 0
 
 
 # ---------------------------------------------------------------- seats
+
 
 def left(seat: int) -> int:
     """The next seat clockwise."""
@@ -69,7 +79,7 @@ def fraction(numerator, denominator=1):
     ``decimal`` it loads, ~3 ms) the first time an amount is not whole."""
     global _Fraction
     if _Fraction is None:
-        from fractions import Fraction as _Fraction   # fractions and decimal (~3 ms): the first amount not whole
+        from fractions import Fraction as _Fraction  # fractions and decimal (~3 ms): the first amount not whole
     return _Fraction(numerator, denominator)
 
 
@@ -165,7 +175,7 @@ def as_number(amount) -> int | float:
         amount = fraction(amount)
     if amount.denominator == 1:
         return amount.numerator
-    if abs(amount.numerator) <= 2 ** 53:
+    if abs(amount.numerator) <= 2**53:
         return float(amount)  # only halves occur, which a float of this size holds exactly
     return amount  # too large for a float: record.to_json_text writes it out exactly
 
@@ -193,7 +203,7 @@ def format_counters(amount) -> str:
     """``7``, ``6½``, ``−1½``, ``−1,237½``: an amount as players say it (thousands
     grouped, so a big balance reads at a glance)."""
     if type(amount) is not int and getattr(amount, "denominator", None) == 1:
-        amount = amount.numerator   # a whole Fraction (most of a night's standings): no arithmetic on it
+        amount = amount.numerator  # a whole Fraction (most of a night's standings): no arithmetic on it
     if type(amount) is int:
         return f"−{-amount:,}" if amount < 0 else f"{amount:,}"
     amount = fraction(amount)
@@ -213,6 +223,7 @@ def signed_counters(amount) -> str:
 
 
 # ---------------------------------------------------------------- settlement
+
 
 class Payment(NamedTuple):
     """``payer`` pays ``amount`` to ``payee`` (seats)."""
@@ -248,6 +259,7 @@ def fewest_payments(balances) -> list[Payment]:
 
 
 # ---------------------------------------------------------------- problems
+
 
 class Problem(NamedTuple):
     """One thing wrong with a record, worded for a person at a card table.
@@ -306,8 +318,13 @@ class HandCheck:
     def three_counts(self, key: str) -> bool:
         """Check that the hand's ``key`` is three whole numbers ≥ 0, one per seat."""
         value = self.hand[key]
-        if not (isinstance(value, list) and len(value) == 3
-                and type(value[0]) is int and type(value[1]) is int and type(value[2]) is int):
+        if not (
+            isinstance(value, list)
+            and len(value) == 3
+            and type(value[0]) is int
+            and type(value[1]) is int
+            and type(value[2]) is int
+        ):
             self.fail(key, f"{key} must be three whole numbers, one per seat, not {describe(value)}")
             return False
         if value[0] < 0 or value[1] < 0 or value[2] < 0:

@@ -29,19 +29,33 @@ import and `settle` use) is in [record.md](record.md).
 
 
 def book_markdown(book) -> list[str]:
-    lines = [f"## {book.name} (`{book.id}`){' — the default' if book.id == DEFAULT_BOOK else ''}", "",
-             f"{book.summary}", "", f"*Source:* {book.source}.", ""]
+    lines = [
+        f"## {book.name} (`{book.id}`){' — the default' if book.id == DEFAULT_BOOK else ''}",
+        "",
+        f"{book.summary}",
+        "",
+        f"*Source:* {book.source}.",
+        "",
+    ]
     for option in book.options:
-        lines += [f"**Option — {option.label}** (`{option.name}`, default {'on' if option.default else 'off'}): "
-                  f"{option.help}", ""]
+        lines += [
+            f"**Option — {option.label}** (`{option.name}`, default {'on' if option.default else 'off'}): "
+            f"{option.help}",
+            "",
+        ]
     lines += ["### Phases, in the order they are settled", ""]
     lines += [f"- **{phase.title}** (`{phase.id}`): {phase.rule}" for phase in book.phase_info]
     halves = book.halves()
     lines += ["", f"*Half counters:* {'; '.join(halves) if halves else 'none, every amount is whole'}."]
     if book.call_rules:
-        lines += ["", "### Call by call", "",
-                  "A table may follow the bidding and the vying as they are spoken (the call pad); the record then",
-                  "keeps the calls, and the buyer, price, winner and payments must be what they give.", ""]
+        lines += [
+            "",
+            "### Call by call",
+            "",
+            "A table may follow the bidding and the vying as they are spoken (the call pad); the record then",
+            "keeps the calls, and the buyer, price, winner and payments must be what they give.",
+            "",
+        ]
         lines += [f"- {text}" for text in book.call_rules]
     lines += ["", "### What the table is asked, section by section", ""]
     for section in book.sections:

@@ -43,6 +43,7 @@ from .core import (  # noqa: F401 - Section is part of a book's declaration
     parse_set,
 )
 
+
 class Choice(NamedTuple):
     """One answer a chip offers: the record value, its label, and a mark ("dealer")."""
 
@@ -84,12 +85,13 @@ class SetChoices(NamedTuple):
     rank: str
     choices: list
 
+
 NOBODY = "nobody"  # the form's word for a null answer
 
 
 def calls():
     """The call-by-call module, imported when a hand has calls (not by ``settle``)."""
-    from . import calls as module   # the call procedures (~30 ms): only when a hand has calls
+    from . import calls as module  # the call procedures (~30 ms): only when a hand has calls
 
     return module
 
@@ -128,8 +130,19 @@ class Question:
 
     kind = ""
 
-    def __init__(self, key: str, section: str, title: str, ask: str, *, label: str | None = None,
-                 field: str | None = None, fixed=None, optional: bool = False, rules=None):
+    def __init__(
+        self,
+        key: str,
+        section: str,
+        title: str,
+        ask: str,
+        *,
+        label: str | None = None,
+        field: str | None = None,
+        fixed=None,
+        optional: bool = False,
+        rules=None,
+    ):
         self.key, self.section, self.title, self.ask = key, section, title, ask
         self.label = title if label is None else label
         self.field = field or key
@@ -208,7 +221,9 @@ class PurchaseQuestion(Question):
             return "stock not bought"
         bought = f"{answers.who(value['buyer'])} bought at {value['price']}"
         if "bids" in value and answers.dealer is not None:  # the bidding, as it was spoken
-            return f"{bought} ({calls().replay_bids(answers.book, answers.dealer, value['bids'], answers.names).line()})"
+            return (
+                f"{bought} ({calls().replay_bids(answers.book, answers.dealer, value['bids'], answers.names).line()})"
+            )
         return bought
 
 
@@ -217,14 +232,25 @@ class RuffQuestion(Question):
 
     kind = "ruff"
 
-    def __init__(self, key, section, title, ask, *, ask_paid: str, nobody: str = "No contest",
-                 nobody_hint: str = "", nobody_reads: str = "", **kwargs):
+    def __init__(
+        self,
+        key,
+        section,
+        title,
+        ask,
+        *,
+        ask_paid: str,
+        nobody: str = "No contest",
+        nobody_hint: str = "",
+        nobody_reads: str = "",
+        **kwargs,
+    ):
         super().__init__(key, section, title, ask, **kwargs)
         self.ask_paid, self.nobody, self.nobody_hint = ask_paid, nobody, nobody_hint
         self.nobody_reads = nobody_reads  # the sheet's words for the null answer ({dealer})
 
     def winner_label(self, answers: Answers) -> str:
-        """"Winner — or nobody opened (stake 4)" where the book allows no contest."""
+        """ "Winner — or nobody opened (stake 4)" where the book allows no contest."""
         if self.nobody_hint and self.rules.may_be_empty(answers.options):
             return f"{self.label} — or {self.nobody_hint.format(opening=self.opening(answers))}"
         return self.label
@@ -238,8 +264,11 @@ class RuffQuestion(Question):
 
     def played_for(self, answers: Answers) -> str | None:
         """What this hand's ruff is played for, where it is not the usual ("Ruff played for double (×2)")."""
-        return self.rules.next_hand_note(answers.hands_before) if self.rules.doubles and self.rules.null == "doubled" \
+        return (
+            self.rules.next_hand_note(answers.hands_before)
+            if self.rules.doubles and self.rules.null == "doubled"
             else None
+        )
 
     def paid_choices(self, answers: Answers, count: int = 8) -> list[int]:
         return self.rules.stake_choices(self.opening(answers), count)
@@ -263,8 +292,10 @@ class RuffQuestion(Question):
             lines = calls().ruff_reasons(answers.book, {**answers.hand, "ruff": value}, answers.names)
             return "ruff: " + " ".join(lines)
         paid, (one, other) = value["paid"], [s for s in SEATS if s != value["winner"]]
-        return (f"ruff: {answers.who(value['winner'])} won; {answers.who(one)} paid {paid[one]}, "
-                f"{answers.who(other)} {paid[other]}")
+        return (
+            f"ruff: {answers.who(value['winner'])} won; {answers.who(one)} paid {paid[one]}, "
+            f"{answers.who(other)} {paid[other]}"
+        )
 
 
 class SetsQuestion(Question):
@@ -313,14 +344,20 @@ class ForfeitsQuestion(Question):
     def choices(self, answers: Answers) -> list[Choice]:
         """Each set he may have called falsely, with what it costs him: "gleek of Aces — 8 to each"."""
         forfeit = self.rules.forfeit
-        return [Choice(f"{kind}:{rank}", f"{kind} of {RANK_PLURALS[rank]} — {forfeit(kind, rank)} to each", "")
-                for rank in self.rules.ranks for kind in ("gleek", "mournival")]
+        return [
+            Choice(f"{kind}:{rank}", f"{kind} of {RANK_PLURALS[rank]} — {forfeit(kind, rank)} to each", "")
+            for rank in self.rules.ranks
+            for kind in ("gleek", "mournival")
+        ]
 
     def reads(self, value, answers):
-        """"Ben forfeits a false gleek of Aces: 8 to each" (the sheet's words for it)."""
-        parts = [f"{answers.who(seat)} forfeits a false {kind} of {RANK_PLURALS[rank]}: "
-                 f"{self.rules.forfeit(kind, rank)} to each"
-                 for seat, called in enumerate(value) for kind, rank in map(parse_set, called)]
+        """ "Ben forfeits a false gleek of Aces: 8 to each" (the sheet's words for it)."""
+        parts = [
+            f"{answers.who(seat)} forfeits a false {kind} of {RANK_PLURALS[rank]}: "
+            f"{self.rules.forfeit(kind, rank)} to each"
+            for seat, called in enumerate(value)
+            for kind, rank in map(parse_set, called)
+        ]
         return "; ".join(parts) if parts else "no forfeits"
 
 
@@ -357,7 +394,9 @@ class HonoursQuestion(Question):
         for card in self.rules.cards:
             label = card.called
             if card.rank == turned_up:
-                lines.append(HonourLine(card.rank, label, [], f"{label} of trumps turned up: it counts for the dealer."))
+                lines.append(
+                    HonourLine(card.rank, label, [], f"{label} of trumps turned up: it counts for the dealer.")
+                )
             else:
                 choices = seats + [Choice(None, "Discarded", "")] if card.nobody else seats
                 lines.append(HonourLine(card.rank, f"{label} of trumps — {self.rules.verb} by", choices, None))
@@ -408,6 +447,7 @@ class TextQuestion(Question):
 
 # ------------------------------------------------------------ using a declaration
 
+
 def known_phases(book, hand: dict, options: dict, wrong=()) -> dict:
     """Each phase's transfer for the phases whose answers are all in and not
     ``wrong`` (to show a phase's payments as soon as they are known)."""
@@ -446,7 +486,29 @@ def suit_labels(trumps) -> dict:
     return {s: ("Kiss (no trumps)" if s == "none" else f"{SUIT_SYMBOLS[s]} {s.capitalize()}") for s in trumps}
 
 
-__all__ = ["Answers", "Choice", "ChoiceQuestion", "CountsQuestion", "Fixed", "HonourLine",
-           "ForfeitsQuestion", "HonoursQuestion", "NOBODY", "PointsQuestion", "Preset", "PurchaseQuestion",
-           "Question", "RuffQuestion", "Section", "SeatQuestion", "SetChoices", "SetsQuestion",
-           "TextQuestion", "eldest", "known_phases", "middle", "sheet_words", "suit_labels"]
+__all__ = [
+    "Answers",
+    "Choice",
+    "ChoiceQuestion",
+    "CountsQuestion",
+    "Fixed",
+    "HonourLine",
+    "ForfeitsQuestion",
+    "HonoursQuestion",
+    "NOBODY",
+    "PointsQuestion",
+    "Preset",
+    "PurchaseQuestion",
+    "Question",
+    "RuffQuestion",
+    "Section",
+    "SeatQuestion",
+    "SetChoices",
+    "SetsQuestion",
+    "TextQuestion",
+    "eldest",
+    "known_phases",
+    "middle",
+    "sheet_words",
+    "suit_labels",
+]

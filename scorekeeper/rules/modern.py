@@ -68,19 +68,30 @@ class PairwiseCount(Count):
             if not MIN_CAPTURED <= total <= MAX_CAPTURED:
                 side = "more" if total > MAX_CAPTURED else "less"
                 limit = MAX_CAPTURED if total > MAX_CAPTURED else MIN_CAPTURED
-                check.fail("card_points", f"card_points add up to {total}, {side} than {limit} "
-                           f"(the captured cards are worth {MIN_CAPTURED} to {MAX_CAPTURED})")
+                check.fail(
+                    "card_points",
+                    f"card_points add up to {total}, {side} than {limit} "
+                    f"(the captured cards are worth {MIN_CAPTURED} to {MAX_CAPTURED})",
+                )
             if tricks is not None:
                 for seat in SEATS:
                     won, got = tricks[seat], points[seat]
                     if won == 0 and got:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points but won no trick")
+                        check.fail(
+                            "card_points", f"card_points: {check.who(seat)} has {got} card points but won no trick"
+                        )
                     elif got > MAX_TRICK_POINTS * won:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
-                                   f"more than {MAX_TRICK_POINTS} a trick ({MAX_TRICK_POINTS * won})")
+                        check.fail(
+                            "card_points",
+                            f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
+                            f"more than {MAX_TRICK_POINTS} a trick ({MAX_TRICK_POINTS * won})",
+                        )
                     elif got < MIN_TRICK_POINTS * won:
-                        check.fail("card_points", f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
-                                   f"less than {MIN_TRICK_POINTS} a trick ({MIN_TRICK_POINTS * won})")
+                        check.fail(
+                            "card_points",
+                            f"card_points: {check.who(seat)} has {got} card points from {won} tricks, "
+                            f"less than {MIN_TRICK_POINTS} a trick ({MIN_TRICK_POINTS * won})",
+                        )
         kiss = check.good("trump") and hand["trump"] == "none"
         captured = [(c.key, c.described, c.name, c.nobody) for c in self.cards]
         for key, label, name, nullable in captured + [("last_trick", "the last trick", "", False)]:
@@ -108,8 +119,11 @@ class PairwiseCount(Count):
                 continue
             if hand["tib"] == seat or (hand["tib"] is None and seat == buyer):
                 continue
-            check.fail("tib", f"tib: {check.who(seat)} declares a mournival of Aces, so holds Tib and captures it, "
-                       f"but tib is {'null' if hand['tib'] is None else check.who(hand['tib'])}")
+            check.fail(
+                "tib",
+                f"tib: {check.who(seat)} declares a mournival of Aces, so holds Tib and captures it, "
+                f"but tib is {'null' if hand['tib'] is None else check.who(hand['tib'])}",
+            )
             return
 
     def scores(self, hand: dict) -> list[int]:
@@ -140,8 +154,7 @@ class PairwiseCount(Count):
         return lines
 
     def record_keys(self) -> dict[str, str]:
-        keys = {"tricks": "tricks won per seat, adding up to 12",
-                "card_points": "card points captured per seat"}
+        keys = {"tricks": "tricks won per seat, adding up to 12", "card_points": "card points captured per seat"}
         for c in self.cards:
             keys[c.key] = f"the seat that captured {c.described}, or null (Kiss, or never played)"
         keys["last_trick"] = "the seat that won the 12th trick"
@@ -155,17 +168,40 @@ class PairwiseCount(Count):
 
     def questions(self) -> list:
         SeatQuestion = question("SeatQuestion")
-        out = [self.tricks_question(),
-               question("PointsQuestion")("card_points", self.section, "Card points",
-                                          "How many card points did each player capture?",
-                                          label="Card points captured", counter=CARD_VALUES)]
+        out = [
+            self.tricks_question(),
+            question("PointsQuestion")(
+                "card_points",
+                self.section,
+                "Card points",
+                "How many card points did each player capture?",
+                label="Card points captured",
+                counter=CARD_VALUES,
+            ),
+        ]
         for c in self.cards:
             credit = CREDITS[c.credited]
-            out.append(SeatQuestion(c.key, self.section, c.name, credit.ask.format(card=c.described),
-                                    label=credit.label.format(name=c.name, rank=RANK_NAMES[c.rank]),
-                                    nobody="Nobody", fixed=self.fixed_captured))
-        out.append(SeatQuestion("last_trick", self.section, "Last trick", "Who won the last trick?",
-                                label="Last trick won by", reads_as="last trick: {}"))
+            out.append(
+                SeatQuestion(
+                    c.key,
+                    self.section,
+                    c.name,
+                    credit.ask.format(card=c.described),
+                    label=credit.label.format(name=c.name, rank=RANK_NAMES[c.rank]),
+                    nobody="Nobody",
+                    fixed=self.fixed_captured,
+                )
+            )
+        out.append(
+            SeatQuestion(
+                "last_trick",
+                self.section,
+                "Last trick",
+                "Who won the last trick?",
+                label="Last trick won by",
+                reads_as="last trick: {}",
+            )
+        )
         return out
 
 
@@ -179,47 +215,87 @@ class Modern(RuleBook):
     buyer_keeps = 13  # he may keep one card unplayed (docs/rules.md)
     sections = SECTIONS
     options = (
-        Option("simplified", False, "Simplified (teaching) Gleek",
-               "Skip the auction and the ruff; trump is named before the deal."),
+        Option(
+            "simplified",
+            False,
+            "Simplified (teaching) Gleek",
+            "Skip the auction and the ruff; trump is named before the deal.",
+        ),
     )
 
     cards = (
         #    rank name      what it is worth                      who has it
-        card("A", "Tib",    count=15,                            credited="captured"),
-        card("J", "Tom",    count=9,                             credited="captured"),
-        card("4", "Tiddy",  held=2,                              credited="dealt"),
+        card("A", "Tib", count=15, credited="captured"),
+        card("J", "Tom", count=9, credited="captured"),
+        card("4", "Tiddy", held=2, credited="dealt"),
     )
     phases = (
-        CardPayments(id="tiddy", title="Tiddy", short="Tdy", rule=(
-            "Whoever was dealt the Four of the suit that becomes trump gets 2 from each "
-            "opponent, whether or not it is played. None under Kiss.")),
-        Auction(opening=13, step=1, eldest_must_buy=False, exact=False,
-                off_with=("simplified", "simplified Gleek has no auction", "Simplified Gleek: no auction."), rule=(
-                    "Eldest may bid 13 or pass; each later bid is at least 1 more. The buyer pays "
-                    "half the price to each opponent (13 → 6½ each) and names trump or Kiss.")),
+        CardPayments(
+            id="tiddy",
+            title="Tiddy",
+            short="Tdy",
+            rule=(
+                "Whoever was dealt the Four of the suit that becomes trump gets 2 from each "
+                "opponent, whether or not it is played. None under Kiss."
+            ),
+        ),
+        Auction(
+            opening=13,
+            step=1,
+            eldest_must_buy=False,
+            exact=False,
+            off_with=("simplified", "simplified Gleek has no auction", "Simplified Gleek: no auction."),
+            rule=(
+                "Eldest may bid 13 or pass; each later bid is at least 1 more. The buyer pays "
+                "half the price to each opponent (13 → 6½ each) and names trump or Kiss."
+            ),
+        ),
         Ruff(
             vying=Vying(  # seed 000: each antes 2, then vies until two have passed
-                before=(Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
-                        Word("pass", "drop", "Pass", "passes (owes {n})", "")),
-                after=(Word("vie", "raise", "Vie {n}", "vies {n}", "vied {n}"),
-                       Word("see", "call", "See {n}", "sees", "saw {n}"),
-                       Word("pass", "drop", "Pass", "passes (owes {n})", "")),
-                opens_at="named", raise_by="named", first_stake=0, ante=2, fold_owes_stake=False,
-                all_quiet="showdown", unopened="nobody has vied yet", opened_as="the stake is {n}",
+                before=(
+                    Word("vie", "open", "Vie {n}", "vies {n}", "vied {n}"),
+                    Word("pass", "drop", "Pass", "passes (owes {n})", ""),
+                ),
+                after=(
+                    Word("vie", "raise", "Vie {n}", "vies {n}", "vied {n}"),
+                    Word("see", "call", "See {n}", "sees", "saw {n}"),
+                    Word("pass", "drop", "Pass", "passes (owes {n})", ""),
+                ),
+                opens_at="named",
+                raise_by="named",
+                first_stake=0,
+                ante=2,
+                fold_owes_stake=False,
+                all_quiet="showdown",
+                unopened="nobody has vied yet",
+                opened_as="the stake is {n}",
                 stories=("{did}, then passed", "passed", "{did}"),
             ),
-            values=CARD_VALUES, four_aces_win=False, stake_problem=stake_problem,
+            values=CARD_VALUES,
+            four_aces_win=False,
+            stake_problem=stake_problem,
             off_with=("simplified", "simplified Gleek has no ruff", "Simplified Gleek: no ruff."),
-            no_ruff="Simplified Gleek: no ruff.", rule=(
+            no_ruff="Simplified Gleek: no ruff.",
+            rule=(
                 "Ruff total: A 11, K Q J 3, numerals face value. Each antes 2 and vies; each loser "
-                "pays the winner 2 plus whatever he put in.")),
-        Sets(ranks=RANKS, values={"A": 8, "K": 4, "Q": 4, "J": 4, **{r: int(r) for r in RANKS[4:]}}, rule=(
-            "Any rank. Gleek from each opponent: A 8, K Q J 4, a numeral its face value. "
-            "Mournival doubles: A 16, K Q J 8, numerals twice face value.")),
-        PairwiseCount(rule=(
-            "Trick score = card points captured (A 11, K Q J 3, numerals face value) + 15 "
-            "for capturing Tib + 9 for Tom + 4 for the last trick. Every pair settles the difference "
-            "of their scores. This is usually the biggest phase of the hand, often ±100 counters.")),
+                "pays the winner 2 plus whatever he put in."
+            ),
+        ),
+        Sets(
+            ranks=RANKS,
+            values={"A": 8, "K": 4, "Q": 4, "J": 4, **{r: int(r) for r in RANKS[4:]}},
+            rule=(
+                "Any rank. Gleek from each opponent: A 8, K Q J 4, a numeral its face value. "
+                "Mournival doubles: A 16, K Q J 8, numerals twice face value."
+            ),
+        ),
+        PairwiseCount(
+            rule=(
+                "Trick score = card points captured (A 11, K Q J 3, numerals face value) + 15 "
+                "for capturing Tib + 9 for Tom + 4 for the last trick. Every pair settles the difference "
+                "of their scores. This is usually the biggest phase of the hand, often ±100 counters."
+            )
+        ),
     )
     call_rules = (
         "Bids, from eldest round to the left (skipping whoever passed): each bids at least 1 more than the "
@@ -233,28 +309,41 @@ class Modern(RuleBook):
         "left); each loser still in owes 2 + the final stake.",
     )
     decisions = (
-        Decision("Tiddy goes to whoever was dealt it",
-                 "The player dealt the Four of the eventual trump gets 2 from each opponent, played or not; "
-                 "a Four lying in the stock pays nobody, even if the buyer takes it. None under Kiss.",
-                 "“If you are dealt the Four of the eventual trump, collect your 2 pence”; “a consolation "
-                 "payment regardless of whether the Four is ever played”"),
-        Decision("If all three pass, nobody buys",
-                 "No payment and no exchange; the 8 stock cards stay unplayed and eldest names trump or "
-                 "Kiss.", "Seed 000 leaves the all-pass case open."),
-        Decision("An unvied ruff still takes the antes",
-                 "If nobody vies, all three show and the best ruff takes 2 from each; ties go to the "
-                 "earlier seat from the dealer's left.", "Each player antes 2."),
-        Decision("The set table is what is paid",
-                 "Sets pay exactly the table (tens and nines included), although the text also calls a "
-                 "gleek of Aces the strongest meld after a mournival and its glossary says “4 to 8 pence”.",
-                 "Seed 000's set table and glossary"),
-        Decision("The Four of trumps counts 4 in the play",
-                 "Tiddy counts its face value like any Four; its payment is the separate Tiddy phase.",
-                 "“Four of trumps (Tiddy) = 4 bonus”; glossary: “a 4-point trick value in play”"),
-        Decision("Trick scores are settled player to player",
-                 "Each player's trick score is paid to him by each opponent: every pair settles the "
-                 "difference, so a player receives 3 × his score − the sum of the three scores.",
-                 "“settled player-to-player”"),
+        Decision(
+            "Tiddy goes to whoever was dealt it",
+            "The player dealt the Four of the eventual trump gets 2 from each opponent, played or not; "
+            "a Four lying in the stock pays nobody, even if the buyer takes it. None under Kiss.",
+            "“If you are dealt the Four of the eventual trump, collect your 2 pence”; “a consolation "
+            "payment regardless of whether the Four is ever played”",
+        ),
+        Decision(
+            "If all three pass, nobody buys",
+            "No payment and no exchange; the 8 stock cards stay unplayed and eldest names trump or Kiss.",
+            "Seed 000 leaves the all-pass case open.",
+        ),
+        Decision(
+            "An unvied ruff still takes the antes",
+            "If nobody vies, all three show and the best ruff takes 2 from each; ties go to the "
+            "earlier seat from the dealer's left.",
+            "Each player antes 2.",
+        ),
+        Decision(
+            "The set table is what is paid",
+            "Sets pay exactly the table (tens and nines included), although the text also calls a "
+            "gleek of Aces the strongest meld after a mournival and its glossary says “4 to 8 pence”.",
+            "Seed 000's set table and glossary",
+        ),
+        Decision(
+            "The Four of trumps counts 4 in the play",
+            "Tiddy counts its face value like any Four; its payment is the separate Tiddy phase.",
+            "“Four of trumps (Tiddy) = 4 bonus”; glossary: “a 4-point trick value in play”",
+        ),
+        Decision(
+            "Trick scores are settled player to player",
+            "Each player's trick score is paid to him by each opponent: every pair settles the "
+            "difference, so a player receives 3 × his score − the sum of the three scores.",
+            "“settled player-to-player”",
+        ),
     )
 
     # ------------------------------------------------------------ the card-point counter
@@ -293,8 +382,9 @@ class Modern(RuleBook):
                 cards, won = sum(count.values()), tricks[seat]
                 if cards != CARDS_A_TRICK * won:
                     tricks_hold = "1 trick, which holds" if won == 1 else f"{won} tricks, which hold"
-                    problems.append(f"{names[seat]} has {cards} cards counted but won {tricks_hold} "
-                                    f"{CARDS_A_TRICK * won}")
+                    problems.append(
+                        f"{names[seat]} has {cards} cards counted but won {tricks_hold} {CARDS_A_TRICK * won}"
+                    )
         return problems
 
 

@@ -57,7 +57,7 @@ def calls():
     """``rules/calls.py``, imported the first time a hand has calls (a session without
     them never pays for it)."""
     if not _CALLS:
-        from . import calls as module   # the call procedures (~30 ms): only when a hand has calls
+        from . import calls as module  # the call procedures (~30 ms): only when a hand has calls
 
         _CALLS.append(module)
     return _CALLS[0]
@@ -65,14 +65,14 @@ def calls():
 
 def fixed(value, reason: str):
     """An answer the rules fix (``hand.Fixed``; the hand module is loaded only by the form)."""
-    from .hand import Fixed   # the hand declarations (~18 ms): only the form's, never settle's
+    from .hand import Fixed  # the hand declarations (~18 ms): only the form's, never settle's
 
     return Fixed(value, reason)
 
 
 def question(kind: str):
     """A question class of ``hand.py`` (loaded only by the form, never by ``settle``)."""
-    from . import hand   # the hand declarations (~18 ms): only the form's, never settle's
+    from . import hand  # the hand declarations (~18 ms): only the form's, never settle's
 
     return getattr(hand, kind)
 
@@ -172,8 +172,10 @@ class CardPayments(Phase):
         self._kiss = "none" in book.trumps
         self._turned = book.has_turned_up
         defaults = book.default_options()
-        self._rows = tuple((c.key, c.rank, c.option, defaults.get(c.option), _in_halves(c.held), _in_halves(c.turned_up))
-                           for c in self.cards)
+        self._rows = tuple(
+            (c.key, c.rank, c.option, defaults.get(c.option), _in_halves(c.held), _in_halves(c.turned_up))
+            for c in self.cards
+        )
 
     def _off(self, card, options) -> bool:
         return card.option is not None and not self.book.option(options, card.option)
@@ -185,8 +187,10 @@ class CardPayments(Phase):
         "Tiddy turned up: 4 from each to Ann")."""
         if self._off(card, options):
             off = self.book.cards.switched_off_by(card.option)
-            return (f"when the table plays without {names_of(off, ' and ')}",
-                    f"{names_of(off, ' and ')} {'is' if len(off) == 1 else 'are'} off this session.")
+            return (
+                f"when the table plays without {names_of(off, ' and ')}",
+                f"{names_of(off, ' and ')} {'is' if len(off) == 1 else 'are'} off this session.",
+            )
         if self._kiss and check.good("trump") and check.hand["trump"] == "none":
             return "under Kiss (no trumps)", f"Kiss: no trumps, no {card.name}."
         if self._turned and check.good("turned_up") and check.hand["turned_up"] == card.rank:
@@ -194,9 +198,12 @@ class CardPayments(Phase):
             if card.turned_up is None:
                 return f"when the {rank} is turned up", f"{card.name} turned up: nobody is paid for it."
             amount = format_counters(card.turned_up)
-            return (f"when the {rank} is turned up (the dealer is paid for it)",
-                    f"{card.name} turned up: {amount} from each to {dealer}." if self.period and dealer else
-                    f"{card.name} turned up: the dealer is paid {amount} from each.")
+            return (
+                f"when the {rank} is turned up (the dealer is paid for it)",
+                f"{card.name} turned up: {amount} from each to {dealer}."
+                if self.period and dealer
+                else f"{card.name} turned up: the dealer is paid {amount} from each.",
+            )
         return None
 
     def check(self, check, options, state) -> None:
@@ -262,16 +269,21 @@ class CardPayments(Phase):
                 if card.turned_up is None:
                     lines.append(f"{what} turned up: nobody is paid for it.")
                 else:
-                    lines.append(f"{what} turned up: {format_counters(card.turned_up)} from each to the dealer, "
-                                 f"{names[hand['dealer']]}.")
+                    lines.append(
+                        f"{what} turned up: {format_counters(card.turned_up)} from each to the dealer, "
+                        f"{names[hand['dealer']]}."
+                    )
             elif hand[card.key] is None:
                 nobody.append(card)
             elif self.period:
-                lines.append(f"{card.in_suit(trump)} {credit.verb} by {names[hand[card.key]]}: "
-                             f"{format_counters(card.held)} from each.")
+                lines.append(
+                    f"{card.in_suit(trump)} {credit.verb} by {names[hand[card.key]]}: "
+                    f"{format_counters(card.held)} from each."
+                )
             else:
-                lines.append(f"{names[hand[card.key]]} {credit.has} {card.described}: "
-                             f"{format_counters(card.held)} from each.")
+                lines.append(
+                    f"{names[hand[card.key]]} {credit.has} {card.described}: {format_counters(card.held)} from each."
+                )
         if off:
             lines.insert(0, f"{names_of(off, ' and ')} {'is' if len(off) == 1 else 'are'} off for this session.")
         if kiss:
@@ -293,8 +305,17 @@ class CardPayments(Phase):
             label = credit.label
             if len(self.cards) > 1:  # "Towser (the Five of trumps) — who holds it …"
                 label = f"{card.described} — {label[0].lower()}{label[1:]}"
-            out.append(SeatQuestion(card.key, self.section, card.name, credit.ask.format(card=card.described),
-                                    label=label, nobody="Nobody", fixed=lambda answers, c=card: self.fixed(c, answers)))
+            out.append(
+                SeatQuestion(
+                    card.key,
+                    self.section,
+                    card.name,
+                    credit.ask.format(card=card.described),
+                    label=label,
+                    nobody="Nobody",
+                    fixed=lambda answers, c=card: self.fixed(c, answers),
+                )
+            )
         return out
 
     def record_keys(self) -> dict[str, str]:
@@ -307,13 +328,18 @@ class CardPayments(Phase):
                 nulls.append("no trumps (Kiss)")
             if card.option:
                 nulls.append(f"the {card.option} option is off")
-            keys[card.key] = (f"the seat that {credit.record.format(card=card.described)}, or null: "
-                              f"{', '.join(nulls[:-1]) + ' or ' + nulls[-1] if len(nulls) > 1 else nulls[0]}")
+            keys[card.key] = (
+                f"the seat that {credit.record.format(card=card.described)}, or null: "
+                f"{', '.join(nulls[:-1]) + ' or ' + nulls[-1] if len(nulls) > 1 else nulls[0]}"
+            )
         return keys
 
     def halves(self) -> str | None:
-        halved = [c for c in self.cards if any(v is not None and getattr(v, "denominator", 1) != 1
-                                              for v in (c.held, c.turned_up))]
+        halved = [
+            c
+            for c in self.cards
+            if any(v is not None and getattr(v, "denominator", 1) != 1 for v in (c.held, c.turned_up))
+        ]
         return "; ".join(f"{c.name} held, {format_counters(c.held)} from each" for c in halved) or None
 
     def quiet(self, answers) -> tuple[dict, list[str]]:
@@ -324,6 +350,7 @@ class CardPayments(Phase):
 
 
 # ================================================================ the stock
+
 
 class Auction(Phase):
     """The stock: eldest opens at ``opening``, each bid ``step`` more (exactly, or at
@@ -387,11 +414,15 @@ class Auction(Phase):
         if position == 2 or price > opening + 2 * step:
             return None
         if position == 0 and price == opening + step:
-            return (f"is eldest, so after opening at {opening} his next bid is {opening + 2 * step}: "
-                    f"eldest never buys at {price}")
+            return (
+                f"is eldest, so after opening at {opening} his next bid is {opening + 2 * step}: "
+                f"eldest never buys at {price}"
+            )
         if position == 1 and price == opening + 2 * step:
-            return (f"is middle, so after bidding {opening + step} his next bid is {opening + 3 * step}: "
-                    f"middle never buys at {price}")
+            return (
+                f"is middle, so after bidding {opening + step} his next bid is {opening + 3 * step}: "
+                f"middle never buys at {price}"
+            )
         return None
 
     def price_choices(self, buyer: int | None, dealer: int | None, count: int = 10) -> list[int]:
@@ -424,9 +455,16 @@ class Auction(Phase):
         if self.must_be_empty(options):
             check.fail("auction", f"auction must be null: {self.off_with[1]}")
             return
-        if not (isinstance(auction, dict) and "buyer" in auction and "price" in auction
-                and len(auction) == (3 if "bids" in auction else 2)):
-            check.fail("auction", f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.may_be_empty(options) else ""}, not {describe(auction)}')
+        if not (
+            isinstance(auction, dict)
+            and "buyer" in auction
+            and "price" in auction
+            and len(auction) == (3 if "bids" in auction else 2)
+        ):
+            check.fail(
+                "auction",
+                f'auction must be {{"buyer": seat, "price": n}}{" or null" if self.may_be_empty(options) else ""}, not {describe(auction)}',
+            )
             return
         if "bids" in auction and check.good("dealer"):  # the bids, call by call
             module = calls()
@@ -454,7 +492,10 @@ class Auction(Phase):
         if ok and check.good("dealer"):
             lowest = self.min_price(auction["buyer"], hand["dealer"])
             if price < lowest:
-                check.fail("auction", f"auction: {check.who(auction['buyer'])} is not eldest, so bought at {lowest} or more, not {price} (eldest opens at {self.opening})")
+                check.fail(
+                    "auction",
+                    f"auction: {check.who(auction['buyer'])} is not eldest, so bought at {lowest} or more, not {price} (eldest opens at {self.opening})",
+                )
                 return
             problem = self.unreachable_price(auction["buyer"], hand["dealer"], price)
             if problem:
@@ -490,11 +531,12 @@ class Auction(Phase):
         if self.odd_unit and price % 2:
             first = (hand["dealer"] + 1) % 3
             if first == buyer:
-                line = (f"{names[buyer]} bought at {price} as eldest and keeps the odd penny: "
-                        f"pays {price // 2} to each.")
+                line = f"{names[buyer]} bought at {price} as eldest and keeps the odd penny: pays {price // 2} to each."
             else:
-                line = (f"{names[buyer]} bought at {price}, pays {price // 2} to each and the odd penny "
-                        f"to {names[first]}, eldest.")
+                line = (
+                    f"{names[buyer]} bought at {price}, pays {price // 2} to each and the odd penny "
+                    f"to {names[first]}, eldest."
+                )
         else:
             line = f"{names[buyer]} bought at {price}, pays {format_counters(half(price))} to each."
         lines = [line]
@@ -522,22 +564,38 @@ class Auction(Phase):
         return None
 
     def questions(self) -> list:
-        return [question("PurchaseQuestion")(
-            "auction", self.section, "Stock", "Who bought the stock, and at what price?",
-            ask_price="At what price was the stock bought?", label="Buyer", field="buyer", fixed=self.fixed,
-            rules=self)]
+        return [
+            question("PurchaseQuestion")(
+                "auction",
+                self.section,
+                "Stock",
+                "Who bought the stock, and at what price?",
+                ask_price="At what price was the stock bought?",
+                label="Buyer",
+                field="buyer",
+                fixed=self.fixed,
+                rules=self,
+            )
+        ]
 
     def presets(self, answers) -> list:
         if answers.dealer is None or self.fixed(answers) is not None:
             return []
-        from .hand import Preset   # the hand declarations (~18 ms): only the form's, never settle's
+        from .hand import Preset  # the hand declarations (~18 ms): only the form's, never settle's
 
         first = eldest(answers.dealer)
-        return [Preset("eldest-opening", f"{answers.who(first)} (eldest) bought at {self.opening}",
-                       self.section, {"auction": {"buyer": first, "price": self.opening}})]
+        return [
+            Preset(
+                "eldest-opening",
+                f"{answers.who(first)} (eldest) bought at {self.opening}",
+                self.section,
+                {"auction": {"buyer": first, "price": self.opening}},
+            )
+        ]
 
 
 # ================================================================ the ruff
+
 
 class Ruff(Phase):
     """The ruff: the vying (``vying``, a ``core.Vying``, replayed by ``calls.py``), a
@@ -627,8 +685,12 @@ class Ruff(Phase):
         if self.must_be_empty(options):
             check.fail("ruff", f"ruff must be null: {self.off_with[1]}")
             return
-        if not (isinstance(ruff, dict) and "winner" in ruff and "paid" in ruff
-                and (len(ruff) == 2 or ruff.keys() <= RUFF_KEYS)):
+        if not (
+            isinstance(ruff, dict)
+            and "winner" in ruff
+            and "paid" in ruff
+            and (len(ruff) == 2 or ruff.keys() <= RUFF_KEYS)
+        ):
             check.fail("ruff", f'ruff must be {{"winner": seat, "paid": [a, b, c]}}, not {describe(ruff)}')
             return
         if "shown" in ruff and "calls" not in ruff:
@@ -637,8 +699,9 @@ class Ruff(Phase):
         opening = state["opening"]
         if "calls" in ruff and check.good("dealer"):  # the vying, call by call
             module = calls()
-            replayed = module.replay_ruff(self.book, check.hand["dealer"], ruff["calls"], check.names, opening,
-                                          record=False, table=False)
+            replayed = module.replay_ruff(
+                self.book, check.hand["dealer"], ruff["calls"], check.names, opening, record=False, table=False
+            )
             given = module.calls_give(replayed, ruff)
             if not given:  # (if they do, the calls make this result, so it is right)
                 self.check_result(check, ruff, opening)
@@ -656,13 +719,21 @@ class Ruff(Phase):
         if not check.seat("ruff", ruff["winner"]):
             return
         paid = ruff["paid"]
-        if not (isinstance(paid, list) and len(paid) == 3
-                and type(paid[0]) is int and type(paid[1]) is int and type(paid[2]) is int):
+        if not (
+            isinstance(paid, list)
+            and len(paid) == 3
+            and type(paid[0]) is int
+            and type(paid[1]) is int
+            and type(paid[2]) is int
+        ):
             check.fail("ruff", f"ruff paid must be three whole numbers, one per seat, not {describe(paid)}")
             return
         winner = ruff["winner"]
         if paid[winner] != 0:
-            check.fail("ruff", f"ruff: the winner {check.who(winner)} pays nothing, so their paid entry must be 0, not {paid[winner]}")
+            check.fail(
+                "ruff",
+                f"ruff: the winner {check.who(winner)} pays nothing, so their paid entry must be 0, not {paid[winner]}",
+            )
             return
         for seat in SEATS:
             if seat == winner:
@@ -689,8 +760,11 @@ class Ruff(Phase):
         if "calls" in ruff:  # the opening stake follows from the calls and what was paid
             return calls().ruff_reasons(self.book, hand, names)
         winner = names[ruff["winner"]]
-        return [f"{names[seat]} pays {winner} {ruff['paid'][seat]} for the ruff."
-                for seat in SEATS if seat != ruff["winner"]]
+        return [
+            f"{names[seat]} pays {winner} {ruff['paid'][seat]} for the ruff."
+            for seat in SEATS
+            if seat != ruff["winner"]
+        ]
 
     # ------------------------------------------------------------ the form
 
@@ -700,18 +774,33 @@ class Ruff(Phase):
         return None
 
     def questions(self) -> list:
-        return [question("RuffQuestion")(
-            "ruff", self.section, "Ruff", "Who won the ruff, and what did each loser pay?",
-            ask_paid="What did {who} pay for the ruff?", label="Winner", field="ruff_winner",
-            nobody=self.nobody, nobody_hint=self.nobody_hint, nobody_reads=self.nobody_reads,
-            fixed=self.fixed, rules=self)]
+        return [
+            question("RuffQuestion")(
+                "ruff",
+                self.section,
+                "Ruff",
+                "Who won the ruff, and what did each loser pay?",
+                ask_paid="What did {who} pay for the ruff?",
+                label="Winner",
+                field="ruff_winner",
+                nobody=self.nobody,
+                nobody_hint=self.nobody_hint,
+                nobody_reads=self.nobody_reads,
+                fixed=self.fixed,
+                rules=self,
+            )
+        ]
 
     def record_keys(self) -> dict[str, str]:
-        null = {"no contest": "; null: no contest (nobody opened)",
-                "doubled": "; null: the dealer doubled it (played for at the next deal)"}.get(self.null, "")
+        null = {
+            "no contest": "; null: no contest (nobody opened)",
+            "doubled": "; null: the dealer doubled it (played for at the next deal)",
+        }.get(self.null, "")
         off = f"; null with the {self.off_with[0]} option" if self.off_with else ""
-        return {"ruff": f'{{"winner": seat, "paid": [a, b, c]}}: what each seat paid the winner (his own 0)'
-                        f"{null}{off}; may hold `calls` and `shown`, the vying call by call"}
+        return {
+            "ruff": f'{{"winner": seat, "paid": [a, b, c]}}: what each seat paid the winner (his own 0)'
+            f"{null}{off}; may hold `calls` and `shown`, the vying call by call"
+        }
 
     def quiet(self, answers) -> tuple[dict, list[str]]:
         if self.null == "no contest" and not self.must_be_empty(answers.options):
@@ -720,6 +809,7 @@ class Ruff(Phase):
 
 
 # ================================================================ sets
+
 
 class Sets(Phase):
     """Gleeks (three of a rank) and mournivals (all four) of ``ranks``: each set is paid
@@ -734,8 +824,9 @@ class Sets(Phase):
     forfeits = False
 
     def setup(self, book) -> None:
-        self.sets = {text: (rank, set_cards(kind)) for text, (kind, rank) in SETS.items()
-                     if rank in self.ranks}  # this book's sets: rank and cards used
+        self.sets = {
+            text: (rank, set_cards(kind)) for text, (kind, rank) in SETS.items() if rank in self.ranks
+        }  # this book's sets: rank and cards used
         if self.forfeits:
             self.optional_keys = ("forfeits",)
 
@@ -759,8 +850,13 @@ class Sets(Phase):
         if "sets" not in hand:
             return
         sets = hand["sets"]
-        if not (isinstance(sets, list) and len(sets) == 3
-                and isinstance(sets[0], list) and isinstance(sets[1], list) and isinstance(sets[2], list)):
+        if not (
+            isinstance(sets, list)
+            and len(sets) == 3
+            and isinstance(sets[0], list)
+            and isinstance(sets[1], list)
+            and isinstance(sets[2], list)
+        ):
             check.fail("sets", f"sets must be three lists, one per seat, not {describe(sets)}")
             return
         cards_of: dict = {}  # cards of each rank the table declares
@@ -771,7 +867,9 @@ class Sets(Phase):
             for rank in RANKS:
                 in_play = self.book.ranks_in_play(check, rank) if cards_of.get(rank, 0) > 3 else 4
                 if cards_of.get(rank, 0) > in_play:
-                    check.fail("sets", f"sets declare {cards_of[rank]} {RANK_PLURALS[rank]}, but only {in_play} are in play")
+                    check.fail(
+                        "sets", f"sets declare {cards_of[rank]} {RANK_PLURALS[rank]}, but only {in_play} are in play"
+                    )
                     return
 
     def _check_seat_sets(self, check, seat: int, declared: list, cards_of: dict) -> bool:
@@ -780,7 +878,10 @@ class Sets(Phase):
         for text in declared:
             found = book_sets.get(text) if isinstance(text, str) else None
             if found is None:
-                check.fail("sets", f'sets: {check.who(seat)} declares {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {" ".join(self.ranks)}')
+                check.fail(
+                    "sets",
+                    f'sets: {check.who(seat)} declares {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {" ".join(self.ranks)}',
+                )
                 return False
             rank, count = found
             if rank in ranks_seen:
@@ -805,15 +906,21 @@ class Sets(Phase):
             return
         forfeits = hand["forfeits"]
         if not (isinstance(forfeits, list) and len(forfeits) == 3 and all(isinstance(f, list) for f in forfeits)):
-            check.fail("forfeits", f"forfeits must be three lists, one per seat (the sets each called and had "
-                                   f"laid out), not {describe(forfeits)}")
+            check.fail(
+                "forfeits",
+                f"forfeits must be three lists, one per seat (the sets each called and had "
+                f"laid out), not {describe(forfeits)}",
+            )
             return
         for seat, called in enumerate(forfeits):
             seen = set()
             for text in called:
                 found = self.sets.get(text) if isinstance(text, str) else None
                 if found is None:
-                    check.fail("forfeits", f'forfeits: {check.who(seat)} forfeits {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {" ".join(self.ranks)}')
+                    check.fail(
+                        "forfeits",
+                        f'forfeits: {check.who(seat)} forfeits {describe(text)}; a set is "gleek:R" or "mournival:R" with R one of {" ".join(self.ranks)}',
+                    )
                     return
                 if found[0] in seen:
                     check.fail("forfeits", f"forfeits: {check.who(seat)} forfeits two sets of {RANK_PLURALS[found[0]]}")
@@ -824,16 +931,21 @@ class Sets(Phase):
         buyer = hand["auction"]["buyer"]
         for seat, called in enumerate(forfeits):
             if called and seat != buyer:
-                check.fail("forfeits", f"forfeits: only {check.who(buyer)} bought, so only he laid cards out "
-                                       f"({check.who(seat)} forfeits {describe(called)})")
+                check.fail(
+                    "forfeits",
+                    f"forfeits: only {check.who(buyer)} bought, so only he laid cards out "
+                    f"({check.who(seat)} forfeits {describe(called)})",
+                )
                 return
         if check.good("sets"):
             declared = {SETS[t][1] for t in hand["sets"][buyer] if t in SETS}
             for text in forfeits[buyer]:
                 rank = SETS[text][1]
                 if rank in declared:
-                    check.fail("forfeits", f"forfeits: {check.who(buyer)} both declares and forfeits a set of "
-                                           f"{RANK_PLURALS[rank]}")
+                    check.fail(
+                        "forfeits",
+                        f"forfeits: {check.who(buyer)} both declares and forfeits a set of {RANK_PLURALS[rank]}",
+                    )
                     return
 
     # ------------------------------------------------------------ payments
@@ -869,28 +981,46 @@ class Sets(Phase):
         for seat, called in enumerate(hand.get("forfeits", ()) if self.forfeits else ()):
             for text in called:
                 kind, rank = parse_set(text)
-                lines.append(f"{names[seat]} forfeits a false {kind} of {RANK_PLURALS[rank]}: "
-                             f"{self.forfeit(kind, rank)} to each.")
+                lines.append(
+                    f"{names[seat]} forfeits a false {kind} of {RANK_PLURALS[rank]}: "
+                    f"{self.forfeit(kind, rank)} to each."
+                )
         return lines or ["No sets declared."]
 
     # ------------------------------------------------------------ the form
 
     def questions(self) -> list:
-        out = [question("SetsQuestion")("sets", self.section, "Sets", "Any gleeks or mournivals? Tap No sets if none.",
-                                        ask_some="Tap the sets each player declared (or No sets).", rules=self)]
+        out = [
+            question("SetsQuestion")(
+                "sets",
+                self.section,
+                "Sets",
+                "Any gleeks or mournivals? Tap No sets if none.",
+                ask_some="Tap the sets each player declared (or No sets).",
+                rules=self,
+            )
+        ]
         if self.forfeits:
-            out.append(question("ForfeitsQuestion")(
-                "forfeits", self.section, "Forfeits",
-                "Did the buyer call a gleek or mournival laid out in the stock, and get caught?",
-                label="Called a set laid out in the stock — caught", rules=self))  # after a name: "Cat called …"
+            out.append(
+                question("ForfeitsQuestion")(
+                    "forfeits",
+                    self.section,
+                    "Forfeits",
+                    "Did the buyer call a gleek or mournival laid out in the stock, and get caught?",
+                    label="Called a set laid out in the stock — caught",
+                    rules=self,
+                )
+            )  # after a name: "Cat called …"
         return out
 
     def record_keys(self) -> dict[str, str]:
         ranks = " ".join(self.ranks)
         keys = {"sets": f'three lists, one per seat, of the sets declared: "gleek:R" / "mournival:R", R one of {ranks}'}
         if self.forfeits:
-            keys["forfeits"] = ("optional: three lists of sets, one per seat: those the buyer called, had laid out "
-                                "and was caught in (only the buyer's may hold any)")
+            keys["forfeits"] = (
+                "optional: three lists of sets, one per seat: those the buyer called, had laid out "
+                "and was caught in (only the buyer's may hold any)"
+            )
         return keys
 
     def quiet(self, answers) -> tuple[dict, list[str]]:
@@ -898,6 +1028,7 @@ class Sets(Phase):
 
 
 # ================================================================ the play
+
 
 class Count(Phase):
     """The play: ``tricks``, three counts adding up to 12, and how the play is counted."""
@@ -912,8 +1043,9 @@ class Count(Phase):
             check.fail("tricks", f"tricks add up to {total}, not {TRICKS_IN_A_HAND}")
 
     def tricks_question(self):
-        return question("CountsQuestion")("tricks", self.section, "Tricks", "How many tricks did each player win?",
-                                          total=TRICKS_IN_A_HAND)
+        return question("CountsQuestion")(
+            "tricks", self.section, "Tricks", "How many tricks did each player win?", total=TRICKS_IN_A_HAND
+        )
 
 
 class TurnedUpCount(Count):
@@ -945,7 +1077,10 @@ class TurnedUpCount(Count):
             return
         honours = hand["honours"]
         if not isinstance(honours, dict):
-            check.fail("honours", f"honours must be an object giving a seat for each of {self.ranks} not turned up, not {describe(honours)}")
+            check.fail(
+                "honours",
+                f"honours must be an object giving a seat for each of {self.ranks} not turned up, not {describe(honours)}",
+            )
             return
         cards = self.book.cards
         if check.good("turned_up") and honours.keys() != cards.honour_keys(hand["turned_up"]):
@@ -953,11 +1088,18 @@ class TurnedUpCount(Count):
             missing = [r for r in expected if r not in honours]
             extra = [r for r in honours if r not in expected]
             if missing:
-                check.fail("honours", f"honours: who {self.verb} {' and '.join(cards.by_rank[r].called for r in missing)}? ({', '.join(missing)} missing)")
+                check.fail(
+                    "honours",
+                    f"honours: who {self.verb} {' and '.join(cards.by_rank[r].called for r in missing)}? ({', '.join(missing)} missing)",
+                )
                 return
             if extra:
-                why = [f"{r} is turned up (it counts for the dealer)" if r == hand["turned_up"]
-                       else f"{describe(r)} is not an honour" for r in extra]
+                why = [
+                    f"{r} is turned up (it counts for the dealer)"
+                    if r == hand["turned_up"]
+                    else f"{describe(r)} is not an honour"
+                    for r in extra
+                ]
                 check.fail("honours", "honours: " + "; ".join(why))
                 return
         by_rank, anyone = self.by_rank, self.any_nobody
@@ -971,12 +1113,17 @@ class TurnedUpCount(Count):
         tib = honours.get("A")
         if tib is not None and check.good("tricks") and hand["tricks"][tib] == 0 and "A" in by_rank:
             card = by_rank["A"]
-            check.fail("honours", f"honours: {check.who(tib)} {self.verb} {card.described} but won no trick; {card.name} always wins its trick")
+            check.fail(
+                "honours",
+                f"honours: {check.who(tib)} {self.verb} {card.described} but won no trick; {card.name} always wins its trick",
+            )
 
     def check_mournivals(self, check, options, state) -> None:
         """A seat declaring a mournival of an honour's rank holds that honour."""
         hand = check.hand
-        if not check.good("sets", "honours", "turned_up") or not (hand["sets"][0] or hand["sets"][1] or hand["sets"][2]):
+        if not check.good("sets", "honours", "turned_up") or not (
+            hand["sets"][0] or hand["sets"][1] or hand["sets"][2]
+        ):
             return
         for seat, declared in enumerate(hand["sets"]):
             for text in declared:
@@ -986,7 +1133,10 @@ class TurnedUpCount(Count):
                 holder = hand["honours"].get(rank)
                 if holder != seat:
                     held_by = "nobody (discarded)" if holder is None else check.who(holder)
-                    check.fail("sets", f"sets: {check.who(seat)} declares a mournival of {RANK_NAMES[rank]}s, so holds the {RANK_NAMES[rank]} of trumps, but honours give it to {held_by}")
+                    check.fail(
+                        "sets",
+                        f"sets: {check.who(seat)} declares a mournival of {RANK_NAMES[rank]}s, so holds the {RANK_NAMES[rank]} of trumps, but honours give it to {held_by}",
+                    )
                     return
 
     # ------------------------------------------------------------ payments
@@ -1041,8 +1191,10 @@ class TurnedUpCount(Count):
                 if holders.get(card.rank) == seat:
                     turned = " (turned up)" if card.rank == hand["turned_up"] else ""
                     parts.append(f"{card.called}{turned} {format_counters(card.count)}")
-            lines.append(f"{names[seat]}: {' + '.join(parts)} = {format_counters(points[seat])}, "
-                         f"{signed_counters(points[seat] - par)} against {format_counters(par)}.")
+            lines.append(
+                f"{names[seat]}: {' + '.join(parts)} = {format_counters(points[seat])}, "
+                f"{signed_counters(points[seat] - par)} against {format_counters(par)}."
+            )
         thrown = [c.called for c in self.cards if c.rank in holders and holders[c.rank] is None]
         if thrown:
             lines.append(f"Discarded, counting for nobody: {', '.join(thrown)}.")
@@ -1050,14 +1202,25 @@ class TurnedUpCount(Count):
 
     def record_keys(self) -> dict[str, str]:
         null = ", or null if the buyer discarded it" if self.any_nobody else ""
-        return {"tricks": "tricks won per seat, adding up to 12",
-                "honours": f"an object with a key for each of {self.ranks} not turned up: the seat that "
-                           f"{self.verb} it{null}"}
+        return {
+            "tricks": "tricks won per seat, adding up to 12",
+            "honours": f"an object with a key for each of {self.ranks} not turned up: the seat that "
+            f"{self.verb} it{null}",
+        }
 
     # ------------------------------------------------------------ the form
 
     def questions(self) -> list:
-        return [self.tricks_question(),
-                question("HonoursQuestion")("honours", self.section, "Honours", f"Who {self.verb} each honour?",
-                                            field="honour", needs="turned_up", rules=self,
-                                            ask_first="Choose the turned-up card first, then who holds each honour.")]
+        return [
+            self.tricks_question(),
+            question("HonoursQuestion")(
+                "honours",
+                self.section,
+                "Honours",
+                f"Who {self.verb} each honour?",
+                field="honour",
+                needs="turned_up",
+                rules=self,
+                ask_first="Choose the turned-up card first, then who holds each honour.",
+            ),
+        ]

@@ -56,12 +56,23 @@ def check_players(players) -> list[Problem]:
         elif not name.strip():
             problems.append(_problem("players", f"players: seat {seat} has no name"))
         elif len(name.strip()) > MAX_NAME:
-            problems.append(_problem("players", f"players: seat {seat}'s name is {len(name.strip())} characters long; at most {MAX_NAME}"))
+            problems.append(
+                _problem(
+                    "players", f"players: seat {seat}'s name is {len(name.strip())} characters long; at most {MAX_NAME}"
+                )
+            )
     if not problems:
         trimmed = [n.strip() for n in players]
         for i, name in enumerate(trimmed):
             if name in trimmed[:i]:
-                problems.append(_problem("players", f'players: two players are both called "{name}"' if name.isprintable() else f"players: two players are both called {describe(name)}"))
+                problems.append(
+                    _problem(
+                        "players",
+                        f'players: two players are both called "{name}"'
+                        if name.isprintable()
+                        else f"players: two players are both called {describe(name)}",
+                    )
+                )
     return problems
 
 
@@ -86,9 +97,14 @@ def alike_names(players) -> list[Problem]:
         first = keys.index(key)
         if first < i and players[first].strip() != players[i].strip():
             a, b = one_line(players[first].strip()), one_line(players[i].strip())
-            problems.append(_problem("players", f'players: "{a}" and "{b}" are one name here (capitals, accents '
-                                                f'typed either way and spaces round a name do not count): give '
-                                                f'each player a different name'))
+            problems.append(
+                _problem(
+                    "players",
+                    f'players: "{a}" and "{b}" are one name here (capitals, accents '
+                    f"typed either way and spaces round a name do not count): give "
+                    f"each player a different name",
+                )
+            )
     return problems
 
 
@@ -100,7 +116,9 @@ def check_options(book: RuleBook, options) -> list[Problem]:
     for key, value in options.items():
         if key not in known:
             allowed = ", ".join(sorted(known)) or "none"
-            problems.append(_problem("options", f"options: {describe(key)} is not an option of {book.id} (options: {allowed})"))
+            problems.append(
+                _problem("options", f"options: {describe(key)} is not an option of {book.id} (options: {allowed})")
+            )
         elif type(value) is not bool:
             problems.append(_problem("options", f"options: {key} must be true or false, not {describe(value)}"))
     return problems
@@ -115,10 +133,19 @@ def check_stake(stake) -> list[Problem]:
     if isinstance(per, str) and len(per) > MAX_STAKE_DIGITS:
         problems.append(_problem("stake", f"stake: per_counter has {len(per)} characters; at most {MAX_STAKE_DIGITS}"))
     elif not (isinstance(per, str) and DECIMAL.match(per) and per.strip("0.")):
-        problems.append(_problem("stake", f'stake: per_counter must be a decimal string above 0 such as "0.25", not {describe(per)}'))
+        problems.append(
+            _problem(
+                "stake", f'stake: per_counter must be a decimal string above 0 such as "0.25", not {describe(per)}'
+            )
+        )
     currency = stake["currency"]
     if not (isinstance(currency, str) and CURRENCY.match(currency)):
-        problems.append(_problem("stake", f'stake: currency must be "d" (old pence) or a three-letter code such as "EUR", not {describe(currency)}'))
+        problems.append(
+            _problem(
+                "stake",
+                f'stake: currency must be "d" (old pence) or a three-letter code such as "EUR", not {describe(currency)}',
+            )
+        )
     return problems
 
 
@@ -173,7 +200,9 @@ def validate(record) -> list[Problem]:
         if isinstance(record["rulebook"], str) and record["rulebook"] in BOOKS:
             book = BOOKS[record["rulebook"]]
         else:
-            problems.append(_problem("rulebook", f"rulebook must be one of {', '.join(BOOKS)}, not {describe(record['rulebook'])}"))
+            problems.append(
+                _problem("rulebook", f"rulebook must be one of {', '.join(BOOKS)}, not {describe(record['rulebook'])}")
+            )
     options = {}
     if book is not None and "options" in record:
         option_problems = check_options(book, record["options"])
@@ -193,11 +222,20 @@ def validate(record) -> list[Problem]:
     if "scorer" in record:
         scorer = record["scorer"]
         if not (scorer is None or (type(scorer) is int and 0 <= scorer <= 2)):
-            problems.append(_problem("scorer", f"scorer must be the seat that keeps the score (0, 1 or 2), or null, "
-                                               f"not {describe(scorer)}"))
+            problems.append(
+                _problem(
+                    "scorer",
+                    f"scorer must be the seat that keeps the score (0, 1 or 2), or null, not {describe(scorer)}",
+                )
+            )
         elif record.get("confirm") is not True:
-            problems.append(_problem("scorer", "scorer is given only with confirm: true (who keeps the score "
-                                               "matters only where each hand needs the other players' OK)"))
+            problems.append(
+                _problem(
+                    "scorer",
+                    "scorer is given only with confirm: true (who keeps the score "
+                    "matters only where each hand needs the other players' OK)",
+                )
+            )
     if "stake" in record:
         problems += check_stake(record["stake"])
     hands = record.get("hands")
@@ -328,8 +366,11 @@ def hand_json_template(phases) -> str:
     (see ``Settlement.json_text``); made once per book."""
     found = _HAND_JSON.get(phases)
     if found is None:
-        found = _HAND_JSON[phases] = ('{"hand":%d,"dealer":%d,"phases":{'
-                                      + ",".join(f'"{p}":[%s,%s,%s]' for p in phases) + '},"total":[%s,%s,%s]}')
+        found = _HAND_JSON[phases] = (
+            '{"hand":%d,"dealer":%d,"phases":{'
+            + ",".join(f'"{p}":[%s,%s,%s]' for p in phases)
+            + '},"total":[%s,%s,%s]}'
+        )
     return found
 
 
@@ -347,8 +388,9 @@ class Settlement:
     It remembers what it settled (``options``, ``source``), so that a later version
     of the session settles only the hands from the first that changed."""
 
-    def __init__(self, rulebook: str, players: list, hands: list, balances: list, payments: list,
-                 options=None, source=()):
+    def __init__(
+        self, rulebook: str, players: list, hands: list, balances: list, payments: list, options=None, source=()
+    ):
         self.rulebook, self.players, self.hands = rulebook, players, hands
         self.balances, self.payments = balances, payments
         self.options, self.source = options, source
@@ -379,10 +421,12 @@ class Settlement:
         """``as_json()`` as compact JSON text, the same as ``to_json_text(self.as_json())``:
         the hands, numbers only, are written straight from their amounts (a half counter
         exactly, as x.5), without building the dictionaries first."""
-        head = json.dumps({"rulebook": self.rulebook, "players": self.players}, ensure_ascii=False,
-                          separators=(",", ":"))
-        tail = to_json_text({"balances": [as_number(b) for b in self.balances],
-                             "payments": [p.as_json() for p in self.payments]})
+        head = json.dumps(
+            {"rulebook": self.rulebook, "players": self.players}, ensure_ascii=False, separators=(",", ":")
+        )
+        tail = to_json_text(
+            {"balances": [as_number(b) for b in self.balances], "payments": [p.as_json() for p in self.payments]}
+        )
         template = hand_json_template(BOOKS[self.rulebook].phase_ids)
         return f'{head[:-1]},"hands":[{",".join([_hand_json(h, template) for h in self.hands])}],{tail[1:]}'
 

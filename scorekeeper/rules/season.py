@@ -87,7 +87,7 @@ class Stats:
     values: dict
 
     def __getattr__(self, key: str):
-        if key.startswith("_"):   # pickle and copy asking for __setstate__, __deepcopy__ …: no statistic
+        if key.startswith("_"):  # pickle and copy asking for __setstate__, __deepcopy__ …: no statistic
             raise AttributeError(key)
         try:
             return object.__getattribute__(self, "values")[key]
@@ -199,6 +199,7 @@ class Debt(NamedTuple):
 
 # ---------------------------------------------------------------- one evening
 
+
 def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, settlement=None) -> EveningFigures:
     """One valid record reduced to a season's unit (see the module's docstring).
     ``settlement``: the record's ``record.settle`` if the caller has it already."""
@@ -214,15 +215,29 @@ def evening_figures(record: dict, key: str, names: Sequence[str] | None = None, 
         stake = Stake(stake["currency"], Fraction(stake["per_counter"]))
     totals = tuple(settlement.balances)
     money = tuple(fraction(t) * stake.per_counter for t in totals) if stake else None
-    hands = (Hand(hand, result.total, book.season_facts(hand, options))
-             for result, hand in zip(settlement.hands, record["hands"]))
+    hands = (
+        Hand(hand, result.total, book.season_facts(hand, options))
+        for result, hand in zip(settlement.hands, record["hands"])
+    )
     facts = tuple(of_evening(book, hands))
     phases = tuple((p, tuple(t)) for p, t in settlement.phase_totals().items())
-    return EveningFigures(key, record.get("played_on"), record.get("title"), book.id, players, stake,
-                          len(settlement.hands), totals, money, phases, facts)
+    return EveningFigures(
+        key,
+        record.get("played_on"),
+        record.get("title"),
+        book.id,
+        players,
+        stake,
+        len(settlement.hands),
+        totals,
+        money,
+        phases,
+        facts,
+    )
 
 
 # ---------------------------------------------------------------- a season
+
 
 @dataclass(slots=True)
 class _Tally:
@@ -251,8 +266,9 @@ def _in_date_order(evenings: Iterable[EveningFigures]) -> list:
 def _settle_names(balances: dict) -> list:
     """``fewest_payments`` over named balances: ``SeasonPayment`` lines."""
     names = list(balances)
-    return [SeasonPayment(names[p.payer], names[p.payee], p.amount)
-            for p in fewest_payments([balances[n] for n in names])]
+    return [
+        SeasonPayment(names[p.payer], names[p.payee], p.amount) for p in fewest_payments([balances[n] for n in names])
+    ]
 
 
 def _stats_of(played: list) -> Stats:
@@ -279,8 +295,10 @@ def _money_of(staked: dict) -> dict:
         if currency is None:
             money[currency] = {name: rates[None] for name, rates in by_name.items()}
             continue
-        money[currency] = {name: sum(fraction(*rate) * fraction(counters) for rate, counters in rates.items())
-                           for name, rates in by_name.items()}
+        money[currency] = {
+            name: sum(fraction(*rate) * fraction(counters) for rate, counters in rates.items())
+            for name, rates in by_name.items()
+        }
     return money
 
 
@@ -291,8 +309,9 @@ def counted(evenings: Iterable[EveningFigures]) -> list[EveningFigures]:
     return [e for e in evenings if e.hands]
 
 
-def chosen_evenings(evenings: Iterable[EveningFigures], since=None, until=None,
-                    rulebook: str | None = None) -> list[EveningFigures]:
+def chosen_evenings(
+    evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None
+) -> list[EveningFigures]:
     """The evenings counted (``counted``) in date order, within the date range
     (inclusive; undated ones left out when a range is given) and of ``rulebook`` if given."""
     since, until = _date_text(since), _date_text(until)
@@ -330,7 +349,7 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
         stake = e.stake
         if stake is None:
             currency = rate = None
-        else:   # a rate keyed by its two ints: a Fraction's own hash is ~20× slower
+        else:  # a rate keyed by its two ints: a Fraction's own hash is ~20× slower
             currency, per_counter = stake
             rate = (per_counter.numerator, per_counter.denominator)
         in_currency = staked.get(currency)
@@ -372,11 +391,14 @@ def season(evenings: Iterable[EveningFigures], since=None, until=None, rulebook:
         payments=_settle_names(balances),
         stats={name: _stats_of(played[name]) for name in players},
         head_to_head=head_to_head,
-        since=since, until=until, rulebook=rulebook,
+        since=since,
+        until=until,
+        rulebook=rulebook,
     )
 
 
 # ---------------------------------------------------------------- the season in money
+
 
 class Net(NamedTuple):
     """A player's season in one unit (see ``in_money``): evenings and hands played in it, the
@@ -491,20 +513,31 @@ def in_money(s: Season) -> SeasonMoney:
                     worst = low if worst is None or low < worst else worst
                 for phase, net in group.phases.items():
                     phases[phase] = phases.get(phase, 0) + _times(net, rate)
-            stats[name][unit] = Net(evenings, hands, total, fraction(total, hands) if hands else None, best, worst,
-                                    phases)
+            stats[name][unit] = Net(
+                evenings, hands, total, fraction(total, hands) if hands else None, best, worst, phases
+            )
     head_to_head: dict = {name: {} for name in players}
     for a in players:
         for b in players:
             by_unit = pairs.get((a, b))
             if by_unit is not None:
-                head_to_head[a][b] = {unit: sum(_times(net, rate) for rate, net in by_unit[unit].items())
-                                      for unit in units if unit in by_unit}
-    return SeasonMoney(tuple(units), {u: s.money[u] for u in units}, {u: s.money_payments[u] for u in units},
-                       tuple(running), stats, head_to_head)
+                head_to_head[a][b] = {
+                    unit: sum(_times(net, rate) for rate, net in by_unit[unit].items())
+                    for unit in units
+                    if unit in by_unit
+                }
+    return SeasonMoney(
+        tuple(units),
+        {u: s.money[u] for u in units},
+        {u: s.money_payments[u] for u in units},
+        tuple(running),
+        stats,
+        head_to_head,
+    )
 
 
 # ---------------------------------------------------------------- what is still owed
+
 
 def owed(open_evenings: Iterable[EveningFigures], paid: Iterable = ()) -> list:
     """What is still owed over the open evenings, per currency (evenings without a
@@ -528,12 +561,21 @@ def owed(open_evenings: Iterable[EveningFigures], paid: Iterable = ()) -> list:
     for currency, (balances, evenings) in groups.items():
         for payment in _settle_names(balances):
             mine = [e for e in evenings if payment.payer in e.players or payment.payee in e.players]
-            debts.append(Debt(payment.payer, payment.payee, payment.amount, currency,
-                              tuple(e.key for e in mine), tuple(e.played_on for e in mine)))
+            debts.append(
+                Debt(
+                    payment.payer,
+                    payment.payee,
+                    payment.amount,
+                    currency,
+                    tuple(e.key for e in mine),
+                    tuple(e.played_on for e in mine),
+                )
+            )
     return debts
 
 
 # ---------------------------------------------------------------- the command line's JSON
+
 
 def _number(amount):
     """A JSON number for an exact amount (``core.as_number``)."""
@@ -567,29 +609,59 @@ def season_json(s: Season) -> dict:
         stats[name] = {
             "evenings": st.evenings,
             "hands": st.hands,
-            **{statistic.key: _json_value(statistic, st[statistic.key]) for statistic in STATISTICS
-               if statistic.in_json},
+            **{
+                statistic.key: _json_value(statistic, st[statistic.key])
+                for statistic in STATISTICS
+                if statistic.in_json
+            },
             "phases": {p: _number(v) for p, v in st.phases.items()},
-            "money": [{"currency": unit, "evenings": net.evenings, "hands": net.hands,
-                       "net": _money_number(net.total),
-                       "best": None if net.best is None else _money_number(net.best),
-                       "worst": None if net.worst is None else _money_number(net.worst),
-                       "phases": {p: _money_number(v) for p, v in net.phases.items()}}
-                      for unit, net in nets.items()],
+            "money": [
+                {
+                    "currency": unit,
+                    "evenings": net.evenings,
+                    "hands": net.hands,
+                    "net": _money_number(net.total),
+                    "best": None if net.best is None else _money_number(net.best),
+                    "worst": None if net.worst is None else _money_number(net.worst),
+                    "phases": {p: _money_number(v) for p, v in net.phases.items()},
+                }
+                for unit, net in nets.items()
+            ],
         }
     return {
         "evenings": len(s.evenings),
         "hands": s.hands,
         "players": list(s.players),
         "balances": {n: _number(b) for n, b in s.balances.items()},
-        "payments": [{"from": p.payer, "to": p.payee, "amount": _money_number(p.amount), "currency": unit}
-                     for unit in money.units for p in money.payments[unit]],
+        "payments": [
+            {"from": p.payer, "to": p.payee, "amount": _money_number(p.amount), "currency": unit}
+            for unit in money.units
+            for p in money.payments[unit]
+        ],
         "stats": stats,
-        "money": [{"currency": unit, "balances": {n: _money_number(v) for n, v in money.balances[unit].items()}}
-                  for unit in money.units],
+        "money": [
+            {"currency": unit, "balances": {n: _money_number(v) for n, v in money.balances[unit].items()}}
+            for unit in money.units
+        ],
     }
 
 
-__all__ = ["Debt", "EveningFigures", "HeadToHead", "Net", "Paid", "Season", "SeasonMoney",
-           "SeasonPayment", "Stake", "Stats", "counted", "evening_figures", "in_money", "owed", "season", "season_json",
-           "unit_of"]
+__all__ = [
+    "Debt",
+    "EveningFigures",
+    "HeadToHead",
+    "Net",
+    "Paid",
+    "Season",
+    "SeasonMoney",
+    "SeasonPayment",
+    "Stake",
+    "Stats",
+    "counted",
+    "evening_figures",
+    "in_money",
+    "owed",
+    "season",
+    "season_json",
+    "unit_of",
+]

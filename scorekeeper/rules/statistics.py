@@ -115,6 +115,7 @@ class Statistics:
 def _declared(kind: str) -> Callable[[Hand], list]:
     def of_hand(hand: Hand) -> list:
         return [(seat, rank) for seat, sets in enumerate(hand.facts.sets) for k, rank in sets if k == kind]
+
     return of_hand
 
 
@@ -135,29 +136,44 @@ STATISTICS = Statistics(
     Statistic("won", "Hands won", lambda hand: [(s, 1) for s, t in enumerate(hand.totals) if t > 0]),
     Statistic("best", "Best hand", lambda hand: enumerate(hand.totals), adds=MOST, shown=MONEY),
     Statistic("worst", "Worst hand", lambda hand: enumerate(hand.totals), adds=LEAST, shown=MONEY),
-    Statistic("bought", "Stocks bought",
-              lambda hand: [] if hand.facts.buyer is None else [(hand.facts.buyer, 1)]),
-    Statistic("price", "Prices paid for the stock",
-              lambda hand: [] if hand.facts.buyer is None else [(hand.facts.buyer, hand.facts.price)],
-              shown=HIDDEN, in_json=False),
+    Statistic("bought", "Stocks bought", lambda hand: [] if hand.facts.buyer is None else [(hand.facts.buyer, 1)]),
+    Statistic(
+        "price",
+        "Prices paid for the stock",
+        lambda hand: [] if hand.facts.buyer is None else [(hand.facts.buyer, hand.facts.price)],
+        shown=HIDDEN,
+        in_json=False,
+    ),
     Statistic("average_price", "Average price", derived=_average_price, shown=AVERAGE, in_json=False),
-    Statistic("ruffs", "Ruffs won",
-              lambda hand: [] if hand.facts.ruff_winner is None else [(hand.facts.ruff_winner, 1)]),
-    Statistic("ruffs_by_aces", "… by four Aces",
-              lambda hand: [(hand.facts.ruff_winner, 1)] if hand.facts.by_four_aces else [], in_json=False),
+    Statistic(
+        "ruffs", "Ruffs won", lambda hand: [] if hand.facts.ruff_winner is None else [(hand.facts.ruff_winner, 1)]
+    ),
+    Statistic(
+        "ruffs_by_aces",
+        "… by four Aces",
+        lambda hand: [(hand.facts.ruff_winner, 1)] if hand.facts.by_four_aces else [],
+        in_json=False,
+    ),
     Statistic("gleeks", "Gleeks declared", _declared("gleek"), adds=BY_KEY, shown=COUNTS, order=_ranks),
-    Statistic("mournivals", "Mournivals declared", _declared("mournival"), adds=BY_KEY, shown=COUNTS,
-              order=_ranks),
-    Statistic("held", "Held", lambda hand: [(seat, name) for name, seat in hand.facts.held], adds=BY_KEY,
-              shown=COUNTS, order=_side_cards, in_json=False),
-    Statistic("agreed", "OKs given", lambda hand: [(seat, 1) for seat in hand.record.get("agreed", ())],
-              in_json=False),
-    Statistic("disputed", "Disputes",
-              lambda hand: [(d["seat"], 1) for d in hand.record.get("disputes", ())], in_json=False),
+    Statistic("mournivals", "Mournivals declared", _declared("mournival"), adds=BY_KEY, shown=COUNTS, order=_ranks),
+    Statistic(
+        "held",
+        "Held",
+        lambda hand: [(seat, name) for name, seat in hand.facts.held],
+        adds=BY_KEY,
+        shown=COUNTS,
+        order=_side_cards,
+        in_json=False,
+    ),
+    Statistic("agreed", "OKs given", lambda hand: [(seat, 1) for seat in hand.record.get("agreed", ())], in_json=False),
+    Statistic(
+        "disputed", "Disputes", lambda hand: [(d["seat"], 1) for d in hand.record.get("disputes", ())], in_json=False
+    ),
 )
 
 
 # ---------------------------------------------------------------- adding up
+
 
 def _start(statistic: Statistic):
     return {SUM: 0, MOST: None, LEAST: None, BY_KEY: {}}[statistic.adds]
@@ -174,8 +190,11 @@ def of_evening(book, hands: Iterable[Hand], statistics: Statistics = STATISTICS)
     """Each seat's values (key → value) over one evening's hands, played by ``book``;
     counts by key as ``(key, count)`` pairs (in ``order``), never changed after."""
     counted = statistics.counted()
-    seats = ({s.key: _start(s) for s in counted}, {s.key: _start(s) for s in counted},
-             {s.key: _start(s) for s in counted})
+    seats = (
+        {s.key: _start(s) for s in counted},
+        {s.key: _start(s) for s in counted},
+        {s.key: _start(s) for s in counted},
+    )
     plan = [(s.key, s.adds, s.of_hand) for s in counted]
     for hand in hands:
         for key, adds, of_hand in plan:
@@ -189,7 +208,7 @@ def of_evening(book, hands: Iterable[Hand], statistics: Statistics = STATISTICS)
                 elif adds == MOST:
                     if values[key] is None or value > values[key]:
                         values[key] = value
-                elif values[key] is None or value < values[key]:   # LEAST
+                elif values[key] is None or value < values[key]:  # LEAST
                     values[key] = value
     for values in seats:
         for statistic in counted:
@@ -226,5 +245,21 @@ def of_season(evenings: Iterable[dict], statistics: Statistics = STATISTICS) -> 
     return totals
 
 
-__all__ = ["AVERAGE", "BY_KEY", "COUNT", "COUNTS", "HIDDEN", "Hand", "HandFacts", "LEAST", "MONEY", "MOST",
-           "STATISTICS", "SUM", "Statistic", "Statistics", "of_evening", "of_season"]
+__all__ = [
+    "AVERAGE",
+    "BY_KEY",
+    "COUNT",
+    "COUNTS",
+    "HIDDEN",
+    "Hand",
+    "HandFacts",
+    "LEAST",
+    "MONEY",
+    "MOST",
+    "STATISTICS",
+    "SUM",
+    "Statistic",
+    "Statistics",
+    "of_evening",
+    "of_season",
+]

@@ -62,11 +62,13 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 log = logging.getLogger("scorekeeper.server.door")
-LINGER_RESET = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close() resets the connection
+LINGER_RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() resets the connection
 HELD_OFF_PATHS = frozenset({"/import", "/sessions", "/circles/import"})
-HELD_OFF_IN_CIRCLE = re.compile(r"/c/[^/]+/(?:import|sessions)")   # a circle's import and new evening count too
-HELD_OFF_BODY = 64 * 1024   # bytes: a body this large to a held-off address is refused at the door
-UPLOAD_RETRY = 10   # seconds a front's client over its uploads at once is told to wait
+HELD_OFF_IN_CIRCLE = re.compile(r"/c/[^/]+/(?:import|sessions)")  # a circle's import and new evening count too
+HELD_OFF_BODY = 64 * 1024  # bytes: a body this large to a held-off address is refused at the door
+UPLOAD_RETRY = 10  # seconds a front's client over its uploads at once is told to wait
+
+
 class HeldOff:
     """The addresses told to wait, and until when (``time.time()``), in a table
     every server process shares: an anonymous ``mmap`` made before the workers are
@@ -77,7 +79,7 @@ class HeldOff:
     first is forgotten."""
 
     SLOTS, PROBE = 4096, 16
-    ENTRY = struct.Struct("<Qd")   # address hash (0: free), until
+    ENTRY = struct.Struct("<Qd")  # address hash (0: free), until
 
     def __init__(self, lock=None):
         self.table = mmap.mmap(-1, self.SLOTS * self.ENTRY.size)
@@ -99,7 +101,7 @@ class HeldOff:
         return best[0], False
 
     def put(self, address: str, until: float) -> None:
-        held = self.lock.acquire(timeout=2.0)   # a process killed holding it must not stop the others
+        held = self.lock.acquire(timeout=2.0)  # a process killed holding it must not stop the others
         try:
             key = self._hash(address)
             self.ENTRY.pack_into(self.table, self._slot(key)[0], key, until)
@@ -113,7 +115,7 @@ class HeldOff:
         return self.ENTRY.unpack_from(self.table, at)[1] if found else 0.0
 
 
-_held_off: list = []   # the HeldOff table of this server (made on first use, or shared before the fork)
+_held_off: list = []  # the HeldOff table of this server (made on first use, or shared before the fork)
 
 
 def share_held_off() -> None:
@@ -151,30 +153,34 @@ def is_held_off_path(path: str) -> bool:
 class Channel(HTTPChannel):
     """A connection, which knows when the request it is receiving began."""
 
-    request_started = 0.0   # time.time() when the first byte of self.request arrived
+    request_started = 0.0  # time.time() when the first byte of self.request arrived
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
         server.opened(self)
 
-    checked = None   # the request whose headers were looked at (hold_off)
-    uploading = None   # (client, request): an upload from the front's client, its body under way
-    held_answer = None   # seconds to say in a held refusal, while it is held (refuse_at_once)
+    checked = None  # the request whose headers were looked at (hold_off)
+    uploading = None  # (client, request): an upload from the front's client, its body under way
+    held_answer = None  # seconds to say in a held refusal, while it is held (refuse_at_once)
 
     def received(self, data):
         receiving = self.request
         result = super().received(data)
         request = self.request
-        if request is not None and request is not receiving:   # a new request has begun
+        if request is not None and request is not receiving:  # a new request has begun
             self.request_started = time.time()
-        if self.uploading is not None and self.uploading[1] is not request:   # that upload is in whole
+        if self.uploading is not None and self.uploading[1] is not request:  # that upload is in whole
             self.server.upload_ended(self)
         if request is not None and request.headers_finished and request is not self.checked:
-            self.checked = request   # its headers are in, its body is not: an upload under way
+            self.checked = request  # its headers are in, its body is not: an upload under way
             client = self.server.client_of(self, request)
             wait = _held_off_for(client)
-            if (wait and request.command == "POST" and is_held_off_path(request.path)
-                    and request.content_length > HELD_OFF_BODY):
+            if (
+                wait
+                and request.command == "POST"
+                and is_held_off_path(request.path)
+                and request.content_length > HELD_OFF_BODY
+            ):
                 self.refuse_at_once(wait)
             elif self.addr[0] in self.server.fronts:
                 self.server.upload_started(self, client, request)
@@ -200,8 +206,7 @@ class Channel(HTTPChannel):
         """Behind the front: ``client`` already sends as many uploads as it may at
         once (``Server.upload_started``); 429 at once, the body unread."""
         self.request = None
-        self.answer(UPLOAD_RETRY, "Too many uploads at once from this address. "
-                                  f"Try again in {UPLOAD_RETRY} seconds.")
+        self.answer(UPLOAD_RETRY, f"Too many uploads at once from this address. Try again in {UPLOAD_RETRY} seconds.")
         self.server.refused[client] = self.server.refused.get(client, 0) + 1
 
     def readable(self):
@@ -216,9 +221,10 @@ class Channel(HTTPChannel):
     def answer(self, retry_after: int, line: str) -> None:
         """A 429 with ``line``, then the connection closed (its request's body unread)."""
         text = (line + "\n").encode()
-        answer = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                  b"Retry-After: %d\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                  % (retry_after, len(text), text))
+        answer = (
+            b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            b"Retry-After: %d\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (retry_after, len(text), text)
+        )
         with self.outbuf_lock:
             self.outbufs[-1].append(answer)
             self.current_outbuf_count += len(answer)
@@ -242,15 +248,23 @@ class Server(TcpWSGIServer):
 
     channel_class = Channel
 
-    def __init__(self, *args, per_address: int, header_deadline: float, request_deadline: float,
-                 fronts=(), forwarded: int = 0, **kw):
+    def __init__(
+        self,
+        *args,
+        per_address: int,
+        header_deadline: float,
+        request_deadline: float,
+        fronts=(),
+        forwarded: int = 0,
+        **kw,
+    ):
         self.per_address, self.header_deadline, self.request_deadline = per_address, header_deadline, request_deadline
-        self.fronts = frozenset(fronts)   # the HTTPS front's own addresses: their connections are not capped
-        self.forwarded = forwarded   # proxies in front: whose X-Forwarded-For entry is the client (hosting.py)
+        self.fronts = frozenset(fronts)  # the HTTPS front's own addresses: their connections are not capped
+        self.forwarded = forwarded  # proxies in front: whose X-Forwarded-For entry is the client (hosting.py)
         self.by_address: dict[str, set] = {}
-        self.uploads: dict[str, set] = {}   # the front's clients: their connections with an upload under way
-        self.holding: set = set()   # channels holding a refusal (Channel.refuse_at_once)
-        self.refused: dict[str, int] = {}   # connections closed over the cap since the last report
+        self.uploads: dict[str, set] = {}  # the front's clients: their connections with an upload under way
+        self.holding: set = set()  # channels holding a refusal (Channel.refuse_at_once)
+        self.refused: dict[str, int] = {}  # connections closed over the cap since the last report
         self.timed_out = self.refused_uploads = 0
         self.next_report = 0.0
         super().__init__(*args, **kw)
@@ -333,7 +347,7 @@ class Server(TcpWSGIServer):
         theirs = self.by_address.get(host, ())
         if len(theirs) >= self.per_address and host not in self.fronts:
             idle = sorted((c for c in theirs if c.idle), key=lambda c: c.last_activity)
-            for channel in idle[:len(theirs) - self.per_address + 1]:
+            for channel in idle[: len(theirs) - self.per_address + 1]:
                 channel.handle_close()
                 self.refused[host] = self.refused.get(host, 0) + 1
             if len(self.by_address.get(host, ())) >= self.per_address:
@@ -348,7 +362,7 @@ class Server(TcpWSGIServer):
         return True
 
     def maintenance(self, now):
-        super().maintenance(now)   # the idle timeout
+        super().maintenance(now)  # the idle timeout
         for channel in list(self.holding):
             self.holding.discard(channel)
             channel.answer_held()
@@ -358,25 +372,49 @@ class Server(TcpWSGIServer):
                 continue
             limit = self.request_deadline if request.headers_finished else self.header_deadline
             if now - channel.request_started > limit:
-                channel.will_close = True   # closed by the loop's next pass, as idle ones are
+                channel.will_close = True  # closed by the loop's next pass, as idle ones are
                 self.timed_out += 1
         if (self.refused or self.timed_out or self.refused_uploads) and now >= self.next_report:
-            self.next_report = now + 60   # at most a line a minute, however hard they push
+            self.next_report = now + 60  # at most a line a minute, however hard they push
             refused = ", ".join(f"{n} of {host}" for host, n in sorted(self.refused.items(), key=lambda x: -x[1])[:5])
-            log.warning("closed %d connection(s) past the request deadline and %s over %d per address; "
-                        "refused %d upload(s) at the door", self.timed_out, refused or "none", self.per_address,
-                        self.refused_uploads)
+            log.warning(
+                "closed %d connection(s) past the request deadline and %s over %d per address; "
+                "refused %d upload(s) at the door",
+                self.timed_out,
+                refused or "none",
+                self.per_address,
+                self.refused_uploads,
+            )
             self.refused, self.timed_out, self.refused_uploads = {}, 0, 0
 
 
-def make_server(app, sock, per_address: int, header_deadline: float, request_deadline: float, fronts=(),
-                forwarded: int = 0, **options) -> Server:
+def make_server(
+    app,
+    sock,
+    per_address: int,
+    header_deadline: float,
+    request_deadline: float,
+    fronts=(),
+    forwarded: int = 0,
+    **options,
+) -> Server:
     """What ``waitress.serve(app, sockets=[sock], **options)`` builds, with our
     classes: one TCP server on an already bound and listening socket."""
     adj = Adjustments(sockets=[sock], **options)
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
-    return Server(app, {}, True, sock, dispatcher=dispatcher, adj=adj, bind_socket=False,
-                  sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
-                  per_address=per_address, header_deadline=header_deadline, request_deadline=request_deadline,
-                  fronts=fronts, forwarded=forwarded)
+    return Server(
+        app,
+        {},
+        True,
+        sock,
+        dispatcher=dispatcher,
+        adj=adj,
+        bind_socket=False,
+        sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
+        per_address=per_address,
+        header_deadline=header_deadline,
+        request_deadline=request_deadline,
+        fronts=fronts,
+        forwarded=forwarded,
+    )

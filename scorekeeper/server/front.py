@@ -61,9 +61,15 @@ def sites(public_url: str | None, https_port: int, lan: str | None) -> tuple[lis
     return [f"https://{'[%s]' % n if ':' in n else n}:{https_port}" for n in names], False
 
 
-def caddyfile(site_addresses: list[str], public: bool, upstream: str | list[str], storage: Path,
-              polls: Path | None = None, header_deadline: float = HEADER_DEADLINE,
-              request_deadline: float = REQUEST_DEADLINE) -> str:
+def caddyfile(
+    site_addresses: list[str],
+    public: bool,
+    upstream: str | list[str],
+    storage: Path,
+    polls: Path | None = None,
+    header_deadline: float = HEADER_DEADLINE,
+    request_deadline: float = REQUEST_DEADLINE,
+) -> str:
     """The Caddyfile: Caddy's own admin API off, certificates kept in ``storage``,
     every request passed to ``upstream`` (Caddy adds X-Forwarded-For/-Proto/-Host
     and keeps the Host header), except, with ``polls``, a watch link's htmx poll
@@ -75,10 +81,14 @@ def caddyfile(site_addresses: list[str], public: bool, upstream: str | list[str]
     ReadHeaderTimeout and ReadTimeout, counted from the request's first byte);
     Caddy has no deadline of its own and held trickled headers, and an upload's
     body it had stopped passing on, for ever."""
-    options = ["admin off", f"storage file_system {storage}", "log {\n\t\tlevel ERROR\n\t}",
-               "servers {\n\t\ttimeouts {\n"
-               f"\t\t\tread_header {header_deadline:g}s\n\t\t\tread_body {request_deadline:g}s\n"
-               "\t\t}\n\t}"]
+    options = [
+        "admin off",
+        f"storage file_system {storage}",
+        "log {\n\t\tlevel ERROR\n\t}",
+        "servers {\n\t\ttimeouts {\n"
+        f"\t\t\tread_header {header_deadline:g}s\n\t\t\tread_body {request_deadline:g}s\n"
+        "\t\t}\n\t}",
+    ]
     if not public:
         # a local CA: nothing to install in this machine's trust store, no http->https redirect on :80
         options += ["auto_https disable_redirects", "skip_install_trust"]
@@ -103,8 +113,8 @@ def proxy(upstream: str | list[str], indent: str) -> list[str]:
 #: The polls the front answers from the app's files (web/front_polls.py): (matcher, the
 #: path, the folder of a link's files, its part there).
 POLLS = [
-    ("poll", r"^/w/([A-Za-z0-9_-]{1,64})/live$", "w", "part.html"),            # a table's watch link
-    ("standings", r"^/n/([A-Za-z0-9_-]{1,64})/live$", "n", "part.html"),        # a club night's standings
+    ("poll", r"^/w/([A-Za-z0-9_-]{1,64})/live$", "w", "part.html"),  # a table's watch link
+    ("standings", r"^/n/([A-Za-z0-9_-]{1,64})/live$", "n", "part.html"),  # a club night's standings
     ("screen", r"^/n/([A-Za-z0-9_-]{1,64})/screen/live$", "n", "screen.html"),  # and its big screen
 ]
 
@@ -131,17 +141,17 @@ def poll_answer(polls: Path, upstream: str | list[str], name: str, path: str, fo
         f"\troute @{name} {{",
         f'\t\t@same file {{\n\t\t\troot "{root}"\n\t\t\ttry_files {folder}/same-{{query.v}}\n\t\t}}',
         f'\t\t@part file {{\n\t\t\troot "{root}"\n\t\t\ttry_files {folder}/{part}\n\t\t}}',
-        "\t\theader @same Vary \"HX-Request, Accept-Encoding\"",
+        '\t\theader @same Vary "HX-Request, Accept-Encoding"',
         "\t\theader @same X-Answered-By front",
         "\t\trespond @same 204",
         "\t\thandle @part {",
         "\t\t\theader {",
-        f"\t\t\t\tContent-Security-Policy \"{CSP}\"",
+        f'\t\t\t\tContent-Security-Policy "{CSP}"',
         "\t\t\t\tX-Content-Type-Options nosniff",
         "\t\t\t\tReferrer-Policy same-origin",
         "\t\t\t\tX-Frame-Options DENY",
         "\t\t\t\tCache-Control no-cache",
-        "\t\t\t\tVary \"HX-Request, Accept-Encoding\"",
+        '\t\t\t\tVary "HX-Request, Accept-Encoding"',
         "\t\t\t\t-Last-Modified",
         "\t\t\t\tX-Answered-By front",
         "\t\t\t}",
@@ -173,15 +183,27 @@ def plan(https_port: int, app_port: int):
     url = f"https://{addresses[0]}" if public else addresses[-1 if len(addresses) > 1 else 0]
 
     door = door_options(app)
-    text = caddyfile(addresses, public, [f"127.0.0.1:{p}" for p in worker_ports(app_port)], storage,
-                     folder_for(app), door["header_deadline"], door["request_deadline"])
+    text = caddyfile(
+        addresses,
+        public,
+        [f"127.0.0.1:{p}" for p in worker_ports(app_port)],
+        storage,
+        folder_for(app),
+        door["header_deadline"],
+        door["request_deadline"],
+    )
     return folder / "Caddyfile", text, url, public, storage
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Serve the scorekeeper over HTTPS: Caddy in front of waitress.")
     parser.add_argument("--https-port", type=int, default=HTTPS_PORT, help="the front's port with tls internal")
-    parser.add_argument("--port", type=int, default=APP_PORT, help="the app's first port on 127.0.0.1 (its processes take this one and the next)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=APP_PORT,
+        help="the app's first port on 127.0.0.1 (its processes take this one and the next)",
+    )
     parser.add_argument("--caddy-only", action="store_true", help="run the front only (the app runs apart)")
     parser.add_argument("--print", action="store_true", help="print the Caddyfile and stop")
     args = parser.parse_args(argv)
@@ -196,9 +218,22 @@ def main(argv=None) -> int:
     replicated = replica.from_instance()
     # litestream first (holding its read transaction before the app's first write), stopped last
     replicator = replica.Replicator(replicated).start() if replicated else None
-    children = [subprocess.Popen([sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
-                                  "--port", str(args.port), "--front", url]),
-                subprocess.Popen(caddy_command(path))]
+    children = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "scorekeeper.server.serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(args.port),
+                "--front",
+                url,
+            ]
+        ),
+        subprocess.Popen(caddy_command(path)),
+    ]
 
     def stop(signum=None, frame=None):
         for child in children:
@@ -210,7 +245,7 @@ def main(argv=None) -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
         if replicator is not None:
-            replicator.stop()   # after the app: its last sync carries the app's last commits
+            replicator.stop()  # after the app: its last sync carries the app's last commits
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)

@@ -42,7 +42,7 @@ from ..web.cache import VERSION_MARK, Recent
 
 LIVE_PATH = re.compile(r"/([wp])/([A-Za-z0-9_-]{1,64})/live\Z")
 QUERY = re.compile(r"(?:v=([0-9a-z-]{0,64})|all=([01]))\Z")
-LARGEST = 256 * 1024    # bytes: a part bigger than this (a very long evening, all hands) is not kept
+LARGEST = 256 * 1024  # bytes: a part bigger than this (a very long evening, all hands) is not kept
 
 
 def poll_question(environ) -> tuple | None:
@@ -61,7 +61,7 @@ def poll_question(environ) -> tuple | None:
             return None
         if matched.group(1) is not None:
             if asked is not None:
-                return None   # v twice: Flask reads the first; not worth guessing
+                return None  # v twice: Flask reads the first; not worth guessing
             asked = matched.group(1)
         else:
             show_all = matched.group(2) == "1"
@@ -99,7 +99,7 @@ class KeptPolls:
             return store.live_version(db, link, kind)
         except store.NotFound:
             return None
-        except Exception:   # noqa: BLE001 - Flask answers it, and says what went wrong
+        except Exception:  # noqa: BLE001 - Flask answers it, and says what went wrong
             failed = True
             return None
         finally:
@@ -107,10 +107,18 @@ class KeptPolls:
 
     def shape(self, environ, kind: str, link: str, show_all: bool) -> tuple:
         """What besides the version an answer can depend on (the module's docstring)."""
-        from_front = front_proxies(self.flask.config, environ)   # as hosting.FromTheFront decides it
-        return (kind, link, show_all, environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST"), from_front,
-                tuple(environ.get(name) for name in FORWARDED),
-                environ.get("HTTP_ACCEPT_ENCODING"), environ.get("HTTP_HX_REQUEST"))
+        from_front = front_proxies(self.flask.config, environ)  # as hosting.FromTheFront decides it
+        return (
+            kind,
+            link,
+            show_all,
+            environ.get("wsgi.url_scheme"),
+            environ.get("HTTP_HOST"),
+            from_front,
+            tuple(environ.get(name) for name in FORWARDED),
+            environ.get("HTTP_ACCEPT_ENCODING"),
+            environ.get("HTTP_HX_REQUEST"),
+        )
 
     def answer_and_keep(self, environ, start_response, shape: tuple, asked):
         said = {}
@@ -124,8 +132,12 @@ class KeptPolls:
         status, headers = said.get("status", ""), said.get("headers", [])
         answered_for = environ.get(VERSION_MARK)
         body = b"".join(parts)
-        if (answered_for is not None and status[:3] in ("200", "204") and len(body) <= LARGEST
-                and not any(name.lower() == "set-cookie" for name, _ in headers)):
+        if (
+            answered_for is not None
+            and status[:3] in ("200", "204")
+            and len(body) <= LARGEST
+            and not any(name.lower() == "set-cookie" for name, _ in headers)
+        ):
             same = status.startswith("204")
             if same == (asked == answered_for):
                 self.kept.put((shape, "same" if same else answered_for), (status, tuple(headers), body))

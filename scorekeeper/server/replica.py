@@ -55,10 +55,9 @@ from .. import store
 from ..places import instance_folder
 from .. import private
 
-SYNC_SECONDS = 1.0          # Litestream's own default sync-interval
-APP_CHECKPOINT_PAGES = 10_000   # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)
-RESTART_AFTER = 5.0         # seconds between restarts of a litestream that died under `make run-https`
-
+SYNC_SECONDS = 1.0  # Litestream's own default sync-interval
+APP_CHECKPOINT_PAGES = 10_000  # the app's automatic checkpoint while Litestream owns them (SQLite's default: 1,000)
+RESTART_AFTER = 5.0  # seconds between restarts of a litestream that died under `make run-https`
 
 
 class ReplicaError(Exception):
@@ -114,8 +113,11 @@ def from_config(config: Config) -> Replica | None:
     setting = config.get("REPLICA")
     if not setting:
         return None
-    return Replica(Path(config["DATABASE"]).resolve(), replica_url(str(setting), Path(config.root_path)),
-                   float(config.get("REPLICA_SYNC_SECONDS") or SYNC_SECONDS))
+    return Replica(
+        Path(config["DATABASE"]).resolve(),
+        replica_url(str(setting), Path(config.root_path)),
+        float(config.get("REPLICA_SYNC_SECONDS") or SYNC_SECONDS),
+    )
 
 
 def from_instance() -> Replica | None:
@@ -143,12 +145,23 @@ def config_text(replica: Replica) -> str:
     seconds = f"{replica.sync_seconds:g}s"
     # two steps, each on its own clock: the WAL's new frames into Litestream's local
     # files (monitor-interval), those to the replica (sync-interval); both 1 s by default
-    return json.dumps({
-        "dbs": [{"path": str(replica.database), "monitor-interval": seconds,
-                 "replica": {"url": replica.url, "sync-interval": seconds}}],
-        "socket": {"enabled": True, "path": str(replica.control_socket)},
-        "logging": {"level": "warn"},
-    }, indent=2) + "\n"
+    return (
+        json.dumps(
+            {
+                "dbs": [
+                    {
+                        "path": str(replica.database),
+                        "monitor-interval": seconds,
+                        "replica": {"url": replica.url, "sync-interval": seconds},
+                    }
+                ],
+                "socket": {"enabled": True, "path": str(replica.control_socket)},
+                "logging": {"level": "warn"},
+            },
+            indent=2,
+        )
+        + "\n"
+    )
 
 
 def write_config(replica: Replica) -> Path:
@@ -183,14 +196,13 @@ class Replicator:
     def start(self) -> "Replicator":
         # its own process group: a Ctrl-C in the terminal reaches the app, not litestream, which
         # stops after it; and told to stop (SIGTERM) if `make run-https` itself is killed
-        self.process = subprocess.Popen(replicate_command(self.replica), process_group=0,
-                                        preexec_fn=_stop_with_parent)
+        self.process = subprocess.Popen(replicate_command(self.replica), process_group=0, preexec_fn=_stop_with_parent)
         self.started = time.monotonic()
         if not self.wait_until_replicating():
             print(f"  litestream has not synced {self.replica.database} yet: see its lines above", flush=True)
         return self
 
-    READY_WITHIN = 15.0   # seconds: the most the server's start waits for litestream's first sync
+    READY_WITHIN = 15.0  # seconds: the most the server's start waits for litestream's first sync
 
     def wait_until_replicating(self) -> bool:
         """Until litestream has made its first sync (it then holds its read
@@ -205,8 +217,11 @@ class Replicator:
 
     def keep_running(self) -> None:
         """Start litestream again if it died (not more often than every few seconds)."""
-        if self.process is not None and self.process.poll() is not None \
-                and time.monotonic() - self.started > RESTART_AFTER:
+        if (
+            self.process is not None
+            and self.process.poll() is not None
+            and time.monotonic() - self.started > RESTART_AFTER
+        ):
             print(f"  litestream stopped (exit {self.process.returncode}): starting it again", flush=True)
             self.start()
 
@@ -224,15 +239,18 @@ class Replicator:
 
 def synced(replica: Replica) -> bool:
     """Whether the running litestream has synced the database at least once."""
-    answer = subprocess.run([binary(), "list", "-socket", str(replica.control_socket), "-json"],
-                            capture_output=True, text=True, timeout=10)
+    answer = subprocess.run(
+        [binary(), "list", "-socket", str(replica.control_socket), "-json"], capture_output=True, text=True, timeout=10
+    )
     if answer.returncode != 0:
-        return False   # not listening yet
-    return any(db.get("path") == str(replica.database) and db.get("last_sync_at")
-               for db in json.loads(answer.stdout).get("databases", []))
+        return False  # not listening yet
+    return any(
+        db.get("path") == str(replica.database) and db.get("last_sync_at")
+        for db in json.loads(answer.stdout).get("databases", [])
+    )
 
 
-_PRCTL = ctypes.CDLL(None, use_errno=True).prctl   # looked up here: the forked child only calls it
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the forked child only calls it
 _PR_SET_PDEATHSIG = 1
 
 
@@ -247,8 +265,9 @@ def sidecars(database: Path) -> list[Path]:
     return [Path(f"{database}{side}") for side in private.SQLITE_SIDES]
 
 
-def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
-            if_replica_exists: bool = False) -> Restored | None:
+def restore(
+    replica: Replica, force: bool = False, timestamp: str | None = None, if_replica_exists: bool = False
+) -> Restored | None:
     """The replica's database put in place of ``replica.database``: restored into
     a new file beside it, checked (``integrity-check quick``), then moved in. An
     existing database is refused unless ``force``; then it is kept (renamed
@@ -259,8 +278,9 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
     database = replica.database
     exists = database.exists() and database.stat().st_size > 0
     if exists and not force:
-        raise ReplicaError(f"{database} exists: stop the server, then restore with --force "
-                           "(the database there is kept beside it)")
+        raise ReplicaError(
+            f"{database} exists: stop the server, then restore with --force (the database there is kept beside it)"
+        )
     private.private_dir(database.parent)
     restored = database.with_name(f"{database.name}.restoring-{os.getpid()}")
     for path in sidecars(restored):
@@ -277,7 +297,7 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
         for path in sidecars(restored):
             path.unlink(missing_ok=True)
         lines = (result.stderr or result.stdout).strip().splitlines()
-        why = lines[-1].removeprefix("Error: ") if lines else "no database there"   # litestream's own last line
+        why = lines[-1].removeprefix("Error: ") if lines else "no database there"  # litestream's own last line
         raise ReplicaError(f"nothing restored from {replica.url}: {why}")
     os.chmod(restored, private.FILE_MODE)
     kept = None
@@ -286,9 +306,9 @@ def restore(replica: Replica, force: bool = False, timestamp: str | None = None,
         for side in ("", "-wal", "-shm"):
             if Path(f"{database}{side}").exists():
                 os.replace(f"{database}{side}", f"{kept}{side}")
-    for side in ("-wal", "-shm", "-journal"):   # not -writer: the write turn's lock file stays the same file
-        Path(f"{database}{side}").unlink(missing_ok=True)   # an old -wal beside the restored file would be applied to it
-    shutil.rmtree(replica.local_state, ignore_errors=True)   # Litestream's position in the old database
+    for side in ("-wal", "-shm", "-journal"):  # not -writer: the write turn's lock file stays the same file
+        Path(f"{database}{side}").unlink(missing_ok=True)  # an old -wal beside the restored file would be applied to it
+    shutil.rmtree(replica.local_state, ignore_errors=True)  # Litestream's position in the old database
     os.replace(restored, database)
     return Restored(kept)
 
@@ -302,7 +322,7 @@ def init_app(app) -> None:
         return
     if restore_if_missing(replicated):
         app.logger.warning("The database was missing: restored from its replica %s", replicated.url)
-    store.leave_checkpoints(app.config["DATABASE"], APP_CHECKPOINT_PAGES)   # Litestream's to make
+    store.leave_checkpoints(app.config["DATABASE"], APP_CHECKPOINT_PAGES)  # Litestream's to make
 
 
 def restore_if_missing(replica: Replica) -> bool:
@@ -316,11 +336,11 @@ def restore_if_missing(replica: Replica) -> bool:
         fcntl.flock(fd, fcntl.LOCK_EX)
         if database.exists() and database.stat().st_size > 0:
             return False
-        database.unlink(missing_ok=True)   # an empty file is no database (private_file makes one before SQLite)
+        database.unlink(missing_ok=True)  # an empty file is no database (private_file makes one before SQLite)
         # a new replica has nothing yet: the database is then made empty, and replicated from then on
         return restore(replica, if_replica_exists=True) is not None
     finally:
-        os.close(fd)   # and its lock with it
+        os.close(fd)  # and its lock with it
 
 
 def cmd_replicate(args) -> int:
@@ -332,7 +352,7 @@ def cmd_replicate(args) -> int:
     if args.print:
         print(config_text(replica), end="")
         return 0
-    if args.wait:   # the deploy unit's start is done once the running litestream has synced
+    if args.wait:  # the deploy unit's start is done once the running litestream has synced
         deadline = time.monotonic() + Replicator.READY_WITHIN
         while time.monotonic() < deadline:
             if synced(replica):

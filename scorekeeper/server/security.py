@@ -52,14 +52,23 @@ def origin_of(url: str) -> tuple | None:
     except ValueError:
         return None
     scheme = parts.scheme.lower()
-    if (scheme not in DEFAULT_PORTS or not parts.hostname or "@" in parts.netloc
-            or parts.path not in ("", "/") or parts.query or parts.fragment):
+    if (
+        scheme not in DEFAULT_PORTS
+        or not parts.hostname
+        or "@" in parts.netloc
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
         return None
     return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
-       "frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+)
 
 
 def is_same_origin() -> bool:
@@ -82,18 +91,28 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def refuse_foreign_hosts_and_cross_site():
         if host_name(request.host) not in app.extensions["scorekeeper.hosts"]:
-            abort(app.make_response((render_template(
-                "error.html", title="Unknown address",
-                message="This scorekeeper does not answer to that address. Open the address it printed "
-                        "when it started (a host name of your own goes in ALLOWED_HOSTS in "
-                        "instance/config.py)."), 400)))
+            abort(
+                app.make_response(
+                    (
+                        render_template(
+                            "error.html",
+                            title="Unknown address",
+                            message="This scorekeeper does not answer to that address. Open the address it printed "
+                            "when it started (a host name of your own goes in ALLOWED_HOSTS in "
+                            "instance/config.py).",
+                        ),
+                        400,
+                    )
+                )
+            )
         if request.method not in SAFE_METHODS and not is_same_origin():
             abort(403)
 
     @app.errorhandler(403)
     def forbidden(error):
-        return render_template("error.html", title="Refused",
-                               message="That change came from another site, so it was refused."), 403
+        return render_template(
+            "error.html", title="Refused", message="That change came from another site, so it was refused."
+        ), 403
 
     @app.after_request
     def headers(response):

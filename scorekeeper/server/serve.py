@@ -41,15 +41,15 @@ from .lan import lan_address
 # serve, not here: python -m scorekeeper.server.serve is the __main__ that each spawned
 # PDF renderer and the upload forkserver import again (~1 s and +34 MB each at the top).
 
-WORKERS = 2               # waitress processes (this machine has 2 cores)
-THREADS = 4               # app threads in each: more only fight over the GIL (8 made p95 10× worse)
-CONNECTION_LIMIT = 1000   # open connections at once, per process (idle or slow ones included)
-IDLE_TIMEOUT = 10         # seconds a connection may send and receive nothing before it is closed
-CLEANUP_INTERVAL = 2      # seconds between the checks for idle connections and late requests
-HEADER_DEADLINE = 10      # seconds from a request's first byte to the end of its headers
-REQUEST_DEADLINE = 60     # seconds from its first byte to the end of its body (2 MB on a poor Wi-Fi)
+WORKERS = 2  # waitress processes (this machine has 2 cores)
+THREADS = 4  # app threads in each: more only fight over the GIL (8 made p95 10× worse)
+CONNECTION_LIMIT = 1000  # open connections at once, per process (idle or slow ones included)
+IDLE_TIMEOUT = 10  # seconds a connection may send and receive nothing before it is closed
+CLEANUP_INTERVAL = 2  # seconds between the checks for idle connections and late requests
+HEADER_DEADLINE = 10  # seconds from a request's first byte to the end of its headers
+REQUEST_DEADLINE = 60  # seconds from its first byte to the end of its body (2 MB on a poor Wi-Fi)
 CONNECTIONS_PER_ADDRESS = 12  # open connections of one client address, per process (a browser opens 6)
-BODY_SLACK = 64 * 1024    # a form's multipart framing on top of the app's MAX_CONTENT_LENGTH
+BODY_SLACK = 64 * 1024  # a form's multipart framing on top of the app's MAX_CONTENT_LENGTH
 
 
 def waitress_options(app, threads: int = THREADS) -> dict:
@@ -58,12 +58,14 @@ def waitress_options(app, threads: int = THREADS) -> dict:
     config = app.config
     return {
         "threads": threads,
-        "connection_limit": CONNECTION_LIMIT, "channel_timeout": config.get("IDLE_TIMEOUT", IDLE_TIMEOUT),
+        "connection_limit": CONNECTION_LIMIT,
+        "channel_timeout": config.get("IDLE_TIMEOUT", IDLE_TIMEOUT),
         "cleanup_interval": config.get("CLEANUP_INTERVAL", CLEANUP_INTERVAL),
-        "asyncore_use_poll": True,    # select() stops at 1,024 sockets; poll() does not
+        "asyncore_use_poll": True,  # select() stops at 1,024 sockets; poll() does not
         "max_request_body_size": config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
         # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/server/hosting.py)
-        "clear_untrusted_proxy_headers": not config.get("PROXY_COUNT"), "ident": "scorekeeper",
+        "clear_untrusted_proxy_headers": not config.get("PROXY_COUNT"),
+        "ident": "scorekeeper",
     }
 
 
@@ -101,20 +103,20 @@ def listen(host: str, port: int) -> socket.socket:
 def serve_worker(make_app, sock: socket.socket, threads: int) -> None:
     """One waitress process on the shared socket. ``make_app()`` -> (WSGI app,
     Flask app) is called here, after the fork: no SQLite connection crosses it."""
-    from . import door, warm   # see above: the renderers import this script
+    from . import door, warm  # see above: the renderers import this script
 
     wsgi, app = make_app()
-    app.extensions["scorekeeper.hold_off"] = door.hold_off   # the app's 429s held off at this door too
-    warm.compile_templates(app)   # before the first request, and frozen with the rest (tune_interpreter)
+    app.extensions["scorekeeper.hold_off"] = door.hold_off  # the app's 429s held off at this door too
+    warm.compile_templates(app)  # before the first request, and frozen with the rest (tune_interpreter)
     tune_interpreter()
-    warm.start(app)   # this process's caches follow the other's changes (server/warm.py)
+    warm.start(app)  # this process's caches follow the other's changes (server/warm.py)
     server = door.make_server(wsgi, sock, **door_options(app), **waitress_options(app, threads))
     server.print_listen("Serving on http://{}:{}")
     server.run()
 
 
-GC_THRESHOLD = (5_000, 10, 100)   # Python's default is (700, 10, 10)
-SWITCH_INTERVAL = 0.0005          # seconds a thread holds the GIL before another may take it (default 0.005)
+GC_THRESHOLD = (5_000, 10, 100)  # Python's default is (700, 10, 10)
+SWITCH_INTERVAL = 0.0005  # seconds a thread holds the GIL before another may take it (default 0.005)
 
 
 def tune_interpreter() -> None:
@@ -150,8 +152,15 @@ def worker_ports(port: int, workers: int = WORKERS) -> list[int]:
     return [port + i for i in range(workers)]
 
 
-def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = WORKERS,
-        own_ports: bool = False, front_polls: Path | None = None) -> None:
+def run(
+    make_app,
+    host: str,
+    port: int,
+    threads: int = THREADS,
+    workers: int = WORKERS,
+    own_ports: bool = False,
+    front_polls: Path | None = None,
+) -> None:
     """Serve ``make_app()`` on host:port with ``workers`` waitress processes.
 
     They share one listening socket (each accepts from it), except with
@@ -163,19 +172,19 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     queue set the p95."""
     raise_open_file_limit()
     socks: list[socket.socket] = []
-    try:   # first: a port another server holds stops this one before it has made anything
-        for p in (worker_ports(port, workers) if own_ports else [port]):
+    try:  # first: a port another server holds stops this one before it has made anything
+        for p in worker_ports(port, workers) if own_ports else [port]:
             socks.append(listen(host, p))
     except OSError:
         for sock in socks:
             sock.close()
         raise
-    from ..printing import pdf   # see above: the renderers import this script
+    from ..printing import pdf  # see above: the renderers import this script
 
-    pdf.share_board()   # every worker shares one table of the PDF renderer's turns (made before they are forked)
-    from . import door   # see above: the renderers import this script
+    pdf.share_board()  # every worker shares one table of the PDF renderer's turns (made before they are forked)
+    from . import door  # see above: the renderers import this script
 
-    door.share_held_off()   # and one of the addresses told to wait
+    door.share_held_off()  # and one of the addresses told to wait
     shared_parts = share_live_parts(workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s[%(process)d]: %(message)s")
     try:
@@ -183,8 +192,8 @@ def run(make_app, host: str, port: int, threads: int = THREADS, workers: int = W
     finally:
         if shared_parts:
             shutil.rmtree(shared_parts, ignore_errors=True)
-        if front_polls is not None:   # only once this server had its ports: not another's, still running
-            from ..web.front_polls import remove_memory_folder   # see above: the renderers import this script
+        if front_polls is not None:  # only once this server had its ports: not another's, still running
+            from ..web.front_polls import remove_memory_folder  # see above: the renderers import this script
 
             remove_memory_folder(front_polls)
 
@@ -196,12 +205,13 @@ def share_live_parts(workers: int) -> str | None:
     if workers <= 1:
         return None
 
-    from ..web.cache import SHARED_PARTS_FOLDER   # see above: the renderers import this script
+    from ..web.cache import SHARED_PARTS_FOLDER  # see above: the renderers import this script
 
     where = parts_folder_parent()
     remove_left_parts(where)
-    folder = os.environ[SHARED_PARTS_FOLDER] = tempfile.mkdtemp(prefix=f"scorekeeper-live-{os.getpid()}-",
-                                                                dir=where)   # 0700
+    folder = os.environ[SHARED_PARTS_FOLDER] = tempfile.mkdtemp(
+        prefix=f"scorekeeper-live-{os.getpid()}-", dir=where
+    )  # 0700
     return folder
 
 
@@ -243,14 +253,13 @@ def serve_workers(make_app, socks: list[socket.socket], threads: int, workers: i
 
     def start_one(sock: socket.socket) -> None:
         pid = os.fork()
-        if pid == 0:   # the worker
+        if pid == 0:  # the worker
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             code = 0
             try:
                 serve_worker(make_app, sock, threads)
-            except BaseException:   # noqa: BLE001 - said, then the parent starts another
-
+            except BaseException:  # noqa: BLE001 - said, then the parent starts another
                 traceback.print_exc()
                 code = 1
             finally:
@@ -277,22 +286,22 @@ def serve_workers(make_app, socks: list[socket.socket], threads: int, workers: i
         started, sock = child
         logging.getLogger("scorekeeper").warning("worker %d stopped (status %d); starting another", pid, status)
         if time.monotonic() - started < 2:
-            time.sleep(2)   # one that dies at once would otherwise be restarted in a tight loop
-        start_one(sock)   # on the same socket (its own port, behind the front)
+            time.sleep(2)  # one that dies at once would otherwise be restarted in a tight loop
+        start_one(sock)  # on the same socket (its own port, behind the front)
 
 
 def front(app, url: str) -> None:
     """Behind the HTTPS front at ``url`` (one proxy, on this machine, unless
     instance/config.py says otherwise): its address is the public one."""
-    from . import security   # see above: the renderers import this script
-    from ..web import front_polls   # see above: the renderers import this script
+    from . import security  # see above: the renderers import this script
+    from ..web import front_polls  # see above: the renderers import this script
 
     if not url:
         raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
     app.config["PROXY_COUNT"] = app.config.get("PROXY_COUNT") or 1
     app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
     security.allow_hosts(app, urlsplit(url).hostname)
-    front_polls.enable(app)   # the front answers watch polls from the app's last answers
+    front_polls.enable(app)  # the front answers watch polls from the app's last answers
 
 
 def main(argv=None) -> int:
@@ -301,13 +310,19 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=WORKERS, help=f"processes (default {WORKERS})")
     parser.add_argument("--threads", type=int, default=THREADS, help=f"app threads each (default {THREADS})")
-    parser.add_argument("--front", metavar="URL", nargs="?", const="", default=None,
-                        help="served behind an HTTPS front (at URL, else the configured PUBLIC_URL; "
-                             "`make run-https`, deploy/): believe its X-Forwarded-* headers")
+    parser.add_argument(
+        "--front",
+        metavar="URL",
+        nargs="?",
+        const="",
+        default=None,
+        help="served behind an HTTPS front (at URL, else the configured PUBLIC_URL; "
+        "`make run-https`, deploy/): believe its X-Forwarded-* headers",
+    )
     args = parser.parse_args(argv)
 
-    from .. import create_app   # see above: the renderers import this script
-    from . import security   # see above: the renderers import this script
+    from .. import create_app  # see above: the renderers import this script
+    from . import security  # see above: the renderers import this script
 
     address = lan_address()
 
@@ -318,7 +333,7 @@ def main(argv=None) -> int:
         if address and not app.config.get("PUBLIC_URL"):
             app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
         if args.host not in ("0.0.0.0", "::", ""):
-            security.allow_hosts(app, args.host)   # the address it was told to listen on
+            security.allow_hosts(app, args.host)  # the address it was told to listen on
         return app, app
 
     # Once here, before any worker: creates and migrates instance/scorekeeper.db and
@@ -329,11 +344,13 @@ def main(argv=None) -> int:
     print(f"  database: {first.config['DATABASE']}", flush=True)
     polls = None
     if args.front is not None:
-        from ..web import front_polls   # see above: the renderers import this script
+        from ..web import front_polls  # see above: the renderers import this script
 
-        polls = front_polls.clear(first)   # what a server before this one left: other versions, maybe
-        print(f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
-              flush=True)
+        polls = front_polls.clear(first)  # what a server before this one left: other versions, maybe
+        print(
+            f"  behind the https front:                {(args.front or first.config['PUBLIC_URL']).rstrip('/')}/",
+            flush=True,
+        )
         # each process its own port (the front balances them): PORT and the next, both taken
         ports = " and ".join(str(port) for port in worker_ports(args.port, args.workers))
         print(f"  the app's own ports, for the front:    {ports} on 127.0.0.1 (one a process)", flush=True)
@@ -341,8 +358,7 @@ def main(argv=None) -> int:
         print(f"  open this on the phones at the table:  http://{address}:{args.port}/", flush=True)
     print(f"  on this computer:                      http://127.0.0.1:{args.port}/", flush=True)
     del first
-    run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None,
-        front_polls=polls)
+    run(make_app, args.host, args.port, args.threads, args.workers, own_ports=args.front is not None, front_polls=polls)
     return 0
 
 

@@ -42,9 +42,9 @@ from ..files.backup_files import snapshot_text
 from ..web.table import renew_part
 from ..private import private_dir
 
-WARM_FOLLOW_SECONDS = 1.0   # how often the other process's changes are followed (0: never)
-WARM_HOURS = 12             # at start: the sessions changed this recently (an evening)
-WARM_SESSIONS = 200         # at most this many at start (the settlements kept: web/cache.py)
+WARM_FOLLOW_SECONDS = 1.0  # how often the other process's changes are followed (0: never)
+WARM_HOURS = 12  # at start: the sessions changed this recently (an evening)
+WARM_SESSIONS = 200  # at most this many at start (the settlements kept: web/cache.py)
 
 
 def newest_change(db) -> int:
@@ -57,7 +57,7 @@ class Follower:
 
     def __init__(self, app):
         self.app = app
-        self.last_change: int | None = None   # the newest history row followed
+        self.last_change: int | None = None  # the newest history row followed
         self.thread: threading.Thread | None = None
 
     # -- what one pass does (called by the thread; the tests call them directly)
@@ -69,8 +69,10 @@ class Follower:
         with self.app.app_context():
             db = get_db()
             self.last_change = newest_change(db)
-            rows = db.execute("select id, watch_id from sessions where updated_at >= ? "
-                              "order by updated_at desc limit ?", [since, limit]).fetchall()
+            rows = db.execute(
+                "select id, watch_id from sessions where updated_at >= ? order by updated_at desc limit ?",
+                [since, limit],
+            ).fetchall()
             warmed = sum(self.warm(db, session_id) for session_id, _ in rows)
             left = self.leave_for_the_front([watch_id for _, watch_id in rows])
         if warmed:
@@ -112,8 +114,9 @@ class Follower:
             if self.last_change is None:
                 self.last_change = newest_change(db)
                 return 0
-            rows = db.execute("select session_id, max(id) from history where id > ? group by session_id",
-                              [self.last_change]).fetchall()
+            rows = db.execute(
+                "select session_id, max(id) from history where id > ? group by session_id", [self.last_change]
+            ).fetchall()
             if not rows:
                 return 0
             self.last_change = max(newest for _, newest in rows)
@@ -124,12 +127,12 @@ class Follower:
         try:
             version = store.session_version(db, session_id)
         except store.NotFound:
-            return False   # deleted meanwhile
+            return False  # deleted meanwhile
         if SETTLEMENTS.peek((self.app.config["DATABASE"], session_id, version)) is not None:
-            return False   # this process made that change, or has already followed it
-        session = store.get_session(db, session_id)   # decodes only the hands that changed
-        settlement_of(session)                         # settles only from the first changed hand
-        snapshot_text(session)                         # encodes only the new hands for the next snapshot
+            return False  # this process made that change, or has already followed it
+        session = store.get_session(db, session_id)  # decodes only the hands that changed
+        settlement_of(session)  # settles only from the first changed hand
+        snapshot_text(session)  # encodes only the new hands for the next snapshot
         return True
 
     # -- the thread
@@ -142,13 +145,13 @@ class Follower:
     def run(self, interval: float) -> None:
         try:
             self.warm_recent()
-        except Exception:   # noqa: BLE001 - only an optimisation: requests answer without it
+        except Exception:  # noqa: BLE001 - only an optimisation: requests answer without it
             self.app.logger.exception("could not warm the recent sessions")
         while True:
             time.sleep(interval)
             try:
                 self.follow_once()
-            except Exception:   # noqa: BLE001
+            except Exception:  # noqa: BLE001
                 self.app.logger.exception("could not follow the other process's changes")
                 time.sleep(interval)
 
@@ -168,10 +171,10 @@ def compile_templates(app) -> int:
     if env.bytecode_cache is None:
         folder = Path(app.instance_path) / "cache" / "templates"
         try:
-            private_dir(folder)   # the owner's only, as the rest of the instance folder
+            private_dir(folder)  # the owner's only, as the rest of the instance folder
         except OSError:
             pass
-        if os.access(folder, os.W_OK):   # else compiled here only (Jinja would fail to keep them)
+        if os.access(folder, os.W_OK):  # else compiled here only (Jinja would fail to keep them)
             env.bytecode_cache = FileSystemBytecodeCache(str(folder))
     names = env.list_templates(filter_func=lambda name: name.endswith(".html"))
     for name in names:

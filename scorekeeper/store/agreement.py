@@ -48,8 +48,10 @@ def agreement(session, numbers=None) -> dict:
     out = {}
     for n in prints:
         said = [latest[(n, s)] for s in SEATS if (n, s) in latest]
-        out[n - 1] = Agreement(frozenset(v.seat for v in said if v.verdict == "ok"),
-                               {v.seat: v.reason for v in said if v.verdict == "dispute"})
+        out[n - 1] = Agreement(
+            frozenset(v.seat for v in said if v.verdict == "ok"),
+            {v.seat: v.reason for v in said if v.verdict == "dispute"},
+        )
     return out
 
 
@@ -57,23 +59,34 @@ class StaleVerdict(Exception):
     """The hand was changed (or is gone) since the player looked at it."""
 
 
-def give_verdict(db: Database, session_id: str, number: int, seat: int, seen: str, verdict: str,
-                 reason: str = "") -> None:
+def give_verdict(
+    db: Database, session_id: str, number: int, seat: int, seen: str, verdict: str, reason: str = ""
+) -> None:
     """Record an OK or a dispute of hand ``number`` by ``seat``, for the hand as it
     was seen (``seen``, its fingerprint): ``StaleVerdict`` if it has changed since."""
     with writing(db):
         rows = list(db.query("select data from hands where session_id = ? and number = ?", [session_id, number]))
         if not rows or fingerprint(json.loads(rows[0]["data"])) != seen:
             raise StaleVerdict(number)
-        db["verdicts"].insert({"session_id": session_id, "number": number, "seat": seat, "fingerprint": seen,
-                               "verdict": verdict, "reason": reason, "at": now()})
+        db["verdicts"].insert(
+            {
+                "session_id": session_id,
+                "number": number,
+                "seat": seat,
+                "fingerprint": seen,
+                "verdict": verdict,
+                "reason": reason,
+                "at": now(),
+            }
+        )
 
 
 def seat_links(db: Database, session_id: str, make: bool = True) -> list[str] | None:
     """The three players' own links (made the first time they are asked for; with
     ``make`` false, None unless all three exist: a backup only reads)."""
-    rows = {r["seat"]: r["token"] for r in db.query("select seat, token from seat_links where session_id = ?",
-                                                      [session_id])}
+    rows = {
+        r["seat"]: r["token"] for r in db.query("select seat, token from seat_links where session_id = ?", [session_id])
+    }
     if not make:
         return [rows[s] for s in SEATS] if len(rows) == len(SEATS) else None
     for seat in SEATS:
@@ -88,8 +101,9 @@ def session_id_of(db: Database, key: str, kind: str) -> str:
     if kind == "s":
         return key
     table, column = ("sessions", "watch_id") if kind == "w" else ("seat_links", "token")
-    rows = list(db.query(f"select {'id' if kind == 'w' else 'session_id'} as sid from {table} "
-                         f"where {column} = ?", [key]))
+    rows = list(
+        db.query(f"select {'id' if kind == 'w' else 'session_id'} as sid from {table} where {column} = ?", [key])
+    )
     if not rows:
         raise NotFound(key)
     return rows[0]["sid"]

@@ -30,9 +30,14 @@ def all_session_ids(db: Database) -> list[str]:
 def snapshot(session: Session) -> dict:
     """A session as a backup: its ``gleek-session/1`` record plus its two links
     (and its table PIN's hash, never the PIN)."""
-    return {"session_id": session.id, "watch_id": session.watch_id,
-            "first_dealer": session.first_dealer, "version": session.version,
-            "pin_hash": session.pin_hash, "record": session.record(with_agreement=True)}
+    return {
+        "session_id": session.id,
+        "watch_id": session.watch_id,
+        "first_dealer": session.first_dealer,
+        "version": session.version,
+        "pin_hash": session.pin_hash,
+        "record": session.record(with_agreement=True),
+    }
 
 
 def full_snapshot(db: Database, session: Session) -> dict:
@@ -46,12 +51,25 @@ def full_snapshot(db: Database, session: Session) -> dict:
     if session.scorer is not None:
         data["scorer"] = session.scorer
     if session.verdicts:
-        data["verdicts"] = [{"number": v.number, "seat": v.seat, "fingerprint": v.fingerprint,
-                             "verdict": v.verdict, "reason": v.reason, "at": v.at} for v in session.verdicts]
+        data["verdicts"] = [
+            {
+                "number": v.number,
+                "seat": v.seat,
+                "fingerprint": v.fingerprint,
+                "verdict": v.verdict,
+                "reason": v.reason,
+                "at": v.at,
+            }
+            for v in session.verdicts
+        ]
     draft = get_draft(db, session.id)
     if draft is not None and draft.number == len(session.hands) + 1:
-        data["in_progress"] = {"number": draft.number, "answers": draft.answers,
-                               "started_at": draft.started_at, "updated_at": draft.updated_at}
+        data["in_progress"] = {
+            "number": draft.number,
+            "answers": draft.answers,
+            "started_at": draft.started_at,
+            "updated_at": draft.updated_at,
+        }
     return data
 
 
@@ -59,7 +77,9 @@ BACKUP_KEYS = ("session_id", "watch_id", "first_dealer", "version", "record")
 OPTIONAL_BACKUP_KEYS = ("pin_hash", "seat_links", "scorer", "verdicts", "in_progress")
 VERDICT_KEYS = ("number", "seat", "fingerprint", "verdict", "reason", "at")
 FINGERPRINT = re.compile(r"[0-9a-f]{18}\Z")
-MAX_STAMP = 40     # characters of a time stamp ("2026-12-01T23:40:00+00:00")
+MAX_STAMP = 40  # characters of a time stamp ("2026-12-01T23:40:00+00:00")
+
+
 def backup_problems(backup) -> list[str]:
     """Every problem with a backup (parsed from JSON), checked as strictly as an
     import: the ids look like the app's own, the record passes the same validation
@@ -67,12 +87,17 @@ def backup_problems(backup) -> list[str]:
     if not isinstance(backup, dict):
         return [f"a backup is a JSON object, not {describe(backup)}"]
     problems = [f"{key} is missing" for key in BACKUP_KEYS if key not in backup]
-    problems += [f"{key_name(key)} is not a key of a backup" for key in backup
-                 if key not in BACKUP_KEYS and key not in OPTIONAL_BACKUP_KEYS]
+    problems += [
+        f"{key_name(key)} is not a key of a backup"
+        for key in backup
+        if key not in BACKUP_KEYS and key not in OPTIONAL_BACKUP_KEYS
+    ]
     for key in ("session_id", "watch_id"):
         if key in backup and not is_token(backup[key]):
-            problems.append(f'{key} must be an id as the app makes them (24 letters, digits, "-" or "_"), '
-                            f"not {describe(backup[key])}")
+            problems.append(
+                f'{key} must be an id as the app makes them (24 letters, digits, "-" or "_"), '
+                f"not {describe(backup[key])}"
+            )
     if is_token(backup.get("session_id")) and backup.get("watch_id") == backup["session_id"]:
         problems.append("watch_id is the same as session_id: the watch link would be the scorer's link")
     if "first_dealer" in backup and not is_seat(backup["first_dealer"]):
@@ -104,17 +129,25 @@ def _database_part_problems(backup: dict, record: dict | None) -> list[str]:
     if "scorer" in backup and not is_seat(backup["scorer"]):
         problems.append(f"scorer must be the seat keeping the score (0, 1 or 2), not {describe(backup['scorer'])}")
     elif record is not None and "scorer" in backup and record.get("scorer", backup["scorer"]) != backup["scorer"]:
-        problems.append(f"scorer is {backup['scorer']}, but the record says {describe(record['scorer'])}: "
-                        "who keeps the score must be the same in both")
+        problems.append(
+            f"scorer is {backup['scorer']}, but the record says {describe(record['scorer'])}: "
+            "who keeps the score must be the same in both"
+        )
     if "seat_links" in backup:
         links = backup["seat_links"]
-        if (not isinstance(links, list) or len(links) != len(SEATS) or not all(map(is_token, links))
-                or len(set(links)) != len(SEATS)):
-            problems.append("seat_links must be three different ids as the app makes them, one per seat, "
-                            f"not {describe(links)}")
+        if (
+            not isinstance(links, list)
+            or len(links) != len(SEATS)
+            or not all(map(is_token, links))
+            or len(set(links)) != len(SEATS)
+        ):
+            problems.append(
+                f"seat_links must be three different ids as the app makes them, one per seat, not {describe(links)}"
+            )
         elif {backup.get("session_id"), backup.get("watch_id")} & set(links):
-            problems.append("seat_links holds the session's own link: a player's link would be the scorer's "
-                            "or the watch link")
+            problems.append(
+                "seat_links holds the session's own link: a player's link would be the scorer's or the watch link"
+            )
     if "verdicts" in backup:
         verdicts = backup["verdicts"]
         if not isinstance(verdicts, list) or len(verdicts) > len(SEATS) * MAX_HANDS * 4:
@@ -159,13 +192,17 @@ def in_progress_problems(draft, record: dict | None) -> list[str]:
         return [f"must be an object with {', '.join(keys)}, not {describe(draft)}"]
     hands = len(record["hands"]) if record is not None else None
     if type(draft["number"]) is not int or (hands is not None and draft["number"] != hands + 1):
-        return [f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"]
+        return [
+            f"number must be the next hand's ({'?' if hands is None else hands + 1}), not {describe(draft['number'])}"
+        ]
     problems = []
     if not isinstance(draft["answers"], dict):
         problems.append(f"answers must be the hand form's answers, not {describe(draft['answers'])}")
     elif record is not None:
-        problems += [f"answers: {wrong}" for wrong in
-                     shapes.problems(BOOKS[record["rulebook"]], record["options"], draft["answers"])]
+        problems += [
+            f"answers: {wrong}"
+            for wrong in shapes.problems(BOOKS[record["rulebook"]], record["options"], draft["answers"])
+        ]
     for key in ("started_at", "updated_at"):
         if not isinstance(draft[key], str) or len(draft[key]) > MAX_STAMP or not is_text(draft[key]):
             problems.append(f"{key} must be a time stamp, not {describe(draft[key])}")
@@ -183,8 +220,12 @@ def readable_in_progress(data: dict, session: Session) -> list[str]:
     return left_out or sorted(set(draft["answers"]) - set(kept))
 
 
-def restore_all(db: Database, backups: list[tuple[str, dict]], circles: list[tuple[str, dict]] = (),
-                nights: list[tuple[str, dict]] = ()) -> tuple[list[Session], list[str]]:
+def restore_all(
+    db: Database,
+    backups: list[tuple[str, dict]],
+    circles: list[tuple[str, dict]] = (),
+    nights: list[tuple[str, dict]] = (),
+) -> tuple[list[Session], list[str]]:
     """Put sessions back from ``(label, snapshot)`` pairs, each already free of
     ``backup_problems``: the same links, the backed-up hands and PIN. All or
     nothing, in one transaction; ``Refused`` names each clash by its label. No
@@ -209,22 +250,28 @@ def restore_all(db: Database, backups: list[tuple[str, dict]], circles: list[tup
     for label, backup in backups:
         for token in backup.get("seat_links", ()):
             if token in links or token in by_id or token in by_watch:
-                problems.append(f"{label}: seat link {token} is also a link of "
-                                f"{links.get(token) or by_id.get(token) or by_watch.get(token)}")
+                problems.append(
+                    f"{label}: seat link {token} is also a link of "
+                    f"{links.get(token) or by_id.get(token) or by_watch.get(token)}"
+                )
             links.setdefault(token, label)
     circle_ids = {}
     for label, data in circles:
         for token in (data["circle"]["id"], data["circle"]["watch_id"]):
             if token in circle_ids or token in by_id or token in by_watch or token in links:
-                problems.append(f"{label}: circle link {token} is also a link of "
-                                f"{circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}")
+                problems.append(
+                    f"{label}: circle link {token} is also a link of "
+                    f"{circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}"
+                )
             circle_ids.setdefault(token, label)
     night_ids = {}
     for label, data in nights:
         for token in (data["night"]["id"], data["night"]["watch_id"]):
             if token in night_ids or token in circle_ids or token in by_id or token in by_watch or token in links:
-                problems.append(f"{label}: night link {token} is also a link of "
-                                f"{night_ids.get(token) or circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}")
+                problems.append(
+                    f"{label}: night link {token} is also a link of "
+                    f"{night_ids.get(token) or circle_ids.get(token) or by_id.get(token) or by_watch.get(token) or links[token]}"
+                )
             night_ids.setdefault(token, label)
     if problems:
         raise Refused(problems)
@@ -256,23 +303,35 @@ def restore_all(db: Database, backups: list[tuple[str, dict]], circles: list[tup
 
 def _restore_clashes(db: Database, label: str, backup: dict) -> list[str]:
     sid, wid, record = backup["session_id"], backup["watch_id"], backup["record"]
-    rows = list(db.query(f"select s.id, s.watch_id, s.rulebook, s.options, {PLAYERS} as players from sessions s "
-                         "where s.id in (?, ?) or s.watch_id in (?, ?)", [sid, wid, sid, wid]))
+    rows = list(
+        db.query(
+            f"select s.id, s.watch_id, s.rulebook, s.options, {PLAYERS} as players from sessions s "
+            "where s.id in (?, ?) or s.watch_id in (?, ?)",
+            [sid, wid, sid, wid],
+        )
+    )
     same = [r for r in rows if r["id"] == sid]
     if same and same[0]["watch_id"] != wid:
         return [f"{label}: session_id {sid} is an existing session whose watch link is not this backup's watch_id"]
     if any(r["id"] != sid for r in rows):
         return [f"{label}: watch_id {wid} is already the watch link of another session"]
     if same and (same[0]["rulebook"], json.loads(same[0]["options"]), json.loads(same[0]["players"])) != (
-            record["rulebook"], record["options"], [p.strip() for p in record["players"]]):
+        record["rulebook"],
+        record["options"],
+        [p.strip() for p in record["players"]],
+    ):
         return [f"{label}: session_id {sid} is an existing session with other players, rule book or options"]
     for key, token in (("session_id", sid), ("watch_id", wid)):
         if list(db.query("select 1 from seat_links where token = ? and session_id != ?", [token, sid])):
             return [f"{label}: {key} {token} is already a player's link of another session"]
     for token in backup.get("seat_links", ()):
-        if list(db.query("select 1 from seat_links where token = ? and session_id != ? union all "
-                         "select 1 from sessions where (id = ? or watch_id = ?) and id != ?",
-                         [token, sid, token, token, sid])):
+        if list(
+            db.query(
+                "select 1 from seat_links where token = ? and session_id != ? union all "
+                "select 1 from sessions where (id = ? or watch_id = ?) and id != ?",
+                [token, sid, token, token, sid],
+            )
+        ):
             return [f"{label}: seat link {token} is already a link of another session"]
     return []
 
@@ -285,27 +344,45 @@ def _restore_one(db: Database, backup: dict) -> str | None:
     if list(db.query("select 1 from sessions where id = ?", [sid])):
         return _restore_over(db, backup)
     stamp = now()
-    db["sessions"].insert({
-        "id": sid, "watch_id": backup["watch_id"],
-        "rulebook": record["rulebook"], "options": json.dumps(record["options"]),
-        "title": record.get("title"), "played_on": record.get("played_on"),
-        "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-        "first_dealer": backup["first_dealer"], "version": backup["version"],
-        "created_at": stamp, "updated_at": stamp, "pin_hash": pin_hash,
-        "confirm": int(bool(record.get("confirm"))), "scorer": backup.get("scorer", record.get("scorer")),
-    })
+    db["sessions"].insert(
+        {
+            "id": sid,
+            "watch_id": backup["watch_id"],
+            "rulebook": record["rulebook"],
+            "options": json.dumps(record["options"]),
+            "title": record.get("title"),
+            "played_on": record.get("played_on"),
+            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+            "first_dealer": backup["first_dealer"],
+            "version": backup["version"],
+            "created_at": stamp,
+            "updated_at": stamp,
+            "pin_hash": pin_hash,
+            "confirm": int(bool(record.get("confirm"))),
+            "scorer": backup.get("scorer", record.get("scorer")),
+        }
+    )
     insert_seats(db, sid, record["players"])
     insert_hands(db, sid, record["hands"], stamp, oks="verdicts" not in backup)
     db["verdicts"].insert_all({"session_id": sid, **v} for v in backup.get("verdicts", ()))
-    db["seat_links"].insert_all({"token": token, "session_id": sid, "seat": seat}
-                                for seat, token in enumerate(backup.get("seat_links", ())))
+    db["seat_links"].insert_all(
+        {"token": token, "session_id": sid, "seat": seat} for seat, token in enumerate(backup.get("seat_links", ()))
+    )
     if record.get("confirm"):
         seat_links(db, sid)  # the backup's, or new ones
     draft = backup.get("in_progress")
     if draft:
-        db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
-                             "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
-                             "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
+        db["drafts"].insert(
+            {
+                "session_id": sid,
+                "token": new_token(),
+                "number": draft["number"],
+                "answers": json.dumps(draft["answers"], ensure_ascii=False),
+                "version": 1,
+                "started_at": draft["started_at"],
+                "updated_at": draft["updated_at"],
+            }
+        )
     # a new session here, at the backup's version (a backup of it is then the same file):
     # like an import, not undoable, and nothing before it to go back to
     log_change(db, sid, None, "restored", None, None, backup["version"])
@@ -322,6 +399,7 @@ def _restore_over(db: Database, backup: dict) -> str:
 
     def change(session):
         return hands, None, "restore", session.hands, hands
+
     session = change_within(db, sid, session_version(db, sid), change)
     done, kept = ["its hands (one change: Undo on the table page takes it back)"], []
     if backup.get("pin_hash") and backup["pin_hash"] != before.pin_hash:
@@ -334,26 +412,44 @@ def _restore_over(db: Database, backup: dict) -> str:
     had = {(v.number, v.seat, v.fingerprint, v.verdict, v.reason, v.at) for v in before.verdicts}
     if "verdicts" in backup:
         missing = [v for v in backup["verdicts"] if tuple(v[k] for k in VERDICT_KEYS) not in had]
-    else:   # the record's own OKs and disputes
-        missing = [{"number": i + 1, "seat": seat, "fingerprint": fingerprint(h), "verdict": verdict,
-                    "reason": reason, "at": now()}
-                   for i, h in enumerate(record["hands"])
-                   for seat, verdict, reason in [(s, "ok", "") for s in h.get("agreed", ())]
-                   + [(d["seat"], "dispute", d["reason"]) for d in h.get("disputes", ())]
-                   if (i + 1, seat, fingerprint(h), verdict) not in {x[:4] for x in had}]
+    else:  # the record's own OKs and disputes
+        missing = [
+            {
+                "number": i + 1,
+                "seat": seat,
+                "fingerprint": fingerprint(h),
+                "verdict": verdict,
+                "reason": reason,
+                "at": now(),
+            }
+            for i, h in enumerate(record["hands"])
+            for seat, verdict, reason in [(s, "ok", "") for s in h.get("agreed", ())]
+            + [(d["seat"], "dispute", d["reason"]) for d in h.get("disputes", ())]
+            if (i + 1, seat, fingerprint(h), verdict) not in {x[:4] for x in had}
+        ]
     if missing:
         db["verdicts"].insert_all({"session_id": sid, **v} for v in missing)
         done.append(f"{len(missing)} of the players' OKs and disputes")
     draft, current = backup.get("in_progress"), get_draft(db, sid)
     if draft and current is None and draft["number"] == len(hands) + 1:
-        db["drafts"].insert({"session_id": sid, "token": new_token(), "number": draft["number"],
-                             "answers": json.dumps(draft["answers"], ensure_ascii=False), "version": 1,
-                             "started_at": draft["started_at"], "updated_at": draft["updated_at"]})
+        db["drafts"].insert(
+            {
+                "session_id": sid,
+                "token": new_token(),
+                "number": draft["number"],
+                "answers": json.dumps(draft["answers"], ensure_ascii=False),
+                "version": 1,
+                "started_at": draft["started_at"],
+                "updated_at": draft["updated_at"],
+            }
+        )
         done.append(f"hand {draft['number']} in progress")
     elif draft:
-        kept.append(f"its own hand {current.number} in progress (the backup's hand {draft['number']} was not restored)"
-                    if current is not None else
-                    f"no hand in progress (the backup's hand {draft['number']} does not follow its hands)")
+        kept.append(
+            f"its own hand {current.number} in progress (the backup's hand {draft['number']} was not restored)"
+            if current is not None
+            else f"no hand in progress (the backup's hand {draft['number']} does not follow its hands)"
+        )
     links = seat_links(db, sid, make=False)
     if backup.get("seat_links") and links != backup["seat_links"]:
         kept.append("its own players' links")

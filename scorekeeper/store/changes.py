@@ -16,12 +16,30 @@ from ..rules import BOOKS, Problem
 from ..rules.record import alike_names, validate
 from ..limits import MAX_HANDS, MAX_NOTE, MAX_TITLE
 from .agreement import fingerprint, seat_links, without_agreement
-from .common import (CREATION_WINDOW, NotFound, RateLimited, Refused, StorageFull, log_change, new_token, now,
-                     refuse_stale)
+from .common import (
+    CREATION_WINDOW,
+    NotFound,
+    RateLimited,
+    Refused,
+    StorageFull,
+    log_change,
+    new_token,
+    now,
+    refuse_stale,
+)
 from .drafts import StaleDraft, get_draft, undo_draft_change
 from .settled import settled_or_reopened
-from .reads import (DRAFT_ACTIONS, Session, first_version, get_session, hands_at, keep_hands, last_change,
-                    session_version, taken_back)
+from .reads import (
+    DRAFT_ACTIONS,
+    Session,
+    first_version,
+    get_session,
+    hands_at,
+    keep_hands,
+    last_change,
+    session_version,
+    taken_back,
+)
 from .schema import reading, writing
 from .circles import hold_session
 
@@ -31,8 +49,9 @@ def set_scorer(db: Database, session_id: str, scorer: int | None) -> Session:
     in particular, any two OKs). A setting, not a change of the hands: no new
     version, nothing to undo; the phones see it at their next poll (``live_key``)."""
     with writing(db):
-        db.execute("update sessions set scorer = ?, updated_at = ? where id = ? and confirm = 1",
-                   [scorer, now(), session_id])
+        db.execute(
+            "update sessions set scorer = ?, updated_at = ? where id = ? and confirm = 1", [scorer, now(), session_id]
+        )
     return get_session(db, session_id)
 
 
@@ -84,18 +103,28 @@ def count_attempt(db: Database, address: str, limit: int, at: float | None = Non
     one indexed read: no write lock, no commit."""
     at = time.time() if at is None else at
     address = address or "unknown"
-    rows = db.execute("select at from creations where address = ? and at > ? order by at",
-                      [address, at - CREATION_WINDOW]).fetchall()
+    rows = db.execute(
+        "select at from creations where address = ? and at > ? order by at", [address, at - CREATION_WINDOW]
+    ).fetchall()
     if len(rows) >= limit:
         raise RateLimited(max(1, math.ceil(rows[-limit][0] + CREATION_WINDOW - at)), limit)
     with writing(db):
         _reserve_creation(db, address, limit, at)
 
 
-def create_session(db: Database, record: dict, first_dealer: int = 0, action: str = "create",
-                   pin_hash: str | None = None, creator: tuple[str, int] | None = None,
-                   at: float | None = None, scorer: int | None = None, owner: str | None = None,
-                   keep_limit: int | None = None, circle: tuple[str, list] | None = None) -> Session:
+def create_session(
+    db: Database,
+    record: dict,
+    first_dealer: int = 0,
+    action: str = "create",
+    pin_hash: str | None = None,
+    creator: tuple[str, int] | None = None,
+    at: float | None = None,
+    scorer: int | None = None,
+    owner: str | None = None,
+    keep_limit: int | None = None,
+    circle: tuple[str, list] | None = None,
+) -> Session:
     """Store a new session from a valid ``gleek-session/1`` record (its hands too).
     ``creator`` = (client address, sessions it may create a minute): refused with
     ``RateLimited`` beyond that (the web counts every try first, ``count_attempt``,
@@ -114,38 +143,52 @@ def create_session(db: Database, record: dict, first_dealer: int = 0, action: st
     session_id, watch_id, stamp = new_token(), new_token(), now()
     owner = owner or (creator[0] or "unknown" if creator is not None else None)
     with writing(db):
-        if keep_limit is not None and owner is not None and db.execute(
-                "select count(*) from sessions where creator = ?", [owner]).fetchone()[0] >= keep_limit:
+        if (
+            keep_limit is not None
+            and owner is not None
+            and db.execute("select count(*) from sessions where creator = ?", [owner]).fetchone()[0] >= keep_limit
+        ):
             raise StorageFull(keep_limit)
         if creator is not None:
             _reserve_creation(db, creator[0] or "unknown", creator[1], time.time() if at is None else at)
-        insert_session(db, session_id, watch_id, record, first_dealer, action, pin_hash, scorer, owner, stamp,
-                       circle)
+        insert_session(db, session_id, watch_id, record, first_dealer, action, pin_hash, scorer, owner, stamp, circle)
     return get_session(db, session_id)
 
 
-def insert_session(db: Database, session_id: str, watch_id: str, record: dict, first_dealer: int, action: str,
-                   pin_hash: str | None, scorer: int | None, owner: str | None, stamp: str,
-                   circle: tuple[str, list] | None = None) -> None:
+def insert_session(
+    db: Database,
+    session_id: str,
+    watch_id: str,
+    record: dict,
+    first_dealer: int,
+    action: str,
+    pin_hash: str | None,
+    scorer: int | None,
+    owner: str | None,
+    stamp: str,
+    circle: tuple[str, list] | None = None,
+) -> None:
     """A checked record's session, its seats, hands and first history row (inside
     the caller's write transaction)."""
-    db["sessions"].insert({
-        "id": session_id,
-        "watch_id": watch_id,
-        "rulebook": record["rulebook"],
-        "options": json.dumps(record["options"]),
-        "title": record.get("title"),
-        "played_on": record.get("played_on"),
-        "stake": json.dumps(record["stake"]) if record.get("stake") else None,
-        "first_dealer": record["hands"][0]["dealer"] if record["hands"] else first_dealer,
-        "version": 1,
-        "created_at": stamp,
-        "updated_at": stamp,
-        "pin_hash": pin_hash,
-        "confirm": int(bool(record.get("confirm"))),
-        "scorer": scorer if record.get("confirm") else None,
-        "creator": owner,
-    })
+    db["sessions"].insert(
+        {
+            "id": session_id,
+            "watch_id": watch_id,
+            "rulebook": record["rulebook"],
+            "options": json.dumps(record["options"]),
+            "title": record.get("title"),
+            "played_on": record.get("played_on"),
+            "stake": json.dumps(record["stake"]) if record.get("stake") else None,
+            "first_dealer": record["hands"][0]["dealer"] if record["hands"] else first_dealer,
+            "version": 1,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "pin_hash": pin_hash,
+            "confirm": int(bool(record.get("confirm"))),
+            "scorer": scorer if record.get("confirm") else None,
+            "creator": owner,
+        }
+    )
     insert_seats(db, session_id, record["players"])
     if circle is not None:
         hold_session(db, circle[0], session_id, circle[1])
@@ -158,8 +201,10 @@ def insert_session(db: Database, session_id: str, watch_id: str, record: dict, f
 def insert_seats(db: Database, session_id: str, players, members=(None, None, None)) -> None:
     """A new session's three seats: the names as played (trimmed), and the
     circle's member at each, where it is known."""
-    db["seats"].insert_all({"session_id": session_id, "seat": seat, "name": name.strip(), "member_id": member}
-                           for seat, (name, member) in enumerate(zip(players, members)))
+    db["seats"].insert_all(
+        {"session_id": session_id, "seat": seat, "name": name.strip(), "member_id": member}
+        for seat, (name, member) in enumerate(zip(players, members))
+    )
 
 
 def insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bool = True) -> None:
@@ -168,15 +213,24 @@ def insert_hands(db: Database, session_id: str, hands: list, stamp: str, oks: bo
     backup that carries the OKs and disputes themselves)."""
     db["hands"].insert_all(
         {"session_id": session_id, "number": i + 1, "data": json.dumps(without_agreement(h))}
-        for i, h in enumerate(hands))
+        for i, h in enumerate(hands)
+    )
     if not oks:
         return
     said = [(i, h, seat, "ok", "") for i, h in enumerate(hands) for seat in h.get("agreed", ())]
     said += [(i, h, d["seat"], "dispute", d["reason"]) for i, h in enumerate(hands) for d in h.get("disputes", ())]
     db["verdicts"].insert_all(
-        {"session_id": session_id, "number": i + 1, "seat": seat, "fingerprint": fingerprint(without_agreement(h)),
-         "verdict": verdict, "reason": reason, "at": stamp}
-        for i, h, seat, verdict, reason in sorted(said, key=lambda s: (s[0], s[2])))
+        {
+            "session_id": session_id,
+            "number": i + 1,
+            "seat": seat,
+            "fingerprint": fingerprint(without_agreement(h)),
+            "verdict": verdict,
+            "reason": reason,
+            "at": stamp,
+        }
+        for i, h, seat, verdict, reason in sorted(said, key=lambda s: (s[0], s[2]))
+    )
 
 
 def _first_difference(hands: list, stored: list) -> int:
@@ -201,16 +255,14 @@ def _check_hands_from(session: Session, hands: list) -> None:
     book = BOOKS[session.rulebook]
     problems = []
     for index in range(first, len(hands)):
-        problems += book.check_hand(index + 1, hands[index], session.options, hands[:index],
-                                    tuple(session.players))
+        problems += book.check_hand(index + 1, hands[index], session.options, hands[:index], tuple(session.players))
         if isinstance(hands[index], dict):
             problems += note_problems(index + 1, hands[index])
     if problems:
         raise Refused(problems)
 
 
-def _change(db: Database, session_id: str, based_on: int | None, change, draft=None,
-            reopen: bool = False) -> Session:
+def _change(db: Database, session_id: str, based_on: int | None, change, draft=None, reopen: bool = False) -> Session:
     """Apply ``change(session) -> (hands, hand_number, action, before, after)``,
     refusing stale or invalid results. Every change must say which version it was
     based on (``based_on``): one that does not is refused like a stale one, never
@@ -259,11 +311,12 @@ def _write_change(db: Database, session: Session, hands, number, action, before,
     db.execute("delete from hands where session_id = ? and number > ?", [session_id, len(hands)])
     for i in range(_first_difference(hands, session.hands), len(hands)):
         if i >= len(session.hands) or session.hands[i] != hands[i]:
-            db.execute("insert into hands (session_id, number, data) values (?, ?, ?) "
-                       "on conflict (session_id, number) do update set data = excluded.data",
-                       [session_id, i + 1, json.dumps(hands[i])])
-    db.execute("update sessions set version = ?, updated_at = ? where id = ?",
-               [version, now(), session_id])
+            db.execute(
+                "insert into hands (session_id, number, data) values (?, ?, ?) "
+                "on conflict (session_id, number) do update set data = excluded.data",
+                [session_id, i + 1, json.dumps(hands[i])],
+            )
+    db.execute("update sessions set version = ?, updated_at = ? where id = ?", [version, now(), session_id])
     log_change(db, session_id, number, action, before, after, version, draft=token)
     if token is not None:
         db.execute("delete from drafts where session_id = ?", [session_id])
@@ -283,30 +336,42 @@ def _renumber_draft(db: Database, session: Session, hands: list) -> None:
     if answers.get("dealer") == str(session.next_dealer()):
         after = Session(**{**session.__dict__, "hands": hands})
         answers = dict(answers, dealer=str(after.next_dealer()))
-    db.execute("update drafts set number = ?, answers = ? where session_id = ?",
-               [len(hands) + 1, json.dumps(answers, ensure_ascii=False), session.id])
+    db.execute(
+        "update drafts set number = ?, answers = ? where session_id = ?",
+        [len(hands) + 1, json.dumps(answers, ensure_ascii=False), session.id],
+    )
 
 
-def add_hand(db: Database, session_id: str, hand: dict, based_on: int | None,
-             draft: str | None = None, draft_version: int | None = None, reopen: bool = False) -> Session:
+def add_hand(
+    db: Database,
+    session_id: str,
+    hand: dict,
+    based_on: int | None,
+    draft: str | None = None,
+    draft_version: int | None = None,
+    reopen: bool = False,
+) -> Session:
     """Append a hand. ``draft`` is the token of the hand in progress it was entered
     as, at ``draft_version``: it is cleared in the same transaction, remembered so
     that a repeated Save is seen, and if another phone has changed it since,
     ``StaleDraft`` (its newer answers are never thrown away blindly)."""
+
     def change(session):
         return session.hands + [hand], len(session.hands) + 1, "add", None, hand
-    return _change(db, session_id, based_on, change, draft=(draft, draft_version) if draft else None,
-                   reopen=reopen)
+
+    return _change(db, session_id, based_on, change, draft=(draft, draft_version) if draft else None, reopen=reopen)
 
 
-def replace_hand(db: Database, session_id: str, number: int, hand: dict,
-                 based_on: int | None, reopen: bool = False) -> Session:
+def replace_hand(
+    db: Database, session_id: str, number: int, hand: dict, based_on: int | None, reopen: bool = False
+) -> Session:
     def change(session):
         if not 1 <= number <= len(session.hands):
             raise NotFound(f"hand {number}")
         hands = list(session.hands)
         before, hands[number - 1] = hands[number - 1], hand
         return hands, number, "edit", before, hand
+
     return _change(db, session_id, based_on, change, reopen=reopen)
 
 
@@ -315,6 +380,7 @@ def delete_last_hand(db: Database, session_id: str, based_on: int | None, reopen
         if not session.hands:
             raise Refused(["There is no hand to delete."])
         return session.hands[:-1], len(session.hands), "delete", session.hands[-1], None
+
     return _change(db, session_id, based_on, change, reopen=reopen)
 
 
@@ -322,8 +388,10 @@ def delete_last_hand(db: Database, session_id: str, based_on: int | None, reopen
 #: change older than that was seen, and maybe settled on; History still goes back.
 UNDO_WINDOW = datetime.timedelta(minutes=30)
 
-TOO_OLD_TO_UNDO = ("That change was made more than 30 minutes ago, so it is not undone from here: "
-                   "History can put the hands back as they were at any earlier version.")
+TOO_OLD_TO_UNDO = (
+    "That change was made more than 30 minutes ago, so it is not undone from here: "
+    "History can put the hands back as they were at any earlier version."
+)
 
 
 def within_undo_window(change: dict, at: datetime.datetime | None = None) -> bool:
@@ -350,8 +418,8 @@ def undo(db: Database, session_id: str, based_on: int | None, reopen: bool = Fal
             raise Refused(["There is nothing to undo."])
         hands = taken_back(list(session.hands), last)
         return hands, last["hand_number"], "redo" if last["action"] == "undo" else "undo", last["after"], last["before"]
-    return _change(db, session_id, based_on, change, reopen=reopen)
 
+    return _change(db, session_id, based_on, change, reopen=reopen)
 
 
 UNDOABLE = ("add", "edit", "delete", "undo", "redo", "restore", "revert") + DRAFT_ACTIONS
@@ -363,18 +431,21 @@ def undoable(change: dict | None) -> bool:
     here, as an earlier release logged it, has nothing to go back to)."""
     if change is None or change["action"] not in UNDOABLE:
         return False
-    return not (change["hand_number"] is None and change["before"] is None
-                and change["action"] in ("restore", "revert", "undo", "redo"))
+    return not (
+        change["hand_number"] is None
+        and change["before"] is None
+        and change["action"] in ("restore", "revert", "undo", "redo")
+    )
 
 
 def go_back(db: Database, session_id: str, version: int, based_on: int | None, reopen: bool = False) -> Session:
     """Put the saved hands back as they were at ``version``, as one more change
     (so it can be undone too)."""
+
     def change(session):
         if not first_version(db, session.id) <= version < session.version:
             raise Refused([f"There is no earlier version {version} to go back to."])
         hands = hands_at(db, session, version)
         return hands, None, "revert", session.hands, hands
+
     return _change(db, session_id, based_on, change, reopen=reopen)
-
-

@@ -29,7 +29,7 @@ from .common import NotFound, Refused, StaleEdit, StorageFull, new_token, now
 from .schema import writing
 
 MAX_CIRCLE_NAME = 80
-MAX_MEMBERS = 60      # the regulars, their guests, and the guests' guests
+MAX_MEMBERS = 60  # the regulars, their guests, and the guests' guests
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Evening:
     rulebook: str
     version: int
     hand_count: int
-    seats: tuple          # three ``Seat``s
+    seats: tuple  # three ``Seat``s
     added_at: str
     updated_at: str
 
@@ -80,7 +80,7 @@ class Circle:
     created_at: str
     updated_at: str
     pin_hash: str | None = None
-    members: list = field(default_factory=list)   # ``Member``s, in the order they joined
+    members: list = field(default_factory=list)  # ``Member``s, in the order they joined
 
     def member(self, member_id) -> Member | None:
         return next((m for m in self.members if m.id == member_id), None)
@@ -92,11 +92,12 @@ class Circle:
 
 # ------------------------------------------------------------------ checks
 
+
 def name_problem(name, key: str = "name", what: str = "A member's name") -> Problem | None:
     if not isinstance(name, str) or not name.strip():
         return Problem(None, key, f"{what} cannot be empty.")
     name = name.strip()
-    if not is_text(name) or not name.isprintable():   # first: the length's message quotes the name
+    if not is_text(name) or not name.isprintable():  # first: the length's message quotes the name
         return Problem(None, key, f"{what} must be plain text.")
     name = member_name(name)
     if len(name) > MAX_NAME:
@@ -115,7 +116,7 @@ def circle_name_problem(name) -> Problem | None:
 
 
 def _same_name(a: str, b: str) -> bool:
-    return name_key(a) == name_key(b)   # as a new session's players are compared
+    return name_key(a) == name_key(b)  # as a new session's players are compared
 
 
 def members_problems(names: list) -> list[Problem]:
@@ -137,12 +138,22 @@ def members_problems(names: list) -> list[Problem]:
 
 # ------------------------------------------------------------------ reads
 
+
 def _circle_from_row(db: Database, row: dict) -> Circle:
-    members = [Member(r["id"], r["name"]) for r in db.query(
-        "select id, name from members where circle_id = ? order by id", [row["id"]])]
-    return Circle(id=row["id"], watch_id=row["watch_id"], name=row["name"], version=row["version"],
-                  created_at=row["created_at"], updated_at=row["updated_at"], pin_hash=row["pin_hash"],
-                  members=members)
+    members = [
+        Member(r["id"], r["name"])
+        for r in db.query("select id, name from members where circle_id = ? order by id", [row["id"]])
+    ]
+    return Circle(
+        id=row["id"],
+        watch_id=row["watch_id"],
+        name=row["name"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        pin_hash=row["pin_hash"],
+        members=members,
+    )
 
 
 def get_circle(db: Database, circle_id: str) -> Circle:
@@ -172,17 +183,22 @@ def circles_by_ids(db: Database, ids: list[str]) -> list[dict]:
     if not ids:
         return []
     marks = ",".join("?" for _ in ids)
-    return list(db.query(
-        f"""select c.id, c.watch_id, c.name, c.updated_at,
+    return list(
+        db.query(
+            f"""select c.id, c.watch_id, c.name, c.updated_at,
                    (select count(*) from members m where m.circle_id = c.id) as member_count,
                    (select count(*) from circle_sessions x where x.circle_id = c.id) as evening_count
             from circles c where c.id in ({marks}) or c.watch_id in ({marks}) order by c.updated_at desc""",
-        ids + ids))
+            ids + ids,
+        )
+    )
 
 
 def seats_of(db: Database, session_id: str) -> list[Seat]:
-    return [Seat(r["seat"], r["name"], r["member_id"]) for r in db.query(
-        "select seat, name, member_id from seats where session_id = ? order by seat", [session_id])]
+    return [
+        Seat(r["seat"], r["name"], r["member_id"])
+        for r in db.query("select seat, name, member_id from seats where session_id = ? order by seat", [session_id])
+    ]
 
 
 def circle_of_session(db: Database, session_id: str) -> str | None:
@@ -194,18 +210,32 @@ def circle_of_session(db: Database, session_id: str) -> str | None:
 def evenings(db: Database, circle_id: str) -> list[Evening]:
     """The sessions the circle holds, oldest evening first (by date played, then
     when they came into the circle)."""
-    rows = list(db.query(
-        """select s.id, s.watch_id, s.title, s.played_on, s.rulebook, s.version, s.updated_at, x.added_at,
+    rows = list(
+        db.query(
+            """select s.id, s.watch_id, s.title, s.played_on, s.rulebook, s.version, s.updated_at, x.added_at,
                   (select count(*) from hands h where h.session_id = s.id) as hand_count,
                   (select json_group_array(json_array(seat, name, member_id)) from
                      (select seat, name, member_id from seats where session_id = s.id order by seat)) as seats
            from circle_sessions x join sessions s on s.id = x.session_id
            where x.circle_id = ? order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid""",
-        [circle_id]))
-    return [Evening(session_id=r["id"], watch_id=r["watch_id"], title=r["title"], played_on=r["played_on"],
-                    rulebook=r["rulebook"], version=r["version"], hand_count=r["hand_count"],
-                    seats=tuple(Seat(*s) for s in json.loads(r["seats"])), added_at=r["added_at"],
-                    updated_at=r["updated_at"]) for r in rows]
+            [circle_id],
+        )
+    )
+    return [
+        Evening(
+            session_id=r["id"],
+            watch_id=r["watch_id"],
+            title=r["title"],
+            played_on=r["played_on"],
+            rulebook=r["rulebook"],
+            version=r["version"],
+            hand_count=r["hand_count"],
+            seats=tuple(Seat(*s) for s in json.loads(r["seats"])),
+            added_at=r["added_at"],
+            updated_at=r["updated_at"],
+        )
+        for r in rows
+    ]
 
 
 class NightTableOf(NamedTuple):
@@ -230,22 +260,33 @@ class EveningLink(NamedTuple):
 def evening_links(db: Database, circle_id: str) -> list[EveningLink]:
     """Each evening's ids, date, title and club night's table in one light query (the
     season pages' links and names), in the order of ``evenings``."""
-    return [EveningLink(*row[:4], NightTableOf(*row[4:]) if row[4] is not None else None) for row in db.execute(
-        "select s.id, s.watch_id, s.played_on, s.title, n.name, t.round, t.number from circle_sessions x "
-        "join sessions s on s.id = x.session_id left join night_tables t on t.session_id = s.id "
-        "left join nights n on n.id = t.night_id where x.circle_id = ? "
-        "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid", [circle_id]).fetchall()]
+    return [
+        EveningLink(*row[:4], NightTableOf(*row[4:]) if row[4] is not None else None)
+        for row in db.execute(
+            "select s.id, s.watch_id, s.played_on, s.title, n.name, t.round, t.number from circle_sessions x "
+            "join sessions s on s.id = x.session_id left join night_tables t on t.session_id = s.id "
+            "left join nights n on n.id = t.night_id where x.circle_id = ? "
+            "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid",
+            [circle_id],
+        ).fetchall()
+    ]
 
 
 def session_versions(db: Database, circle_id: str) -> list[tuple[str, int]]:
     """(session id, version) of each evening, in one indexed query: what the
     season's cache compares."""
-    return [(r[0], r[1]) for r in db.execute(
-        "select s.id, s.version from circle_sessions x join sessions s on s.id = x.session_id "
-        "where x.circle_id = ? order by s.id", [circle_id])]
+    return [
+        (r[0], r[1])
+        for r in db.execute(
+            "select s.id, s.version from circle_sessions x join sessions s on s.id = x.session_id "
+            "where x.circle_id = ? order by s.id",
+            [circle_id],
+        )
+    ]
 
 
 # ------------------------------------------------------------------ changes
+
 
 def _bump(db: Database, circle_id: str, based_on: int | None = None) -> None:
     """One more version of the circle (inside the write transaction); a change
@@ -260,8 +301,11 @@ def check_circles_kept(db: Database, owner: str | None, keep_limit: int | None) 
     """Inside the creating transaction: ``StorageFull`` once ``owner`` (a client
     address) keeps ``keep_limit`` circles (a hosted server's cap: a circle, and
     every evening it holds, is never expired)."""
-    if keep_limit is not None and owner is not None and db.execute(
-            "select count(*) from circles where creator = ?", [owner]).fetchone()[0] >= keep_limit:
+    if (
+        keep_limit is not None
+        and owner is not None
+        and db.execute("select count(*) from circles where creator = ?", [owner]).fetchone()[0] >= keep_limit
+    ):
         raise StorageFull(keep_limit, "circles")
 
 
@@ -274,14 +318,24 @@ def check_sessions_kept(db: Database, owner: str | None, keep_limit: int | None,
     kept = db.execute("select count(*) from sessions where creator = ?", [owner]).fetchone()[0]
     if kept + adding > keep_limit:
         room = max(0, keep_limit - kept)
-        raise StorageFull(keep_limit, message=(
-            f"This archive holds {adding:,} evening{'s' * (adding != 1)}, each a session here; this address keeps "
-            f"{kept:,} session{'s' * (kept != 1)} and may keep {keep_limit:,}, so there is room for {room:,} more. "
-            "Nothing was imported."))
+        raise StorageFull(
+            keep_limit,
+            message=(
+                f"This archive holds {adding:,} evening{'s' * (adding != 1)}, each a session here; this address keeps "
+                f"{kept:,} session{'s' * (kept != 1)} and may keep {keep_limit:,}, so there is room for {room:,} more. "
+                "Nothing was imported."
+            ),
+        )
 
 
-def create_circle(db: Database, name: str, member_names: list, pin_hash: str | None = None,
-                  owner: str | None = None, keep_limit: int | None = None) -> Circle:
+def create_circle(
+    db: Database,
+    name: str,
+    member_names: list,
+    pin_hash: str | None = None,
+    owner: str | None = None,
+    keep_limit: int | None = None,
+) -> Circle:
     """A new circle with its members (``Refused``, nothing saved, if the names will not do).
     ``owner``: the client address making it, kept with it: ``StorageFull`` once that
     address keeps ``keep_limit`` circles."""
@@ -291,10 +345,21 @@ def create_circle(db: Database, name: str, member_names: list, pin_hash: str | N
     circle_id, watch_id, stamp = new_token(), new_token(), now()
     with writing(db):
         check_circles_kept(db, owner, keep_limit)
-        db["circles"].insert({"id": circle_id, "watch_id": watch_id, "name": name.strip(), "pin_hash": pin_hash,
-                              "version": 1, "created_at": stamp, "updated_at": stamp, "creator": owner})
-        db["members"].insert_all({"circle_id": circle_id, "name": member_name(n), "created_at": stamp}
-                                 for n in member_names if n.strip())
+        db["circles"].insert(
+            {
+                "id": circle_id,
+                "watch_id": watch_id,
+                "name": name.strip(),
+                "pin_hash": pin_hash,
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+                "creator": owner,
+            }
+        )
+        db["members"].insert_all(
+            {"circle_id": circle_id, "name": member_name(n), "created_at": stamp} for n in member_names if n.strip()
+        )
     return get_circle(db, circle_id)
 
 
@@ -305,8 +370,15 @@ def _check_new_name(circle: Circle, name: str, but: int | None = None) -> str:
     name = member_name(name)
     for m in circle.members:
         if m.id != but and _same_name(member_name(m.name), name):
-            raise Refused([Problem(None, "name", f"{m.name} is already a member: if they are one person, "
-                                                  "merge the two names instead.")])
+            raise Refused(
+                [
+                    Problem(
+                        None,
+                        "name",
+                        f"{m.name} is already a member: if they are one person, merge the two names instead.",
+                    )
+                ]
+            )
     return name
 
 
@@ -351,18 +423,36 @@ def merge_members(db: Database, circle_id: str, keep_id: int, merged_id: int) ->
             raise NotFound(keep_id if keep is None else merged_id)
         if keep_id == merged_id:
             raise Refused([Problem(None, "merge", "Choose two different members to merge.")])
-        both = db.execute("select s.played_on, s.title from sessions s where s.id in "
-                          "(select session_id from seats where member_id = ? intersect "
-                          " select session_id from seats where member_id = ?) order by s.played_on limit 1",
-                          [keep_id, merged_id]).fetchall()
+        both = db.execute(
+            "select s.played_on, s.title from sessions s where s.id in "
+            "(select session_id from seats where member_id = ? intersect "
+            " select session_id from seats where member_id = ?) order by s.played_on limit 1",
+            [keep_id, merged_id],
+        ).fetchall()
         if both:
             when = both[0][0] or both[0][1] or "one evening"
-            raise Refused([Problem(None, "merge", f"{keep.name} and {merged.name} both played on {when}: "
-                                                  "they are two people, not two names of one.")])
+            raise Refused(
+                [
+                    Problem(
+                        None,
+                        "merge",
+                        f"{keep.name} and {merged.name} both played on {when}: "
+                        "they are two people, not two names of one.",
+                    )
+                ]
+            )
         between = payment_between(db, circle, keep_id, merged_id)
         if between:
-            raise Refused([Problem(None, "merge", f"{between}: they are two people, not two names of one (if that "
-                                                  "payment was marked by mistake, take it back first).")])
+            raise Refused(
+                [
+                    Problem(
+                        None,
+                        "merge",
+                        f"{between}: they are two people, not two names of one (if that "
+                        "payment was marked by mistake, take it back first).",
+                    )
+                ]
+            )
         db.execute("update seats set member_id = ? where member_id = ?", [keep_id, merged_id])
         db.execute("update payments set payer = ? where payer = ?", [keep_id, merged_id])
         db.execute("update payments set payee = ? where payee = ?", [keep_id, merged_id])
@@ -375,15 +465,19 @@ def payment_between(db: Database, circle: Circle, one: int, other: int) -> str |
     """The first payment marked between two members, in words ("Dan paid Ben 2s 11d on
     2026-11-28, marked by Ann"), if one was: merged, it would be a member paying himself
     (which no export, import, backup or restore takes)."""
-    rows = db.execute("select payer, payee, amount, unit, paid_on, paid_by from payments where circle_id = ? and "
-                      "((payer = ? and payee = ?) or (payer = ? and payee = ?)) order by id limit 1",
-                      [circle.id, one, other, other, one]).fetchall()
+    rows = db.execute(
+        "select payer, payee, amount, unit, paid_on, paid_by from payments where circle_id = ? and "
+        "((payer = ? and payee = ?) or (payer = ? and payee = ?)) order by id limit 1",
+        [circle.id, one, other, other, one],
+    ).fetchall()
     if not rows:
         return None
     payer, payee, amount, unit, paid_on, paid_by = rows[0]
     names = circle.names()
-    return (f"{names[payer]} paid {names[payee]} "
-            f"{amount_text(Fraction(amount), None if unit == 'counters' else unit)} on {paid_on}, marked by {paid_by}")
+    return (
+        f"{names[payer]} paid {names[payee]} "
+        f"{amount_text(Fraction(amount), None if unit == 'counters' else unit)} on {paid_on}, marked by {paid_by}"
+    )
 
 
 def seat_members_problems(circle: Circle, member_ids) -> list[Problem]:
@@ -392,9 +486,15 @@ def seat_members_problems(circle: Circle, member_ids) -> list[Problem]:
     if len(ids) != 3 or any(circle.member(m) is None for m in ids):
         return [Problem(None, "seats", "Choose a member of the circle for each of the three seats.")]
     if len(set(ids)) != 3:
-        return [Problem(None, "seats", "Three different members, one per seat: "
-                                       f"{circle.member(next(m for m in ids if ids.count(m) > 1)).name} "
-                                       "cannot sit twice.")]
+        return [
+            Problem(
+                None,
+                "seats",
+                "Three different members, one per seat: "
+                f"{circle.member(next(m for m in ids if ids.count(m) > 1)).name} "
+                "cannot sit twice.",
+            )
+        ]
     return []
 
 
@@ -446,8 +546,9 @@ def detach_session(db: Database, circle_id: str, session_id: str) -> None:
     with writing(db):
         if circle_of_session(db, session_id) != circle_id:
             raise NotFound(session_id)
-        if db.execute("select 1 from payments where circle_id = ? and evenings like ?",
-                      [circle_id, f'%"{session_id}"%']).fetchall():
+        if db.execute(
+            "select 1 from payments where circle_id = ? and evenings like ?", [circle_id, f'%"{session_id}"%']
+        ).fetchall():
             raise Refused([Problem(None, "session", "Payments were marked for this evening: take them back first.")])
         db.execute("delete from circle_sessions where session_id = ?", [session_id])
         db.execute("update seats set member_id = null where session_id = ?", [session_id])
@@ -462,5 +563,6 @@ def set_circle_pin(db: Database, circle_id: str, pin_hash: str | None) -> None:
 
 def likely_members(circle: Circle, names) -> list[int | None]:
     """For each name as played, the member of that name (trimmed, composed, any case), if one."""
-    return [next((m.id for m in circle.members if _same_name(member_name(m.name), member_name(n))), None)
-            for n in names]
+    return [
+        next((m.id for m in circle.members if _same_name(member_name(m.name), member_name(n))), None) for n in names
+    ]

@@ -40,7 +40,7 @@ from pathlib import Path
 import sqlite3
 
 _LOCK = threading.Lock()
-_KEPT: dict = {}   # (Turn or WalSync, database path, process id) -> the one of this process
+_KEPT: dict = {}  # (Turn or WalSync, database path, process id) -> the one of this process
 
 
 def turn_for(path: str) -> "Turn | None":
@@ -77,7 +77,7 @@ class Turn:
         self.threads = threading.Lock()
         self.fd: int | None = None
 
-    WAIT = 15   # seconds a thread waits for its process's turn, as SQLite's busy timeout (then "database is locked")
+    WAIT = 15  # seconds a thread waits for its process's turn, as SQLite's busy timeout (then "database is locked")
 
     def __enter__(self):
         if not self.threads.acquire(timeout=self.WAIT):
@@ -85,7 +85,7 @@ class Turn:
         try:
             if self.fd is None:
                 self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)   # waits without the GIL, woken when it is let go
+            fcntl.flock(self.fd, fcntl.LOCK_EX)  # waits without the GIL, woken when it is let go
         except BaseException:
             self.threads.release()
             raise
@@ -107,12 +107,12 @@ class WalSync:
     def __init__(self, path: str):
         self.wal = Path(f"{path}-wal")
         self.cond = threading.Condition()
-        self.asked = 0      # commits that asked to be made durable
-        self.synced = 0     # of them, those a finished sync covers
+        self.asked = 0  # commits that asked to be made durable
+        self.synced = 0  # of them, those a finished sync covers
         self.syncing = False
         self.fd: int | None = None
         self.inode = None
-        self.syncs = 0      # how many fsyncs were made (the tests and the bench read it)
+        self.syncs = 0  # how many fsyncs were made (the tests and the bench read it)
 
     def wait(self) -> None:
         with self.cond:
@@ -136,14 +136,14 @@ class WalSync:
         try:
             inode = os.stat(self.wal).st_ino
         except FileNotFoundError:
-            return   # no WAL: the last connection checkpointed it into the database, synced, and removed it
+            return  # no WAL: the last connection checkpointed it into the database, synced, and removed it
         if self.fd is None or inode != self.inode:
             if self.fd is not None:
                 os.close(self.fd)
             self.fd, self.inode = os.open(self.wal, os.O_RDONLY | os.O_CLOEXEC), inode
             folder = os.open(self.wal.parent, os.O_RDONLY | os.O_CLOEXEC)
             try:
-                os.fsync(folder)   # a WAL file made since: its name on the disk too
+                os.fsync(folder)  # a WAL file made since: its name on the disk too
             finally:
                 os.close(folder)
         os.fsync(self.fd)

@@ -20,9 +20,11 @@ class StaleEdit(Exception):
         self.current, self.missing = current, missing
         super().__init__(
             "This change did not say which version of the session it was based on, so it was not "
-            "made; here is the session as it is now. Check it and make your change again." if missing else
-            "Someone else changed this session a moment ago; here it is as it is now. "
-            "Check it and make your change again.")
+            "made; here is the session as it is now. Check it and make your change again."
+            if missing
+            else "Someone else changed this session a moment ago; here it is as it is now. "
+            "Check it and make your change again."
+        )
 
 
 def refuse_stale(current: int, based_on) -> None:
@@ -47,8 +49,10 @@ class EveningSettled(Exception):
 def settled_question(payments: int) -> str:
     """What a change to a settled evening asks first."""
     marked = "payments were marked" if payments else "nothing was owed"
-    return (f"This evening is settled: {marked}. Change it anyway? It will be reopened and the difference "
-            f"shown under What is owed.")
+    return (
+        f"This evening is settled: {marked}. Change it anyway? It will be reopened and the difference "
+        f"shown under What is owed."
+    )
 
 
 class RateLimited(Exception):
@@ -57,8 +61,10 @@ class RateLimited(Exception):
 
     def __init__(self, retry_after: int, limit: int):
         self.retry_after, self.limit = retry_after, limit
-        super().__init__(f"Too many new sessions from this address (at most {limit} a minute, imports and "
-                         f"refused tries included). Try again in {retry_after} seconds.")
+        super().__init__(
+            f"Too many new sessions from this address (at most {limit} a minute, imports and "
+            f"refused tries included). Try again in {retry_after} seconds."
+        )
 
 
 class StorageFull(Exception):
@@ -68,13 +74,17 @@ class StorageFull(Exception):
         self.limit, self.what = limit, what
         if message is not None:
             super().__init__(message)
-        elif what == "circles":   # a circle is kept as long as the server: its evenings are its season
-            super().__init__(f"This address already keeps {limit} circles here, the most one address may. "
-                             f"Add your evenings to one of your circles.")
+        elif what == "circles":  # a circle is kept as long as the server: its evenings are its season
+            super().__init__(
+                f"This address already keeps {limit} circles here, the most one address may. "
+                f"Add your evenings to one of your circles."
+            )
         else:
-            super().__init__(f"This address already keeps {limit} sessions here, the most one address may. "
-                             f"A session nobody has changed for a long time is removed by itself; "
-                             f"until then, go on with one of yours.")
+            super().__init__(
+                f"This address already keeps {limit} sessions here, the most one address may. "
+                f"A session nobody has changed for a long time is removed by itself; "
+                f"until then, go on with one of yours."
+            )
 
 
 class Refused(Exception):
@@ -97,10 +107,20 @@ def log_change(db, session_id, hand_number, action, before, after, version, draf
     """A change's row in the session's history (what the hands were before and after it)."""
     # plain SQL, as for a hand (changes._write_change): sqlite-utils' insert() works out
     # its statement from the row each time, a third of a millisecond on every save
-    db.execute("insert into history (session_id, hand_number, action, before, after, version, at, draft) "
-               "values (?, ?, ?, ?, ?, ?, ?, ?)",
-               [session_id, hand_number, action, json.dumps(before) if before is not None else None,
-                json.dumps(after) if after is not None else None, version, now(), draft])
+    db.execute(
+        "insert into history (session_id, hand_number, action, before, after, version, at, draft) "
+        "values (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            session_id,
+            hand_number,
+            action,
+            json.dumps(before) if before is not None else None,
+            json.dumps(after) if after is not None else None,
+            version,
+            now(),
+            draft,
+        ],
+    )
 
 
 def new_token() -> str:

@@ -49,8 +49,15 @@ def get_draft(db: Database, session_id: str) -> Draft | None:
     if not rows:
         return None
     row = rows[0]
-    return Draft(row["token"], row["number"], json.loads(row["answers"]), row["version"],
-                 row["started_at"], row["updated_at"], json.loads(row.get("field_versions") or "{}"))
+    return Draft(
+        row["token"],
+        row["number"],
+        json.loads(row["answers"]),
+        row["version"],
+        row["started_at"],
+        row["updated_at"],
+        json.loads(row.get("field_versions") or "{}"),
+    )
 
 
 def draft_version(db: Database, session_id: str) -> int:
@@ -77,16 +84,19 @@ def keep_draft(db: Database, session_id: str, number: int, answers: dict, based_
     db.conn.execute("PRAGMA synchronous = NORMAL")
     try:
         if based_on > 0:
-            row = db.conn.execute("select answers, field_versions, token, started_at from drafts "
-                                  "where session_id = ? and version = ? and number = ?",
-                                  [session_id, based_on, number]).fetchone()
+            row = db.conn.execute(
+                "select answers, field_versions, token, started_at from drafts "
+                "where session_id = ? and version = ? and number = ?",
+                [session_id, based_on, number],
+            ).fetchone()
             if row is not None:
                 versions = json.loads(row[1] or "{}")
                 versions.update(dict.fromkeys(changed_fields(json.loads(row[0]), answers), based_on + 1))
                 cursor = db.conn.execute(
                     "update drafts set answers = ?, field_versions = ?, version = version + 1, updated_at = ? "
                     "where session_id = ? and version = ? and number = ?",
-                    [text, json.dumps(versions), stamp, session_id, based_on, number])
+                    [text, json.dumps(versions), stamp, session_id, based_on, number],
+                )
                 if cursor.rowcount == 1:
                     return Draft(row[2], number, answers, based_on + 1, row[3], stamp, versions)
         with writing(db, durable=False):
@@ -95,9 +105,18 @@ def keep_draft(db: Database, session_id: str, number: int, answers: dict, based_
                 raise StaleDraft(current, hands)
             versions = dict.fromkeys(changed_fields({}, answers), 1)
             draft = Draft(new_token(), number, answers, 1, stamp, stamp, versions)
-            db["drafts"].insert({"session_id": session_id, "token": draft.token, "number": number,
-                                 "answers": text, "version": 1, "started_at": stamp, "updated_at": stamp,
-                                 "field_versions": json.dumps(versions)})
+            db["drafts"].insert(
+                {
+                    "session_id": session_id,
+                    "token": draft.token,
+                    "number": number,
+                    "answers": text,
+                    "version": 1,
+                    "started_at": stamp,
+                    "updated_at": stamp,
+                    "field_versions": json.dumps(versions),
+                }
+            )
             return draft
     finally:
         db.conn.execute("PRAGMA synchronous = FULL")
@@ -117,24 +136,31 @@ def discard_draft(db: Database, session_id: str, based_on: int, reopen: bool = F
     return get_session(db, session_id)
 
 
-def undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict,
-                      reopen: bool = False) -> Session:
+def undo_draft_change(db: Database, session_id: str, based_on: int | None, last: dict, reopen: bool = False) -> Session:
     with writing(db):
         session = get_session(db, session_id)
         refuse_stale(session.version, based_on)
         settled_or_reopened(db, session_id, reopen)
-        if last["action"] == "discard":   # bring the hand in progress back
+        if last["action"] == "discard":  # bring the hand in progress back
             if get_draft(db, session_id) is not None:
                 raise Refused(["Another hand is being entered: cancel it first, then undo."])
             kept = last["before"]
             if kept["number"] != len(session.hands) + 1:
                 raise Refused([f"Hand {kept['number']} can't come back: the session has changed since."])
             stamp = now()
-            db["drafts"].insert({"session_id": session_id, "token": kept["token"], "number": kept["number"],
-                                 "answers": json.dumps(kept["answers"], ensure_ascii=False), "version": 1,
-                                 "started_at": stamp, "updated_at": stamp})
+            db["drafts"].insert(
+                {
+                    "session_id": session_id,
+                    "token": kept["token"],
+                    "number": kept["number"],
+                    "answers": json.dumps(kept["answers"], ensure_ascii=False),
+                    "version": 1,
+                    "started_at": stamp,
+                    "updated_at": stamp,
+                }
+            )
             action, before, after = "undiscard", None, kept
-        else:                             # discard it again
+        else:  # discard it again
             current = get_draft(db, session_id)
             if current is None:
                 raise Refused(["There is no hand in progress to cancel."])
@@ -159,6 +185,9 @@ def _bump(db: Database, session_id: str) -> int:
 def saved_from(db: Database, session_id: str, token: str) -> int | None:
     """The hand saved from hand-in-progress ``token``, if one was (a Save repeated
     after its answer was lost must not store the hand twice)."""
-    rows = list(db.query("select hand_number from history where session_id = ? and draft = ? and action = 'add'",
-                         [session_id, token]))
+    rows = list(
+        db.query(
+            "select hand_number from history where session_id = ? and draft = ? and action = 'add'", [session_id, token]
+        )
+    )
     return rows[0]["hand_number"] if rows else None

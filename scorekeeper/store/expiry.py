@@ -23,19 +23,23 @@ from sqlite_utils import Database
 from .common import is_token
 from .schema import writing
 
-BATCH = 500   # sessions removed per transaction (a writer waits for no longer than that)
+BATCH = 500  # sessions removed per transaction (a writer waits for no longer than that)
 
 
 def untouched_since(db: Database, cutoff: str) -> list[str]:
     """The ids of the sessions last changed before ``cutoff`` (an ISO time stamp)."""
-    return [row[0] for row in db.execute(
-        "select s.id from sessions s left join drafts d on d.session_id = s.id "
-        "where s.updated_at < ? and (d.updated_at is null or d.updated_at < ?) "
-        "and s.id not in (select session_id from circle_sessions)", [cutoff, cutoff]).fetchall()]
+    return [
+        row[0]
+        for row in db.execute(
+            "select s.id from sessions s left join drafts d on d.session_id = s.id "
+            "where s.updated_at < ? and (d.updated_at is null or d.updated_at < ?) "
+            "and s.id not in (select session_id from circle_sessions)",
+            [cutoff, cutoff],
+        ).fetchall()
+    ]
 
 
-def expire(db: Database, days: float, backup_dir: str | Path | None,
-           at: datetime.datetime | None = None) -> list[str]:
+def expire(db: Database, days: float, backup_dir: str | Path | None, at: datetime.datetime | None = None) -> list[str]:
     """Remove the sessions untouched for ``days`` and their backup folders;
     the ids removed."""
     at = at or datetime.datetime.now(datetime.timezone.utc)
@@ -47,7 +51,7 @@ def expire(db: Database, days: float, backup_dir: str | Path | None,
         with writing(db):
             # checked again inside the transaction: a change since the list was read keeps the session
             still = set(untouched_since(db, cutoff))
-            batch = [i for i in ids[start:start + BATCH] if i in still]
+            batch = [i for i in ids[start : start + BATCH] if i in still]
             if not batch:
                 continue
             marks = ",".join("?" * len(batch))
@@ -57,7 +61,7 @@ def expire(db: Database, days: float, backup_dir: str | Path | None,
         removed += batch
     if backup_dir is not None:
         for session_id in removed:
-            if is_token(session_id):   # a name from the database never leads outside the backup folder
+            if is_token(session_id):  # a name from the database never leads outside the backup folder
                 shutil.rmtree(Path(backup_dir) / session_id, ignore_errors=True)
     return removed
 
@@ -70,15 +74,21 @@ def _tables_referring_to_sessions(db: Database) -> list[tuple[str, str]]:
 
 
 def _tables_referring_to(db: Database, other: str) -> list[tuple[str, str]]:
-    return [(table, fk.column) for table in db.table_names() if table != other
-            for fk in db[table].foreign_keys if fk.other_table == other]
+    return [
+        (table, fk.column)
+        for table in db.table_names()
+        if table != other
+        for fk in db[table].foreign_keys
+        if fk.other_table == other
+    ]
 
 
 UNUSED_CIRCLES = (
     "select c.id from circles c where c.updated_at < :cutoff and (:circle is null or c.id = :circle) "
     "and not exists (select 1 from circle_sessions x join sessions s on s.id = x.session_id "
     "left join drafts d on d.session_id = s.id where x.circle_id = c.id "
-    "and (s.updated_at >= :cutoff or d.updated_at >= :cutoff))")
+    "and (s.updated_at >= :cutoff or d.updated_at >= :cutoff))"
+)
 
 
 def unused_circles(db: Database, cutoff: str, circle_id: str | None = None) -> list[str]:
@@ -88,8 +98,9 @@ def unused_circles(db: Database, cutoff: str, circle_id: str | None = None) -> l
     return [row[0] for row in db.execute(UNUSED_CIRCLES, {"cutoff": cutoff, "circle": circle_id}).fetchall()]
 
 
-def expire_circles(db: Database, days: float, backup_dir: str | Path | None,
-                   at: datetime.datetime | None = None) -> tuple[list[str], list[str]]:
+def expire_circles(
+    db: Database, days: float, backup_dir: str | Path | None, at: datetime.datetime | None = None
+) -> tuple[list[str], list[str]]:
     """Remove the circles unused for ``days`` with their evenings (sessions, hands,
     history, …) and the evenings' backup folders, one circle a transaction:
     (the circles' ids, the sessions' ids)."""
@@ -104,10 +115,14 @@ def expire_circles(db: Database, days: float, backup_dir: str | Path | None,
             # checked again inside the transaction: a change since the list was read keeps the circle
             if not unused_circles(db, cutoff, circle_id):
                 continue
-            sessions = [row[0] for row in db.execute("select session_id from circle_sessions where circle_id = ?",
-                                                     [circle_id]).fetchall()]
+            sessions = [
+                row[0]
+                for row in db.execute(
+                    "select session_id from circle_sessions where circle_id = ?", [circle_id]
+                ).fetchall()
+            ]
             for start in range(0, len(sessions), BATCH):
-                batch = sessions[start:start + BATCH]
+                batch = sessions[start : start + BATCH]
                 marks = ",".join("?" * len(batch))
                 for table, column in to_sessions:
                     db.execute(f"delete from [{table}] where [{column}] in ({marks})", batch)
@@ -124,6 +139,6 @@ def expire_circles(db: Database, days: float, backup_dir: str | Path | None,
         removed_sessions += sessions
     if backup_dir is not None:
         for session_id in removed_sessions:
-            if is_token(session_id):   # a name from the database never leads outside the backup folder
+            if is_token(session_id):  # a name from the database never leads outside the backup folder
                 shutil.rmtree(Path(backup_dir) / session_id, ignore_errors=True)
     return removed_circles, removed_sessions

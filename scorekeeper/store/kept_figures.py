@@ -66,38 +66,52 @@ def evening_versions(db: Database, circle_id: str) -> tuple[EveningVersion, ...]
         "(select member_id from seats where session_id = s.id order by seat)) "
         "from circle_sessions x join sessions s on s.id = x.session_id where x.circle_id = ? "
         "order by coalesce(s.played_on, substr(x.added_at, 1, 10)), x.added_at, x.rowid",
-        [circle_id]).fetchall()
+        [circle_id],
+    ).fetchall()
     return tuple(EveningVersion(*row) for row in rows)
 
 
 def evenings_state(db: Database, circle_id: str) -> EveningsState:
     count, versions, last_change = db.execute(
         "select count(*), coalesce(sum(s.version), 0), max(s.updated_at) from circle_sessions x "
-        "join sessions s on s.id = x.session_id where x.circle_id = ?", [circle_id]).fetchone()
+        "join sessions s on s.id = x.session_id where x.circle_id = ?",
+        [circle_id],
+    ).fetchone()
     return EveningsState(count, versions, last_change)
 
 
 def kept_rows_of(db: Database, session_ids) -> list[KeptRow]:
     """The kept rows of these evenings (a new hand, a new evening: a few rows, not the circle's 1,000)."""
     session_ids = list(session_ids)
-    return [KeptRow(*row) for row in db.execute(
-        "select session_id, version, members, code, data from evening_figures "
-        f"where session_id in ({','.join('?' * len(session_ids))})", session_ids)]
+    return [
+        KeptRow(*row)
+        for row in db.execute(
+            "select session_id, version, members, code, data from evening_figures "
+            f"where session_id in ({','.join('?' * len(session_ids))})",
+            session_ids,
+        )
+    ]
 
 
 def kept_rows_of_circle(db: Database, circle_id: str) -> list[KeptRow]:
     """Every kept row of the circle's evenings."""
-    return [KeptRow(*row) for row in db.execute(
-        "select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
-        "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?", [circle_id])]
+    return [
+        KeptRow(*row)
+        for row in db.execute(
+            "select f.session_id, f.version, f.members, f.code, f.data from evening_figures f "
+            "join circle_sessions x on x.session_id = f.session_id where x.circle_id = ?",
+            [circle_id],
+        )
+    ]
 
 
 def keep_rows(db: Database, rows: list[KeptRow]) -> None:
     """Each row kept, replacing its evening's row. Not waiting for the disk (a cache);
     inside a write transaction already (a payment being marked reads what is owed in
     its own) it goes with that one."""
-    statement = ("insert or replace into evening_figures (session_id, version, members, code, data) "
-                 "values (?, ?, ?, ?, ?)")
+    statement = (
+        "insert or replace into evening_figures (session_id, version, members, code, data) values (?, ?, ?, ?, ?)"
+    )
     if db.conn.in_transaction:
         db.conn.executemany(statement, rows)
         return

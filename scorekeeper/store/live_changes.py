@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import logging
 
-_WATCHED: dict[str, object] = {}   # database path -> told(watch ids)
+_WATCHED: dict[str, object] = {}  # database path -> told(watch ids)
 FUNCTION = "scorekeeper_live_changed"
 NIGHT_FUNCTION = "scorekeeper_night_changed"
 
 _OF_SESSION = "(select watch_id from sessions where id = {row}.session_id)"
 TRIGGERS = [
-    ("sessions_added", "after insert on main.sessions", "new.watch_id"),   # its first part, before any poll
+    ("sessions_added", "after insert on main.sessions", "new.watch_id"),  # its first part, before any poll
     ("sessions_changed", "after update on main.sessions", "old.watch_id), " + FUNCTION + "(new.watch_id"),
     ("sessions_removed", "after delete on main.sessions", "old.watch_id"),
     ("draft_added", "after insert on main.drafts", _OF_SESSION.format(row="new")),
@@ -41,9 +41,11 @@ TRIGGERS = [
     ("verdict_added", "after insert on main.verdicts", _OF_SESSION.format(row="new")),
     ("verdict_removed", "after delete on main.verdicts", _OF_SESSION.format(row="old")),
 ]
-_NIGHTS_OF_SESSION = (f"select {NIGHT_FUNCTION}(n.watch_id) from night_tables t join nights n on n.id = t.night_id "
-                      "where t.session_id = {row}.id")
-NIGHT_TRIGGERS = [   # (name, when, the statement that notes the night's watch id)
+_NIGHTS_OF_SESSION = (
+    f"select {NIGHT_FUNCTION}(n.watch_id) from night_tables t join nights n on n.id = t.night_id "
+    "where t.session_id = {row}.id"
+)
+NIGHT_TRIGGERS = [  # (name, when, the statement that notes the night's watch id)
     ("night_table_saved", "after update of version on main.sessions", _NIGHTS_OF_SESSION.format(row="new")),
     ("night_table_removed", "after delete on main.sessions", _NIGHTS_OF_SESSION.format(row="old")),
     ("night_added", "after insert on main.nights", f"select {NIGHT_FUNCTION}(new.watch_id)"),
@@ -73,13 +75,15 @@ def install(db) -> None:
         def note(watch_id):
             if watch_id is not None:
                 into.add(watch_id)
+
         return note
 
     db.conn.create_function(FUNCTION, 1, noter(changed))
     db.conn.create_function(NIGHT_FUNCTION, 1, noter(nights))
     for name, when, argument in TRIGGERS:
-        db.conn.execute(f"create temp trigger if not exists live_{name} {when} "
-                        f"begin select {FUNCTION}({argument}); end")
+        db.conn.execute(
+            f"create temp trigger if not exists live_{name} {when} begin select {FUNCTION}({argument}); end"
+        )
     for name, when, statement in NIGHT_TRIGGERS:
         db.conn.execute(f"create temp trigger if not exists live_{name} {when} begin {statement}; end")
     db.live_changed, db.nights_changed, db.live_told = changed, nights, told
@@ -95,6 +99,7 @@ def flush(db) -> None:
     nights.clear()
     try:
         db.live_told(watch_ids, night_ids)
-    except Exception:   # noqa: BLE001 - the change is committed: never reported as failed for this
-        logging.getLogger("scorekeeper").exception("could not forget the live parts of %s",
-                                                   sorted(watch_ids | night_ids))
+    except Exception:  # noqa: BLE001 - the change is committed: never reported as failed for this
+        logging.getLogger("scorekeeper").exception(
+            "could not forget the live parts of %s", sorted(watch_ids | night_ids)
+        )

@@ -23,8 +23,23 @@ from .night_archive import night_problems
 from .nights import get_night
 
 NIGHT_KEYS = ("night", "players", "rounds")
-NIGHT_FIELDS = ("id", "watch_id", "name", "rulebook", "options", "stake", "played_on", "pin_hash", "rounds_planned",
-                "rank_by", "last_by_standings", "circle_id", "seed", "version", "created_at")
+NIGHT_FIELDS = (
+    "id",
+    "watch_id",
+    "name",
+    "rulebook",
+    "options",
+    "stake",
+    "played_on",
+    "pin_hash",
+    "rounds_planned",
+    "rank_by",
+    "last_by_standings",
+    "circle_id",
+    "seed",
+    "version",
+    "created_at",
+)
 MAX_STAMP = 40
 
 
@@ -42,20 +57,39 @@ def night_snapshot(db: Database, night_id: str) -> dict:
     if night.circle_id is not None:
         try:
             members = {m.id: i for i, m in enumerate(get_circle(db, night.circle_id).members)}
-        except NotFound:   # the circle was removed since: the night stays, its players no members
+        except NotFound:  # the circle was removed since: the night stays, its players no members
             pass
     place = {p.id: i for i, p in enumerate(night.players)}
     return {
-        "night": {"id": night.id, "watch_id": night.watch_id, "name": night.name, "rulebook": night.rulebook,
-                  "options": night.options, "stake": night.stake, "played_on": night.played_on,
-                  "pin_hash": night.pin_hash, "rounds_planned": night.rounds_planned, "rank_by": night.rank_by,
-                  "last_by_standings": night.last_by_standings, "circle_id": night.circle_id, "seed": night.seed,
-                  "version": night.version, "created_at": night.created_at},
-        "players": [{"name": p.name, "member": members.get(p.member_id), "left_after": p.left_after}
-                    for p in night.players],
-        "rounds": [{"number": r.number, "ends_at": r.ends_at,
-                    "tables": [{"session_id": t.session_id, "seats": [place[p] for p in t.seats]} for t in r.tables],
-                    "byes": [place[p] for p in r.byes]} for r in night.rounds],
+        "night": {
+            "id": night.id,
+            "watch_id": night.watch_id,
+            "name": night.name,
+            "rulebook": night.rulebook,
+            "options": night.options,
+            "stake": night.stake,
+            "played_on": night.played_on,
+            "pin_hash": night.pin_hash,
+            "rounds_planned": night.rounds_planned,
+            "rank_by": night.rank_by,
+            "last_by_standings": night.last_by_standings,
+            "circle_id": night.circle_id,
+            "seed": night.seed,
+            "version": night.version,
+            "created_at": night.created_at,
+        },
+        "players": [
+            {"name": p.name, "member": members.get(p.member_id), "left_after": p.left_after} for p in night.players
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "ends_at": r.ends_at,
+                "tables": [{"session_id": t.session_id, "seats": [place[p] for p in t.seats]} for t in r.tables],
+                "byes": [place[p] for p in r.byes],
+            }
+            for r in night.rounds
+        ],
     }
 
 
@@ -75,19 +109,25 @@ def night_backup_problems(data) -> list[str]:
         return [f"night must be an object with {', '.join(NIGHT_FIELDS)}, not {describe(night)}"]
     for key in ("id", "watch_id"):
         if not is_token(night[key]):
-            problems.append(f'night: {key} must be an id as the app makes them (24 letters, digits, "-" or "_"), '
-                            f"not {describe(night[key])}")
+            problems.append(
+                f'night: {key} must be an id as the app makes them (24 letters, digits, "-" or "_"), '
+                f"not {describe(night[key])}"
+            )
     if night["id"] == night["watch_id"]:
         problems.append("night: watch_id is the same as id: the standings link would be the organizer's")
     if night["circle_id"] is not None and not is_token(night["circle_id"]):
         problems.append(f"night: circle_id must be a circle's id, or null, not {describe(night['circle_id'])}")
     if night["pin_hash"] is not None and not is_pin_hash(night["pin_hash"]):
-        problems.append(f"night: pin_hash must be a PIN hash as the app makes them, or null, "
-                        f"not {describe(night['pin_hash'])}")
+        problems.append(
+            f"night: pin_hash must be a PIN hash as the app makes them, or null, not {describe(night['pin_hash'])}"
+        )
     if type(night["version"]) is not int or night["version"] < 1:
         problems.append(f"night: version must be a whole number of at least 1, not {describe(night['version'])}")
-    if not isinstance(night["created_at"], str) or len(night["created_at"]) > MAX_STAMP or not is_text(
-            night["created_at"]):
+    if (
+        not isinstance(night["created_at"], str)
+        or len(night["created_at"]) > MAX_STAMP
+        or not is_text(night["created_at"])
+    ):
         problems.append(f"night: created_at must be a time stamp, not {describe(night['created_at'])}")
     players, rounds = data["players"], data["rounds"]
     if not isinstance(players, list) or len(players) > 2 * MAX_PLAYERS:
@@ -98,22 +138,34 @@ def night_backup_problems(data) -> list[str]:
         if not isinstance(p, dict) or sorted(p) != ["left_after", "member", "name"]:
             return problems + [f"players[{i}]: must be an object with name, member and left_after, not {describe(p)}"]
         if p["member"] is not None and (type(p["member"]) is not int or not 0 <= p["member"] < 10_000):
-            problems.append(f"players[{i}]: member must be a member's place in the circle's members, or null, "
-                            f"not {describe(p['member'])}")
+            problems.append(
+                f"players[{i}]: member must be a member's place in the circle's members, or null, "
+                f"not {describe(p['member'])}"
+            )
     for i, r in enumerate(rounds):
         tables = r.get("tables") if isinstance(r, dict) else None
-        if not isinstance(tables, list) or not all(isinstance(t, dict) and sorted(t) == ["seats", "session_id"]
-                                                   for t in tables):
+        if not isinstance(tables, list) or not all(
+            isinstance(t, dict) and sorted(t) == ["seats", "session_id"] for t in tables
+        ):
             return problems + [f"round {i + 1}: tables must be a list of objects with session_id and seats"]
         for j, t in enumerate(tables):
             if not is_token(t["session_id"]):
-                problems.append(f"round {i + 1}, table {j + 1}: session_id must be an id as the app makes them, "
-                                f"not {describe(t['session_id'])}")
-    as_record = {"format": "gleek-night/1", **{k: night[k] for k in (
-        "name", "rulebook", "options", "rounds_planned", "rank_by", "last_by_standings", "seed")},
+                problems.append(
+                    f"round {i + 1}, table {j + 1}: session_id must be an id as the app makes them, "
+                    f"not {describe(t['session_id'])}"
+                )
+    as_record = {
+        "format": "gleek-night/1",
+        **{
+            k: night[k]
+            for k in ("name", "rulebook", "options", "rounds_planned", "rank_by", "last_by_standings", "seed")
+        },
         "players": [{"name": p["name"], "left_after": p["left_after"]} for p in players],
-        "rounds": [dict(r, tables=[{"seats": t["seats"], "record": None} for t in r["tables"]])
-                   if isinstance(r, dict) else r for r in rounds]}
+        "rounds": [
+            dict(r, tables=[{"seats": t["seats"], "record": None} for t in r["tables"]]) if isinstance(r, dict) else r
+            for r in rounds
+        ],
+    }
     for key in ("stake", "played_on"):
         if night[key] is not None:
             as_record[key] = night[key]
@@ -123,14 +175,17 @@ def night_backup_problems(data) -> list[str]:
 def night_clashes(db: Database, label: str, data: dict) -> list[str]:
     """Inside the restoring transaction: what in the database stops this night being restored."""
     nid, wid = data["night"]["id"], data["night"]["watch_id"]
-    rows = db.execute("select id, watch_id from nights where id in (?, ?) or watch_id in (?, ?)",
-                      [nid, wid, nid, wid]).fetchall()
+    rows = db.execute(
+        "select id, watch_id from nights where id in (?, ?) or watch_id in (?, ?)", [nid, wid, nid, wid]
+    ).fetchall()
     if any(r[0] != nid for r in rows) or any(r[0] == nid and r[1] != wid for r in rows):
         return [f"{label}: night {nid}'s links are another night's here"]
-    if db.execute("select 1 from sessions where id in (?, ?) or watch_id in (?, ?) union all "
-                  "select 1 from seat_links where token in (?, ?) union all "
-                  "select 1 from circles where id in (?, ?) or watch_id in (?, ?)",
-                  [nid, wid, nid, wid, nid, wid, nid, wid, nid, wid]).fetchall():
+    if db.execute(
+        "select 1 from sessions where id in (?, ?) or watch_id in (?, ?) union all "
+        "select 1 from seat_links where token in (?, ?) union all "
+        "select 1 from circles where id in (?, ?) or watch_id in (?, ?)",
+        [nid, wid, nid, wid, nid, wid, nid, wid, nid, wid],
+    ).fetchall():
         return [f"{label}: night {nid}'s links are a session's or a circle's links here"]
     return []
 
@@ -151,28 +206,57 @@ def restore_night(db: Database, data: dict) -> str | None:
     if night["circle_id"] is not None:
         try:
             members = [m.id for m in get_circle(db, night["circle_id"]).members]
-        except NotFound:   # the circle is not here: the night's players are no members
+        except NotFound:  # the circle is not here: the night's players are no members
             pass
     stamp = now()
-    db["nights"].insert({
-        "id": nid, "watch_id": night["watch_id"], "name": night["name"].strip(), "rulebook": night["rulebook"],
-        "options": json.dumps(night["options"]), "stake": json.dumps(night["stake"]) if night["stake"] else None,
-        "played_on": night["played_on"], "pin_hash": night["pin_hash"], "rounds_planned": night["rounds_planned"],
-        "rank_by": night["rank_by"], "last_by_standings": int(night["last_by_standings"]),
-        "circle_id": night["circle_id"], "seed": night["seed"],
-        # never back to a version this night had: what is kept by its version would be taken for it
-        "version": max(existing[0][0] + 1, night["version"]) if over else night["version"], "created_at": night["created_at"], "updated_at": stamp})
-    ids = [db["night_players"].insert({
-        "night_id": nid, "name": p["name"].strip(), "left_after": p["left_after"],
-        "member_id": members[p["member"]] if p["member"] is not None and p["member"] < len(members) else None,
-    }).last_pk for p in data["players"]]
+    db["nights"].insert(
+        {
+            "id": nid,
+            "watch_id": night["watch_id"],
+            "name": night["name"].strip(),
+            "rulebook": night["rulebook"],
+            "options": json.dumps(night["options"]),
+            "stake": json.dumps(night["stake"]) if night["stake"] else None,
+            "played_on": night["played_on"],
+            "pin_hash": night["pin_hash"],
+            "rounds_planned": night["rounds_planned"],
+            "rank_by": night["rank_by"],
+            "last_by_standings": int(night["last_by_standings"]),
+            "circle_id": night["circle_id"],
+            "seed": night["seed"],
+            # never back to a version this night had: what is kept by its version would be taken for it
+            "version": max(existing[0][0] + 1, night["version"]) if over else night["version"],
+            "created_at": night["created_at"],
+            "updated_at": stamp,
+        }
+    )
+    ids = [
+        db["night_players"]
+        .insert(
+            {
+                "night_id": nid,
+                "name": p["name"].strip(),
+                "left_after": p["left_after"],
+                "member_id": members[p["member"]] if p["member"] is not None and p["member"] < len(members) else None,
+            }
+        )
+        .last_pk
+        for p in data["players"]
+    ]
     for r in data["rounds"]:
-        db["night_rounds"].insert({"night_id": nid, "number": r["number"], "ends_at": r["ends_at"],
-                                   "drawn_at": stamp})
+        db["night_rounds"].insert({"night_id": nid, "number": r["number"], "ends_at": r["ends_at"], "drawn_at": stamp})
         for number, t in enumerate(r["tables"], 1):
             seats = [ids[s] for s in t["seats"]]
-            db["night_tables"].insert({"night_id": nid, "round": r["number"], "number": number,
-                                       "session_id": t["session_id"], "seat_0": seats[0], "seat_1": seats[1],
-                                       "seat_2": seats[2]})
+            db["night_tables"].insert(
+                {
+                    "night_id": nid,
+                    "round": r["number"],
+                    "number": number,
+                    "session_id": t["session_id"],
+                    "seat_0": seats[0],
+                    "seat_1": seats[1],
+                    "seat_2": seats[2],
+                }
+            )
         db["night_byes"].insert_all({"night_id": nid, "round": r["number"], "player_id": ids[b]} for b in r["byes"])
     return f"restored over the existing night {nid}: its players, rounds, tables and byes" if over else None

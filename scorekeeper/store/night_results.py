@@ -32,10 +32,15 @@ def _balances_text(balances: Iterable[Fraction | int]) -> str:
 
 def kept_results(db: Database, night_id: str) -> dict[str, KeptResult]:
     """Every kept result of the night's tables by session id, in one query."""
-    rows = db.execute("select r.session_id, r.version, r.code, r.hands, r.balances from table_results r "
-                      "join night_tables t on t.session_id = r.session_id where t.night_id = ?", [night_id])
-    return {sid: KeptResult(sid, version, code, hands, tuple(Fraction(b) for b in balances.split()))
-            for sid, version, code, hands, balances in rows}
+    rows = db.execute(
+        "select r.session_id, r.version, r.code, r.hands, r.balances from table_results r "
+        "join night_tables t on t.session_id = r.session_id where t.night_id = ?",
+        [night_id],
+    )
+    return {
+        sid: KeptResult(sid, version, code, hands, tuple(Fraction(b) for b in balances.split()))
+        for sid, version, code, hands, balances in rows
+    }
 
 
 def keep_results(db: Database, results: Iterable[KeptResult]) -> None:
@@ -47,8 +52,11 @@ def keep_results(db: Database, results: Iterable[KeptResult]) -> None:
         return
     with contextlib.nullcontext() if db.conn.in_transaction else writing(db, durable=False):
         # a session deleted meanwhile keeps no row: its foreign key would refuse it
-        db.conn.executemany("insert or replace into table_results (session_id, version, code, hands, balances) "
-                            "select ?1, ?2, ?3, ?4, ?5 where exists (select 1 from sessions where id = ?1)", rows)
+        db.conn.executemany(
+            "insert or replace into table_results (session_id, version, code, hands, balances) "
+            "select ?1, ?2, ?3, ?4, ?5 where exists (select 1 from sessions where id = ?1)",
+            rows,
+        )
 
 
 def forget_results(db: Database) -> None:

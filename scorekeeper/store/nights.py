@@ -33,8 +33,7 @@ from ..rules.core import is_text
 from ..rules.record import FORMAT, MAX_NAME, validate
 from .agreement import seat_links
 from .changes import insert_session, log_change
-from .circles import (MAX_CIRCLE_NAME, Circle, check_sessions_kept, get_circle, likely_members, name_problem,
-                      new_member)
+from .circles import MAX_CIRCLE_NAME, Circle, check_sessions_kept, get_circle, likely_members, name_problem, new_member
 from .common import NotFound, Refused, StaleEdit, new_token, now
 from .schema import writing
 
@@ -46,7 +45,7 @@ class NightPlayer:
     id: int
     name: str
     member_id: int | None
-    left_after: int | None   # the rounds drawn when the player left; None: present
+    left_after: int | None  # the rounds drawn when the player left; None: present
 
     @property
     def present(self) -> bool:
@@ -61,7 +60,7 @@ class NightTable:
     number: int
     session_id: str
     seats: tuple[int, int, int]
-    watch_id: str | None      # None: the session is gone (removed since it was drawn)
+    watch_id: str | None  # None: the session is gone (removed since it was drawn)
     version: int | None
     hand_count: int
 
@@ -123,11 +122,14 @@ class Night:
     def seating_round(self, number: int) -> Round:
         """A drawn round as ``club.seating`` has it (names)."""
         drawn = self.round(number)
-        return Round(tuple(Table(tuple(self.name_of(p) for p in t.seats)) for t in drawn.tables),
-                     tuple(self.name_of(p) for p in drawn.byes))
+        return Round(
+            tuple(Table(tuple(self.name_of(p) for p in t.seats)) for t in drawn.tables),
+            tuple(self.name_of(p) for p in drawn.byes),
+        )
 
 
 # ------------------------------------------------------------------ checks
+
 
 def night_name_problem(name) -> Problem | None:
     if not isinstance(name, str) or not name.strip():
@@ -145,15 +147,27 @@ def players_problems(names: list) -> list[Problem]:
         if not isinstance(name, str) or not is_text(name) or not name.strip().isprintable():
             return [Problem(None, "players", "A player's name must be plain text.")]
         if len(name.strip()) > MAX_NAME:
-            return [Problem(None, "players", f"A player's name is at most {MAX_NAME} characters "
-                                             f"({name.strip()[:20]}… has {len(name.strip())}).")]
+            return [
+                Problem(
+                    None,
+                    "players",
+                    f"A player's name is at most {MAX_NAME} characters ({name.strip()[:20]}… has {len(name.strip())}).",
+                )
+            ]
     seen: dict[str, str] = {}
     for name in (member_name(n) for n in names):
         first = seen.get(name_key(name))
         seen.setdefault(name_key(name), name)
         if first is not None:
-            return [Problem(None, "players", f"{name} is named twice: each player once." if first == name
-                            else f"{first} and {name} are one name: each player once.")]
+            return [
+                Problem(
+                    None,
+                    "players",
+                    f"{name} is named twice: each player once."
+                    if first == name
+                    else f"{first} and {name} are one name: each player once.",
+                )
+            ]
     try:
         seating.check_players(names)
     except SeatingError as refused:
@@ -162,8 +176,9 @@ def players_problems(names: list) -> list[Problem]:
     return []
 
 
-def table_record(rulebook: str, options: dict, stake: dict | None, players, title: str | None = None,
-                 played_on: str | None = None) -> dict:
+def table_record(
+    rulebook: str, options: dict, stake: dict | None, players, title: str | None = None, played_on: str | None = None
+) -> dict:
     """An ordinary session's record for one table (no hands yet)."""
     record = {"format": FORMAT, "rulebook": rulebook, "options": options, "players": list(players), "hands": []}
     if stake:
@@ -177,32 +192,62 @@ def table_record(rulebook: str, options: dict, stake: dict | None, players, titl
 
 # ------------------------------------------------------------------ reads
 
+
 def _night_from_row(db: Database, row: dict) -> Night:
-    players = [NightPlayer(r["id"], r["name"], r["member_id"], r["left_after"]) for r in db.query(
-        "select id, name, member_id, left_after from night_players where night_id = ? order by id", [row["id"]])]
+    players = [
+        NightPlayer(r["id"], r["name"], r["member_id"], r["left_after"])
+        for r in db.query(
+            "select id, name, member_id, left_after from night_players where night_id = ? order by id", [row["id"]]
+        )
+    ]
     tables: dict[int, list[NightTable]] = {}
     for r in db.query(
-            """select t.round, t.number, t.session_id, t.seat_0, t.seat_1, t.seat_2, s.watch_id, s.version,
+        """select t.round, t.number, t.session_id, t.seat_0, t.seat_1, t.seat_2, s.watch_id, s.version,
                       (select count(*) from hands h where h.session_id = t.session_id) as hand_count
                from night_tables t left join sessions s on s.id = t.session_id
-               where t.night_id = ? order by t.round, t.number""", [row["id"]]):
-        tables.setdefault(r["round"], []).append(NightTable(
-            r["round"], r["number"], r["session_id"], (r["seat_0"], r["seat_1"], r["seat_2"]), r["watch_id"],
-            r["version"], r["hand_count"]))
+               where t.night_id = ? order by t.round, t.number""",
+        [row["id"]],
+    ):
+        tables.setdefault(r["round"], []).append(
+            NightTable(
+                r["round"],
+                r["number"],
+                r["session_id"],
+                (r["seat_0"], r["seat_1"], r["seat_2"]),
+                r["watch_id"],
+                r["version"],
+                r["hand_count"],
+            )
+        )
     byes: dict[int, list[int]] = {}
-    for number, player_id in db.execute("select round, player_id from night_byes where night_id = ? "
-                                        "order by round, player_id", [row["id"]]).fetchall():
+    for number, player_id in db.execute(
+        "select round, player_id from night_byes where night_id = ? order by round, player_id", [row["id"]]
+    ).fetchall():
         byes.setdefault(number, []).append(player_id)
-    rounds = [NightRound(r["number"], r["ends_at"], tuple(tables.get(r["number"], ())),
-                         tuple(byes.get(r["number"], ())))
-              for r in db.query("select number, ends_at from night_rounds where night_id = ? order by number",
-                                [row["id"]])]
-    return Night(id=row["id"], watch_id=row["watch_id"], name=row["name"], rulebook=row["rulebook"],
-                 options=json.loads(row["options"]), stake=json.loads(row["stake"]) if row["stake"] else None,
-                 played_on=row["played_on"], pin_hash=row["pin_hash"], rounds_planned=row["rounds_planned"],
-                 rank_by=row["rank_by"], last_by_standings=bool(row["last_by_standings"]),
-                 circle_id=row["circle_id"], seed=row["seed"], version=row["version"],
-                 created_at=row["created_at"], updated_at=row["updated_at"], players=players, rounds=rounds)
+    rounds = [
+        NightRound(r["number"], r["ends_at"], tuple(tables.get(r["number"], ())), tuple(byes.get(r["number"], ())))
+        for r in db.query("select number, ends_at from night_rounds where night_id = ? order by number", [row["id"]])
+    ]
+    return Night(
+        id=row["id"],
+        watch_id=row["watch_id"],
+        name=row["name"],
+        rulebook=row["rulebook"],
+        options=json.loads(row["options"]),
+        stake=json.loads(row["stake"]) if row["stake"] else None,
+        played_on=row["played_on"],
+        pin_hash=row["pin_hash"],
+        rounds_planned=row["rounds_planned"],
+        rank_by=row["rank_by"],
+        last_by_standings=bool(row["last_by_standings"]),
+        circle_id=row["circle_id"],
+        seed=row["seed"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        players=players,
+        rounds=rounds,
+    )
 
 
 def get_night(db: Database, night_id: str) -> Night:
@@ -227,7 +272,9 @@ def night_live_key(db: Database, watch_id: str) -> str:
         """select n.version, (select group_concat(coalesce(s.version, 0), '-') from
                                 (select t.session_id from night_tables t where t.night_id = n.id
                                  order by t.round, t.number) x left join sessions s on s.id = x.session_id)
-           from nights n where n.watch_id = ?""", [watch_id]).fetchall()
+           from nights n where n.watch_id = ?""",
+        [watch_id],
+    ).fetchall()
     if not rows:
         raise NotFound(watch_id)
     version, sessions = rows[0]
@@ -245,8 +292,7 @@ class TableOfNight:
 
 def night_table_of(db: Database, session_id: str) -> TableOfNight | None:
     """The night, round and table a session plays (None: an ordinary session)."""
-    row = db.execute("select night_id, round, number from night_tables where session_id = ?",
-                     [session_id]).fetchone()
+    row = db.execute("select night_id, round, number from night_tables where session_id = ?", [session_id]).fetchone()
     return TableOfNight(*row) if row else None
 
 
@@ -264,20 +310,29 @@ def nights_by_ids(db: Database, ids: list[str]) -> list[dict]:
     if not ids:
         return []
     marks = ",".join("?" for _ in ids)
-    return list(db.query(
-        f"""select n.id, n.name, n.played_on, n.rounds_planned,
+    return list(
+        db.query(
+            f"""select n.id, n.name, n.played_on, n.rounds_planned,
                    (select count(*) from night_players p where p.night_id = n.id and p.left_after is null) as players,
                    (select count(*) from night_rounds r where r.night_id = n.id) as rounds_drawn
-            from nights n where n.id in ({marks}) order by n.updated_at desc, n.rowid desc""", ids))
+            from nights n where n.id in ({marks}) order by n.updated_at desc, n.rowid desc""",
+            ids,
+        )
+    )
 
 
 def nights_of_circle(db: Database, circle_id: str) -> list[dict]:
     """The circle's nights (id, name, played on), newest first: its page links them."""
-    return list(db.query("select id, watch_id, name, played_on from nights where circle_id = ? "
-                         "order by created_at desc, rowid desc", [circle_id]))
+    return list(
+        db.query(
+            "select id, watch_id, name, played_on from nights where circle_id = ? order by created_at desc, rowid desc",
+            [circle_id],
+        )
+    )
 
 
 # ------------------------------------------------------------------ changes
+
 
 def _bump(db: Database, night_id: str, based_on: int | None = None) -> None:
     rows = db.execute("select version from nights where id = ?", [night_id]).fetchall()
@@ -288,10 +343,21 @@ def _bump(db: Database, night_id: str, based_on: int | None = None) -> None:
     db.execute("update nights set version = version + 1, updated_at = ? where id = ?", [now(), night_id])
 
 
-def create_night(db: Database, name: str, players: list, rulebook: str, options: dict, stake: dict | None,
-                 rounds: int, rank_by: str = "placings", last_by_standings: bool = False,
-                 played_on: str | None = None, circle_id: str | None = None, pin_hash: str | None = None,
-                 owner: str | None = None) -> Night:
+def create_night(
+    db: Database,
+    name: str,
+    players: list,
+    rulebook: str,
+    options: dict,
+    stake: dict | None,
+    rounds: int,
+    rank_by: str = "placings",
+    last_by_standings: bool = False,
+    played_on: str | None = None,
+    circle_id: str | None = None,
+    pin_hash: str | None = None,
+    owner: str | None = None,
+) -> Night:
     """A new night. ``players``: names, or (name, member id) pairs for a circle's
     members. ``Refused``, nothing saved, for a name that will not do, 3 players or
     fewer, more than 60, a name twice, rounds out of 1..30, or settings no table's
@@ -315,15 +381,30 @@ def create_night(db: Database, name: str, players: list, rulebook: str, options:
             circle = get_circle(db, circle_id)
             if any(m is not None and circle.member(m) is None for _, m in entries):
                 raise Refused([Problem(None, "players", "Tick members of the circle.")])
-        db["nights"].insert({
-            "id": night_id, "watch_id": watch_id, "name": name.strip(), "rulebook": rulebook,
-            "options": json.dumps(options), "stake": json.dumps(stake) if stake else None, "played_on": played_on,
-            "pin_hash": pin_hash, "rounds_planned": rounds, "rank_by": rank_by,
-            "last_by_standings": int(bool(last_by_standings)), "circle_id": circle_id,
-            "seed": secrets.randbelow(2 ** 31), "version": 1, "created_at": stamp, "updated_at": stamp,
-            "creator": owner})
-        db["night_players"].insert_all({"night_id": night_id, "name": n, "member_id": m}
-                                       for n, (_, m) in zip(names, entries))
+        db["nights"].insert(
+            {
+                "id": night_id,
+                "watch_id": watch_id,
+                "name": name.strip(),
+                "rulebook": rulebook,
+                "options": json.dumps(options),
+                "stake": json.dumps(stake) if stake else None,
+                "played_on": played_on,
+                "pin_hash": pin_hash,
+                "rounds_planned": rounds,
+                "rank_by": rank_by,
+                "last_by_standings": int(bool(last_by_standings)),
+                "circle_id": circle_id,
+                "seed": secrets.randbelow(2**31),
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+                "creator": owner,
+            }
+        )
+        db["night_players"].insert_all(
+            {"night_id": night_id, "name": n, "member_id": m} for n, (_, m) in zip(names, entries)
+        )
     return get_night(db, night_id)
 
 
@@ -344,7 +425,7 @@ def drawn_round(night: Night, number: int, seed: int, ranked: list[str] | None =
         return seating.seat_by_standings(ranked, sat_out)
     planned = max(night.rounds_planned, number)
     schedule = seating.draw(names, planned, seed)
-    if list(schedule.rounds[:len(played)]) == played:
+    if list(schedule.rounds[: len(played)]) == played:
         return schedule.rounds[number - 1]
     return seating.draw(names, planned - len(played), seed, played=played).rounds[len(played)]
 
@@ -354,16 +435,22 @@ def _ids_of(night: Night, drawn: Round) -> tuple[list[tuple[int, int, int]], lis
     return ([tuple(by_name[n] for n in t.seats) for t in drawn.tables], [by_name[n] for n in drawn.byes])
 
 
-def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | None = None,
-               owner: str | None = None, keep_limit: int | None = None) -> Night:
+def draw_round(
+    db: Database,
+    night_id: str,
+    number: int,
+    ranked: list[str] | None = None,
+    owner: str | None = None,
+    keep_limit: int | None = None,
+) -> Night:
     """Round ``number`` drawn and its tables' sessions made (one write). Refused
     unless it is the next round, within the rounds planned, for 4 players or more."""
     night = get_night(db, night_id)
     _check_drawable(night, number)
-    drawn = drawn_round(night, number, night.seed, ranked)   # a long schedule takes a second: not in the write
+    drawn = drawn_round(night, number, night.seed, ranked)  # a long schedule takes a second: not in the write
     with writing(db):
         current = get_night(db, night_id)
-        if current.version != night.version:   # changed meanwhile (rare): checked and drawn again
+        if current.version != night.version:  # changed meanwhile (rare): checked and drawn again
             _check_drawable(current, number)
             night, drawn = current, drawn_round(current, number, current.seed, ranked)
         tables, byes = _ids_of(night, drawn)
@@ -372,18 +459,31 @@ def draw_round(db: Database, night_id: str, number: int, ranked: list[str] | Non
         db["night_rounds"].insert({"night_id": night_id, "number": number, "drawn_at": stamp})
         for table_number, seats in enumerate(tables, 1):
             session_id = new_token()
-            record = table_record(night.rulebook, night.options, night.stake,
-                                  [night.name_of(p) for p in seats],
-                                  f"{night.name} · round {number} · table {table_number}", night.played_on)
+            record = table_record(
+                night.rulebook,
+                night.options,
+                night.stake,
+                [night.name_of(p) for p in seats],
+                f"{night.name} · round {number} · table {table_number}",
+                night.played_on,
+            )
             circle = None
             if night.circle_id is not None:
                 circle = (night.circle_id, [night.player(p).member_id for p in seats])
             # no PIN: the organizer's PIN guards the night, the table's link is its phone's
             insert_session(db, session_id, new_token(), record, 0, "create", None, None, owner, stamp, circle)
-            seat_links(db, session_id)   # each player's own link: where he sits next, the standings
-            db["night_tables"].insert({"night_id": night_id, "round": number, "number": table_number,
-                                       "session_id": session_id, "seat_0": seats[0], "seat_1": seats[1],
-                                       "seat_2": seats[2]})
+            seat_links(db, session_id)  # each player's own link: where he sits next, the standings
+            db["night_tables"].insert(
+                {
+                    "night_id": night_id,
+                    "round": number,
+                    "number": table_number,
+                    "session_id": session_id,
+                    "seat_0": seats[0],
+                    "seat_1": seats[1],
+                    "seat_2": seats[2],
+                }
+            )
         db["night_byes"].insert_all({"night_id": night_id, "round": number, "player_id": p} for p in byes)
         _bump(db, night_id)
     return get_night(db, night_id)
@@ -395,11 +495,17 @@ def _check_drawable(night: Night, number: int) -> None:
     if number != len(night.rounds) + 1:
         raise Refused([Problem(None, "round", f"Round {len(night.rounds) + 1} is the next to draw.")])
     if number > night.rounds_planned:
-        raise Refused([Problem(None, "round", f"All {night.rounds_planned} rounds are drawn: the night is "
-                                              "complete.")])
+        raise Refused([Problem(None, "round", f"All {night.rounds_planned} rounds are drawn: the night is complete.")])
     if len(night.present) < seating.MIN_PLAYERS:
-        raise Refused([Problem(None, "round", f"A round needs {seating.MIN_PLAYERS} players at least; "
-                                              f"{len(night.present)} are here.")])
+        raise Refused(
+            [
+                Problem(
+                    None,
+                    "round",
+                    f"A round needs {seating.MIN_PLAYERS} players at least; {len(night.present)} are here.",
+                )
+            ]
+        )
 
 
 def _check_reseatable(night: Night, number: int) -> NightRound:
@@ -408,17 +514,34 @@ def _check_reseatable(night: Night, number: int) -> NightRound:
         raise NotFound(number)
     gone = [t.number for t in drawn.tables if t.session_gone]
     if gone:
-        raise Refused([Problem(None, "round", f"Table {gone[0]} of round {number} has no session any more (it was "
-                                              "deleted): its seats cannot change.")])
+        raise Refused(
+            [
+                Problem(
+                    None,
+                    "round",
+                    f"Table {gone[0]} of round {number} has no session any more (it was "
+                    "deleted): its seats cannot change.",
+                )
+            ]
+        )
     if drawn.started:
         table = next(t for t in drawn.tables if t.hand_count)
-        raise Refused([Problem(None, "round", f"Round {number} has begun: a hand is saved at table {table.number}, "
-                                              "so its seats stay as they are.")])
+        raise Refused(
+            [
+                Problem(
+                    None,
+                    "round",
+                    f"Round {number} has begun: a hand is saved at table {table.number}, "
+                    "so its seats stay as they are.",
+                )
+            ]
+        )
     return drawn
 
 
-def _reseat(db: Database, night: Night, drawn: NightRound, tables: list, byes: list,
-            based_on: int | None = None) -> None:
+def _reseat(
+    db: Database, night: Night, drawn: NightRound, tables: list, byes: list, based_on: int | None = None
+) -> None:
     """Inside a write: the round's sessions take the new seats (each session a new
     version, kept in its history), and its byes. ``StaleEdit`` (all of it undone)
     if the night is no longer at version ``based_on``."""
@@ -427,35 +550,47 @@ def _reseat(db: Database, night: Night, drawn: NightRound, tables: list, byes: l
             continue
         for seat, player_id in enumerate(seats):
             player = night.player(player_id)
-            db.execute("update seats set name = ?, member_id = ? where session_id = ? and seat = ?",
-                       [player.name, player.member_id if night.circle_id else None, table.session_id, seat])
-        db.execute("update night_tables set seat_0 = ?, seat_1 = ?, seat_2 = ? where night_id = ? and round = ? "
-                   "and number = ?", [*seats, night.id, drawn.number, table.number])
-        db.execute("update sessions set version = version + 1, updated_at = ? where id = ?",
-                   [now(), table.session_id])
+            db.execute(
+                "update seats set name = ?, member_id = ? where session_id = ? and seat = ?",
+                [player.name, player.member_id if night.circle_id else None, table.session_id, seat],
+            )
+        db.execute(
+            "update night_tables set seat_0 = ?, seat_1 = ?, seat_2 = ? where night_id = ? and round = ? "
+            "and number = ?",
+            [*seats, night.id, drawn.number, table.number],
+        )
+        db.execute("update sessions set version = version + 1, updated_at = ? where id = ?", [now(), table.session_id])
         version = db.execute("select version from sessions where id = ?", [table.session_id]).fetchone()[0]
-        log_change(db, table.session_id, None, "seats", [night.name_of(p) for p in table.seats],
-                   [night.name_of(p) for p in seats], version)
+        log_change(
+            db,
+            table.session_id,
+            None,
+            "seats",
+            [night.name_of(p) for p in table.seats],
+            [night.name_of(p) for p in seats],
+            version,
+        )
     db.execute("delete from night_byes where night_id = ? and round = ?", [night.id, drawn.number])
     db["night_byes"].insert_all({"night_id": night.id, "round": drawn.number, "player_id": p} for p in byes)
     _bump(db, night.id, based_on)
 
 
-def redraw_round(db: Database, night_id: str, number: int, seed: int | None = None,
-                 based_on: int | None = None) -> Night:
+def redraw_round(
+    db: Database, night_id: str, number: int, seed: int | None = None, based_on: int | None = None
+) -> Night:
     """Round ``number`` drawn again (the same players, the same sessions, new seats);
     refused once a hand is saved at one of its tables. ``based_on``: the night's
     version the organizer saw (a second tap of the button finds it changed:
     ``StaleEdit``, nothing drawn again)."""
-    seed = secrets.randbelow(2 ** 31) if seed is None else seed
+    seed = secrets.randbelow(2**31) if seed is None else seed
     night = get_night(db, night_id)
-    fresh = _redrawn(night, _check_reseatable(night, number), seed)   # not in the write: a draw takes time
+    fresh = _redrawn(night, _check_reseatable(night, number), seed)  # not in the write: a draw takes time
     with writing(db):
         current = get_night(db, night_id)
-        drawn = _check_reseatable(current, number)   # a hand saved meanwhile is seen here
-        if current.version != night.version:         # changed meanwhile (rare): drawn again
+        drawn = _check_reseatable(current, number)  # a hand saved meanwhile is seen here
+        if current.version != night.version:  # changed meanwhile (rare): drawn again
             night, fresh = current, _redrawn(current, drawn, seed)
-        if number == 1:   # a new first round is a new schedule: the rounds after it follow it
+        if number == 1:  # a new first round is a new schedule: the rounds after it follow it
             db.execute("update nights set seed = ? where id = ?", [seed, night_id])
         by_name = {night.name_of(p): p for p in drawn.players()}
         tables = [tuple(by_name[n] for n in t.seats) for t in fresh.tables]
@@ -472,8 +607,7 @@ def _redrawn(night: Night, drawn: NightRound, seed: int) -> Round:
     return seating.draw(names, 1, seed, played=_played_rounds(night, drawn.number)).rounds[-1]
 
 
-def swap_players(db: Database, night_id: str, number: int, one: int, other: int,
-                 based_on: int | None = None) -> Night:
+def swap_players(db: Database, night_id: str, number: int, one: int, other: int, based_on: int | None = None) -> Night:
     """Two players of round ``number`` change places (a seat, or a bye); refused
     once a hand is saved at one of its tables. ``based_on`` as for ``redraw_round``
     (a second tap would swap them back)."""
@@ -483,9 +617,17 @@ def swap_players(db: Database, night_id: str, number: int, one: int, other: int,
         outside = [night.player(p) for p in (one, other) if p not in drawn.players()]
         if one == other or None in outside:
             raise Refused([Problem(None, "swap", f"Choose two different players of round {number} to swap.")])
-        if outside:   # a late arrival, or a player who left before the round was drawn
-            raise Refused([Problem(None, "swap", f"{outside[0].name} is not in round {number}: swap two of "
-                                                 "its players (at its tables or sitting out).")])
+        if outside:  # a late arrival, or a player who left before the round was drawn
+            raise Refused(
+                [
+                    Problem(
+                        None,
+                        "swap",
+                        f"{outside[0].name} is not in round {number}: swap two of "
+                        "its players (at its tables or sitting out).",
+                    )
+                ]
+            )
 
         def swapped(p):
             return other if p == one else one if p == other else p
@@ -531,12 +673,11 @@ def add_player(db: Database, night_id: str, name: str) -> Arrival:
                 member_id = likely_members(circle, [name])[0]
                 if member_id is None:
                     member_id, joined = new_member(db, circle, name, "players").id, True
-                else:   # the member as the circle names him
+                else:  # the member as the circle names him
                     name = circle.member(member_id).name
                     if any(p.member_id == member_id and p.present for p in night.players):
                         raise Refused([Problem(None, "players", f"{name} is here already: each player once.")])
-            player_id = db["night_players"].insert({"night_id": night_id, "name": name,
-                                                    "member_id": member_id}).last_pk
+            player_id = db["night_players"].insert({"night_id": night_id, "name": name, "member_id": member_id}).last_pk
         _bump(db, night_id)
     return Arrival(get_night(db, night_id).player(player_id), joined)
 
@@ -560,8 +701,16 @@ def drop_player(db: Database, night_id: str, player_id: int) -> NightPlayer:
         if player is None or not player.present:
             raise Refused([Problem(None, "players", "Choose a player who is here.")])
         if len(night.present) <= seating.MIN_PLAYERS:
-            raise Refused([Problem(None, "players", f"A club night needs {seating.MIN_PLAYERS} players at least: "
-                                                    f"{player.name} is one of the last {len(night.present)}.")])
+            raise Refused(
+                [
+                    Problem(
+                        None,
+                        "players",
+                        f"A club night needs {seating.MIN_PLAYERS} players at least: "
+                        f"{player.name} is one of the last {len(night.present)}.",
+                    )
+                ]
+            )
         db.execute("update night_players set left_after = ? where id = ?", [len(night.rounds), player_id])
         _bump(db, night_id)
     return get_night(db, night_id).player(player_id)
@@ -570,11 +719,11 @@ def drop_player(db: Database, night_id: str, player_id: int) -> NightPlayer:
 def set_round_end(db: Database, night_id: str, number: int, ends_at: str | None) -> None:
     """When round ``number`` ends (an ISO time, UTC), or no end time."""
     with writing(db):
-        if not db.execute("select 1 from night_rounds where night_id = ? and number = ?",
-                          [night_id, number]).fetchall():
+        if not db.execute(
+            "select 1 from night_rounds where night_id = ? and number = ?", [night_id, number]
+        ).fetchall():
             raise NotFound(number)
-        db.execute("update night_rounds set ends_at = ? where night_id = ? and number = ?",
-                   [ends_at, night_id, number])
+        db.execute("update night_rounds set ends_at = ? where night_id = ? and number = ?", [ends_at, night_id, number])
         _bump(db, night_id)
 
 
@@ -590,7 +739,6 @@ def set_night_pin(db: Database, night_id: str, pin_hash: str | None) -> None:
     with writing(db):
         db.execute("update nights set pin_hash = ? where id = ?", [pin_hash, night_id])
         _bump(db, night_id)
-
 
 
 def rename_night(db: Database, night_id: str, name: str, based_on: int | None = None) -> Night:

@@ -35,19 +35,28 @@ DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 @dataclass(frozen=True)
 class Payment:
     id: int
-    payer: int            # member ids
+    payer: int  # member ids
     payee: int
-    amount: Fraction      # > 0, in ``unit``
+    amount: Fraction  # > 0, in ``unit``
     unit: str
-    evenings: tuple       # the session ids it was for
-    paid_by: str          # who marked it paid (a member's name as it was then)
-    paid_on: str          # the day it was paid (YYYY-MM-DD)
+    evenings: tuple  # the session ids it was for
+    paid_by: str  # who marked it paid (a member's name as it was then)
+    paid_on: str  # the day it was paid (YYYY-MM-DD)
     at: str
 
 
 def _payment(row) -> Payment:
-    return Payment(row["id"], row["payer"], row["payee"], Fraction(row["amount"]), row["unit"],
-                   tuple(json.loads(row["evenings"])), row["paid_by"] or "", row["paid_on"] or "", row["at"])
+    return Payment(
+        row["id"],
+        row["payer"],
+        row["payee"],
+        Fraction(row["amount"]),
+        row["unit"],
+        tuple(json.loads(row["evenings"])),
+        row["paid_by"] or "",
+        row["paid_on"] or "",
+        row["at"],
+    )
 
 
 def payments(db: Database, circle_id: str) -> list[Payment]:
@@ -55,14 +64,22 @@ def payments(db: Database, circle_id: str) -> list[Payment]:
 
 
 def open_evening_ids(db: Database, circle_id: str) -> list[str]:
-    return [r[0] for r in db.execute(
-        "select session_id from circle_sessions where circle_id = ? and closed_at is null", [circle_id])]
+    return [
+        r[0]
+        for r in db.execute(
+            "select session_id from circle_sessions where circle_id = ? and closed_at is null", [circle_id]
+        )
+    ]
 
 
 def closed_evenings(db: Database, circle_id: str) -> dict:
     """session id -> when it was closed, for the closed evenings."""
-    return dict(db.execute("select session_id, closed_at from circle_sessions "
-                           "where circle_id = ? and closed_at is not null", [circle_id]).fetchall())
+    return dict(
+        db.execute(
+            "select session_id, closed_at from circle_sessions where circle_id = ? and closed_at is not null",
+            [circle_id],
+        ).fetchall()
+    )
 
 
 def amount_of(text) -> Fraction | None:
@@ -99,9 +116,13 @@ class Paying:
         form, posted again), if one."""
         if self.based_on is None:
             return None
-        rows = list(self.db.query(
-            "select * from payments where circle_id = ? and based_on = ? and payer = ? and payee = ? and amount = ? "
-            "and unit = ? and evenings = ?", [self.circle_id, self.based_on, *_due_key(due)]))
+        rows = list(
+            self.db.query(
+                "select * from payments where circle_id = ? and based_on = ? and payer = ? and payee = ? and amount = ? "
+                "and unit = ? and evenings = ?",
+                [self.circle_id, self.based_on, *_due_key(due)],
+            )
+        )
         return _payment(rows[0]) if rows else None
 
     def record(self, due: Due, paid_by: str, paid_on: str) -> Payment:
@@ -121,10 +142,24 @@ class Paying:
         if not evenings or not set(evenings) <= set(open_evening_ids(self.db, self.circle_id)):
             raise Refused([Problem(None, "evenings", "Those evenings are settled already: nothing was marked.")])
         stamp = now()
-        payment_id = self.db["payments"].insert({
-            "circle_id": self.circle_id, "payer": due.payer, "payee": due.payee,
-            "amount": str(due.amount), "unit": due.unit, "evenings": json.dumps(evenings),
-            "paid_by": paid_by, "paid_on": paid_on, "at": stamp, "based_on": self.based_on}).last_pk
+        payment_id = (
+            self.db["payments"]
+            .insert(
+                {
+                    "circle_id": self.circle_id,
+                    "payer": due.payer,
+                    "payee": due.payee,
+                    "amount": str(due.amount),
+                    "unit": due.unit,
+                    "evenings": json.dumps(evenings),
+                    "paid_by": paid_by,
+                    "paid_on": paid_on,
+                    "at": stamp,
+                    "based_on": self.based_on,
+                }
+            )
+            .last_pk
+        )
         payment = Payment(payment_id, due.payer, due.payee, due.amount, due.unit, evenings, paid_by, paid_on, stamp)
         self.marked.append(payment)
         return payment
@@ -133,8 +168,11 @@ class Paying:
         """These open evenings are settled (their payments made): closed. Those it closed."""
         ids = sorted(set(session_ids) & set(open_evening_ids(self.db, self.circle_id)))
         if ids:
-            self.db.execute(f"update circle_sessions set closed_at = ? where circle_id = ? and closed_at is null "
-                            f"and session_id in ({','.join('?' * len(ids))})", [now(), self.circle_id, *ids])
+            self.db.execute(
+                f"update circle_sessions set closed_at = ? where circle_id = ? and closed_at is null "
+                f"and session_id in ({','.join('?' * len(ids))})",
+                [now(), self.circle_id, *ids],
+            )
             self.closed += ids
         return ids
 
@@ -164,8 +202,18 @@ def paying(db: Database, circle_id: str, based_on: int | None, exact: bool = Tru
             _bump(db, circle_id)
 
 
-def record_payment(db: Database, circle_id: str, payer: int, payee: int, amount: Fraction, unit: str,
-                   evenings: list, paid_by: str, paid_on: str, based_on: int | None = None) -> Payment:
+def record_payment(
+    db: Database,
+    circle_id: str,
+    payer: int,
+    payee: int,
+    amount: Fraction,
+    unit: str,
+    evenings: list,
+    paid_by: str,
+    paid_on: str,
+    based_on: int | None = None,
+) -> Payment:
     """A payment marked paid, for ``evenings`` (each one of the circle's open evenings)."""
     with paying(db, circle_id, based_on) as till:
         return till.record(Due(payer, payee, amount, unit, tuple(evenings)), paid_by, paid_on)
@@ -173,9 +221,13 @@ def record_payment(db: Database, circle_id: str, payer: int, payee: int, amount:
 
 def payment_for(db: Database, circle_id: str, due: Due) -> Payment | None:
     """The last payment marked for exactly ``due`` (the same members, amount, unit and evenings), if one."""
-    rows = list(db.query(
-        "select * from payments where circle_id = ? and payer = ? and payee = ? and amount = ? and unit = ? "
-        "and evenings = ? order by id desc limit 1", [circle_id, *_due_key(due)]))
+    rows = list(
+        db.query(
+            "select * from payments where circle_id = ? and payer = ? and payee = ? and amount = ? and unit = ? "
+            "and evenings = ? order by id desc limit 1",
+            [circle_id, *_due_key(due)],
+        )
+    )
     return _payment(rows[0]) if rows else None
 
 
@@ -196,8 +248,11 @@ def undo_payment(db: Database, circle_id: str, payment_id: int, evening: str | N
             raise NotFound(payment_id)
         marks = json.loads(rows[0]["evenings"])
         db.execute("delete from payments where id = ?", [payment_id])
-        db.execute(f"update circle_sessions set closed_at = null where circle_id = ? and session_id in "
-                   f"({','.join('?' * len(marks))})", [circle_id, *marks])
+        db.execute(
+            f"update circle_sessions set closed_at = null where circle_id = ? and session_id in "
+            f"({','.join('?' * len(marks))})",
+            [circle_id, *marks],
+        )
         _bump(db, circle_id)
     return _payment(rows[0])
 
@@ -208,25 +263,41 @@ def close_evenings(db: Database, circle_id: str, session_ids) -> None:
     if not ids:
         return
     with writing(db):
-        db.execute(f"update circle_sessions set closed_at = ? where circle_id = ? and closed_at is null and "
-                   f"session_id in ({','.join('?' * len(ids))})", [now(), circle_id, *ids])
+        db.execute(
+            f"update circle_sessions set closed_at = ? where circle_id = ? and closed_at is null and "
+            f"session_id in ({','.join('?' * len(ids))})",
+            [now(), circle_id, *ids],
+        )
         _bump(db, circle_id)
 
 
 def reopen_evening(db: Database, circle_id: str, session_id: str) -> None:
     with writing(db):
-        db.execute("update circle_sessions set closed_at = null where circle_id = ? and session_id = ?",
-                   [circle_id, session_id])
+        db.execute(
+            "update circle_sessions set closed_at = null where circle_id = ? and session_id = ?",
+            [circle_id, session_id],
+        )
         _bump(db, circle_id)
 
 
 # ------------------------------------------------------------------ backups
 
+
 def payments_snapshot(db: Database, circle_id: str, index: dict) -> list:
     """The circle's payments and closed evenings for its backup (members by their place)."""
-    items = [{"payer": index[p.payer], "payee": index[p.payee], "amount": str(p.amount), "unit": p.unit,
-              "evenings": list(p.evenings), "paid_by": p.paid_by, "paid_on": p.paid_on, "at": p.at}
-             for p in payments(db, circle_id)]
+    items = [
+        {
+            "payer": index[p.payer],
+            "payee": index[p.payee],
+            "amount": str(p.amount),
+            "unit": p.unit,
+            "evenings": list(p.evenings),
+            "paid_by": p.paid_by,
+            "paid_on": p.paid_on,
+            "at": p.at,
+        }
+        for p in payments(db, circle_id)
+    ]
     closed = closed_evenings(db, circle_id)
     if closed:
         items.append({"closed": dict(sorted(closed.items()))})
@@ -244,8 +315,9 @@ def payments_backup_problems(items, members: int | None, evenings: set) -> list[
         wrong = None
         if isinstance(p, dict) and list(p) == ["closed"]:
             closed = p["closed"]
-            if not isinstance(closed, dict) or not all(k in evenings and isinstance(v, str) and len(v) <= 40
-                                                       for k, v in closed.items()):
+            if not isinstance(closed, dict) or not all(
+                k in evenings and isinstance(v, str) and len(v) <= 40 for k, v in closed.items()
+            ):
                 wrong = "closed must map the circle's evenings to when they were closed"
         elif not isinstance(p, dict) or sorted(p) != sorted(PAYMENT_KEYS):
             wrong = f"must be an object with {', '.join(PAYMENT_KEYS)}, not {describe(p)}"
@@ -254,11 +326,14 @@ def payments_backup_problems(items, members: int | None, evenings: set) -> list[
         elif not all(type(p[k]) is int and 0 <= p[k] < (members or 0) for k in ("payer", "payee")):
             wrong = "payer and payee must be members (their places in members)"
         elif not isinstance(p["amount"], str) or not AMOUNT.match(p["amount"]) or Fraction(p["amount"]) <= 0:
-            wrong = f"amount must be an exact amount above 0 (\"5\", \"41/4\"), not {describe(p['amount'])}"
+            wrong = f'amount must be an exact amount above 0 ("5", "41/4"), not {describe(p["amount"])}'
         elif not isinstance(p["unit"], str) or not UNIT.match(p["unit"]):
             wrong = f"unit must be counters, d or a currency code, not {describe(p['unit'])}"
-        elif not isinstance(p["evenings"], list) or not p["evenings"] or not all(
-                is_token(e) and e in evenings for e in p["evenings"]):
+        elif (
+            not isinstance(p["evenings"], list)
+            or not p["evenings"]
+            or not all(is_token(e) and e in evenings for e in p["evenings"])
+        ):
             wrong = "evenings must be some of the circle's evenings"
         elif not all(isinstance(p[k], str) and len(p[k]) <= 40 and is_text(p[k]) for k in ("paid_by", "paid_on", "at")):
             wrong = "paid_by, paid_on and at must be short text"
@@ -273,13 +348,24 @@ def restore_payments(db: Database, circle_id: str, items: list, member_ids: list
     for p in items:
         if "closed" in p:
             for sid, at in p["closed"].items():
-                db.execute("update circle_sessions set closed_at = ? where circle_id = ? and session_id = ?",
-                           [at, circle_id, sid])
+                db.execute(
+                    "update circle_sessions set closed_at = ? where circle_id = ? and session_id = ?",
+                    [at, circle_id, sid],
+                )
             continue
-        db["payments"].insert({"circle_id": circle_id, "payer": member_ids[p["payer"]],
-                               "payee": member_ids[p["payee"]], "amount": p["amount"], "unit": p["unit"],
-                               "evenings": json.dumps(p["evenings"]), "paid_by": p["paid_by"],
-                               "paid_on": p["paid_on"], "at": p["at"]})
+        db["payments"].insert(
+            {
+                "circle_id": circle_id,
+                "payer": member_ids[p["payer"]],
+                "payee": member_ids[p["payee"]],
+                "amount": p["amount"],
+                "unit": p["unit"],
+                "evenings": json.dumps(p["evenings"]),
+                "paid_by": p["paid_by"],
+                "paid_on": p["paid_on"],
+                "at": p["at"],
+            }
+        )
 
 
 def forget_payments(db: Database, circle_id: str) -> None:

@@ -26,9 +26,9 @@ from sqlite_utils import Database
 from .schema import writing
 
 
-PIN_TRIES = 5                     # a client's tries ...
-PIN_WINDOW = 15 * 60              # ... in any 15 minutes
-SESSION_PIN_TRIES = 100           # every client's tries together ...
+PIN_TRIES = 5  # a client's tries ...
+PIN_WINDOW = 15 * 60  # ... in any 15 minutes
+SESSION_PIN_TRIES = 100  # every client's tries together ...
 SESSION_PIN_WINDOW = 24 * 60 * 60  # ... in any 24 hours
 
 
@@ -44,13 +44,18 @@ class PinTry(NamedTuple):
 
 
 #: Where each kind of PIN counts its tries: a session's, a circle's, a club night's organizer's (the same rules).
-TRIES = {"session": ("pin_failures", "session_id"), "circle": ("circle_pin_failures", "circle_id"),
-         "night": ("night_pin_failures", "night_id")}
+TRIES = {
+    "session": ("pin_failures", "session_id"),
+    "circle": ("circle_pin_failures", "circle_id"),
+    "night": ("night_pin_failures", "night_id"),
+}
 
 #: Every try counted against a circle's one PIN: on the circle, and on each evening it holds.
-CIRCLE_TRIES = ("select at, address from circle_pin_failures where circle_id = :circle "
-                "union all select at, address from pin_failures where session_id in "
-                "(select session_id from circle_sessions where circle_id = :circle)")
+CIRCLE_TRIES = (
+    "select at, address from circle_pin_failures where circle_id = :circle "
+    "union all select at, address from pin_failures where session_id in "
+    "(select session_id from circle_sessions where circle_id = :circle)"
+)
 
 
 def reserve_pin_try(db: Database, session_id: str, address: str, at: float, kind: str = "session") -> PinTry:
@@ -76,15 +81,23 @@ def reserve_pin_try(db: Database, session_id: str, address: str, at: float, kind
             tries, scope = f"select at, address from {table} where {column} = :key", {"key": session_id}
         else:
             tries, scope = CIRCLE_TRIES, {"circle": circle}
-        mine = [row[0] for row in db.execute(
-            f"select at from ({tries}) where address = :address and at > :since order by at",
-            dict(scope, address=address, since=at - PIN_WINDOW))]
+        mine = [
+            row[0]
+            for row in db.execute(
+                f"select at from ({tries}) where address = :address and at > :since order by at",
+                dict(scope, address=address, since=at - PIN_WINDOW),
+            )
+        ]
         if len(mine) >= PIN_TRIES:
             return PinTry(None, max(1, math.ceil(mine[-PIN_TRIES] + PIN_WINDOW - at)))
         everyone = [row[0] for row in db.execute(f"select at from ({tries}) order by at", scope)]
         if len(everyone) >= SESSION_PIN_TRIES:
-            return PinTry(None, max(1, math.ceil(everyone[-SESSION_PIN_TRIES] + SESSION_PIN_WINDOW - at)), True,
-                          circle is not None)
+            return PinTry(
+                None,
+                max(1, math.ceil(everyone[-SESSION_PIN_TRIES] + SESSION_PIN_WINDOW - at)),
+                True,
+                circle is not None,
+            )
         return PinTry(db[table].insert({column: session_id, "address": address, "at": at}).last_pk)
 
 

@@ -103,8 +103,9 @@ class _Hands:
             kept = self.lists.get(key)
         if kept is not None and kept[0] == version:
             return kept[1]
-        texts = [data for (data,) in db.execute("select data from hands where session_id = ? order by number",
-                                                [session_id])]
+        texts = [
+            data for (data,) in db.execute("select data from hands where session_id = ? order by number", [session_id])
+        ]
         hands = self._decode(texts, kept)
         self._keep(key, version, hands, texts)
         return hands
@@ -132,8 +133,9 @@ class _Hands:
         with self.lock:
             self.lists.pop(key, None)
             self.lists[key] = (version, hands, texts)
-            while len(self.lists) > 1 and (len(self.lists) > self.size or
-                                           sum(len(kept[1]) for kept in self.lists.values()) > self.budget):
+            while len(self.lists) > 1 and (
+                len(self.lists) > self.size or sum(len(kept[1]) for kept in self.lists.values()) > self.budget
+            ):
                 self.lists.pop(next(iter(self.lists)))
 
 
@@ -151,7 +153,7 @@ def texts_kept(hands: list, old_hands: list, old_texts: list, encode) -> list:
     objects, a delete drops the last: those are settled by comparing identities in C."""
     same = list(map(operator.is_, hands, old_hands))
     if all(same):
-        return old_texts[:len(hands)] + [encode(hand) for hand in hands[len(old_hands):]]
+        return old_texts[: len(hands)] + [encode(hand) for hand in hands[len(old_hands) :]]
     return [old_texts[i] if i < len(same) and same[i] else encode(hand) for i, hand in enumerate(hands)]
 
 
@@ -174,16 +176,19 @@ def _session_from_row(db: Database, row: dict) -> Session:
         pin_hash=row.get("pin_hash"),
         confirm=bool(row.get("confirm")),
         scorer=row.get("scorer"),
-        verdicts=[Verdict(*v) for v in db.execute(
-            "select id, number, seat, fingerprint, verdict, reason, at from verdicts where session_id = ? order by id",
-            [row["id"]])],
+        verdicts=[
+            Verdict(*v)
+            for v in db.execute(
+                "select id, number, seat, fingerprint, verdict, reason, at from verdicts where session_id = ? order by id",
+                [row["id"]],
+            )
+        ],
     )
 
 
 #: A session's players, by seat, as JSON (``["Ann","Ben","Cat"]``), from its seats
 #: (a query's column; the session's table is ``s``).
-PLAYERS = ("(select json_group_array(name) from "
-           "(select name from seats where session_id = s.id order by seat))")
+PLAYERS = "(select json_group_array(name) from (select name from seats where session_id = s.id order by seat))"
 
 
 def get_session(db: Database, session_id: str) -> Session:
@@ -217,12 +222,18 @@ def live_key(version: int, draft: int, said: int, scorer: int | None) -> str:
 
 def live_version(db: Database, key: str, kind: str = "s") -> str:
     """``live_key`` of a session by any of its links, in one query."""
-    where = {"s": "s.id = ?", "w": "s.watch_id = ?",
-             "p": "s.id = (select session_id from seat_links where token = ?)"}[kind]
-    rows = list(db.query(f"""select s.version, coalesce(d.version, 0) as draft, s.scorer,
+    where = {"s": "s.id = ?", "w": "s.watch_id = ?", "p": "s.id = (select session_id from seat_links where token = ?)"}[
+        kind
+    ]
+    rows = list(
+        db.query(
+            f"""select s.version, coalesce(d.version, 0) as draft, s.scorer,
                                     (select coalesce(max(v.id), 0) from verdicts v where v.session_id = s.id) as said
                              from sessions s left join drafts d on d.session_id = s.id
-                             where {where}""", [key]))
+                             where {where}""",
+            [key],
+        )
+    )
     if not rows:
         raise NotFound(key)
     row = rows[0]
@@ -262,10 +273,19 @@ def sessions_by_ids(db: Database, ids: list[str]) -> list[Summary]:
                    (select count(*) from hands h where h.session_id = s.id) as hand_count,
                    (select d.number from drafts d where d.session_id = s.id) as in_progress
             from sessions s where s.id in ({marks}) or s.watch_id in ({marks})
-            order by s.updated_at desc""", ids + ids)
-    return [Summary(**dict(row, players=json.loads(row["players"]),
-                           in_progress=row["in_progress"] if row["in_progress"] == row["hand_count"] + 1 else None))
-            for row in rows]
+            order by s.updated_at desc""",
+        ids + ids,
+    )
+    return [
+        Summary(
+            **dict(
+                row,
+                players=json.loads(row["players"]),
+                in_progress=row["in_progress"] if row["in_progress"] == row["hand_count"] + 1 else None,
+            )
+        )
+        for row in rows
+    ]
 
 
 def same_session(db: Database, ids: list[str], record: dict) -> Session | None:
@@ -275,8 +295,11 @@ def same_session(db: Database, ids: list[str], record: dict) -> Session | None:
     if not ids or not isinstance(record.get("players"), list):
         return None
     marks = ",".join("?" for _ in ids)
-    rows = db.query(f"select s.id, {PLAYERS} as players from sessions s where s.id in ({marks})"
-                    " and s.rulebook = ? order by s.updated_at desc", ids + [record.get("rulebook")])
+    rows = db.query(
+        f"select s.id, {PLAYERS} as players from sessions s where s.id in ({marks})"
+        " and s.rulebook = ? order by s.updated_at desc",
+        ids + [record.get("rulebook")],
+    )
     players = [p.strip() if isinstance(p, str) else p for p in record["players"]]
     for row in list(rows):
         if json.loads(row["players"]) != players:
@@ -301,6 +324,7 @@ def history(db: Database, session_id: str, hand_number: int | None = None, limit
         changes.append(dict(row, before=before, after=after))
     return changes
 
+
 def last_change(db: Database, session_id: str) -> dict | None:
     rows = history(db, session_id, limit=1)
     return rows[0] if rows else None
@@ -311,13 +335,13 @@ def taken_back(hands: list, change: dict) -> list:
     number, before, after = change["hand_number"], change["before"], change["after"]
     if change["action"] in DRAFT_ACTIONS:  # the hand in progress: no saved hand changed
         return hands
-    if number is None:         # a restore or going back: every hand at once
+    if number is None:  # a restore or going back: every hand at once
         return list(before)
-    if after is None:          # a delete: put the hand back
+    if after is None:  # a delete: put the hand back
         hands.insert(number - 1, before)
-    elif before is None:       # an add: take it away
+    elif before is None:  # an add: take it away
         del hands[number - 1]
-    else:                      # an edit: restore what it replaced
+    else:  # an edit: restore what it replaced
         hands[number - 1] = before
     return hands
 
@@ -333,8 +357,12 @@ ORIGINS = ("create", "import", "restored")
 def first_version(db: Database, session_id: str) -> int:
     """The version the session began at here (1, or a restored backup's)."""
     marks = ",".join("?" for _ in ORIGINS)
-    rows = list(db.query(f"select max(version) as v from history where session_id = ? and action in ({marks})",
-                         [session_id, *ORIGINS]))
+    rows = list(
+        db.query(
+            f"select max(version) as v from history where session_id = ? and action in ({marks})",
+            [session_id, *ORIGINS],
+        )
+    )
     return (rows[0]["v"] or 1) if rows else 1
 
 

@@ -15,7 +15,6 @@ from . import commits, live_changes
 from ..private import private_dir, private_file
 
 
-
 migrations = Migrations("scorekeeper")
 
 
@@ -66,8 +65,9 @@ def m001_sessions_hands_history(db: Database) -> None:
 @migrations()
 def m002_table_pin(db: Database) -> None:
     db["sessions"].add_column("pin_hash", str)
-    db["pin_failures"].create({"id": int, "session_id": str, "at": float}, pk="id",
-                              foreign_keys=[("session_id", "sessions", "id")])
+    db["pin_failures"].create(
+        {"id": int, "session_id": str, "at": float}, pk="id", foreign_keys=[("session_id", "sessions", "id")]
+    )
     db["pin_failures"].create_index(["session_id", "at"])
 
 
@@ -87,8 +87,15 @@ def m004_hands_in_progress(db: Database) -> None:
     same change was its third migration, ``m003_hands_in_progress``), so each
     step here is skipped when it is already done."""
     db["drafts"].create(
-        {"session_id": str, "token": str, "number": int, "answers": str, "version": int,
-         "started_at": str, "updated_at": str},
+        {
+            "session_id": str,
+            "token": str,
+            "number": int,
+            "answers": str,
+            "version": int,
+            "started_at": str,
+            "updated_at": str,
+        },
         pk="session_id",
         foreign_keys=[("session_id", "sessions", "id")],
         not_null={"token", "number", "answers", "version"},
@@ -102,12 +109,28 @@ def m005_players_agree(db: Database) -> None:
     """Each hand needs the other players' OK (a session option): a link per seat,
     and every OK or dispute, tied to the hand as it was when it was given."""
     _add_column(db, "sessions", "confirm", int, not_null_default=0)
-    db["seat_links"].create({"token": str, "session_id": str, "seat": int}, pk="token",
-                            foreign_keys=[("session_id", "sessions", "id")], if_not_exists=True)
+    db["seat_links"].create(
+        {"token": str, "session_id": str, "seat": int},
+        pk="token",
+        foreign_keys=[("session_id", "sessions", "id")],
+        if_not_exists=True,
+    )
     db["seat_links"].create_index(["session_id", "seat"], unique=True, if_not_exists=True)
-    db["verdicts"].create({"id": int, "session_id": str, "number": int, "seat": int, "fingerprint": str,
-                           "verdict": str, "reason": str, "at": str}, pk="id",
-                          foreign_keys=[("session_id", "sessions", "id")], if_not_exists=True)
+    db["verdicts"].create(
+        {
+            "id": int,
+            "session_id": str,
+            "number": int,
+            "seat": int,
+            "fingerprint": str,
+            "verdict": str,
+            "reason": str,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        if_not_exists=True,
+    )
     db["verdicts"].create_index(["session_id", "number"], if_not_exists=True)
 
 
@@ -154,29 +177,51 @@ def m010_circles_members_seats(db: Database) -> None:
     circle. The names a session was created with move from its ``players`` JSON
     column into its seats, and the column goes."""
     db["circles"].create(
-        {"id": str, "watch_id": str, "name": str, "pin_hash": str, "version": int,
-         "created_at": str, "updated_at": str, "creator": str},
-        pk="id", not_null={"watch_id", "name", "version"}, if_not_exists=True)
+        {
+            "id": str,
+            "watch_id": str,
+            "name": str,
+            "pin_hash": str,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+            "creator": str,
+        },
+        pk="id",
+        not_null={"watch_id", "name", "version"},
+        if_not_exists=True,
+    )
     db["circles"].create_index(["watch_id"], unique=True, if_not_exists=True)
     db["members"].create(
         {"id": int, "circle_id": str, "name": str, "created_at": str},
-        pk="id", foreign_keys=[("circle_id", "circles", "id")], not_null={"circle_id", "name"},
-        if_not_exists=True)
+        pk="id",
+        foreign_keys=[("circle_id", "circles", "id")],
+        not_null={"circle_id", "name"},
+        if_not_exists=True,
+    )
     db["members"].create_index(["circle_id", "name"], unique=True, if_not_exists=True)
     db["seats"].create(
         {"session_id": str, "seat": int, "name": str, "member_id": int},
         pk=("session_id", "seat"),
         foreign_keys=[("session_id", "sessions", "id"), ("member_id", "members", "id")],
-        not_null={"name"}, if_not_exists=True)
+        not_null={"name"},
+        if_not_exists=True,
+    )
     db["seats"].create_index(["member_id"], if_not_exists=True)
     db["circle_sessions"].create(
         {"session_id": str, "circle_id": str, "added_at": str},
-        pk="session_id", foreign_keys=[("session_id", "sessions", "id"), ("circle_id", "circles", "id")],
-        not_null={"circle_id"}, if_not_exists=True)
+        pk="session_id",
+        foreign_keys=[("session_id", "sessions", "id"), ("circle_id", "circles", "id")],
+        not_null={"circle_id"},
+        if_not_exists=True,
+    )
     db["circle_sessions"].create_index(["circle_id"], if_not_exists=True)
     db["circle_pin_failures"].create(
-        {"id": int, "circle_id": str, "address": str, "at": float}, pk="id",
-        foreign_keys=[("circle_id", "circles", "id")], if_not_exists=True)
+        {"id": int, "circle_id": str, "address": str, "at": float},
+        pk="id",
+        foreign_keys=[("circle_id", "circles", "id")],
+        if_not_exists=True,
+    )
     db["circle_pin_failures"].create_index(["circle_id", "address", "at"], if_not_exists=True)
     if "players" in db["sessions"].columns_dict:
         db.execute("""insert or ignore into seats (session_id, seat, name)
@@ -191,11 +236,23 @@ def m011_circle_payments(db: Database) -> None:
     the evenings it settles."""
     _add_column(db, "circle_sessions", "closed_at", str)
     db["payments"].create(
-        {"id": int, "circle_id": str, "payer": int, "payee": int, "amount": str, "unit": str,
-         "evenings": str, "paid_by": str, "paid_on": str, "at": str},
-        pk="id", foreign_keys=[("circle_id", "circles", "id"), ("payer", "members", "id"),
-                               ("payee", "members", "id")],
-        not_null={"circle_id", "payer", "payee", "amount", "unit", "evenings"}, if_not_exists=True)
+        {
+            "id": int,
+            "circle_id": str,
+            "payer": int,
+            "payee": int,
+            "amount": str,
+            "unit": str,
+            "evenings": str,
+            "paid_by": str,
+            "paid_on": str,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("circle_id", "circles", "id"), ("payer", "members", "id"), ("payee", "members", "id")],
+        not_null={"circle_id", "payer", "payee", "amount", "unit", "evenings"},
+        if_not_exists=True,
+    )
     db["payments"].create_index(["circle_id"], if_not_exists=True)
 
 
@@ -207,8 +264,11 @@ def m012_evening_figures(db: Database) -> None:
     fresh server process without settling 30,000 hands first."""
     db["evening_figures"].create(
         {"session_id": str, "version": int, "members": str, "code": str, "data": bytes},
-        pk="session_id", foreign_keys=[("session_id", "sessions", "id")],
-        not_null={"version", "members", "code", "data"}, if_not_exists=True)
+        pk="session_id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"version", "members", "code", "data"},
+        if_not_exists=True,
+    )
 
 
 @migrations()
@@ -217,15 +277,16 @@ def m013_member_names_composed(db: Database) -> None:
     a combining accent was a second member who looked the same as "José". Where two
     members of a circle would then be one name, the later keeps it with " (2)" after
     it (seen apart, they can be merged or renamed): no member or seat is lost."""
-    for circle_id, in db.execute("select id from circles").fetchall():
+    for (circle_id,) in db.execute("select id from circles").fetchall():
         taken = set()
-        for member_id, name in db.execute("select id, name from members where circle_id = ? order by id",
-                                          [circle_id]).fetchall():
+        for member_id, name in db.execute(
+            "select id, name from members where circle_id = ? order by id", [circle_id]
+        ).fetchall():
             composed, number = member_name(name), 1
             while member_name(composed).casefold() in taken:
                 number += 1
                 suffix = f" ({number})"
-                composed = member_name(name)[:MAX_MEMBER_NAME - len(suffix)].rstrip() + suffix
+                composed = member_name(name)[: MAX_MEMBER_NAME - len(suffix)].rstrip() + suffix
             taken.add(composed.casefold())
             if composed != name:
                 db.execute("update members set name = ? where id = ?", [composed, member_id])
@@ -242,9 +303,10 @@ def m014_payments_based_on(db: Database) -> None:
     a phone sending again) marks it once. Payments marked before (or restored)
     have none."""
     _add_column(db, "payments", "based_on", int)
-    db.execute("create unique index if not exists payments_once on payments "
-               "(circle_id, based_on, payer, payee, amount, unit, evenings) where based_on is not null")
-
+    db.execute(
+        "create unique index if not exists payments_once on payments "
+        "(circle_id, based_on, payer, payee, amount, unit, evenings) where based_on is not null"
+    )
 
 
 @migrations()
@@ -257,31 +319,64 @@ def m015_club_nights(db: Database) -> None:
     and its members are not foreign keys: expiry removes sessions and circles by
     their foreign keys, and a night says what went instead of holding it up."""
     db["nights"].create(
-        {"id": str, "watch_id": str, "name": str, "rulebook": str, "options": str, "stake": str,
-         "played_on": str, "pin_hash": str, "rounds_planned": int, "rank_by": str, "last_by_standings": int,
-         "circle_id": str, "seed": int, "version": int, "created_at": str, "updated_at": str, "creator": str},
-        pk="id", not_null={"watch_id", "name", "rulebook", "options", "rounds_planned", "rank_by", "version"},
-        if_not_exists=True)
+        {
+            "id": str,
+            "watch_id": str,
+            "name": str,
+            "rulebook": str,
+            "options": str,
+            "stake": str,
+            "played_on": str,
+            "pin_hash": str,
+            "rounds_planned": int,
+            "rank_by": str,
+            "last_by_standings": int,
+            "circle_id": str,
+            "seed": int,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+            "creator": str,
+        },
+        pk="id",
+        not_null={"watch_id", "name", "rulebook", "options", "rounds_planned", "rank_by", "version"},
+        if_not_exists=True,
+    )
     db["nights"].create_index(["watch_id"], unique=True, if_not_exists=True)
     db["night_players"].create(
         {"id": int, "night_id": str, "name": str, "member_id": int, "left_after": int},
-        pk="id", foreign_keys=[("night_id", "nights", "id")], not_null={"night_id", "name"}, if_not_exists=True)
+        pk="id",
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "name"},
+        if_not_exists=True,
+    )
     db["night_players"].create_index(["night_id"], if_not_exists=True)
     db["night_rounds"].create(
         {"night_id": str, "number": int, "ends_at": str, "drawn_at": str},
-        pk=("night_id", "number"), foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+        pk=("night_id", "number"),
+        foreign_keys=[("night_id", "nights", "id")],
+        if_not_exists=True,
+    )
     db["night_tables"].create(
-        {"night_id": str, "round": int, "number": int, "session_id": str,
-         "seat_0": int, "seat_1": int, "seat_2": int},
-        pk=("night_id", "round", "number"), foreign_keys=[("night_id", "nights", "id")],
-        not_null={"session_id", "seat_0", "seat_1", "seat_2"}, if_not_exists=True)
+        {"night_id": str, "round": int, "number": int, "session_id": str, "seat_0": int, "seat_1": int, "seat_2": int},
+        pk=("night_id", "round", "number"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"session_id", "seat_0", "seat_1", "seat_2"},
+        if_not_exists=True,
+    )
     db["night_tables"].create_index(["session_id"], if_not_exists=True)
     db["night_byes"].create(
         {"night_id": str, "round": int, "player_id": int},
-        pk=("night_id", "round", "player_id"), foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+        pk=("night_id", "round", "player_id"),
+        foreign_keys=[("night_id", "nights", "id")],
+        if_not_exists=True,
+    )
     db["night_pin_failures"].create(
-        {"id": int, "night_id": str, "address": str, "at": float}, pk="id",
-        foreign_keys=[("night_id", "nights", "id")], if_not_exists=True)
+        {"id": int, "night_id": str, "address": str, "at": float},
+        pk="id",
+        foreign_keys=[("night_id", "nights", "id")],
+        if_not_exists=True,
+    )
     db["night_pin_failures"].create_index(["night_id", "address", "at"], if_not_exists=True)
 
 
@@ -295,8 +390,11 @@ def m016_night_table_results(db: Database) -> None:
     expiry removes the row with the session."""
     db["table_results"].create(
         {"session_id": str, "version": int, "code": str, "hands": int, "balances": str},
-        pk="session_id", foreign_keys=[("session_id", "sessions", "id")],
-        not_null={"version", "code", "hands", "balances"}, if_not_exists=True)
+        pk="session_id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"version", "code", "hands", "balances"},
+        if_not_exists=True,
+    )
 
 
 def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
@@ -305,7 +403,7 @@ def _add_column(db: Database, table: str, column: str, kind, **options) -> None:
         db[table].add_column(column, kind, **options)
 
 
-_CHECKPOINT_PAGES: dict[str, int] = {}   # database path -> its connections' wal_autocheckpoint, where not SQLite's
+_CHECKPOINT_PAGES: dict[str, int] = {}  # database path -> its connections' wal_autocheckpoint, where not SQLite's
 
 
 def leave_checkpoints(path: str | Path, pages: int) -> None:
@@ -371,7 +469,7 @@ def writing(db: Database, durable: bool = True):
     path = getattr(db, "path", "")
     turn = commits.turn_for(path) if not db.conn.in_transaction else None
     try:
-        if turn is None:   # a connection not opened by ``connect`` (or already in a transaction: BEGIN says so)
+        if turn is None:  # a connection not opened by ``connect`` (or already in a transaction: BEGIN says so)
             with _transaction(db, "FULL" if durable else "NORMAL"):
                 yield db
             return
@@ -379,7 +477,7 @@ def writing(db: Database, durable: bool = True):
             with _transaction(db, "NORMAL"):
                 yield db
     finally:
-        if not db.conn.in_transaction:   # committed (or rolled back): the front's kept polls of it forgotten
+        if not db.conn.in_transaction:  # committed (or rolled back): the front's kept polls of it forgotten
             live_changes.flush(db)
     if durable:
         commits.sync_for(path).wait()

@@ -24,17 +24,20 @@ class SettledEvening:
     circle_id: str
     session_id: str
     closed_at: str
-    payments: int         # how many payments were marked for it
+    payments: int  # how many payments were marked for it
 
 
 def settled_evening(db: Database, session_id: str) -> SettledEvening | None:
     """The session as a settled evening of its circle, or None (in no circle, or open)."""
-    row = db.execute("select circle_id, closed_at from circle_sessions where session_id = ? "
-                     "and closed_at is not null", [session_id]).fetchone()
+    row = db.execute(
+        "select circle_id, closed_at from circle_sessions where session_id = ? and closed_at is not null", [session_id]
+    ).fetchone()
     if row is None:
         return None
-    marked = sum(session_id in json.loads(evenings) for (evenings,) in db.execute(
-        "select evenings from payments where circle_id = ?", [row[0]]))
+    marked = sum(
+        session_id in json.loads(evenings)
+        for (evenings,) in db.execute("select evenings from payments where circle_id = ?", [row[0]])
+    )
     return SettledEvening(row[0], session_id, row[1], marked)
 
 
@@ -43,8 +46,10 @@ def settled_together(db: Database, circle_id: str, session_id: str) -> set:
     (``close_evenings`` stamps them alike: their balances and payments were
     added up as one), or sharing a payment with it, and so on."""
     closed = closed_evenings(db, circle_id)
-    marks = [set(json.loads(evenings)) for (evenings,) in db.execute(
-        "select evenings from payments where circle_id = ?", [circle_id])]
+    marks = [
+        set(json.loads(evenings))
+        for (evenings,) in db.execute("select evenings from payments where circle_id = ?", [circle_id])
+    ]
     group, grown = {session_id}, True
     while grown:
         stamps = {closed[e] for e in group}
@@ -67,8 +72,11 @@ def settled_or_reopened(db: Database, session_id: str, reopen: bool) -> list[str
     if not reopen:
         raise EveningSettled(settled)
     group = sorted(settled_together(db, settled.circle_id, session_id))
-    db.execute(f"update circle_sessions set closed_at = null where circle_id = ? and session_id in "
-               f"({','.join('?' * len(group))})", [settled.circle_id, *group])
+    db.execute(
+        f"update circle_sessions set closed_at = null where circle_id = ? and session_id in "
+        f"({','.join('?' * len(group))})",
+        [settled.circle_id, *group],
+    )
     _bump(db, settled.circle_id)
     return group
 

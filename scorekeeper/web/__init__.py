@@ -31,20 +31,47 @@ from flask_compress import Compress
 from ..words.names import fit_style, row_head_style, short_names
 from ..rules.core import SUIT_SYMBOLS, format_counters, signed_counters
 from ..words.wording import amount_text, nearest_half, signed_amount
-from . import circles, hands, home, hosting, night_seats, night_sheets, nights, offline, owed, pins, players, sheets, table
+from . import (
+    circles,
+    hands,
+    home,
+    hosting,
+    night_seats,
+    night_sheets,
+    nights,
+    offline,
+    owed,
+    pins,
+    players,
+    sheets,
+    table,
+)
 from . import night_admin  # noqa: F401  (its routes are the nights blueprint's)
 from ..form import client
 from .htmx import init_htmx
 from ..form.fields import seat_value
 from .cache import CompressedParts, compressed_as
 
-BLUEPRINTS = (home.bp, table.bp, hands.bp, pins.bp, sheets.bp, players.bp, circles.bp, owed.bp, nights.bp,
-              night_seats.bp, night_sheets.bp, hosting.bp, offline.bp)
+BLUEPRINTS = (
+    home.bp,
+    table.bp,
+    hands.bp,
+    pins.bp,
+    sheets.bp,
+    players.bp,
+    circles.bp,
+    owed.bp,
+    nights.bp,
+    night_seats.bp,
+    night_sheets.bp,
+    hosting.bp,
+    offline.bp,
+)
 
 
 def init_app(app: Flask) -> None:
     init_htmx(app)
-    app.config.setdefault("COMPRESS_CACHE_BACKEND", CompressedParts)   # the live parts' compressed bytes kept
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", CompressedParts)  # the live parts' compressed bytes kept
     app.config.setdefault("COMPRESS_CACHE_KEY", compressed_as)
     app.extensions["scorekeeper.compress"] = Compress(app)
     for blueprint in BLUEPRINTS:
@@ -60,8 +87,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["row_heads"] = row_head_style
     app.jinja_env.filters["zip_self"] = lambda values: [(v, v) for v in values]
     app.jinja_env.globals["SUIT_SYMBOLS"] = SUIT_SYMBOLS
-    app.jinja_env.globals["amount"] = amount_text   # amount(value, currency): "6¾d", "41 counters"
-    app.jinja_env.globals["signed"] = signed_amount   # signed(value, currency): "+6¾d", "−44½"
+    app.jinja_env.globals["amount"] = amount_text  # amount(value, currency): "6¾d", "41 counters"
+    app.jinja_env.globals["signed"] = signed_amount  # signed(value, currency): "+6¾d", "−44½"
     app.jinja_env.globals["CLIENT_MODULES"] = client.MODULES
     app.jinja_env.globals["client_form_data"] = client.form_data
     app.jinja_env.globals["counts_fills"] = client.counts_fills

@@ -51,6 +51,7 @@ class Table:
 def on_both_links(bp, rule: str):
     """Register a read-only page under the scorer's link (/s/<key>…) and the
     watchers' link (/w/<key>…); the view gets the ``Table`` as that link sees it."""
+
     def register(view):
         name = view.__name__.lstrip("_")
 
@@ -67,6 +68,7 @@ def on_both_links(bp, rule: str):
         bp.add_url_rule(f"/w/<key>{rule}", f"watch_{name}", watcher, methods=["GET"])
         bp.add_url_rule(f"/p/<key>{rule}", f"player_{name}", player, methods=["GET"])
         return view
+
     return register
 
 
@@ -140,6 +142,12 @@ def editable(key: str) -> Table:
         if request.method == "GET":  # then back to the page asked for
             then = request.path.removeprefix(table.url())
             abort(redirect(table.url("/unlock") + (f"?then={then}" if is_table_page(then) and then else "")))
-        abort(make_response(render_template("error.html", title="Locked",
-                                            message="This table has a PIN: unlock it to make changes."), 403))
+        abort(
+            make_response(
+                render_template(
+                    "error.html", title="Locked", message="This table has a PIN: unlock it to make changes."
+                ),
+                403,
+            )
+        )
     return table

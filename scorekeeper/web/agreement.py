@@ -33,7 +33,7 @@ def status(agreement: store.Agreement, names, scorer: int | None = None) -> dict
 
 
 def summary(session: store.Session) -> dict | None:
-    """"12 of 12 hands agreed", and the hands that are not, each with its status
+    """ "12 of 12 hands agreed", and the hands that are not, each with its status
     (None without the option)."""
     if not session.confirm:
         return None
@@ -42,8 +42,11 @@ def summary(session: store.Session) -> dict | None:
     agreed = sum(1 for s in states.values() if s["state"] == "agreed")
     others = [(n, s["text"]) for n, s in sorted(states.items()) if s["state"] != "agreed"]
     disputed = {n for n, s in states.items() if s["state"] == "disputed"}
-    return {"line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed", "others": others,
-            "disputed": disputed}
+    return {
+        "line": f"{agreed} of {len(states)} hand{'s' if len(states) != 1 else ''} agreed",
+        "others": others,
+        "disputed": disputed,
+    }
 
 
 def sheet_line(session: store.Session) -> str | None:
@@ -92,7 +95,9 @@ def for_table(table, settlement) -> dict:
     if table.can_edit and out["statuses"][last]["state"] == "waiting":
         out["card"] = card(session, settlement, last, agreements[last - 1])
     if table.seat is not None and table.seat != scorer:
-        out["mine"] = [card(session, settlement, n + 1, a) for n, a in sorted(agreements.items(), reverse=True)
-                       if table.seat not in a.agreed and table.seat not in a.disputed
-                       and len(counted(a, scorer)) < NEEDED][:12]
+        out["mine"] = [
+            card(session, settlement, n + 1, a)
+            for n, a in sorted(agreements.items(), reverse=True)
+            if table.seat not in a.agreed and table.seat not in a.disputed and len(counted(a, scorer)) < NEEDED
+        ][:12]
     return out

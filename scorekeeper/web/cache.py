@@ -77,14 +77,14 @@ class SharedParts:
     of links nobody polled for ``STALE`` seconds are removed now and then."""
 
     STALE = 3600
-    SWEEP_EVERY = 256   # writes between sweeps
+    SWEEP_EVERY = 256  # writes between sweeps
 
     def __init__(self):
         self._writes = 0
         self._lock = threading.Lock()
 
     def get(self, folder: str, link: tuple, version: str, make) -> str:
-        name = hashlib.sha256(repr(link).encode()).hexdigest()[:32]   # a link's key is never a file name
+        name = hashlib.sha256(repr(link).encode()).hexdigest()[:32]  # a link's key is never a file name
         path = Path(folder) / name
         try:
             kept_version, _, part = path.read_text(encoding="utf-8").partition("\n")
@@ -99,7 +99,7 @@ class SharedParts:
             os.replace(temporary, path)
             self._sweep_now_and_then(Path(folder))
         except OSError:
-            pass   # not shared this time: made here, as without the folder
+            pass  # not shared this time: made here, as without the folder
         return part
 
     def _sweep_now_and_then(self, folder: Path) -> None:

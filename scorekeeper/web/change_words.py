@@ -6,16 +6,33 @@ from ..rules.core import signed_counters
 from ..rules.hand import Answers
 
 #: History's words for each kind of change.
-ACTIONS = {"add": "Saved hand", "edit": "Changed hand", "delete": "Deleted hand",
-           "undo": "Undid a change to hand", "redo": "Redid a change to hand", "create": "Session started",
-           "import": "Session imported", "restore": "Restored from a backup",
-           "restored": "Session restored from a backup",
-           "revert": "Went back to an earlier version", "discard": "Cancelled hand in progress",
-           "undiscard": "Brought back hand in progress", "ok": "Agreed to hand", "dispute": "Disputed hand",
-           "seats": "Seats drawn again for the club night"}
+ACTIONS = {
+    "add": "Saved hand",
+    "edit": "Changed hand",
+    "delete": "Deleted hand",
+    "undo": "Undid a change to hand",
+    "redo": "Redid a change to hand",
+    "create": "Session started",
+    "import": "Session imported",
+    "restore": "Restored from a backup",
+    "restored": "Session restored from a backup",
+    "revert": "Went back to an earlier version",
+    "discard": "Cancelled hand in progress",
+    "undiscard": "Brought back hand in progress",
+    "ok": "Agreed to hand",
+    "dispute": "Disputed hand",
+    "seats": "Seats drawn again for the club night",
+}
 #: A hand's own history.
-HAND_ACTIONS = {"add": "Saved", "edit": "Changed", "delete": "Deleted", "undo": "Undone", "redo": "Redone",
-                "restore": "Restored", "revert": "Went back"}
+HAND_ACTIONS = {
+    "add": "Saved",
+    "edit": "Changed",
+    "delete": "Deleted",
+    "undo": "Undone",
+    "redo": "Redone",
+    "restore": "Restored",
+    "revert": "Went back",
+}
 
 
 def undone(change: dict) -> str:
@@ -26,9 +43,9 @@ def undone(change: dict) -> str:
         before, after = after, before
     if number is None:
         return "going back"
-    if after is None:      # it took a hand away: the original was its save
+    if after is None:  # it took a hand away: the original was its save
         return f"the save of hand {number}"
-    if before is None:     # it put a hand back: the original was its delete
+    if before is None:  # it put a hand back: the original was its delete
         return f"the delete of hand {number}"
     return f"the change to hand {number}"
 
@@ -45,7 +62,9 @@ def describe_change(change: dict | None) -> str:
     if action in ("undo", "redo"):
         what = undone(change)
         return f"{'Undone' if action == 'undo' else 'Redone'}: {what}."
-    what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup"}.get(action, action)
+    what = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored from a backup"}.get(
+        action, action
+    )
     if number is None:
         return f"Session {what}."
     return f"Hand {number} {what}."
@@ -54,10 +73,15 @@ def describe_change(change: dict | None) -> str:
 def undo_words(change: dict) -> str:
     """The undo button for a change: "Undo: delete of hand 5"."""
     number, action = change["hand_number"], change["action"]
-    what = {"add": f"save of hand {number}", "edit": f"change to hand {number}",
-            "delete": f"delete of hand {number}", "restore": "restore from a backup",
-            "revert": "going back", "discard": f"cancel of hand {number}",
-            "undiscard": f"bringing back hand {number}"}
+    what = {
+        "add": f"save of hand {number}",
+        "edit": f"change to hand {number}",
+        "delete": f"delete of hand {number}",
+        "restore": "restore from a backup",
+        "revert": "going back",
+        "discard": f"cancel of hand {number}",
+        "undiscard": f"bringing back hand {number}",
+    }
     if action == "undo":
         return "Redo: " + undone(change).removeprefix("the ")
     if action == "redo":
@@ -75,8 +99,11 @@ def history_label(change: dict) -> str:
 
 def balance_changes(before, after, players) -> str:
     """What an edit did to the balances: "Ben +17 → +15, Cat +32 → +34"."""
-    moved = [f"{players[s]} {signed_counters(b)} → {signed_counters(a)}"
-             for s, (b, a) in enumerate(zip(before.balances, after.balances)) if a != b]
+    moved = [
+        f"{players[s]} {signed_counters(b)} → {signed_counters(a)}"
+        for s, (b, a) in enumerate(zip(before.balances, after.balances))
+        if a != b
+    ]
     return "Balances: " + ", ".join(moved) + "." if moved else "The balances did not change."
 
 
@@ -92,8 +119,10 @@ def what_changed(book, before, after, names) -> list[str]:
         old, new = before.get(q.key), after.get(q.key)
         if old == new:
             continue
-        said = [untitled(q.title, q.reads(value, side)) if value is not None or q.key in side.hand else "—"
-                for value, side in ((old, was), (new, now))]
+        said = [
+            untitled(q.title, q.reads(value, side)) if value is not None or q.key in side.hand else "—"
+            for value, side in ((old, was), (new, now))
+        ]
         lines.append(f"{q.title}: {said[0]} → {said[1]}")
     return lines
 
@@ -102,7 +131,7 @@ def untitled(title: str, reading: str) -> str:
     """A question's reading without its own title in front ("ruff: Ann checks …" → "Ann checks …")."""
     for prefix in (f"{title.lower()}: ", f"{title.lower()} "):
         if reading.lower().startswith(prefix):
-            return reading[len(prefix):]
+            return reading[len(prefix) :]
     return reading
 
 
@@ -110,9 +139,11 @@ def differences(book, mine: dict, saved: dict, names) -> str:
     """This phone's answers that differ from the hand as saved now, in words:
     "tricks 5 · 4 · 3 (saved: tricks 6 · 3 · 3)"."""
     yours, theirs = Answers(book, mine, {}, (), names), Answers(book, saved, {}, (), names)
-    return "; ".join(f"{q.reads(mine[q.key], yours)} (saved: {q.reads(saved[q.key], theirs)})"
-                     for q in book.questions
-                     if q.key in mine and q.key in saved and mine[q.key] != saved[q.key])
+    return "; ".join(
+        f"{q.reads(mine[q.key], yours)} (saved: {q.reads(saved[q.key], theirs)})"
+        for q in book.questions
+        if q.key in mine and q.key in saved and mine[q.key] != saved[q.key]
+    )
 
 
 def with_what_changed(rows: list[dict], book, names) -> list[dict]:
@@ -123,8 +154,16 @@ def with_what_changed(rows: list[dict], book, names) -> list[dict]:
 def with_verdicts(rows: list[dict], session) -> list[dict]:
     """History with every OK and dispute in it, newest first ("Ben agreed to hand 3")."""
     names = session.players
-    said = [{"at": v.at, "action": v.verdict, "hand_number": v.number, "version": None,
-             "what": [f"{names[v.seat]}" + (f": “{v.reason}”" if v.reason else "")]} for v in session.verdicts]
+    said = [
+        {
+            "at": v.at,
+            "action": v.verdict,
+            "hand_number": v.number,
+            "version": None,
+            "what": [f"{names[v.seat]}" + (f": “{v.reason}”" if v.reason else "")],
+        }
+        for v in session.verdicts
+    ]
     rows = sorted(rows + said, key=lambda row: row["at"], reverse=True)
     for row in rows:
         row["label"] = history_label(row)

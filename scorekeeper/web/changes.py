@@ -48,21 +48,35 @@ def reopening(session_id: str) -> bool:
     return reopen_asked() and store.settled_evening(get_db(), session_id) is not None
 
 
-def settled_ask(table, settled: store.SettledEvening, action: str | None = None, fields=None,
-                button: str = "Change it anyway", status: int = 409):
+def settled_ask(
+    table,
+    settled: store.SettledEvening,
+    action: str | None = None,
+    fields=None,
+    button: str = "Change it anyway",
+    status: int = 409,
+):
     """Asked before a change to a settled evening: the same change posted again
     (``fields``: the posted form's, by default), now saying it reopens the evening;
     or back to the table, nothing changed."""
     fields = list(request.form.items(multi=True)) if fields is None else fields
-    return render_template("settled_ask.html", table=table, session=table.session,
-                           question=store.settled_question(settled.payments), action=action or request.path,
-                           fields=[(k, v) for k, v in fields if k != "reopen"], button=button), status
+    return render_template(
+        "settled_ask.html",
+        table=table,
+        session=table.session,
+        question=store.settled_question(settled.payments),
+        action=action or request.path,
+        fields=[(k, v) for k, v in fields if k != "reopen"],
+        button=button,
+    ), status
 
 
 def reopened_note() -> None:
     """After a change that reopened its settled evening: where the difference is."""
-    flash("The evening is reopened: its circle no longer calls it settled, and What is owed shows the "
-          "difference to be paid or paid back.")
+    flash(
+        "The evening is reopened: its circle no longer calls it settled, and What is owed shows the "
+        "difference to be paid or paid back."
+    )
 
 
 def change_or_refuse(table, change):

@@ -29,7 +29,7 @@ from .context import settlement_of
 FIGURES = Recent(8192)
 #: Seasons and rendered pages by (database, circle id, circle version, evenings' versions, filter, page).
 SEASONS = Recent(64)
-MONEY = Recent(64)   # each season's figures in money (``in_money``), by the season's key
+MONEY = Recent(64)  # each season's figures in money (``in_money``), by the season's key
 PAGES = Recent(64)
 
 
@@ -43,14 +43,16 @@ def member_of(key: str) -> int | None:
 
 def _figures_of(db, session_id: str, version: int, members: str):
     session = store.get_session(db, session_id)
-    if session.version != version:   # changed since the list was read: its figures are for the version read now
+    if session.version != version:  # changed since the list was read: its figures are for the version read now
         version = session.version
     record = session.record(with_agreement=True)
     kept = (current_app.config["DATABASE"], session.id)
     # a session being played is settled hand by hand already: take its settlement from there
     settlement = settlement_of(session) if kept in LATEST_SETTLEMENT else settle(record)
-    names = [member_key(m) if m else f"{n} (seat {s + 1})" for s, (m, n) in
-             enumerate(zip(members.split(","), session.players))]
+    names = [
+        member_key(m) if m else f"{n} (seat {s + 1})"
+        for s, (m, n) in enumerate(zip(members.split(","), session.players))
+    ]
     return evening_figures(record, session.id, names, settlement=settlement)
 
 
@@ -94,9 +96,9 @@ def _kept_or_computed(db, path: str, circle_id: str, missing: list[store.Evening
             fresh.append(store.KeptRow(*evening, code, store.encode_figures(found[session_id])))
             FIGURES.put((path, *evening), found[session_id])
     if fresh:
-        try:   # a cache: losing it to a crash costs a recomputation
+        try:  # a cache: losing it to a crash costs a recomputation
             store.keep_rows(db, fresh)
-        except Exception as error:   # pragma: no cover - a busy or full database: the figures are still shown
+        except Exception as error:  # pragma: no cover - a busy or full database: the figures are still shown
             current_app.logger.warning("evening figures not kept: %s", error)
     return found
 
@@ -115,6 +117,7 @@ def filter_of(args) -> tuple:
             return date.fromisoformat(raw).isoformat() if raw else None
         except ValueError:
             return None
+
     book = last("rulebook") or None
     return day(last("since")), day(last("until")), book if book in BOOKS else None
 
@@ -144,20 +147,25 @@ def open_debts(db, circle: store.Circle):
     """What is still owed over the open evenings: (debts, the open evenings' figures;
     those the season counts: ``counted``)."""
     open_ids = set(store.open_evening_ids(db, circle.id))
-    evenings = sorted(counted(f for f in figures(db, circle.id) if f.key in open_ids),
-                      key=lambda f: (f.played_on is None, f.played_on or ""))
+    evenings = sorted(
+        counted(f for f in figures(db, circle.id) if f.key in open_ids),
+        key=lambda f: (f.played_on is None, f.played_on or ""),
+    )
     paid = [paid_of(p) for p in store.payments(db, circle.id) if set(p.evenings) <= open_ids]
     return owed(evenings, paid), evenings
 
 
 def paid_of(payment) -> Paid:
     """A payment marked paid as the season counts it (members as ``#id``; counters as no currency)."""
-    return Paid(member_key(payment.payer), member_key(payment.payee), payment.amount,
-                None if payment.unit == "counters" else payment.unit)
+    return Paid(
+        member_key(payment.payer),
+        member_key(payment.payee),
+        payment.amount,
+        None if payment.unit == "counters" else payment.unit,
+    )
 
 
 def owed_alone(evening: EveningFigures, payments) -> list:
     """What one evening owes by itself: its balances less the payments marked for it
     alone (a reopened evening owes only the difference its change made)."""
     return owed([evening], [paid_of(p) for p in payments if p.evenings == (evening.key,)])
-

@@ -28,8 +28,10 @@ from .change_words import differences
 PADS = {"bid": ("bids", "bid_amount"), "ruff_call": ("ruff_calls", "ruff_amount")}  # a pad's tap: its list, its box
 
 
-CLASHED = ("Another phone changed the same answers a moment ago: the hand shows the other phone's, "
-           "and this phone's are beside each question. The rest of this phone's answers are in.")
+CLASHED = (
+    "Another phone changed the same answers a moment ago: the hand shows the other phone's, "
+    "and this phone's are beside each question. The rest of this phone's answers are in."
+)
 
 
 def merged(t: Target, stale: store.StaleDraft, data):
@@ -47,8 +49,14 @@ def merged(t: Target, stale: store.StaleDraft, data):
     current, names = stale.current, [n for n in data.get("changed", "").split(",") if n]
     taps = [action for action in PADS if data.get(action)]
     number = whole(data.get("number"))
-    if current is None or current.number != t.number or (number is not None and number != t.number) \
-            or data.get("preset") or len(taps) > 1 or not (names or taps):
+    if (
+        current is None
+        or current.number != t.number
+        or (number is not None and number != t.number)
+        or data.get("preset")
+        or len(taps) > 1
+        or not (names or taps)
+    ):
         return None
     based = whole(data.get("draft_version")) or 0
     posted, answers, clashes = raw_values(data), dict(current.answers), []
@@ -59,9 +67,9 @@ def merged(t: Target, stale: store.StaleDraft, data):
         mine, theirs = posted.get(name), current.answers.get(name)
         if store.same_answer(mine, theirs):
             continue
-        if name in pad_lists:   # a pad's calls named as changed: this phone's, as it followed them ("Use
-            answers[name] = mine or ""   # this phone's answers" after a refused call); a call tapped: below
-        elif current.field_versions.get(name, 0) > based:   # the other phone changed it too, since
+        if name in pad_lists:  # a pad's calls named as changed: this phone's, as it followed them ("Use
+            answers[name] = mine or ""  # this phone's answers" after a refused call); a call tapped: below
+        elif current.field_versions.get(name, 0) > based:  # the other phone changed it too, since
             clashes.append((name, theirs, mine))
         elif name in posted:
             answers[name] = mine
@@ -75,8 +83,11 @@ def merged(t: Target, stale: store.StaleDraft, data):
         if already_called(data.get(calls, ""), tap, answers.get(calls, "")):
             taps = []  # the other phone has this very call, in its place: nothing to add
             if not names:
-                return form_page(t, t.parse(answers), "The other phone had already recorded that call: "
-                                                      "here is the hand as it is now.")
+                return form_page(
+                    t,
+                    t.parse(answers),
+                    "The other phone had already recorded that call: here is the hand as it is now.",
+                )
         else:
             answers.update({action: tap, box: data.get(box, "")})
     form = t.parse(answers)
@@ -97,10 +108,17 @@ def clash_box(t: Target, clashes: list) -> dict:
     changed, the other phone's (shown in the form) and this phone's, and the
     answers a "Use this phone's" button puts back (a tap like any other, on the
     hand as it is now: it always works)."""
-    lines = [{"field": name, "key": getattr(question_of(t, name), "key", None), "title": field_title(t, name),
-              "theirs": answer_words(t, name, theirs),
-              "mine": answer_words(t, name, mine), "use": json.dumps({name: mine if mine is not None else ""})}
-             for name, theirs, mine in clashes]
+    lines = [
+        {
+            "field": name,
+            "key": getattr(question_of(t, name), "key", None),
+            "title": field_title(t, name),
+            "theirs": answer_words(t, name, theirs),
+            "mine": answer_words(t, name, mine),
+            "use": json.dumps({name: mine if mine is not None else ""}),
+        }
+        for name, theirs, mine in clashes
+    ]
     everything = json.dumps({name: mine if mine is not None else "" for name, _, mine in clashes})
     return {"kind": "answers", "lines": lines, "use_all": everything if len(lines) > 1 else None}
 
@@ -135,6 +153,7 @@ def answer_words(t: Target, name: str, value) -> str:
             kind_of_set, rank = parse_set(v)
             return f"{kind_of_set} of {RANK_PLURALS[rank]}"
         return v
+
     return ", ".join(map(one, value)) if isinstance(value, list) else one(value)
 
 
@@ -154,7 +173,7 @@ def with_use(data):
         return MultiDict([(k, v) for k, v in data.items(multi=True) if k != "use"])
     out = MultiDict([(k, v) for k, v in data.items(multi=True) if k != "use" and k not in chosen and k != "changed"])
     for name, value in chosen.items():
-        for item in (value if isinstance(value, list) else [value]):
+        for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 out.add(name, item)
     changed = [n for n in data.get("changed", "").split(",") if n]
@@ -172,7 +191,7 @@ def already_called(seen: str, tap: str, now: str) -> bool:
         return False
     if not (isinstance(seen_calls, list) and isinstance(now_calls, list)):
         return False
-    return now_calls[:len(seen_calls) + 1] == seen_calls + [call]
+    return now_calls[: len(seen_calls) + 1] == seen_calls + [call]
 
 
 def conflict(t: Target, stale: store.StaleDraft, data=None):
@@ -183,27 +202,41 @@ def conflict(t: Target, stale: store.StaleDraft, data=None):
     keeps its own answers meanwhile)."""
     data = request.form if data is None else data
     fresh = Target(load_table(t.table.key, True), stale.hands + 1, False)
-    number = whole(data.get("number")) or t.number   # the hand this phone was on
+    number = whole(data.get("number")) or t.number  # the hand this phone was on
     current = stale.current if stale.current is not None and stale.current.number == fresh.number else None
     if current is not None and number == fresh.number:
         message = "Another phone changed this hand a moment ago: here it is as it is now."
         return form_page(fresh, fresh.parse(current.answers), message, 409)
     form = fresh.parse(current.answers if current is not None else {"dealer": str(fresh.session.next_dealer())})
-    mine, _ = shapes.readable(fresh.book, fresh.session.options,
-                              {k: v for k, v in raw_values(data).items() if k not in shapes.TAPS and v not in ("", [])})
+    mine, _ = shapes.readable(
+        fresh.book,
+        fresh.session.options,
+        {k: v for k, v in raw_values(data).items() if k not in shapes.TAPS and v not in ("", [])},
+    )
     said = in_words(Target(fresh.table, min(number, fresh.number), False), mine)
     if number <= stale.hands:
-        mine.pop("dealer", None)   # the next hand has its own dealer
+        mine.pop("dealer", None)  # the next hand has its own dealer
         message = f"Hand {number} was saved on another phone a moment ago."
-        box = {"kind": "saved", "hand": number, "open": fresh.table.url(f"/hands/{number}"), "mine": said,
-               "use": json.dumps(mine) if mine else None,
-               "use_label": f"Start hand {fresh.number} with this phone's answers"
-               if current is None else f"Put this phone's answers into hand {fresh.number}"}
+        box = {
+            "kind": "saved",
+            "hand": number,
+            "open": fresh.table.url(f"/hands/{number}"),
+            "mine": said,
+            "use": json.dumps(mine) if mine else None,
+            "use_label": f"Start hand {fresh.number} with this phone's answers"
+            if current is None
+            else f"Put this phone's answers into hand {fresh.number}",
+        }
     else:
         message = f"Hand {number} was cancelled on another phone a moment ago."
-        box = {"kind": "cancelled", "hand": number, "table": fresh.table.url(), "mine": said,
-               "use": json.dumps(mine) if mine else None,
-               "use_label": f"Start hand {fresh.number} again with this phone's answers"}
+        box = {
+            "kind": "cancelled",
+            "hand": number,
+            "table": fresh.table.url(),
+            "mine": said,
+            "use": json.dumps(mine) if mine else None,
+            "use_label": f"Start hand {fresh.number} again with this phone's answers",
+        }
     return form_page(fresh, form, message, 409, conflict=box)
 
 
@@ -232,9 +265,14 @@ def stale_save(t: Target, form, stale, token: str | None):
         return response
     moved = Target(fresh, len(fresh.session.hands) + 1, False)
     values = dict(form.values, dealer=str(fresh.session.next_dealer()))
-    message = str(stale) if stale.missing else (
-        f"Another phone saved hand {moved.number - 1} a moment ago, so this is now hand {moved.number} "
-        f"and {fresh.session.players[fresh.session.next_dealer()]} deals. Check it, then Save again.")
+    message = (
+        str(stale)
+        if stale.missing
+        else (
+            f"Another phone saved hand {moved.number - 1} a moment ago, so this is now hand {moved.number} "
+            f"and {fresh.session.players[fresh.session.next_dealer()]} deals. Check it, then Save again."
+        )
+    )
     return form_page(moved, moved.parse(values), message, 409)
 
 
@@ -263,8 +301,8 @@ def refusal(t: Target, refused: store.Refused) -> str:
     lines = "; ".join(refused.lines())
     later = sorted({p.hand for p in refused.problems if p.hand and p.hand != t.number})
     if t.editing and later:
-        return (f"Not saved: with this change, hand {later[0]} would be impossible ({lines}). "
-                f"Edit hand {later[0]} first, then this one.")
+        return (
+            f"Not saved: with this change, hand {later[0]} would be impossible ({lines}). "
+            f"Edit hand {later[0]} first, then this one."
+        )
     return "Not saved: " + lines
-
-

@@ -35,6 +35,7 @@ def settlement_of(session: store.Session):
             LATEST_SETTLEMENT.clear()
         LATEST_SETTLEMENT[kept] = settled
         return settled
+
     return SETTLEMENTS.get((*kept, session.version), make)
 
 
@@ -61,8 +62,12 @@ def table_context(table, live: bool = True) -> dict:
         "recent_hands": RECENT_HANDS,
         "in_progress": in_progress(session, draft) if live else None,
         "agreement": for_table(table, settlement) if live else {},
-        "live_version": store.live_key(session.version, draft.version if draft else 0,
-                                       session.verdicts[-1].id if session.verdicts else 0, session.scorer),
+        "live_version": store.live_key(
+            session.version,
+            draft.version if draft else 0,
+            session.verdicts[-1].id if session.verdicts else 0,
+            session.scorer,
+        ),
     }
 
 

@@ -20,9 +20,19 @@ def home_page(values: dict, problems: dict, status: int = 200):
     mine = store.sessions_by_ids(get_db(), remembered())
     circles = store.circles_by_ids(get_db(), remembered_circles())
     nights = store.nights_by_ids(get_db(), remembered_nights())
-    return render_template("home.html", mine=mine, editable=set(remembered()), books=BOOKS, values=values,
-                           circles=circles, managing=set(remembered_circles()), nights=nights,
-                           problems=problems, stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES), status
+    return render_template(
+        "home.html",
+        mine=mine,
+        editable=set(remembered()),
+        books=BOOKS,
+        values=values,
+        circles=circles,
+        managing=set(remembered_circles()),
+        nights=nights,
+        problems=problems,
+        stakes=forms.STAKE_LABELS,
+        currencies=forms.CURRENCIES,
+    ), status
 
 
 def creator() -> tuple[str, int]:
@@ -47,7 +57,7 @@ def too_many_sessions(limited: store.RateLimited):
     """429, saying when to try again (Retry-After too); the server's door refuses
     this address's uploads meanwhile before their body is read (server/door.py:
     the server gives the app its ``hold_off`` when it serves it)."""
-    hold_off = current_app.extensions.get("scorekeeper.hold_off")   # none without the door (flask run, tests)
+    hold_off = current_app.extensions.get("scorekeeper.hold_off")  # none without the door (flask run, tests)
     if hold_off is not None:
         hold_off(request.remote_addr, limited.retry_after)
     headers = {"Retry-After": str(limited.retry_after)}

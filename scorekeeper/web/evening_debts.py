@@ -26,8 +26,8 @@ class Line:
     """One payment of the evening's Settle up page, as its circle knows it: the debt
     still owed (a Mark paid form) or the payment marked for it (a Take back)."""
 
-    payer: int                # the member who pays (who marks it paid, unless changed)
-    due: object | None        # the season's ``Debt``, still owed by this evening alone
+    payer: int  # the member who pays (who marks it paid, unless changed)
+    due: object | None  # the season's ``Debt``, still owed by this evening alone
     paid: store.Payment | None
 
 
@@ -46,11 +46,18 @@ def evening_payments(table, settlement) -> dict:
     marked = {}
     for p in store.payments(db, circle.id):
         if p.evenings == (session.id,):
-            marked[(p.payer, p.payee)] = p    # the last one marked
+            marked[(p.payer, p.payee)] = p  # the last one marked
     lines = []
     for p in settlement.payments:
         pair = (members[p.payer], members[p.payee])
         lines.append(Line(pair[0], debts.get(pair), marked.get(pair)))
-    return {"circle_pay": {"circle": circle, "lines": lines, "version": circle.version,
-                           "closed": session.id not in store.open_evening_ids(db, circle.id),
-                           "members": circle.members, "today": forms.today()}}
+    return {
+        "circle_pay": {
+            "circle": circle,
+            "lines": lines,
+            "version": circle.version,
+            "closed": session.id not in store.open_evening_ids(db, circle.id),
+            "members": circle.members,
+            "today": forms.today(),
+        }
+    }

@@ -13,7 +13,6 @@ from ..form.fields import seat_of
 from ..words.wording import stake_choice
 
 
-
 # ------------------------------------------------------------ new session
 
 STAKES = {
@@ -24,8 +23,10 @@ STAKES = {
     "6d": {"per_counter": "6", "currency": "d"},
     "12d": {"per_counter": "12", "currency": "d"},
 }
-STAKE_LABELS = {**{choice: stake_choice(stake) for choice, stake in STAKES.items()},
-                "money": "An amount in EUR, GBP or USD"}
+STAKE_LABELS = {
+    **{choice: stake_choice(stake) for choice, stake in STAKES.items()},
+    "money": "An amount in EUR, GBP or USD",
+}
 CURRENCIES = ("EUR", "GBP", "USD")
 
 
@@ -55,8 +56,13 @@ def parse_new_session(form) -> SessionForm:
     if first_dealer is None:
         problems.bad("first_dealer", "Choose who deals first.")
         first_dealer = 0
-    record = {"format": FORMAT, "rulebook": book.id, "options": read_options(form, book, problems),
-              "players": players, "hands": []}
+    record = {
+        "format": FORMAT,
+        "rulebook": book.id,
+        "options": read_options(form, book, problems),
+        "players": players,
+        "hands": [],
+    }
     read_about(form, record, problems)
     read_stake(form, record, problems)
     if not any(k.startswith("player_") for k in problems):
@@ -121,7 +127,7 @@ def read_options(form, book, problems: Problems) -> dict:
     for option in book.options:
         field = option_field(book, option)
         raw = form.get(field, form.get(f"opt_{option.name}"))
-        chosen = on_off({} if raw is None else {field: raw}, field, option.default, problems)   # said at its chips
+        chosen = on_off({} if raw is None else {field: raw}, field, option.default, problems)  # said at its chips
         if chosen is not None and chosen != option.default:
             options[option.name] = chosen
     return options

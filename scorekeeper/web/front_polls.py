@@ -80,12 +80,12 @@ from .table import renew_part
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")
 PART = "part.html"
-SCREEN = "screen.html"   # a night's big screen's part, beside its standings' (PART)
-READ_AT, NIGHT_LOCK = ".read-at", ".writing"   # a night's: when what its files show was read; its writers' lock
+SCREEN = "screen.html"  # a night's big screen's part, beside its standings' (PART)
+READ_AT, NIGHT_LOCK = ".read-at", ".writing"  # a night's: when what its files show was read; its writers' lock
 COMPRESSED = {".br": lambda data: brotli.compress(data, quality=5), ".gz": lambda data: gzip.compress(data, 6)}
 MARK = "same-"
-LOCK = ".leaving"   # held by the process leaving the evening's parts at start (warm.Follower)
-TO_RENEW, ANSWERED = "front_polls_to_renew", "front_polls_answered"   # in flask.g, while a request is made
+LOCK = ".leaving"  # held by the process leaving the evening's parts at start (warm.Follower)
+TO_RENEW, ANSWERED = "front_polls_to_renew", "front_polls_answered"  # in flask.g, while a request is made
 NIGHTS_TO_RENEW = "front_polls_nights_to_renew"
 
 
@@ -104,8 +104,7 @@ class PollFiles:
         answered 204 (only the mark then). False if it could not be written."""
         return self._keep(self.of(watch_id), version, {PART: body})
 
-    def keep_night(self, watch_id: str, key: str, standings: bytes | None, screen: bytes | None,
-                   read_at: int) -> bool:
+    def keep_night(self, watch_id: str, key: str, standings: bytes | None, screen: bytes | None, read_at: int) -> bool:
         """A night's answers for its live ``key``, read at ``read_at``
         (``time.monotonic_ns()``: one clock for every process of the machine): the
         standings' part and the big screen's, or None for both where the app
@@ -116,20 +115,24 @@ class PollFiles:
         if folder is None or not VERSION.match(key):
             return False
         bodies = {PART: standings, SCREEN: screen}
-        squeezed = {name + suffix: compress(body) for name, body in bodies.items() if body is not None
-                    for suffix, compress in COMPRESSED.items()}   # outside the lock
+        squeezed = {
+            name + suffix: compress(body)
+            for name, body in bodies.items()
+            if body is not None
+            for suffix, compress in COMPRESSED.items()
+        }  # outside the lock
         try:
             private_dir(folder)
             fd = os.open(folder / NIGHT_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)   # the processes' renewals of one night, one after the other
+                fcntl.flock(fd, fcntl.LOCK_EX)  # the processes' renewals of one night, one after the other
                 try:
                     newest = int((folder / READ_AT).read_text())
                 except (FileNotFoundError, ValueError):
                     newest = -1
                 mark = folder / (MARK + key)
                 if read_at <= newest or (standings is None and mark.exists()):
-                    return True   # later answers are there, or this key's own parts
+                    return True  # later answers are there, or this key's own parts
                 for name, body in bodies.items():
                     if body is None:
                         for suffix in ("", *COMPRESSED):
@@ -148,13 +151,13 @@ class PollFiles:
             finally:
                 os.close(fd)
         except OSError:
-            return False   # the app answers this night's polls, as without a front
+            return False  # the app answers this night's polls, as without a front
 
     def _keep(self, folder: Path | None, version: str, parts: dict) -> bool:
         if folder is None or not VERSION.match(version):
             return False
         try:
-            private_dir(folder)   # and any folder above it made again 0700 (its parent removed meanwhile)
+            private_dir(folder)  # and any folder above it made again 0700 (its parent removed meanwhile)
             for name, body in parts.items():
                 if body is not None:
                     for suffix, compress in COMPRESSED.items():
@@ -168,7 +171,7 @@ class PollFiles:
                     _unlink(folder / name)
             return True
         except OSError:
-            return False   # the app answers this link's polls, as without a front
+            return False  # the app answers this link's polls, as without a front
 
     @contextmanager
     def one_process_at_a_time(self):
@@ -179,7 +182,7 @@ class PollFiles:
             private_dir(self.folder)
             fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
-            yield True   # no lock to be had: as before it, each process leaves them
+            yield True  # no lock to be had: as before it, each process leaves them
             return
         try:
             try:
@@ -189,7 +192,7 @@ class PollFiles:
                 return
             yield True
         finally:
-            os.close(fd)   # and with it the lock
+            os.close(fd)  # and with it the lock
 
     def has_part(self, watch_id: str, kind: str = "w") -> bool:
         """Whether the front has a part to send for this link (else its polls go to the app)."""
@@ -207,7 +210,7 @@ class PollFiles:
                 names = os.listdir(folder)
             except FileNotFoundError:
                 continue
-            for name in names:   # the marks first: a poll then finds no 204 for the version now past
+            for name in names:  # the marks first: a poll then finds no 204 for the version now past
                 if name.startswith(MARK):
                     _unlink(folder / name)
             for name in names:
@@ -244,7 +247,7 @@ def folder_for(app) -> Path | None:
     return Path(configured) if configured else default_folder(app.instance_path)
 
 
-MEMORY = Path("/dev/shm")   # Linux's memory file system (tmpfs), where there is one
+MEMORY = Path("/dev/shm")  # Linux's memory file system (tmpfs), where there is one
 IN_MEMORY = "scorekeeper-front-"
 
 
@@ -299,13 +302,13 @@ class Renewer:
 
     def __init__(self, app, files: PollFiles):
         self.app, self.files = app, files
-        self.pending: dict[tuple[str, str], None] = {}   # (kind, watch id), in the order told
+        self.pending: dict[tuple[str, str], None] = {}  # (kind, watch id), in the order told
         self.cond = threading.Condition()
         self.thread: threading.Thread | None = None
-        self.nights_renewing: dict[str, bool] = {}   # night watch id -> changed again while it was renewed
+        self.nights_renewing: dict[str, bool] = {}  # night watch id -> changed again while it was renewed
 
     def told(self, watch_ids, night_ids=()) -> None:
-        self.files.forget(watch_ids)   # a night's files stay until renewed (the module's docstring says why)
+        self.files.forget(watch_ids)  # a night's files stay until renewed (the module's docstring says why)
         if has_request_context() and not g.get(ANSWERED):
             g.setdefault(TO_RENEW, {}).update(dict.fromkeys(watch_ids))
             g.setdefault(NIGHTS_TO_RENEW, {}).update(dict.fromkeys(night_ids))
@@ -331,7 +334,7 @@ class Renewer:
         for watch_id in watch_ids:
             try:
                 renew_part(self.app, watch_id)
-            except Exception:   # noqa: BLE001 - the front then asks the app, as without this
+            except Exception:  # noqa: BLE001 - the front then asks the app, as without this
                 self.app.logger.exception("could not leave the live part of a watch link for the front")
 
     def renew_nights(self, night_ids) -> None:
@@ -350,7 +353,7 @@ class Renewer:
             while again:
                 try:
                     renew_standings(self.app, night_id)
-                except Exception:   # noqa: BLE001 - the front then asks the app, as without this
+                except Exception:  # noqa: BLE001 - the front then asks the app, as without this
                     self.files.forget([night_id], "n")
                     self.app.logger.exception("could not leave a night's standings for the front")
                 with self.cond:

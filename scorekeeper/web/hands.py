@@ -19,8 +19,17 @@ from ..rules import BOOKS
 from ..rules.hand import sheet_words
 from .access import editable, on_both_links
 from .agreement import card
-from .changes import (based_on, change_or_refuse, keep_snapshot, not_changed, offer_undo, reopen_asked,
-                      reopened_note, reopening, settled_ask)
+from .changes import (
+    based_on,
+    change_or_refuse,
+    keep_snapshot,
+    not_changed,
+    offer_undo,
+    reopen_asked,
+    reopened_note,
+    reopening,
+    settled_ask,
+)
 from .conflicts import conflict, merged, refusal, stale_save, with_use
 from .context import settlement_of, table_context
 from ..form.fields import whole
@@ -32,8 +41,10 @@ from .change_words import HAND_ACTIONS, balance_changes, with_what_changed
 bp = Blueprint("hands", __name__)
 
 NOT_SAVED = "Not saved yet: answer what is marked below, then Save again."
-NO_DRAFT_VERSION = ("This tap did not say which version of the hand in progress it was based on, so it was "
-                    "not kept; here is the hand as it is now. Check it and tap again.")
+NO_DRAFT_VERSION = (
+    "This tap did not say which version of the hand in progress it was based on, so it was "
+    "not kept; here is the hand as it is now. Check it and tap again."
+)
 
 
 def target(key: str, number: int | None = None) -> Target:
@@ -58,8 +69,14 @@ def asked_first(t: Target):
     if settled is None:
         return None
     then = request.path.removeprefix(t.table.url())
-    return settled_ask(t.table, settled, action=t.table.url("/reopen"), fields=[("then", then)],
-                       button="Reopen the evening", status=200)
+    return settled_ask(
+        t.table,
+        settled,
+        action=t.table.url("/reopen"),
+        fields=[("then", then)],
+        button="Reopen the evening",
+        status=200,
+    )
 
 
 @bp.get("/s/<key>/hands/new")
@@ -104,7 +121,7 @@ def tap(key, number):
         if wrong:
             return as_stored(t, "Not kept: " + "; ".join(wrong) + ".", 422)
         on = whole(data.get("number"))
-        if on is not None and on != t.number:   # this phone was on a hand saved or cancelled since
+        if on is not None and on != t.number:  # this phone was on a hand saved or cancelled since
             return conflict(t, store.StaleDraft(store.get_draft(get_db(), t.session.id), len(t.session.hands)), data)
     form = t.parse(data)
     if not t.editing:
@@ -153,13 +170,19 @@ def save_hand(key, number):
     reopens = reopening(t.session.id)
     try:
         if t.editing:
-            saved = store.replace_hand(get_db(), t.session.id, t.number, form.hand, based_on(),
-                                       reopen=reopen_asked())
+            saved = store.replace_hand(get_db(), t.session.id, t.number, form.hand, based_on(), reopen=reopen_asked())
             flash(balance_changes(settlement_of(t.session), settlement_of(saved), t.names))
         else:
-            saved = store.add_hand(get_db(), t.session.id, form.hand, based_on(), draft=token,
-                                   draft_version=posted_draft_version(), reopen=reopen_asked())
-    except store.EveningSettled as settled:   # settled since this form was drawn: asked now, nothing lost
+            saved = store.add_hand(
+                get_db(),
+                t.session.id,
+                form.hand,
+                based_on(),
+                draft=token,
+                draft_version=posted_draft_version(),
+                reopen=reopen_asked(),
+            )
+    except store.EveningSettled as settled:  # settled since this form was drawn: asked now, nothing lost
         return form_page(t, form, status=409, settled_ask=str(settled))
     except store.StaleDraft as stale:
         return conflict(t, stale)
@@ -184,7 +207,7 @@ def discard(key):
     reopens = reopening(t.session.id)
     try:
         keep_snapshot(store.discard_draft(get_db(), t.session.id, version or 0, reopen=reopen_asked()))
-    except store.EveningSettled as settled:   # the hand in progress as kept, asked about
+    except store.EveningSettled as settled:  # the hand in progress as kept, asked about
         draft = store.get_draft(get_db(), t.session.id)
         return form_page(t, t.parse(draft.answers if draft else request.form), status=409, settled_ask=str(settled))
     except store.StaleDraft as stale:
@@ -200,8 +223,9 @@ def delete_hand(key, number):
     t = target(key, number)
     if number != len(t.session.hands):
         return not_changed(t.table, f"Only the last hand can be deleted; edit hand {number} instead.", 422)
-    return change_or_refuse(t.table, lambda: store.delete_last_hand(get_db(), t.session.id, based_on(),
-                                                                    reopen=reopen_asked()))
+    return change_or_refuse(
+        t.table, lambda: store.delete_last_hand(get_db(), t.session.id, based_on(), reopen=reopen_asked())
+    )
 
 
 @on_both_links(bp, "/hands/<int:number>")
@@ -211,19 +235,28 @@ def hand_detail(table, number: int):
         abort(404)
     hand, book = session.hands[number - 1], BOOKS[session.rulebook]
     context = table_context(table)
-    context.update({
-        "number": number,
-        "hand": hand,
-        "result": context["settlement"].hands[number - 1],
-        "reasons": book.reasons(hand, session.options, tuple(session.players)),
-        "recorded": sheet_words(book, hand, book.resolved_options(session.options), tuple(session.players),
-                                context["settlement"].hands[number - 1].phases),
-        "history": with_what_changed(store.history(get_db(), session.id, number), book, tuple(session.players))
-        if table.can_edit else [],
-        "hand_actions": HAND_ACTIONS,
-        "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone
-        "is_last": number == len(session.hands),
-        "agreed": card(session, context["settlement"], number, store.agreement(session, [number])[number - 1])
-        if session.confirm else None,
-    })
+    context.update(
+        {
+            "number": number,
+            "hand": hand,
+            "result": context["settlement"].hands[number - 1],
+            "reasons": book.reasons(hand, session.options, tuple(session.players)),
+            "recorded": sheet_words(
+                book,
+                hand,
+                book.resolved_options(session.options),
+                tuple(session.players),
+                context["settlement"].hands[number - 1].phases,
+            ),
+            "history": with_what_changed(store.history(get_db(), session.id, number), book, tuple(session.players))
+            if table.can_edit
+            else [],
+            "hand_actions": HAND_ACTIONS,
+            "clock": viewer_clock(request.cookies),  # the history's times in the viewer's zone
+            "is_last": number == len(session.hands),
+            "agreed": card(session, context["settlement"], number, store.agreement(session, [number])[number - 1])
+            if session.confirm
+            else None,
+        }
+    )
     return render_template("hand_detail.html", **context)

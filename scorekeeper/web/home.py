@@ -28,7 +28,7 @@ def home():
 
 @bp.post("/sessions")
 def create_session():
-    try:   # every try counts, before any work is done on it: a refused one costs too
+    try:  # every try counts, before any work is done on it: a refused one costs too
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
@@ -39,8 +39,15 @@ def create_session():
     if parsed.pin:
         pin_hash = generate_password_hash(parsed.pin, method=store.PIN_METHOD)  # the hash a restore accepts
     try:
-        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                       scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit())
+        session = store.create_session(
+            get_db(),
+            parsed.record,
+            parsed.first_dealer,
+            pin_hash=pin_hash,
+            scorer=parsed.scorer,
+            owner=creator()[0],
+            keep_limit=keep_limit(),
+        )
     except store.StorageFull as full:
         return storage_full(full)
     keep_snapshot(session)
@@ -52,7 +59,7 @@ def create_session():
 
 @bp.post("/import")
 def import_record():
-    try:   # every import counts, before its upload is even parsed: a refused one costs too
+    try:  # every import counts, before its upload is even parsed: a refused one costs too
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
@@ -65,16 +72,17 @@ def import_record():
         text = request.form.get("record", "").encode()
     try:  # a JSON record, or a sheet PDF carrying one (read in a child process, under limits)
         parsed = parsed_upload(text, isolated=True)
-        if store.is_night_document(parsed):   # a club night's record, or its sheet
+        if store.is_night_document(parsed):  # a club night's record, or its sheet
             return import_night(parsed)
         record = checked_record(parsed)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
         if already is not None and not request.is_json:
-            flash(f"This sheet is already here as {already.title or ' · '.join(already.players)}"
-                  f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made.")
+            flash(
+                f"This sheet is already here as {already.title or ' · '.join(already.players)}"
+                f" ({len(already.hands)} hand{'s' if len(already.hands) != 1 else ''}): opened it, no copy made."
+            )
             return redirect(f"/s/{already.id}")
-        session = store.create_session(get_db(), record, action="import", owner=creator()[0],
-                                       keep_limit=keep_limit())
+        session = store.create_session(get_db(), record, action="import", owner=creator()[0], keep_limit=keep_limit())
     except store.StorageFull as full:
         return storage_full(full)
     except ReaderBusy as busy:
@@ -100,12 +108,16 @@ def import_night(data: dict):
     night = store.import_night(get_db(), data, owner=creator()[0], keep_limit=keep_limit())
     remember_night(night.id)
     tables = sum(len(r.tables) for r in night.rounds)
-    flash(f"{night.name} is imported: {len(night.players)} players, {len(night.rounds)} round"
-          f"{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, each a new session with "
-          "a link of its own. Keep this page's link: it runs the night.")
+    flash(
+        f"{night.name} is imported: {len(night.players)} players, {len(night.rounds)} round"
+        f"{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, each a new session with "
+        "a link of its own. Keep this page's link: it runs the night."
+    )
     if "circle" in data:
-        flash(f"This was a night of the circle {data['circle']}: it is imported as a night of its own, "
-              "without the circle (its tables are not evenings of the circle here).")
+        flash(
+            f"This was a night of the circle {data['circle']}: it is imported as a night of its own, "
+            "without the circle (its tables are not evenings of the circle here)."
+        )
     return redirect(f"/night/{night.id}")
 
 
@@ -123,9 +135,15 @@ def favicon():
 def manifest():
     icon = {"type": "image/png"}
     data = {
-        "name": "Gleek scorekeeper", "short_name": "Gleek", "start_url": "/", "display": "standalone",
-        "background_color": "#14231c", "theme_color": "#14231c",
-        "icons": [dict(icon, src=url_for("static", filename="icons/icon-192.png"), sizes="192x192"),
-                  dict(icon, src=url_for("static", filename="icons/icon-512.png"), sizes="512x512")],
+        "name": "Gleek scorekeeper",
+        "short_name": "Gleek",
+        "start_url": "/",
+        "display": "standalone",
+        "background_color": "#14231c",
+        "theme_color": "#14231c",
+        "icons": [
+            dict(icon, src=url_for("static", filename="icons/icon-192.png"), sizes="192x192"),
+            dict(icon, src=url_for("static", filename="icons/icon-512.png"), sizes="512x512"),
+        ],
     }
     return Response(json.dumps(data), mimetype="application/manifest+json")

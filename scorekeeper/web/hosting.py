@@ -15,7 +15,7 @@ from .. import store
 from ..db import get_db
 
 bp = Blueprint("hosting", __name__)
-EXPIRY_EVERY = 3600.0   # seconds between two checks for expired sessions, per process
+EXPIRY_EVERY = 3600.0  # seconds between two checks for expired sessions, per process
 HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCLES_PER_ADDRESS": 20}
 
 
@@ -36,7 +36,7 @@ def healthz():
     """200 when the database answers a query, else 503 (nothing cached: it asks each time)."""
     try:
         get_db().execute("select count(*) from sessions").fetchone()
-    except Exception as error:   # noqa: BLE001 - any failure is the answer
+    except Exception as error:  # noqa: BLE001 - any failure is the answer
         response = jsonify(database="not answering", error=type(error).__name__)
         response.status_code = 503
     else:
@@ -69,8 +69,12 @@ class Expiry:
             if removed:
                 app.logger.info("removed %d session(s) untouched for %s days", len(removed), days)
             if circles:
-                app.logger.info("removed %d circle(s) unused for %s days, with their %d evening(s)",
-                                len(circles), days, len(evenings))
+                app.logger.info(
+                    "removed %d circle(s) unused for %s days, with their %d evening(s)",
+                    len(circles),
+                    days,
+                    len(evenings),
+                )
             return removed + evenings
         finally:
             self.lock.release()

@@ -23,8 +23,13 @@ from .nights import bp, changed, load_night, number_of
 def rename(key):
     name = request.form.get("name", "")
     based_on = number_of(request.form.get("version"))
-    return changed(key, lambda night: store.rename_night(get_db(), night.id, name, based_on), "name",
-                   f"The night is called {name.strip()} now.", "#the-night")
+    return changed(
+        key,
+        lambda night: store.rename_night(get_db(), night.id, name, based_on),
+        "name",
+        f"The night is called {name.strip()} now.",
+        "#the-night",
+    )
 
 
 @bp.get("/night/<key>/delete")
@@ -48,11 +53,12 @@ def delete(key):
     night = load_night(key)
     try:
         kept = store.delete_night(get_db(), night.id)
-    except store.NotFound:   # the first tap, a moment before
+    except store.NotFound:  # the first tap, a moment before
         flash("That club night is deleted already: nothing more was deleted.")
         return redirect("/")
     cookie["nights"] = [k for k in cookie.get("nights", []) if k != night.id]
     sessions = {0: "", 1: " Its table's session is kept, at its own link."}.get(
-        kept, f" Its {kept} tables' sessions are kept, each at its own link.")
+        kept, f" Its {kept} tables' sessions are kept, each at its own link."
+    )
     flash(f"{night.name} is deleted: its organizer's and standings links lead nowhere now.{sessions}")
     return redirect("/")

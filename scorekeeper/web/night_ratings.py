@@ -33,8 +33,9 @@ def ratings_key(db, circle: store.Circle | None) -> tuple | None:
     return evenings_key(db, circle) if circle is not None else None
 
 
-def night_ratings(db, night: store.Night, circle: store.Circle | None,
-                  tables: Sequence[TableResult]) -> dict[str, Rating]:
+def night_ratings(
+    db, night: store.Night, circle: store.Circle | None, tables: Sequence[TableResult]
+) -> dict[str, Rating]:
     """Each of the night's players' rating, by name. ``tables``: tonight's tables
     with a hand saved, in the order played (round by round)."""
     if circle is None:

@@ -30,19 +30,19 @@ class Played(NamedTuple):
 
 
 class NightResults(NamedTuple):
-    results: list[TableResult]    # the played tables' results, round by round
-    gone: list[tuple[int, int]]   # (round, table) of tables whose session was deleted
+    results: list[TableResult]  # the played tables' results, round by round
+    gone: list[tuple[int, int]]  # (round, table) of tables whose session was deleted
 
 
 def night_results(db, night: store.Night) -> NightResults:
     path = current_app.config["DATABASE"]
     played, gone = [], []
-    name_of = {p.id: p.name for p in night.players}   # 450 seats of 90 players: not a search each
+    name_of = {p.id: p.name for p in night.players}  # 450 seats of 90 players: not a search each
     for drawn in night.rounds:
         for table in drawn.tables:
             if table.session_gone:
                 gone.append((drawn.number, table.number))
-            elif table.hand_count:   # not played yet: no placing, not even a tie
+            elif table.hand_count:  # not played yet: no placing, not even a tie
                 played.append(Played(drawn.number, table, tuple(name_of[p] for p in table.seats)))
     found = {}
     for p in played:
@@ -60,7 +60,7 @@ def _key(path: str, p: Played) -> tuple:
 
 
 def _kept_or_settled(db, path: str, night_id: str, missing: list[Played]) -> dict:
-    code = store.rules_code()   # as the circles' kept figures are coded: a deploy of other rules settles again
+    code = store.rules_code()  # as the circles' kept figures are coded: a deploy of other rules settles again
     rows = store.kept_results(db, night_id)
     found, fresh = {}, []
     for p in missing:
@@ -74,7 +74,7 @@ def _kept_or_settled(db, path: str, night_id: str, missing: list[Played]) -> dic
     if fresh:
         try:
             store.keep_results(db, fresh)
-        except Exception as error:   # pragma: no cover - a busy or full database: the standings are still shown
+        except Exception as error:  # pragma: no cover - a busy or full database: the standings are still shown
             current_app.logger.warning("club night table results not kept: %s", error)
     return found
 
@@ -83,5 +83,6 @@ def _settled(db, p: Played, code: str) -> store.KeptResult:
     """The table read and settled now, at the version read (a save since the night
     was read is kept by its own version, never by the older one)."""
     session = store.get_session(db, p.table.session_id)
-    return store.KeptResult(session.id, session.version, code, len(session.hands),
-                            tuple(settlement_of(session).balances))
+    return store.KeptResult(
+        session.id, session.version, code, len(session.hands), tuple(settlement_of(session).balances)
+    )

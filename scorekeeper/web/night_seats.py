@@ -29,17 +29,20 @@ class NextSeat:
 
     player: str
     round: int
-    table: int | None     # None: at no table in that round
-    seat: int | None      # 1 to 3; 1 deals first
+    table: int | None  # None: at no table in that round
+    seat: int | None  # 1 to 3; 1 deals first
     sitting_out: bool
-    gone: bool = False    # the table's session was deleted since it was drawn
-    link: str | None = None   # the player's own link at that table, where it has one
+    gone: bool = False  # the table's session was deleted since it was drawn
+    link: str | None = None  # the player's own link at that table, where it has one
 
     @property
     def words(self) -> str:
         if self.table is not None:
-            return (f"round {self.round}, table {self.table}, seat {self.seat}"
-                    + (" (deals first)" if self.seat == 1 else "") + (" (its session was deleted)" if self.gone else ""))
+            return (
+                f"round {self.round}, table {self.table}, seat {self.seat}"
+                + (" (deals first)" if self.seat == 1 else "")
+                + (" (its session was deleted)" if self.gone else "")
+            )
         if self.sitting_out:
             return f"sitting out round {self.round}"
         return f"not seated in round {self.round} (left the night)"
@@ -53,9 +56,9 @@ class NightPlace:
     round: int
     table: int
     standings_url: str
-    next_round: int | None             # the latest round drawn after this table's (None: none yet)
+    next_round: int | None  # the latest round drawn after this table's (None: none yet)
     next: tuple[NextSeat | None, ...]  # per seat of this table (None: no later round drawn)
-    own_links: tuple[str, ...]         # each seat's own link at this table (empty for an older table)
+    own_links: tuple[str, ...]  # each seat's own link at this table (empty for an older table)
 
     @property
     def last_round(self) -> bool:
@@ -71,17 +74,22 @@ def night_place(table: Table) -> NightPlace | None:
         return None
     try:
         night = store.get_night(db, where.night_id)
-    except store.NotFound:   # deleted a moment ago
+    except store.NotFound:  # deleted a moment ago
         return None
     this = next(t for t in night.round(where.round).tables if t.number == where.table)
     later = [r for r in night.rounds if r.number > where.round]
     upcoming = later[-1] if later else None
     base = public_base_url()
     own = store.seat_links(db, table.session.id, make=False) or ()
-    return NightPlace(night, where.round, where.table, f"{base}/n/{night.watch_id}",
-                      upcoming.number if upcoming else None,
-                      tuple(next_seat(night, upcoming, p, base) if upcoming else None for p in this.seats),
-                      tuple(f"{base}/p/{token}" for token in own))
+    return NightPlace(
+        night,
+        where.round,
+        where.table,
+        f"{base}/n/{night.watch_id}",
+        upcoming.number if upcoming else None,
+        tuple(next_seat(night, upcoming, p, base) if upcoming else None for p in this.seats),
+        tuple(f"{base}/p/{token}" for token in own),
+    )
 
 
 def next_seat(night: store.Night, drawn: store.NightRound, player_id: int, base: str) -> NextSeat:
@@ -90,8 +98,15 @@ def next_seat(night: store.Night, drawn: store.NightRound, player_id: int, base:
         if player_id in t.seats:
             seat = t.seats.index(player_id)
             links = None if t.session_gone else store.seat_links(get_db(), t.session_id, make=False)
-            return NextSeat(name, drawn.number, t.number, seat + 1, False, t.session_gone,
-                            f"{base}/p/{links[seat]}" if links else None)
+            return NextSeat(
+                name,
+                drawn.number,
+                t.number,
+                seat + 1,
+                False,
+                t.session_gone,
+                f"{base}/p/{links[seat]}" if links else None,
+            )
     return NextSeat(name, drawn.number, None, None, player_id in drawn.byes)
 
 
@@ -107,8 +122,9 @@ def night_part(table: Table):
         return make_response("", 204)
     if request.args.get("v") == str(place.night.version):
         return make_response("", 204)
-    response = make_response(render_template("_night_seat.html", place=place, table=table,
-                                             poll_seconds=poll_seconds(), part_only=True))
+    response = make_response(
+        render_template("_night_seat.html", place=place, table=table, poll_seconds=poll_seconds(), part_only=True)
+    )
     response.headers["Vary"] = "HX-Request"
     return response
 

@@ -28,7 +28,7 @@ bp = Blueprint("night_sheets", __name__)
 
 @bp.get("/night/<key>/sheet.pdf")
 def organizer_sheet(key):
-    night = load_night(key)   # a night with a PIN: only in a browser that unlocked it
+    night = load_night(key)  # a night with a PIN: only in a browser that unlocked it
     return night_sheet(night, f"/night/{night.id}", organizer=True)
 
 
@@ -44,15 +44,29 @@ def night_sheet(night: store.Night, back: str, organizer: bool):
     db = get_db()
     key = ("night", config["DATABASE"], night.id, store.night_live_key(db, night.watch_id), chosen)
 
-    def parts():   # once the renderer has a place for it
+    def parts():  # once the renderer has a place for it
         current = store.get_night(db, night.id)
-        return night_pdf_parts(store.night_data(db, current), store.night_text(db, current), chosen,
-                               printed=sheet_zone_now())
+        return night_pdf_parts(
+            store.night_data(db, current), store.night_text(db, current), chosen, printed=sheet_zone_now()
+        )
+
     try:
-        pdf = PDFS.get(key, lambda: render_pdf(
-            key, None, chosen, config["PDF_WAITING"], os.path.join(current_app.instance_path, "season-pdf.lock"),
-            scorer=organizer, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
-            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_night_pdf, lane=SEASONS))
+        pdf = PDFS.get(
+            key,
+            lambda: render_pdf(
+                key,
+                None,
+                chosen,
+                config["PDF_WAITING"],
+                os.path.join(current_app.instance_path, "season-pdf.lock"),
+                scorer=organizer,
+                client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
+                per_minute=config["PDF_RENDERS_PER_MINUTE"],
+                parts_of=parts,
+                printer=print_night_pdf,
+                lane=SEASONS,
+            ),
+        )
     except (Busy, TooMany) as refused:
         if isinstance(refused, Failed):
             current_app.logger.error("The PDF renderer process failed for a club night's sheet")

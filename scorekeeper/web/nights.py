@@ -63,11 +63,12 @@ MAX_ROUND_MINUTES = 600
 
 # ------------------------------------------------------------------ the new-night form
 
+
 @dataclass
 class NightForm:
     values: dict
     problems: dict
-    settings: dict | None     # create_night's keyword arguments, where the form will do
+    settings: dict | None  # create_night's keyword arguments, where the form will do
 
 
 def read_night_form(form, players: list) -> NightForm:
@@ -75,10 +76,10 @@ def read_night_form(form, players: list) -> NightForm:
     stake, date: ``forms.parse_new_session``, with stand-in names), its rounds and
     what its standings rank by."""
     values = {k: form.get(k, "") for k in form.keys()}
-    values["present"] = form.getlist("present")   # a circle's members ticked, kept ticked
+    values["present"] = form.getlist("present")  # a circle's members ticked, kept ticked
     problems = forms.Problems()
     fields = MultiDict(form)
-    for seat in SEATS:   # the table's names come from the draw: stand-ins for the form's checks
+    for seat in SEATS:  # the table's names come from the draw: stand-ins for the form's checks
         fields[f"player_{seat}"] = f"Seat {seat + 1}"
     fields["title"] = ""
     parsed = forms.parse_new_session(fields)
@@ -92,32 +93,56 @@ def read_night_form(form, players: list) -> NightForm:
     rank_by = form.get("rank_by", "placings")
     if rank_by not in store.RANK_BY:
         problems.bad("rank_by", "Rank the players by placings or by counters.")
-    pin = parsed.pin   # checked as a table's PIN is (4 to 8 digits)
-    values.pop("pin", None)   # never echoed back into the page
+    pin = parsed.pin  # checked as a table's PIN is (4 to 8 digits)
+    values.pop("pin", None)  # never echoed back into the page
     if problems:
         return NightForm(values, dict(problems), None)
     record = parsed.record
-    return NightForm(values, {}, {
-        "name": form.get("name", ""), "players": players, "rulebook": record["rulebook"],
-        "options": record["options"], "stake": record.get("stake"), "rounds": rounds, "rank_by": rank_by,
-        "last_by_standings": form.get("last_by_standings") == "on", "played_on": record.get("played_on"),
-        "pin_hash": pin_hash_of(pin) if pin else None})
+    return NightForm(
+        values,
+        {},
+        {
+            "name": form.get("name", ""),
+            "players": players,
+            "rulebook": record["rulebook"],
+            "options": record["options"],
+            "stake": record.get("stake"),
+            "rounds": rounds,
+            "rank_by": rank_by,
+            "last_by_standings": form.get("last_by_standings") == "on",
+            "played_on": record.get("played_on"),
+            "pin_hash": pin_hash_of(pin) if pin else None,
+        },
+    )
 
 
 def new_night_page(values: dict, problems: dict, circle_view=None, status: int = 200):
-    return render_template("night_new.html", values=values, problems=problems, books=BOOKS,
-                           stakes=forms.STAKE_LABELS, currencies=forms.CURRENCIES, view=circle_view,
-                           circle=circle_view.circle if circle_view else None), status
+    return render_template(
+        "night_new.html",
+        values=values,
+        problems=problems,
+        books=BOOKS,
+        stakes=forms.STAKE_LABELS,
+        currencies=forms.CURRENCIES,
+        view=circle_view,
+        circle=circle_view.circle if circle_view else None,
+    ), status
 
 
 def default_values() -> dict:
-    return {"rulebook": DEFAULT_BOOK, "played_on": forms.today(), "stake": "", "rounds": "4",
-            "rank_by": "placings", "name": "Club night"}
+    return {
+        "rulebook": DEFAULT_BOOK,
+        "played_on": forms.today(),
+        "stake": "",
+        "rounds": "4",
+        "rank_by": "placings",
+        "name": "Club night",
+    }
 
 
 def start(form, players: list, circle_view=None):
     """A night made from the form (and its players), or the form again with what was wrong (422)."""
-    try:   # a new night counts as a new session does
+    try:  # a new night counts as a new session does
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
@@ -125,8 +150,9 @@ def start(form, players: list, circle_view=None):
     if parsed.settings is None:
         return new_night_page(parsed.values, parsed.problems, circle_view, 422)
     try:
-        night = store.create_night(get_db(), circle_id=circle_view.circle.id if circle_view else None,
-                                   owner=creator()[0], **parsed.settings)
+        night = store.create_night(
+            get_db(), circle_id=circle_view.circle.id if circle_view else None, owner=creator()[0], **parsed.settings
+        )
     except store.Refused as refused:
         problems = forms.Problems()
         for p in refused.problems:
@@ -166,13 +192,16 @@ def create_circle_night(key):
 
 # ------------------------------------------------------------------ the organizer's page
 
+
 def no_night():
     """A night's link that leads nowhere (deleted, or mistyped): a 404 that says so."""
     abort(make_response(render_template("error.html", title="No club night here", message=NO_NIGHT), 404))
 
 
-NO_NIGHT = ("This club night is not here: its organizer deleted it, or the link is not complete. "
-            "Its tables' sessions are kept, each at its own link.")
+NO_NIGHT = (
+    "This club night is not here: its organizer deleted it, or the link is not complete. "
+    "Its tables' sessions are kept, each at its own link."
+)
 
 
 def load_night(key: str) -> store.Night:
@@ -184,8 +213,14 @@ def load_night(key: str) -> store.Night:
     if not night_unlocked(night):
         if request.method == "GET":
             abort(redirect(f"/night/{night.id}/unlock"))
-        abort(make_response(render_template("error.html", title="Locked",
-                                            message="This night has a PIN: unlock it to make changes."), 403))
+        abort(
+            make_response(
+                render_template(
+                    "error.html", title="Locked", message="This night has a PIN: unlock it to make changes."
+                ),
+                403,
+            )
+        )
     return night
 
 
@@ -202,7 +237,9 @@ def night_unlocked(night: store.Night) -> bool:
 
 
 def unlock_night(night: store.Night) -> None:
-    cookie["nights_unlocked"] = [night.id] + [k for k in cookie.get("nights_unlocked", []) if k != night.id][:REMEMBERED]
+    cookie["nights_unlocked"] = [night.id] + [k for k in cookie.get("nights_unlocked", []) if k != night.id][
+        :REMEMBERED
+    ]
 
 
 @bp.route("/night/<key>/unlock", methods=["GET", "POST"])
@@ -231,11 +268,16 @@ def organizer_context(night: store.Night, problems: dict | None = None) -> dict:
     base = public_base_url()
     standings_url = f"{base}/n/{night.watch_id}"
     links = {t.session_id: f"{base}/s/{t.session_id}" for r in night.rounds for t in r.tables}
-    return {"book": BOOKS[night.rulebook], "problems": problems or {},
-            "standings_url": standings_url, "standings_qr": qr_svg(standings_url), "links": links,
-            # QR codes for the latest round's tables only: the phones of a round past have their link already
-            "qrs": {t.session_id: qr_svg(links[t.session_id]) for t in (night.rounds[-1].tables if night.rounds else ())},
-            "next_round": len(night.rounds) + 1}
+    return {
+        "book": BOOKS[night.rulebook],
+        "problems": problems or {},
+        "standings_url": standings_url,
+        "standings_qr": qr_svg(standings_url),
+        "links": links,
+        # QR codes for the latest round's tables only: the phones of a round past have their link already
+        "qrs": {t.session_id: qr_svg(links[t.session_id]) for t in (night.rounds[-1].tables if night.rounds else ())},
+        "next_round": len(night.rounds) + 1,
+    }
 
 
 @bp.get("/night/<key>")
@@ -251,8 +293,9 @@ def refused_here(night: store.Night, refused: store.Refused, field: str):
     for line in refused.lines():
         problems.bad(field, line)
     key = store.night_live_key(get_db(), night.watch_id)
-    return render_template("night.html", **page_context(night, key, False),
-                           **organizer_context(night, dict(problems))), 422
+    return render_template(
+        "night.html", **page_context(night, key, False), **organizer_context(night, dict(problems))
+    ), 422
 
 
 def changed(key: str, change, field: str, done, anchor: str = ""):
@@ -266,9 +309,8 @@ def changed(key: str, change, field: str, done, anchor: str = ""):
         return refused_here(night, refused, field)
     except store.NotFound:
         abort(404)
-    except store.StaleEdit:   # a second tap, or another organizer's phone, changed it first
-        flash("The night changed a moment ago (a second tap?): here it is as it is now. "
-              "Nothing more was changed.")
+    except store.StaleEdit:  # a second tap, or another organizer's phone, changed it first
+        flash("The night changed a moment ago (a second tap?): here it is as it is now. Nothing more was changed.")
         return redirect(f"/night/{night.id}{anchor}")
     flash(done() if callable(done) else done)
     return redirect(f"/night/{night.id}{anchor}")
@@ -296,7 +338,7 @@ def draw_round(key):
     try:
         store.draw_round(get_db(), night.id, number, ranked, owner=creator()[0], keep_limit=keep_limit())
     except store.Refused as refused:
-        if load_night(key).round(number) is not None:   # a second tap while the first was drawing it
+        if load_night(key).round(number) is not None:  # a second tap while the first was drawing it
             flash(f"Round {number} is drawn already: here are its tables.")
             return redirect(f"/night/{night.id}#round-{number}")
         return refused_here(night, refused, "round")
@@ -309,9 +351,13 @@ def draw_round(key):
 @bp.post("/night/<key>/rounds/<int:number>/redraw")
 def redraw_round(key, number):
     based_on = number_of(request.form.get("version"))
-    return changed(key, lambda night: store.redraw_round(get_db(), night.id, number, based_on=based_on),
-                   f"round_{number}",
-                   f"Round {number} is drawn again: the tables keep their links.", f"#round-{number}")
+    return changed(
+        key,
+        lambda night: store.redraw_round(get_db(), night.id, number, based_on=based_on),
+        f"round_{number}",
+        f"Round {number} is drawn again: the tables keep their links.",
+        f"#round-{number}",
+    )
 
 
 @bp.post("/night/<key>/rounds/<int:number>/swap")
@@ -323,8 +369,7 @@ def swap_players(key, number):
             raise store.Refused([f"Choose two different players of round {number} to swap."])
         store.swap_players(get_db(), night.id, number, one, other, based_on=number_of(request.form.get("version")))
 
-    return changed(key, swap, f"round_{number}", f"Two players of round {number} changed places.",
-                   f"#round-{number}")
+    return changed(key, swap, f"round_{number}", f"Two players of round {number} changed places.", f"#round-{number}")
 
 
 @bp.post("/night/<key>/rounds/<int:number>/end")
@@ -336,15 +381,20 @@ def round_end(key, number):
         if raw == "":
             ends_at = None
         elif raw.isdigit() and 1 <= int(raw) <= MAX_ROUND_MINUTES:
-            ends_at = (datetime.datetime.now(datetime.timezone.utc)
-                       + datetime.timedelta(minutes=int(raw))).isoformat(timespec="seconds")
+            ends_at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=int(raw))).isoformat(
+                timespec="seconds"
+            )
         else:
             raise store.Refused([f"A round ends 1 to {MAX_ROUND_MINUTES} minutes from now (or leave it empty)."])
         store.set_round_end(get_db(), night.id, number, ends_at)
 
-    return changed(key, set_end, f"round_{number}",
-                   f"Round {number} ends in {raw} minutes." if raw else f"Round {number} has no end time.",
-                   f"#round-{number}")
+    return changed(
+        key,
+        set_end,
+        f"round_{number}",
+        f"Round {number} ends in {raw} minutes." if raw else f"Round {number} has no end time.",
+        f"#round-{number}",
+    )
 
 
 @bp.post("/night/<key>/players")
@@ -354,8 +404,10 @@ def add_player(key):
 
     def add(night):
         arrival = store.add_player(get_db(), night.id, name)
-        said.append(f"{arrival.player.name} is seated from the next round drawn."
-                    + (f" {arrival.player.name} joined the circle." if arrival.joined else ""))
+        said.append(
+            f"{arrival.player.name} is seated from the next round drawn."
+            + (f" {arrival.player.name} joined the circle." if arrival.joined else "")
+        )
 
     return changed(key, add, "players", lambda: said[0], "#players")
 
@@ -364,30 +416,40 @@ def add_player(key):
 def drop_player(key, player_id):
     night = load_night(key)
     player = night.player(player_id)
-    return changed(key, lambda n: store.drop_player(get_db(), n.id, player_id), "players",
-                   f"{player.name if player else 'The player'} is seated no more from the next round drawn.",
-                   "#players")
+    return changed(
+        key,
+        lambda n: store.drop_player(get_db(), n.id, player_id),
+        "players",
+        f"{player.name if player else 'The player'} is seated no more from the next round drawn.",
+        "#players",
+    )
 
 
 @bp.post("/night/<key>/rank")
 def rank_by(key):
     choice = request.form.get("rank_by", "")
-    return changed(key, lambda night: store.set_rank_by(get_db(), night.id, choice), "rank_by",
-                   f"The standings rank by {choice}.", "#standings")
+    return changed(
+        key,
+        lambda night: store.set_rank_by(get_db(), night.id, choice),
+        "rank_by",
+        f"The standings rank by {choice}.",
+        "#standings",
+    )
 
 
 # ------------------------------------------------------------------ the standings
 
+
 @dataclass(frozen=True)
 class NightFigures:
-    overall: list            # ``club.standings.Standing``s, best first
-    rounds: dict             # round number -> its tables' ``TableResult``s
+    overall: list  # ``club.standings.Standing``s, best first
+    rounds: dict  # round number -> its tables' ``TableResult``s
     rank_by: str
     other: str
     tiebreaks: str
-    gone: list               # (round, table) of tables whose session was deleted
-    ratings: dict            # name -> ``club.ratings.Rating`` (night_ratings.py)
-    circle_ratings: bool     # over the circle's evenings (else tonight's tables alone)
+    gone: list  # (round, table) of tables whose session was deleted
+    ratings: dict  # name -> ``club.ratings.Rating`` (night_ratings.py)
+    circle_ratings: bool  # over the circle's evenings (else tonight's tables alone)
 
 
 def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
@@ -395,8 +457,16 @@ def _figures(night: store.Night, circle: store.Circle | None) -> NightFigures:
     results, gone = night_results(db, night)
     overall = standings(results, night.rank_by, [p.name for p in night.players])
     other = "counters" if night.rank_by == "placings" else "placings"
-    return NightFigures(overall, by_round(results), night.rank_by, other, TIEBREAKS[night.rank_by], gone,
-                        night_ratings(db, night, circle, results), circle is not None)
+    return NightFigures(
+        overall,
+        by_round(results),
+        night.rank_by,
+        other,
+        TIEBREAKS[night.rank_by],
+        gone,
+        night_ratings(db, night, circle, results),
+        circle is not None,
+    )
 
 
 def night_standings(night: store.Night, live_key: str | None = None) -> NightFigures:
@@ -406,8 +476,9 @@ def night_standings(night: store.Night, live_key: str | None = None) -> NightFig
     db = get_db()
     key = live_key or store.night_live_key(db, night.watch_id)
     circle = circle_of_night(db, night)
-    return STANDINGS.get((current_app.config["DATABASE"], night.id, key, ratings_key(db, circle)),
-                         lambda: _figures(night, circle))
+    return STANDINGS.get(
+        (current_app.config["DATABASE"], night.id, key, ratings_key(db, circle)), lambda: _figures(night, circle)
+    )
 
 
 def watched(watch_id: str) -> tuple[store.Night, str]:
@@ -420,22 +491,30 @@ def watched(watch_id: str) -> tuple[store.Night, str]:
 
 def night_at(watch_id: str, key: str) -> store.Night:
     """The night as read once its live key was ``key`` (kept by it)."""
-    return WATCHED.get((current_app.config["DATABASE"], watch_id, key),
-                       lambda: store.get_night_by_watch_id(get_db(), watch_id))
+    return WATCHED.get(
+        (current_app.config["DATABASE"], watch_id, key), lambda: store.get_night_by_watch_id(get_db(), watch_id)
+    )
 
 
 def standings_context(night: store.Night, key: str, screen: bool) -> dict:
     current = night.rounds[-1] if night.rounds else None
-    return {"night": night, "figures": night_standings(night, key), "live_key": key, "screen": screen,
-            "current": current, "poll_seconds": current_app.config["NIGHT_POLL_SECONDS"],
-            "live_url": f"/n/{night.watch_id}{'/screen' if screen else ''}/live"}
+    return {
+        "night": night,
+        "figures": night_standings(night, key),
+        "live_key": key,
+        "screen": screen,
+        "current": current,
+        "poll_seconds": current_app.config["NIGHT_POLL_SECONDS"],
+        "live_url": f"/n/{night.watch_id}{'/screen' if screen else ''}/live",
+    }
 
 
 def page_context(night: store.Night, key: str, screen: bool) -> dict:
     """A page's context with its polled part as rendered for the polls (``live_parts``)."""
     parts = live_parts(night, key)
-    return standings_context(night, key, screen) | {"standings_part": Markup(parts.screen if screen else
-                                                                             parts.standings)}
+    return standings_context(night, key, screen) | {
+        "standings_part": Markup(parts.screen if screen else parts.standings)
+    }
 
 
 @bp.get("/n/<watch_id>")
@@ -472,8 +551,8 @@ def live(watch_id, big):
 
 
 class LiveParts(NamedTuple):
-    standings: str   # the public standings' polled part
-    screen: str      # the big screen's
+    standings: str  # the public standings' polled part
+    screen: str  # the big screen's
 
 
 def live_parts(night: store.Night, key: str) -> LiveParts:
@@ -485,8 +564,15 @@ def live_parts(night: store.Night, key: str) -> LiveParts:
         return kept
     # a poll that comes while the save's thread renders this key waits for that rendering
     with RENDERING[hash(night.id) % len(RENDERING)]:
-        return PARTS.get(kept_as, lambda: LiveParts(
-            *(render_template("_night_standings.html", **standings_context(night, key, big)) for big in (False, True))))
+        return PARTS.get(
+            kept_as,
+            lambda: LiveParts(
+                *(
+                    render_template("_night_standings.html", **standings_context(night, key, big))
+                    for big in (False, True)
+                )
+            ),
+        )
 
 
 def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None, read_at: int) -> None:
@@ -496,7 +582,7 @@ def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None, read_a
     if files is None:
         return
     if not files.keep_night(watch_id, key, *((part.encode() for part in parts) if parts else (None, None)), read_at):
-        files.forget([watch_id], "n")   # could not be written: the app answers, nothing older is sent
+        files.forget([watch_id], "n")  # could not be written: the app answers, nothing older is sent
 
 
 def renew_standings(app, watch_id: str) -> None:
@@ -509,7 +595,7 @@ def renew_standings(app, watch_id: str) -> None:
         try:
             key = store.night_live_key(get_db(), watch_id)
             night = night_at(watch_id, key)
-        except store.NotFound:   # the night deleted: nothing left of it for the front
+        except store.NotFound:  # the night deleted: nothing left of it for the front
             files = app.extensions.get("scorekeeper.front_polls")
             if files is not None:
                 files.forget([watch_id], "n")

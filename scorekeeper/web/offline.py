@@ -21,7 +21,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, request
 
 bp = Blueprint("offline", __name__)
-KEPT = (".css", ".js", ".png", ".svg")   # what the worker keeps (never itself)
+KEPT = (".css", ".js", ".png", ".svg")  # what the worker keeps (never itself)
 YEAR = 365 * 24 * 3600
 
 
@@ -50,8 +50,11 @@ class Assets:
 
     def kept(self) -> list[str]:
         """The files the worker keeps, as paths under static/."""
-        return sorted(p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*")
-                      if p.is_file() and p.suffix in KEPT and p.name != "sw.js")
+        return sorted(
+            p.relative_to(self.folder).as_posix()
+            for p in self.folder.rglob("*")
+            if p.is_file() and p.suffix in KEPT and p.name != "sw.js"
+        )
 
 
 def assets(app=None) -> Assets:
@@ -71,7 +74,7 @@ def service_worker():
     head = f"const VERSION = {json.dumps(version)};\nconst ASSETS = {json.dumps(urls)};\n"
     response = Response(head + source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    response.add_etag()   # the browser's update check on each visit: 304 while nothing changed
+    response.add_etag()  # the browser's update check on each visit: 304 while nothing changed
     return response.make_conditional(request)
 
 
@@ -85,7 +88,11 @@ def init_app(app) -> None:
 
     @app.after_request
     def immutable_when_versioned(response):
-        if (request.endpoint == "static" and response.status_code == 200 and request.args.get("v")
-                and request.args["v"] == assets(app).version_of(request.view_args.get("filename", ""))):
+        if (
+            request.endpoint == "static"
+            and response.status_code == 200
+            and request.args.get("v")
+            and request.args["v"] == assets(app).version_of(request.view_args.get("filename", ""))
+        ):
             response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
         return response

@@ -48,7 +48,7 @@ class Posted:
 
     based_on: int | None
     due: store.Due | None
-    paid_by: str | None    # the member's name, None if the form named nobody
+    paid_by: str | None  # the member's name, None if the form named nobody
     paid_on: str
 
 
@@ -64,14 +64,23 @@ def posted(circle: store.Circle) -> Posted:
     due = None
     if payer is not None and payee is not None and amount is not None and evenings:
         due = store.Due(payer, payee, amount, form.get("currency") or "counters", evenings)
-    return Posted(number(form.get("based_on")), due, circle.names().get(number(form.get("paid_by"))),
-                  form.get("paid_on", "").strip())
+    return Posted(
+        number(form.get("based_on")),
+        due,
+        circle.names().get(number(form.get("paid_by"))),
+        form.get("paid_on", "").strip(),
+    )
 
 
 def due_of(debt) -> store.Due:
     """A debt as the season computes it (members as ``#id``), as the store marks it paid."""
-    return store.Due(member_of(debt.payer), member_of(debt.payee), debt.amount, debt.currency or "counters",
-                     tuple(sorted(debt.evenings)))
+    return store.Due(
+        member_of(debt.payer),
+        member_of(debt.payee),
+        debt.amount,
+        debt.currency or "counters",
+        tuple(sorted(debt.evenings)),
+    )
 
 
 def settled_now(db, circle: store.Circle, evening: str | None = None) -> list[str]:
@@ -96,7 +105,7 @@ def mark_paid(db, circle: store.Circle, form: Posted, evening: str | None = None
         raise store.Refused(["Say who marks it paid."])
     if form.due is None or form.based_on is None:
         raise NotOwed(changed_line())
-    figures(db, circle.id)   # settled before the write lock is taken; inside it they are read back from memory
+    figures(db, circle.id)  # settled before the write lock is taken; inside it they are read back from memory
     with store.paying(db, circle.id, form.based_on, exact=False) as till:
         done = till.marked_already(form.due)
         if done is not None:
@@ -133,8 +142,10 @@ def settle_evening(db, circle: store.Circle, session_id: str, form: Posted) -> s
 
 
 def changed_line() -> str:
-    return ("What is owed changed since this page was shown (a payment was marked, or a hand saved): "
-            "nothing was marked. Here is what is owed now; mark it again if it is still owed.")
+    return (
+        "What is owed changed since this page was shown (a payment was marked, or a hand saved): "
+        "nothing was marked. Here is what is owed now; mark it again if it is still owed."
+    )
 
 
 def stale_line(db, circle: store.Circle, due: store.Due) -> str:
@@ -145,9 +156,11 @@ def stale_line(db, circle: store.Circle, due: store.Due) -> str:
 
 def marked_line(circle: store.Circle, due: store.Due, done: store.Payment) -> str:
     names = circle.names()
-    return (f"{names.get(due.payer, '?')} paying {names.get(due.payee, '?')} "
-            f"{amount_text(due.amount, None if due.unit == 'counters' else due.unit)} is marked paid already "
-            f"(by {done.paid_by}, on {done.paid_on}): nothing was marked twice.")
+    return (
+        f"{names.get(due.payer, '?')} paying {names.get(due.payee, '?')} "
+        f"{amount_text(due.amount, None if due.unit == 'counters' else due.unit)} is marked paid already "
+        f"(by {done.paid_by}, on {done.paid_on}): nothing was marked twice."
+    )
 
 
 def settled_line(db, circle: store.Circle, session_id: str) -> str:
@@ -160,10 +173,12 @@ def taken_back_line() -> str:
 
 
 def paid_line(circle: store.Circle, till: store.Paying) -> str:
-    """"Cat paid Ann 4s 4d." for each payment marked, and the evenings it settled."""
+    """ "Cat paid Ann 4s 4d." for each payment marked, and the evenings it settled."""
     names = circle.names()
-    lines = [f"{names[p.payer]} paid {names[p.payee]} {amount_text(p.amount, None if p.unit == 'counters' else p.unit)}."
-             for p in till.marked]
+    lines = [
+        f"{names[p.payer]} paid {names[p.payee]} {amount_text(p.amount, None if p.unit == 'counters' else p.unit)}."
+        for p in till.marked
+    ]
     if till.closed:
         named = evening_names(store.evening_links(get_db(), circle.id))
         lines.append(f"Settled: {'; '.join(name for key, name in named.items() if key in till.closed)}.")
@@ -171,6 +186,7 @@ def paid_line(circle: store.Circle, till: store.Paying) -> str:
 
 
 # ------------------------------------------------------------------ an evening's Settle up page
+
 
 def evening_circle(table) -> store.Circle:
     circle_id = store.circle_of_session(get_db(), table.session.id)

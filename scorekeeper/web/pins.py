@@ -18,14 +18,18 @@ bp = Blueprint("pins", __name__)
 
 
 def refusal(attempt: store.PinTry) -> str:
-    minutes = max(1, -(-attempt.wait // 60))   # rounded up: never less than the real wait
+    minutes = max(1, -(-attempt.wait // 60))  # rounded up: never less than the real wait
     later = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 else f"{-(-minutes // 60)} hours"
     if attempt.circle_wide:
-        return (f"Too many wrong PINs today for this circle and its evenings (they share one PIN), from several "
-                f"devices. Try again in {later}; a phone already unlocked stays unlocked.")
+        return (
+            f"Too many wrong PINs today for this circle and its evenings (they share one PIN), from several "
+            f"devices. Try again in {later}; a phone already unlocked stays unlocked."
+        )
     if attempt.table_wide:
-        return (f"Too many wrong PINs for this table today, from several devices. Try again in {later}; "
-                "a phone already unlocked stays unlocked.")
+        return (
+            f"Too many wrong PINs for this table today, from several devices. Try again in {later}; "
+            "a phone already unlocked stays unlocked."
+        )
     return f"Too many wrong PINs from this device. Try again in {later}."
 
 
@@ -49,5 +53,6 @@ def unlock_table(key):
             return redirect(table.url(then))
         else:
             problem, status = "That PIN is not right.", 403
-    return render_template("unlock.html", table=table, session=session, names=tuple(session.players),
-                           problem=problem, then=then), status
+    return render_template(
+        "unlock.html", table=table, session=session, names=tuple(session.players), problem=problem, then=then
+    ), status

@@ -22,16 +22,26 @@ def in_progress(session: store.Session, draft: store.Draft | None) -> dict | Non
     try:
         return _in_progress(session, draft)
     except READING_FAILED:
-        return {"number": draft.number, "recorded": [], "phases": [], "speaking": [],
-                "updated_at": draft.updated_at, "complete": False, "unreadable": True}
+        return {
+            "number": draft.number,
+            "recorded": [],
+            "phases": [],
+            "speaking": [],
+            "updated_at": draft.updated_at,
+            "complete": False,
+            "unreadable": True,
+        }
 
 
 def _in_progress(session: store.Session, draft: store.Draft) -> dict:
     book, names = BOOKS[session.rulebook], tuple(session.players)
     form = parse_hand(book, session.options, draft.answers, names, session.hands, draft.number)
     options = book.resolved_options(session.options)
-    phases = [(phase.title, book.phase_reasons(phase.id, form.hand, options, names))
-              for phase in book.phase_info if phase.id in form.known]
+    phases = [
+        (phase.title, book.phase_reasons(phase.id, form.hand, options, names))
+        for phase in book.phase_info
+        if phase.id in form.known
+    ]
     settled = {phase.section for phase in book.phase_info if phase.id in form.known}
     titles = {phase.section: phase.title for phase in book.phase_info}
     told = {q.key for q in book.questions if q.section in settled}  # their phase's lines say it
@@ -46,6 +56,12 @@ def _in_progress(session: store.Session, draft: store.Draft) -> dict:
             speaking.append((titles.get(q.section, q.label), f"{state.line()} — {names[state.turn]} {to}"))
         elif state.ended and q.key not in form.hand:  # a showdown waiting for the cards or the winner
             speaking.append((titles.get(q.section, q.label), f"{state.line()} — showdown: {state.outcome()}"))
-    return {"number": draft.number, "recorded": sheet_words(book, hand, options, names, form.known),
-            "phases": phases, "speaking": speaking, "updated_at": draft.updated_at, "complete": form.complete,
-            "unreadable": any(UNREADABLE in texts for texts in form.problems.values())}
+    return {
+        "number": draft.number,
+        "recorded": sheet_words(book, hand, options, names, form.known),
+        "phases": phases,
+        "speaking": speaking,
+        "updated_at": draft.updated_at,
+        "complete": form.complete,
+        "unreadable": any(UNREADABLE in texts for texts in form.problems.values()),
+    }

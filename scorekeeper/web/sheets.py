@@ -33,17 +33,21 @@ def settle_page(table, problems: list | None = None, status: int = 200):
     """The Settle up page; ``problems``: why a payment just posted was not marked (409, 422)."""
     context = table_context(table)
     settlement, session, players = context["settlement"], table.session, context["names"]
-    context.update({
-        "phase_totals": settlement.phase_totals(),
-        "payments": [{"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount}
-                     for p in settlement.payments],
-        "stake_label": stake_label(session.stake) if session.stake else None,
-        "chart": balance_chart_svg(players, settlement.running, width=380, height=240,
-                                   font=SCREEN_TYPE) if settlement.hands else "",
-        "agreement_summary": summary(session),
-        "pay_problems": problems or [],
-        **evening_payments(table, settlement),
-    })
+    context.update(
+        {
+            "phase_totals": settlement.phase_totals(),
+            "payments": [
+                {"payer": players[p.payer], "payee": players[p.payee], "amount": p.amount} for p in settlement.payments
+            ],
+            "stake_label": stake_label(session.stake) if session.stake else None,
+            "chart": balance_chart_svg(players, settlement.running, width=380, height=240, font=SCREEN_TYPE)
+            if settlement.hands
+            else "",
+            "agreement_summary": summary(session),
+            "pay_problems": problems or [],
+            **evening_payments(table, settlement),
+        }
+    )
     return render_template("settle.html", **context), status
 
 
@@ -56,8 +60,13 @@ def paper() -> str:
 
 @on_both_links(bp, "/sheet")
 def sheet(table):
-    return render_sheet_html(table.session.record(with_agreement=True), paper(), back_url=table.url(),
-                             printed=viewer_clock(request.cookies).now(), agreed=sheet_line(table.session))
+    return render_sheet_html(
+        table.session.record(with_agreement=True),
+        paper(),
+        back_url=table.url(),
+        printed=viewer_clock(request.cookies).now(),
+        agreed=sheet_line(table.session),
+    )
 
 
 @on_both_links(bp, "/sheet.pdf")
@@ -78,9 +87,21 @@ def sheet_pdf(table):
     # a client is an address of this app's database: apps sharing one process (the
     # tests) do not share a device's renders
     try:
-        pdf = PDFS.get(key, lambda: render_pdf(
-            key, record, chosen, config["PDF_WAITING"], lock, printed=sheet_zone_now(), agreed=line,
-            scorer=table.can_edit, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}", per_minute=config["PDF_RENDERS_PER_MINUTE"]))
+        pdf = PDFS.get(
+            key,
+            lambda: render_pdf(
+                key,
+                record,
+                chosen,
+                config["PDF_WAITING"],
+                lock,
+                printed=sheet_zone_now(),
+                agreed=line,
+                scorer=table.can_edit,
+                client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
+                per_minute=config["PDF_RENDERS_PER_MINUTE"],
+            ),
+        )
     except (Busy, TooMany) as refused:
         if isinstance(refused, Failed):
             current_app.logger.error("The PDF renderer process failed for session %s", label(session.id))
@@ -95,18 +116,43 @@ def refusal(refused, back: str, what: str = "sheet"):
     429 or 503, with Retry-After."""
     if isinstance(refused, TooMany):
         # one count for both kinds (pdf.py's Board): the renders counted may all be of the other kind
-        return render_template("error.html", title="Printing", back=back, message=(
-            f"This device asked for {refused.limit} new sheets in the last minute (session, season and night sheets "
-            f"count together), the most it may. Try again in {refused.retry_after} seconds.")), 429, {
-            "Retry-After": str(refused.retry_after)}
+        return (
+            render_template(
+                "error.html",
+                title="Printing",
+                back=back,
+                message=(
+                    f"This device asked for {refused.limit} new sheets in the last minute (session, season and night sheets "
+                    f"count together), the most it may. Try again in {refused.retry_after} seconds."
+                ),
+            ),
+            429,
+            {"Retry-After": str(refused.retry_after)},
+        )
     if isinstance(refused, Failed):
         also = "; the sheet page itself (Sheet) can also be printed from the browser" if what == "sheet" else ""
-        return render_template("error.html", title="Printing", back=back, message=(
-            f"The {what} could not be printed: the printing process stopped. Try again in a few seconds{also}.")), 503, {
-            "Retry-After": str(refused.retry_after)}
-    return render_template("error.html", title="Printing", back=back, message=(
-        "Other sheets are being printed right now. Try again in a few seconds.")), 503, {
-        "Retry-After": str(refused.retry_after)}
+        return (
+            render_template(
+                "error.html",
+                title="Printing",
+                back=back,
+                message=(
+                    f"The {what} could not be printed: the printing process stopped. Try again in a few seconds{also}."
+                ),
+            ),
+            503,
+            {"Retry-After": str(refused.retry_after)},
+        )
+    return (
+        render_template(
+            "error.html",
+            title="Printing",
+            back=back,
+            message=("Other sheets are being printed right now. Try again in a few seconds."),
+        ),
+        503,
+        {"Retry-After": str(refused.retry_after)},
+    )
 
 
 def sheet_zone_now():

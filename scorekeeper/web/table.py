@@ -27,13 +27,22 @@ def table_page(table):
     unlocked = is_unlocked(table.session)
     watch_url = public_base_url() + f"/w/{table.session.watch_id}"
     settled = store.settled_evening(get_db(), table.session.id) if table.can_edit else None
-    context.update(unlocked=unlocked, watch_url=watch_url, qr=qr_svg(watch_url),
-                   undo_offer=undo_offer(table, unlocked, settled is not None), player_links=player_links(table),
-                   circle=circle_of(table.session.id), settled=settled)
+    context.update(
+        unlocked=unlocked,
+        watch_url=watch_url,
+        qr=qr_svg(watch_url),
+        undo_offer=undo_offer(table, unlocked, settled is not None),
+        player_links=player_links(table),
+        circle=circle_of(table.session.id),
+        settled=settled,
+    )
     place = night_place(table)
     if place is not None:
-        context.update(night_place=place, night_poll_seconds=poll_seconds(),
-                       own_links=own_link_codes(place) if table.can_edit and not table.session.confirm else [])
+        context.update(
+            night_place=place,
+            night_poll_seconds=poll_seconds(),
+            own_links=own_link_codes(place) if table.can_edit and not table.session.confirm else [],
+        )
     return render("table.html", "_live.html", **context)
 
 
@@ -55,15 +64,15 @@ def live(key, kind):
         version = store.live_version(get_db(), key, kind)
     except store.NotFound:
         abort(404)
-    if kind != "s":   # a watcher's or player's answer can be sent again without Flask (kept_polls)
+    if kind != "s":  # a watcher's or player's answer can be sent again without Flask (kept_polls)
         request.environ[VERSION_MARK] = version
     if request.args.get("v") == version:
         response = make_response("", 204)
         leave_for_the_front(key, kind, version, None)
     else:
-        if kind == "s":   # the scorer's part depends on his PIN being unlocked: made each time
+        if kind == "s":  # the scorer's part depends on his PIN being unlocked: made each time
             body = render_template("_live.html", fresh=True, **table_context(load_table(key, True)))
-        else:             # a watcher's or a player's part is the same for every phone on that link
+        else:  # a watcher's or a player's part is the same for every phone on that link
             show_all = request.args.get("all") == "1"
             body = shared_live_part(key, kind, version, show_all)
             if not show_all:
@@ -75,12 +84,13 @@ def live(key, kind):
 
 def shared_live_part(key: str, kind: str, version: str, show_all: bool) -> str:
     """A watcher's or player's live part of ``version``: made once, for every phone."""
+
     def make():
         table = load_player_table(key) if kind == "p" else load_table(key, False)
         return render_template("_live.html", fresh=True, **table_context(table))
 
     link = (current_app.config["DATABASE"], kind, key, show_all)
-    g.compressed_as = repr((*link, version))   # compressed once, for every phone (cache.CompressedParts)
+    g.compressed_as = repr((*link, version))  # compressed once, for every phone (cache.CompressedParts)
     return LIVE.get((*link, version), lambda: shared_part(link, version, make))
 
 
@@ -121,9 +131,12 @@ def history(key):
     table = editable(key)
     context = table_context(table)
     rows = with_what_changed(store.history(get_db(), table.session.id), context["book"], context["names"])
-    context.update(history=with_verdicts(rows, table.session), actions=ACTIONS,
-                   clock=viewer_clock(request.cookies),  # times in the viewer's zone
-                   settled=store.settled_evening(get_db(), table.session.id))
+    context.update(
+        history=with_verdicts(rows, table.session),
+        actions=ACTIONS,
+        clock=viewer_clock(request.cookies),  # times in the viewer's zone
+        settled=store.settled_evening(get_db(), table.session.id),
+    )
     return render_template("history.html", **context)
 
 
@@ -137,8 +150,9 @@ def undo(key):
 def go_back(key, version):
     """Put the saved hands back as they were at ``version`` (one more change, undoable)."""
     table = editable(key)
-    return change_or_refuse(table, lambda: store.go_back(get_db(), table.session.id, version, based_on(),
-                                                         reopen=reopen_asked()))
+    return change_or_refuse(
+        table, lambda: store.go_back(get_db(), table.session.id, version, based_on(), reopen=reopen_asked())
+    )
 
 
 @bp.route("/s/<key>/reopen", methods=["GET", "POST"])
@@ -152,9 +166,17 @@ def reopen(key):
     if settled is None:
         return redirect(back)
     if request.method == "GET" or not reopen_asked():
-        return settled_ask(table, settled, action=table.url("/reopen"), fields=[("then", then)],
-                           button="Reopen the evening", status=200 if request.method == "GET" else 409)
+        return settled_ask(
+            table,
+            settled,
+            action=table.url("/reopen"),
+            fields=[("then", then)],
+            button="Reopen the evening",
+            status=200 if request.method == "GET" else 409,
+        )
     store.reopen_settled(get_db(), table.session.id)
-    flash("The evening is reopened: its circle no longer calls it settled. A change to it shows under "
-          "What is owed as the difference to be paid or paid back.")
+    flash(
+        "The evening is reopened: its circle no longer calls it settled. A change to it shows under "
+        "What is owed as the difference to be paid or paid back."
+    )
     return redirect(back)

@@ -43,8 +43,9 @@ class Target:
     def parse(self, source):
         return parse_hand(self.book, self.session.options, source, self.names, self.hands_before, self.number)
 
-    def context(self, form, message: str = "", draft=None, whole_page: bool = True, conflict=None,
-                settled_ask: str = "") -> dict:
+    def context(
+        self, form, message: str = "", draft=None, whole_page: bool = True, conflict=None, settled_ask: str = ""
+    ) -> dict:
         """What the form's templates need: for a new hand, the version of the hand
         in progress as the server holds it now (``draft``, if just written).
         ``whole_page``: also what the page around the form shows (a tap's answer,
@@ -56,28 +57,53 @@ class Target:
             context = table_context(self.table, live=False)
         else:
             context = {"table": self.table, "session": self.session, "book": self.book, "names": self.names}
-        context.update(form=form, values=form.values, number=self.number, editing=self.editing,
-                       message=message, action=self.url(), check_action=self.url("/check"),
-                       version=self.session.version, draft_version=draft.version if draft else 0,
-                       draft_token=draft.token if draft else "",
-                       phase_titles={p.id: p.title for p in self.book.phase_info}, conflict=conflict,
-                       settled_ask=settled_ask)
+        context.update(
+            form=form,
+            values=form.values,
+            number=self.number,
+            editing=self.editing,
+            message=message,
+            action=self.url(),
+            check_action=self.url("/check"),
+            version=self.session.version,
+            draft_version=draft.version if draft else 0,
+            draft_token=draft.token if draft else "",
+            phase_titles={p.id: p.title for p in self.book.phase_info},
+            conflict=conflict,
+            settled_ask=settled_ask,
+        )
         return context
 
 
-def form_page(t: Target, form, message: str = "", status: int = 200, show_summary: bool = False, conflict=None,
-              settled_ask: str = ""):
+def form_page(
+    t: Target,
+    form,
+    message: str = "",
+    status: int = 200,
+    show_summary: bool = False,
+    conflict=None,
+    settled_ask: str = "",
+):
     """The whole form (for htmx: its body, in place of the one on the page);
     ``show_summary`` scrolls to the summary, where a refused Save says why;
     ``conflict``: what another phone did and what this one can do about it
     (templates/_conflict.html); ``settled_ask``: the evening is settled, and
     saving the form again reopens it."""
-    response = render("hand_form.html", "_hand_form.html", status=status,
-                      **t.context(form, message, conflict=conflict, settled_ask=settled_ask))
+    response = render(
+        "hand_form.html",
+        "_hand_form.html",
+        status=status,
+        **t.context(form, message, conflict=conflict, settled_ask=settled_ask),
+    )
     if not is_fragment_request():
         return response
     # answers both phones changed are said beside their questions: the page stays where the scorer tapped
     beside = bool(conflict and conflict.get("lines"))
-    scroll = ("show:#settled-ask:top" if settled_ask
-              else "show:#hand-summary:top" if (show_summary or message) and not beside else "")
+    scroll = (
+        "show:#settled-ask:top"
+        if settled_ask
+        else "show:#hand-summary:top"
+        if (show_summary or message) and not beside
+        else ""
+    )
     return retarget(response, "#hand-form-body", scroll)

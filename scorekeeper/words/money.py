@@ -61,6 +61,6 @@ def rounded_balances(balances, stake: dict) -> list[Fraction]:
     floors = [math.floor(u) for u in units]
     missing = -sum(floors)  # the remainders' sum: a whole number, 0 ≤ it < len(balances)
     order = sorted(range(len(exact)), key=lambda s: (floors[s] - units[s], -exact[s], s))
-    for seat in order[:max(0, min(missing, len(order)))]:
+    for seat in order[: max(0, min(missing, len(order)))]:
         floors[seat] += 1
     return [f * unit for f in floors]

@@ -49,7 +49,7 @@ def cut(text: str, length: int) -> str:
     shown = graphemes(text)
     if len(shown) <= length:
         return text
-    room = shown[:length - 1]
+    room = shown[: length - 1]
     for end in range(len(room), 0, -1):
         if shown[end].isspace() or shown[end] == "-" or room[end - 1] == "-":
             head = "".join(room[:end]).rstrip(" -")
@@ -89,10 +89,103 @@ def short_names(names) -> list[str]:
 #: Advance widths of printable ASCII (space to "~"), in hundredths of an em, of
 #: Noto Sans Bold, which Chromium draws system-ui in here; Roboto and SF are
 #: about as wide. Other letters are measured by their base letter ("é" as "e").
-_ASCII = (26, 29, 47, 65, 57, 90, 75, 27, 34, 34, 54, 57, 28, 32, 28, 41, 57, 57, 57, 57, 57, 57, 57, 57, 57,
-          57, 28, 28, 57, 57, 57, 48, 90, 69, 67, 64, 74, 56, 55, 72, 76, 39, 33, 66, 56, 94, 81, 80, 63, 80, 66,
-          55, 58, 76, 65, 97, 67, 62, 58, 33, 41, 33, 57, 41, 36, 60, 63, 51, 63, 59, 39, 63, 66, 30, 30, 62, 30,
-          98, 66, 62, 63, 63, 45, 50, 43, 66, 57, 86, 58, 57, 49, 39, 55, 39, 57)
+_ASCII = (
+    26,
+    29,
+    47,
+    65,
+    57,
+    90,
+    75,
+    27,
+    34,
+    34,
+    54,
+    57,
+    28,
+    32,
+    28,
+    41,
+    57,
+    57,
+    57,
+    57,
+    57,
+    57,
+    57,
+    57,
+    57,
+    57,
+    28,
+    28,
+    57,
+    57,
+    57,
+    48,
+    90,
+    69,
+    67,
+    64,
+    74,
+    56,
+    55,
+    72,
+    76,
+    39,
+    33,
+    66,
+    56,
+    94,
+    81,
+    80,
+    63,
+    80,
+    66,
+    55,
+    58,
+    76,
+    65,
+    97,
+    67,
+    62,
+    58,
+    33,
+    41,
+    33,
+    57,
+    41,
+    36,
+    60,
+    63,
+    51,
+    63,
+    59,
+    39,
+    63,
+    66,
+    30,
+    30,
+    62,
+    30,
+    98,
+    66,
+    62,
+    63,
+    63,
+    45,
+    50,
+    43,
+    66,
+    57,
+    86,
+    58,
+    57,
+    49,
+    39,
+    55,
+    39,
+    57,
+)
 #: An emoji or a CJK character; a letter of another script; the room kept for a face a little wider.
 _WIDE_EM, _OTHER_EM, _MARGIN = 1.28, 0.8, 1.06
 
@@ -136,6 +229,7 @@ def fit_for_chart(name: str, room: float, least: float = 0.7) -> tuple[str, floa
     scale of its type: whole if it fits; else its short name ("Bartholomew…"),
     its type made smaller (down to ``least``) if need be; only if even that is
     too wide, as many whole graphemes as fit, and "…"."""
+
     def width(text):
         return sum(grapheme_em(g) for g in graphemes(text))
 

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from ..rules.core import signed_counters
 from ..rules.season import in_money
-from .wording import amount_text, and_list, date_words, head_to_head_rows, in_units, signed_amount, stake_label, stats_rows, unit_words
+from .wording import (
+    amount_text,
+    and_list,
+    date_words,
+    head_to_head_rows,
+    in_units,
+    signed_amount,
+    stake_label,
+    stats_rows,
+    unit_words,
+)
 
 
 def debt_words(debt, with_year: bool | None = None) -> str:
-    """"Ben pays Ann £1 3s 4d, for 14 Nov and 21 Nov" (the evenings' dates; their keys
+    """ "Ben pays Ann £1 3s 4d, for 14 Nov and 21 Nov" (the evenings' dates; their keys
     where undated: a file name, or a circle's name for the evening, never a session id). ``with_year``: None puts the year in when the dates span years."""
     dates = [d for d in debt.dates if d]
     if with_year is None:
@@ -60,21 +70,32 @@ def season_lines(s, owed=None) -> list[str]:
                 cells.append("·")
         rows.append([e.played_on or str(e.key), e.rulebook, str(e.hands)] + cells)
     units = money.units
-    rows.append(["Season", "", str(s.hands)] + [in_units({u: n.total for u, n in money.stats[name].items()}, units)
-                                                for name in names])
+    rows.append(
+        ["Season", "", str(s.hands)]
+        + [in_units({u: n.total for u, n in money.stats[name].items()}, units) for name in names]
+    )
     lines += ["Ledger (counters; money at each evening's stake; the season in money per currency)"]
     lines += _table(rows, right_from=2) + [""]
-    stakes = sorted({stake_label({"currency": e.stake.currency, "per_counter": str(e.stake.per_counter)})
-                     if e.stake else stake_label(None) for e in s.evenings})
+    stakes = sorted(
+        {
+            stake_label({"currency": e.stake.currency, "per_counter": str(e.stake.per_counter)})
+            if e.stake
+            else stake_label(None)
+            for e in s.evenings
+        }
+    )
     lines.append("Stakes: " + "; ".join(stakes))
     lines.append("")
     for unit in units:
         balances = money.balances[unit]
-        lines.append(f"Balances, {unit_words(unit, units)}: "
-                     + ", ".join(f"{n} {signed_amount(v, unit)}" for n, v in balances.items()))
+        lines.append(
+            f"Balances, {unit_words(unit, units)}: "
+            + ", ".join(f"{n} {signed_amount(v, unit)}" for n, v in balances.items())
+        )
         lines.append(f"Payments over the season, {unit_words(unit, units)}:")
-        lines += ([f"  {p.payer} pays {p.payee} {amount_text(p.amount, unit)}" for p in money.payments[unit]]
-                  or ["  none: all square"])
+        lines += [f"  {p.payer} pays {p.payee} {amount_text(p.amount, unit)}" for p in money.payments[unit]] or [
+            "  none: all square"
+        ]
     if owed is not None:
         lines += ["", "Still owed:"] + ([f"  {debt_words(d)}" for d in owed] or ["  nothing"])
     lines += ["", "Statistics"] + _table(stats_rows(s, money)) + [""]

@@ -39,8 +39,20 @@ from .money import per_counter, rounded_balances, smallest_unit
 from .names import cut
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
-               "September", "October", "November", "December")
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 MINUS = "−"  # U+2212, as core.format_counters writes it
 SYMBOLS = {"GBP": "£", "USD": "$", "EUR": "€"}
 FARTHINGS = {0: "", 1: "¼", 2: "½", 3: "¾"}
@@ -176,6 +188,7 @@ def stake_label(stake: dict | None) -> str:
 
 # ---------------------------------------------------------------- an amount in its unit
 
+
 @lru_cache(maxsize=8192, typed=True)
 def amount_text(amount, currency: str | None) -> str:
     """An exact amount in ``currency``'s unit (pence for "d") as shown, or counters (None):
@@ -263,8 +276,9 @@ def in_units(by_unit: dict, units, signed: bool = True, nearest: bool = False) -
 
 # ---------------------------------------------------------------- dates
 
+
 def and_list(words) -> str:
-    """"14 Nov", "14 Nov and 21 Nov", "14 Nov, 21 Nov and 28 Nov"."""
+    """ "14 Nov", "14 Nov and 21 Nov", "14 Nov, 21 Nov and 28 Nov"."""
     words = list(words)
     if len(words) <= 1:
         return "".join(words)
@@ -285,7 +299,7 @@ def date_words(played_on: str | None, with_year: bool = False) -> str:
 
 
 def day_text(played_on: str | None, this_year: int | None = None) -> str:
-    """"14 Nov", the year too when not this year's ("3 Mar 2025"): an evening on a circle's pages."""
+    """ "14 Nov", the year too when not this year's ("3 Mar 2025"): an evening on a circle's pages."""
     return _day_text(played_on, date.today().year if this_year is None else this_year)
 
 
@@ -313,7 +327,7 @@ def evening_name(link, number: int, dated: bool = True) -> str:
     """One evening's name (``evening_names``): ``link`` has ``played_on``, ``title`` and
     ``night`` (None, or the night's ``name``, ``round`` and ``table``)."""
     day = day_text(link.played_on) if dated and link.played_on else None
-    if link.night is not None:   # undated (a sheet's narrow column): the night's name cut, its round and table whole
+    if link.night is not None:  # undated (a sheet's narrow column): the night's name cut, its round and table whole
         night = link.night.name if dated else cut(link.night.name, NIGHT_NAME_CH)
         table = f"{night} R{link.night.round} T{link.night.table}"
         return f"{day}, {table}" if day else table
@@ -329,6 +343,7 @@ def long_date(played_on: str | None) -> str:
 
 
 # ---------------------------------------------------------------- a session's money
+
 
 class SessionMoney(NamedTuple):
     """What a session's balances and payments are in money, as shown."""
@@ -356,9 +371,11 @@ def session_money(settlement, stake: dict | None) -> SessionMoney | None:
         else:  # pragma: no cover - three players settle in at most two payments
             raise ValueError("a payment shares both its payer and its payee with another")
     each = per_counter(stake)
-    changed = [(name, Fraction(balance) * each)
-               for name, balance, shown in zip(settlement.players, settlement.balances, rounded)
-               if Fraction(balance) * each != shown]
+    changed = [
+        (name, Fraction(balance) * each)
+        for name, balance, shown in zip(settlement.players, settlement.balances, rounded)
+        if Fraction(balance) * each != shown
+    ]
     note = None
     if changed:
         _, unit_name = smallest_unit(stake)
@@ -368,6 +385,7 @@ def session_money(settlement, stake: dict | None) -> SessionMoney | None:
 
 
 # ---------------------------------------------------------------- statistics
+
 
 def counts_text(counts: dict) -> str:
     """``{"A": 2, "K": 1}`` → ``"A×2 K"``; nothing: ``"–"``."""
@@ -405,14 +423,17 @@ def stats_rows(s, money=None) -> list[list[str]]:
     units = money.units
 
     def net_row(label, value, nearest=False):
-        return [label] + [in_units({u: value(n) for u, n in by_unit.items()}, units, nearest=nearest)
-                          for by_unit in nets]
+        return [label] + [
+            in_units({u: value(n) for u, n in by_unit.items()}, units, nearest=nearest) for by_unit in nets
+        ]
 
-    rows = [[""] + names,
-            ["Evenings"] + [str(x.evenings) for x in st],
-            ["Hands"] + [str(x.hands) for x in st],
-            net_row("Net", lambda n: n.total),
-            net_row("Average a hand", lambda n: n.average, nearest=True)]
+    rows = [
+        [""] + names,
+        ["Evenings"] + [str(x.evenings) for x in st],
+        ["Hands"] + [str(x.hands) for x in st],
+        net_row("Net", lambda n: n.total),
+        net_row("Average a hand", lambda n: n.average, nearest=True),
+    ]
     for statistic in STATISTICS.shown():
         rows.append([statistic.label] + [statistic_text(statistic, x, by_unit, units) for x, by_unit in zip(st, nets)])
     phases = []
@@ -432,7 +453,10 @@ def head_to_head_rows(s, money=None) -> list[list[str]]:
         cells = []
         for b in names:
             pair = s.head_to_head[a].get(b)
-            cells.append("" if a == b else ("·" if pair is None else
-                                            f"{in_units(money.head_to_head[a][b], money.units)} in {pair.evenings}"))
+            cells.append(
+                ""
+                if a == b
+                else ("·" if pair is None else f"{in_units(money.head_to_head[a][b], money.units)} in {pair.evenings}")
+            )
         rows.append([a] + cells)
     return rows

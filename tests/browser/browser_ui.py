@@ -21,15 +21,16 @@ from scorekeeper.rules.record import settle, validate
 FORM = "#hand-form"
 # The form stays; htmx swaps its body. A body without our mark is the server's fresh answer.
 # Every answer to a tap replaces the summary (out of band, or with the whole form body).
-FRESH_FORM = ("#hand-form:not(.htmx-request) "
-              "#hand-summary:not([data-stale]):not(.htmx-settling):not(.htmx-swapping)")
+FRESH_FORM = "#hand-form:not(.htmx-request) #hand-summary:not([data-stale]):not(.htmx-settling):not(.htmx-swapping)"
 TIMEOUT = 5_000
 #: The page is still at x, y: it has not just moved another control under the last tap there.
-MOVED_THERE = ("([x, y]) => !(window.Gleek && Gleek.sections && Gleek.sections.movedThere"
-               " && Gleek.sections.movedThere(x, y))")
+MOVED_THERE = (
+    "([x, y]) => !(window.Gleek && Gleek.sections && Gleek.sections.movedThere && Gleek.sections.movedThere(x, y))"
+)
 
 
 # ------------------------------------------------------------ amounts as shown
+
 
 def counters(text: str) -> Fraction:
     """``+19``, ``−6½``, ``½``, ``−1,237½`` → an exact amount (the app's own way of writing)."""
@@ -61,9 +62,15 @@ def assert_fits(page: Page) -> None:
 
 # ------------------------------------------------------------ records
 
+
 def record(rulebook: str, players, hands, options=None) -> dict:
-    rec = {"format": "gleek-session/1", "rulebook": rulebook, "options": options or {},
-           "players": list(players), "hands": copy.deepcopy(hands)}
+    rec = {
+        "format": "gleek-session/1",
+        "rulebook": rulebook,
+        "options": options or {},
+        "players": list(players),
+        "hands": copy.deepcopy(hands),
+    }
     problems = validate(rec)
     assert not problems, [str(p) for p in problems]
     return rec
@@ -75,6 +82,7 @@ def expected(rulebook: str, players, hands, options=None):
 
 
 # ------------------------------------------------------------ the player at the table
+
 
 class UI:
     def __init__(self, page: Page, js: bool = True):
@@ -163,8 +171,9 @@ class UI:
         self.form_tap(self.button(text))
 
     # -- whole steps
-    def start_session(self, base_url: str, players, rulebook: str, first_dealer: int = 0,
-                      options: dict | None = None, screenshot=None) -> str:
+    def start_session(
+        self, base_url: str, players, rulebook: str, first_dealer: int = 0, options: dict | None = None, screenshot=None
+    ) -> str:
         page = self.page
         page.goto(base_url + "/")
         for seat, name in enumerate(players):
@@ -173,7 +182,9 @@ class UI:
         if options:
             page.locator("details.options summary").click()
             for name, on in options.items():
-                page.locator(f'label.chip:has(input[name="opt_{rulebook}_{name}"][value="{"on" if on else "off"}"])').click()
+                page.locator(
+                    f'label.chip:has(input[name="opt_{rulebook}_{name}"][value="{"on" if on else "off"}"])'
+                ).click()
         page.locator(f'label.chip:has(input[name="first_dealer"][value="{first_dealer}"])').click()
         if screenshot:
             screenshot("home")
@@ -190,9 +201,17 @@ class UI:
     def enter_hand(self, rulebook: str, hand: dict, players) -> None:
         """Tap in a whole hand, question by question in the order of the form (the
         book's own declaration: any book's questions, by their kind)."""
-        taps = {"seat": self._seat, "choice": self._choice, "purchase": self._purchase, "ruff": self._ruff_q,
-                "sets": self._sets_q, "forfeits": self._forfeits, "counts": self._counts, "honours": self._honours,
-                "points": self._points}
+        taps = {
+            "seat": self._seat,
+            "choice": self._choice,
+            "purchase": self._purchase,
+            "ruff": self._ruff_q,
+            "sets": self._sets_q,
+            "forfeits": self._forfeits,
+            "counts": self._counts,
+            "honours": self._honours,
+            "points": self._points,
+        }
         for q in BOOKS[rulebook].questions:
             if q.kind in taps and (q.key in hand or q.optional):
                 taps[q.kind](q, hand)

@@ -28,18 +28,33 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium",
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
 
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app on 127.0.0.1:<free port>, in a daemon thread, for the whole session."""
     database = tmp_path_factory.mktemp("browser") / "scorekeeper.db"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "POLL_SECONDS": 1,
-                      "BACKUP_DIR": str(database.parent / "backups"),  # not the project's instance/
-                      "SESSIONS_PER_MINUTE": 100_000})  # every test creates sessions from 127.0.0.1
+    app = create_app(
+        {
+            "DATABASE": str(database),
+            "SECRET_KEY": "browser-tests",
+            "POLL_SECONDS": 1,
+            "BACKUP_DIR": str(database.parent / "backups"),  # not the project's instance/
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    )  # every test creates sessions from 127.0.0.1
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no request log
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
@@ -57,8 +72,7 @@ def base_url(live_server):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": PHONE, "device_scale_factor": 2,
-            "is_mobile": True, "has_touch": True}
+    return {**browser_context_args, "viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture(scope="session")

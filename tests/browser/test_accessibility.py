@@ -25,22 +25,44 @@ from .test_hand_kept import HAND, PLAYERS
 AXE = Path(__file__).resolve().parents[1] / ".axe" / "axe-4.14.1.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # GET routes that are not pages: files, fragments, downloads
-NOT_PAGES = {"static", "home.favicon", "home.manifest", "offline.service_worker", "hosting.healthz",
-             "table.live", "table.watch_live", "table.player_live",
-             "sheets.sheet_pdf", "sheets.watch_sheet_pdf", "sheets.player_sheet_pdf",
-             "sheets.export", "sheets.watch_export", "sheets.player_export",
-             "circles.export", "circles.watch_export", "circles.season_pdf", "circles.watch_season_pdf",
-             "nights.live", "nights.screen_live",
-             "night_seats.night_part", "night_seats.watch_night_part", "night_seats.player_night_part",
-             "night_sheets.organizer_sheet", "night_sheets.standings_sheet"}
+NOT_PAGES = {
+    "static",
+    "home.favicon",
+    "home.manifest",
+    "offline.service_worker",
+    "hosting.healthz",
+    "table.live",
+    "table.watch_live",
+    "table.player_live",
+    "sheets.sheet_pdf",
+    "sheets.watch_sheet_pdf",
+    "sheets.player_sheet_pdf",
+    "sheets.export",
+    "sheets.watch_export",
+    "sheets.player_export",
+    "circles.export",
+    "circles.watch_export",
+    "circles.season_pdf",
+    "circles.watch_season_pdf",
+    "nights.live",
+    "nights.screen_live",
+    "night_seats.night_part",
+    "night_seats.watch_night_part",
+    "night_seats.player_night_part",
+    "night_sheets.organizer_sheet",
+    "night_sheets.standings_sheet",
+}
 
 
 def axe_violations(page) -> list[str]:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})
+    found = page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})
         .then(r => r.violations.map(v => v.impact + ' ' + v.id + ': ' + v.help + ' — ' +
-                                         v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))""", TAGS)
+                                         v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))""",
+        TAGS,
+    )
     return found
 
 
@@ -50,15 +72,28 @@ def tables(browser, base_url):
     by the players), a hand in progress and the players' links; one with a PIN."""
     context = browser.new_context()
     request = context.request
-    response = request.post(base_url + "/sessions", form={
-        "player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett", "first_dealer": "0",
-        "stake": "1d", "confirm": "on", "scorer": "0", "title": "Club night"}, max_redirects=0)
+    response = request.post(
+        base_url + "/sessions",
+        form={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "1d",
+            "confirm": "on",
+            "scorer": "0",
+            "title": "Club night",
+        },
+        max_redirects=0,
+    )
     assert response.status == 303, response.text()
     scorer = response.headers["location"]
     hands = load_example("parlett-evening.json")["hands"][:2]
     for version, hand in enumerate(hands, 1):
-        saved = request.post(base_url + scorer + "/hands", form=dict(hand_fields(hand, version).items(multi=True)),
-                             max_redirects=0)
+        saved = request.post(
+            base_url + scorer + "/hands", form=dict(hand_fields(hand, version).items(multi=True)), max_redirects=0
+        )
         assert saved.status == 303
     page = request.get(base_url + scorer).text()
     watch = re.search(r"/w/[A-Za-z0-9_-]{24}", page).group(0)
@@ -66,48 +101,106 @@ def tables(browser, base_url):
     request.post(base_url + players[1] + "/hands/1/ok", max_redirects=0)
     form = request.get(base_url + scorer + "/hands/new").text()
     draft = re.search(r'name="draft_version" value="(\d+)"', form).group(1)
-    request.post(base_url + scorer + "/hands/check", form={"version": "3", "draft_version": draft,
-                                                          "trump": "hearts", "turned_up": "9", "buyer": "1",
-                                                          "price": "12"})
-    locked = request.post(base_url + "/sessions", form={
-        "player_0": "Dee", "player_1": "Eve", "player_2": "Fay", "rulebook": "modern", "first_dealer": "1",
-        "stake": "", "pin": "4321"}, max_redirects=0).headers["location"]
-    circle = request.post(base_url + "/circles", form={"circle_name": "Thursday Gleek",
-                                                       "circle_members": "Ann\nBen\nCat\nDan"},
-                          max_redirects=0).headers["location"]
+    request.post(
+        base_url + scorer + "/hands/check",
+        form={"version": "3", "draft_version": draft, "trump": "hearts", "turned_up": "9", "buyer": "1", "price": "12"},
+    )
+    locked = request.post(
+        base_url + "/sessions",
+        form={
+            "player_0": "Dee",
+            "player_1": "Eve",
+            "player_2": "Fay",
+            "rulebook": "modern",
+            "first_dealer": "1",
+            "stake": "",
+            "pin": "4321",
+        },
+        max_redirects=0,
+    ).headers["location"]
+    circle = request.post(
+        base_url + "/circles",
+        form={"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan"},
+        max_redirects=0,
+    ).headers["location"]
     page = request.get(base_url + circle).text()
     seats = re.findall(r'<option value="(\d+)"', page)[:3]
-    evening = request.post(base_url + circle + "/sessions", form={
-        "seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2], "rulebook": "parlett", "first_dealer": "0",
-        "stake": "1d", "played_on": "2026-11-14"}, max_redirects=0).headers["location"]
+    evening = request.post(
+        base_url + circle + "/sessions",
+        form={
+            "seat_0": seats[0],
+            "seat_1": seats[1],
+            "seat_2": seats[2],
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "1d",
+            "played_on": "2026-11-14",
+        },
+        max_redirects=0,
+    ).headers["location"]
     for version, hand in enumerate(hands, 1):
-        request.post(base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)),
-                     max_redirects=0)
+        request.post(
+            base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)), max_redirects=0
+        )
     members = re.search(r"/cw/[A-Za-z0-9_-]{24}", request.get(base_url + circle).text()).group(0)
-    locked_circle = request.post(base_url + "/circles", form={"circle_name": "Locked", "circle_pin": "4321",
-                                                              "circle_members": "Ann, Ben, Cat"},
-                                 max_redirects=0).headers["location"]
-    night = request.post(base_url + "/nights", form={
-        "name": "Friday club", "players": "Ann\nBen\nCat\nDan\nEve\nFay\nGus", "rounds": "3",
-        "rulebook": "parlett", "stake": "1d", "played_on": "2026-12-04"}, max_redirects=0).headers["location"]
+    locked_circle = request.post(
+        base_url + "/circles",
+        form={"circle_name": "Locked", "circle_pin": "4321", "circle_members": "Ann, Ben, Cat"},
+        max_redirects=0,
+    ).headers["location"]
+    night = request.post(
+        base_url + "/nights",
+        form={
+            "name": "Friday club",
+            "players": "Ann\nBen\nCat\nDan\nEve\nFay\nGus",
+            "rounds": "3",
+            "rulebook": "parlett",
+            "stake": "1d",
+            "played_on": "2026-12-04",
+        },
+        max_redirects=0,
+    ).headers["location"]
     request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0)
     table = re.search(r"/s/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
     request.post(base_url + table + "/hands", form=dict(hand_fields(hands[0], 1).items(multi=True)), max_redirects=0)
-    request.post(base_url + night + "/rounds", form={"round": "2"}, max_redirects=0)   # where each sits next
+    request.post(base_url + night + "/rounds", form={"round": "2"}, max_redirects=0)  # where each sits next
     night_player = re.search(r"/p/[A-Za-z0-9_-]{24}", request.get(base_url + table).text()).group(0)
     standings = re.search(r"/n/[A-Za-z0-9_-]{24}", request.get(base_url + night).text()).group(0)
-    locked_night = request.post(base_url + "/nights", form={
-        "name": "Locked club", "players": "Ann\nBen\nCat\nDan", "rounds": "2", "rulebook": "parlett", "stake": "",
-        "pin": "4321"}, max_redirects=0).headers["location"]
+    locked_night = request.post(
+        base_url + "/nights",
+        form={
+            "name": "Locked club",
+            "players": "Ann\nBen\nCat\nDan",
+            "rounds": "2",
+            "rulebook": "parlett",
+            "stake": "",
+            "pin": "4321",
+        },
+        max_redirects=0,
+    ).headers["location"]
     # the night's sheet dropped on the circle: Eve, Fay and Gus are no members, so it asks who they are
     sheet = request.get(base_url + night + "/sheet.pdf").body()
-    night_asked = request.post(base_url + circle + "/import", multipart={
-        "file": {"name": "night.pdf", "mimeType": "application/pdf", "buffer": sheet}},
-        max_redirects=0).headers["location"]
+    night_asked = request.post(
+        base_url + circle + "/import",
+        multipart={"file": {"name": "night.pdf", "mimeType": "application/pdf", "buffer": sheet}},
+        max_redirects=0,
+    ).headers["location"]
     context.close()
-    return {"s": scorer, "w": watch, "p": players[1], "locked": locked, "c": circle, "cw": members,
-            "locked_circle": locked_circle, "night": night, "n": standings, "locked_night": locked_night,
-            "night_table": table, "night_player": night_player, "night_asked": night_asked}
+    return {
+        "s": scorer,
+        "w": watch,
+        "p": players[1],
+        "locked": locked,
+        "c": circle,
+        "cw": members,
+        "locked_circle": locked_circle,
+        "night": night,
+        "n": standings,
+        "locked_night": locked_night,
+        "night_table": table,
+        "night_player": night_player,
+        "night_asked": night_asked,
+    }
 
 
 def fill_rule(rule, tables) -> str:
@@ -124,9 +217,11 @@ def fill_rule(rule, tables) -> str:
     values = {}
     if "key" in args:
         kind = rule.rule.split("/")[1]
-        assert kind in ("s", "w", "p", "c", "cw", "night"), f"no fixture for the route {rule.rule}: add one to fill_rule"
+        assert kind in ("s", "w", "p", "c", "cw", "night"), (
+            f"no fixture for the route {rule.rule}: add one to fill_rule"
+        )
         values["key"] = tables[kind].split("/")[2]
-    if "watch_id" in args:   # a club night's standings
+    if "watch_id" in args:  # a club night's standings
         values["watch_id"] = tables["n"].split("/")[2]
     if "session_id" in args:
         values["session_id"] = tables["s"].split("/")[2]
@@ -141,8 +236,11 @@ def fill_rule(rule, tables) -> str:
 
 
 def every_page(live_app, tables) -> list[str]:
-    pages = [fill_rule(rule, tables) for rule in live_app.url_map.iter_rules()
-             if "GET" in rule.methods and rule.endpoint not in NOT_PAGES]
+    pages = [
+        fill_rule(rule, tables)
+        for rule in live_app.url_map.iter_rules()
+        if "GET" in rule.methods and rule.endpoint not in NOT_PAGES
+    ]
     # the error page too, and a club night's table (where its players sit next) on two of its links
     return sorted(set(pages)) + ["/s/no-such-session", tables["night_table"], tables["night_player"]]
 
@@ -153,13 +251,15 @@ def live_app(tmp_path_factory):
     from scorekeeper import create_app
 
     folder = tmp_path_factory.mktemp("url-map")
-    return create_app({"DATABASE": str(folder / "x.db"), "SECRET_KEY": "x", "TESTING": True,
-                       "BACKUP_DIR": str(folder / "backups")})
+    return create_app(
+        {"DATABASE": str(folder / "x.db"), "SECRET_KEY": "x", "TESTING": True, "BACKUP_DIR": str(folder / "backups")}
+    )
 
 
 def test_axe_finds_nothing_on_any_page_in_light_and_dark(browser, base_url, tables, live_app):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
-                                  bypass_csp=True)   # the app's CSP forbids axe's own script
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=True
+    )  # the app's CSP forbids axe's own script
     try:
         page = context.new_page()
         found = {}
@@ -222,7 +322,7 @@ def test_tap_targets_and_200_percent_text_at_390_px(browser, base_url, tables, l
         page = context.new_page()
         small, wide = {}, {}
         large = context.new_page()
-        cdp = context.new_cdp_session(large)   # the browser's own text size at 200 % (16 px -> 32 px)
+        cdp = context.new_cdp_session(large)  # the browser's own text size at 200 % (16 px -> 32 px)
         cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
         for path in every_page(live_app, tables):
             page.goto(base_url + path)
@@ -232,7 +332,7 @@ def test_tap_targets_and_200_percent_text_at_390_px(browser, base_url, tables, l
             width = large.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             if width[0] > width[1]:
                 wide[path] = width
-        assert large.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 34   # 17 px at 200 %
+        assert large.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 34  # 17 px at 200 %
         assert small == {}, "\n".join(f"{p}: {v}" for p, v in small.items())
         assert wide == {}, wide
     finally:
@@ -245,13 +345,15 @@ def focus_on(page, selector: str, most: int = 80) -> None:
         if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
             return
         page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}; the focus is on "
-                         + page.evaluate("document.activeElement.outerHTML.slice(0, 200)"))
+    raise AssertionError(
+        f"Tab never reached {selector}; the focus is on "
+        + page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+    )
 
 
 def settled(page) -> None:
     page.wait_for_selector("#hand-form:not(.htmx-request)", timeout=5_000)
-    page.wait_for_timeout(150)   # htmx settles its swap (20 ms) and a11y.js puts the focus back
+    page.wait_for_timeout(150)  # htmx settles its swap (20 ms) and a11y.js puts the focus back
 
 
 def choose(page, name: str, value) -> None:
@@ -259,8 +361,11 @@ def choose(page, name: str, value) -> None:
     arrow key chooses, as on any radio group; each choice is sent)."""
     focus_on(page, f'#hand-form input[name="{name}"]')
     for _ in range(12):
-        if page.evaluate("([n, v]) => document.activeElement.name === n && document.activeElement.value === v "
-                         "&& document.activeElement.checked", [name, str(value)]):
+        if page.evaluate(
+            "([n, v]) => document.activeElement.name === n && document.activeElement.value === v "
+            "&& document.activeElement.checked",
+            [name, str(value)],
+        ):
             return
         checked = page.evaluate("n => document.activeElement.name === n && document.activeElement.checked", name)
         page.keyboard.press("ArrowRight" if checked else "Space")
@@ -272,12 +377,12 @@ def test_a_whole_hand_with_the_keyboard_alone(page, base_url):
     ui = UI(page)
     table = ui.start_session(base_url, PLAYERS, "parlett")
     page.goto(table + "/hands/new")
-    page.locator("body").press("Tab")   # from the top of the page, as a keyboard user starts
+    page.locator("body").press("Tab")  # from the top of the page, as a keyboard user starts
     choose(page, "trump", "hearts")
     # announced with its question: the group is named, the chip is the radio's name
     trump = page.get_by_role("radiogroup", name="Turned-up card: suit (trump)")
-    expect(trump.get_by_role("radio", name="Hearts", exact=True)).to_be_checked()   # "Hearts, selected"
-    assert page.evaluate("document.activeElement.value") == "hearts"   # the focus stayed on the chip
+    expect(trump.get_by_role("radio", name="Hearts", exact=True)).to_be_checked()  # "Hearts, selected"
+    assert page.evaluate("document.activeElement.value") == "hearts"  # the focus stayed on the chip
     # and it is drawn: the chip of the focused radio has the focus ring
     ring = page.evaluate("getComputedStyle(document.activeElement.nextElementSibling).outlineStyle")
     assert ring == "solid"

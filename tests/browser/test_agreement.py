@@ -40,14 +40,17 @@ def test_two_players_agree_on_their_phones_and_an_edit_asks_again(page, base_url
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url(re.compile(r"/s/[^/?]+$"))
     page.locator("details.players summary").click()
-    links = [re.sub(r"^https?://[^/]+", base_url, a.get_attribute("href"))
-             for a in page.locator("details.players .link a").all()]
+    links = [
+        re.sub(r"^https?://[^/]+", base_url, a.get_attribute("href"))
+        for a in page.locator("details.players .link a").all()
+    ]
     assert len(links) == 3
     quiet_hand(ui)
     expect(page.locator("#live")).to_contain_text("Hand 1: do you agree?")  # the verification card
     expect(page.locator("#live")).to_contain_text("Ben and Cat each tap their own name to agree (Ann keeps the score)")
-    phones = [browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-              for _ in range(2)]
+    phones = [
+        browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True) for _ in range(2)
+    ]
     try:
         ben, cat = (context.new_page() for context in phones)
         ben.goto(links[1])
@@ -64,7 +67,8 @@ def test_two_players_agree_on_their_phones_and_an_edit_asks_again(page, base_url
         cat.locator("#hand-2 input[name=reason]").fill("I had only two Kings")
         cat.locator("#hand-2").get_by_role("button", name="Dispute").click()
         expect(page.locator("table.hands tbody tr").first.locator(".agree-status")).to_have_text(
-            "⚠ disputed", timeout=5_000)
+            "⚠ disputed", timeout=5_000
+        )
         expect(ben.locator("#live")).to_contain_text("I had only two Kings", timeout=5_000)
 
         page.locator("table.hands").get_by_role("link", name=re.compile(r"^#2\b")).click()

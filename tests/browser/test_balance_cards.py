@@ -14,8 +14,9 @@ EUR = {"per_counter": "0.05", "currency": "EUR"}
 
 
 def import_record(page, base_url, record) -> str:
-    response = page.request.post(base_url + "/import", data=json.dumps(record),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    response = page.request.post(
+        base_url + "/import", data=json.dumps(record), headers={"Content-Type": "application/json"}, max_redirects=0
+    )
     assert response.status == 303, response.text()
     return base_url + response.headers["location"]
 
@@ -35,10 +36,14 @@ def card_boxes(page) -> list[dict]:
     })""")
 
 
-@pytest.mark.parametrize("record, amounts, money", [
-    (dict(rounding_session(EUR)), ["−237", "+145½", "+91½"], ["−€11.85", "+€7.28", "+€4.57"]),
-    (big_balances_session(), ["−1,237½", "+1,092", "+145½"], [None, None, None]),
-], ids=["issue-evening", "big-balances"])
+@pytest.mark.parametrize(
+    "record, amounts, money",
+    [
+        (dict(rounding_session(EUR)), ["−237", "+145½", "+91½"], ["−€11.85", "+€7.28", "+€4.57"]),
+        (big_balances_session(), ["−1,237½", "+1,092", "+145½"], [None, None, None]),
+    ],
+    ids=["issue-evening", "big-balances"],
+)
 @pytest.mark.parametrize("path", ["", "/settle"])
 def test_every_balance_fits_its_card_at_390px(page, base_url, artifacts, record, amounts, money, path):
     table = import_record(page, base_url, record)

@@ -72,10 +72,12 @@ def test_parlett_bid_by_bid_and_a_raise_and_fold_ruff(page, base_url, artifacts)
     ui.save()
     record = expect_balances_of_settle(ui, table)
     hand = record["hands"][0]
-    assert hand["auction"] == {"buyer": 1, "price": 16,
-                               "bids": [[1, 12], [2, 14], [0, "pass"], [1, 16], [2, "pass"]]}
-    assert hand["ruff"] == {"winner": 2, "paid": [4, 4, 0],
-                            "calls": [[1, "open"], [2, "raise"], [0, "fold"], [1, "match"]]}
+    assert hand["auction"] == {"buyer": 1, "price": 16, "bids": [[1, 12], [2, 14], [0, "pass"], [1, 16], [2, "pass"]]}
+    assert hand["ruff"] == {
+        "winner": 2,
+        "paid": [4, 4, 0],
+        "calls": [[1, "open"], [2, "raise"], [0, "fold"], [1, "match"]],
+    }
     page.locator("table.hands").get_by_role("link", name=re.compile(r"^#1\b")).click()
     expect(page.locator(".hand-detail")).to_contain_text("Ann folded at 4: pays 4.")
     expect(page.locator(".hand-detail")).to_contain_text("Ben held out to 4: pays 4.")
@@ -99,8 +101,9 @@ def test_wits1671_vie_see_revie_see_pass(page, base_url):
     expect(owes).to_have_text("Ann risks 6 · Ben: pass now 4, see 6 · Cat: pass now 4, see 6")
     call(ui, "ruff", "See 6")
     call(ui, "ruff", "Pass")
-    expect(pad_line(page, "ruff")).to_have_text("Ben vies 4 · Cat sees · Ann revies to 6 · Ben sees · "
-                                                "Cat passes (owes 4)")
+    expect(pad_line(page, "ruff")).to_have_text(
+        "Ben vies 4 · Cat sees · Ann revies to 6 · Ben sees · Cat passes (owes 4)"
+    )
     # the showdown: four Aces for Ann and an Ace for Ben cannot both be, and that alone is said
     status, pad = page.locator(f"{FORM} #status-ruff"), page.locator(f"{FORM} #pad-ruff")
     ui.chip("shown_0", "aces")
@@ -159,11 +162,13 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
     ui.chip("tricks_0", 3)
     ui.chip("tricks_1", 5)
     page.locator(f"{FORM} details.card-counter summary").click()
-    counts = {0: {"A": 2, "K": 1, "10": 2, "9": 2, "8": 2},
-              1: {"A": 2, "K": 3, "Q": 4, "J": 4, "10": 2},
-              2: {"9": 2, "8": 2, "7": 4, "6": 4}}
+    counts = {
+        0: {"A": 2, "K": 1, "10": 2, "9": 2, "8": 2},
+        1: {"A": 2, "K": 3, "Q": 4, "J": 4, "10": 2},
+        2: {"9": 2, "8": 2, "7": 4, "6": 4},
+    }
     for seat, count in counts.items():
-        for rank, n in count.items():   # one tap a count
+        for rank, n in count.items():  # one tap a count
             ui.form_tap(page.locator(f'{FORM} label.chip:has(input[name="count_{seat}_{rank}"][value="{n}"])'))
     for seat, points in ((0, "79"), (1, "75"), (2, "86")):
         expect(page.locator(f'{FORM} input[name="card_points_{seat}"]')).to_have_value(points)
@@ -174,8 +179,12 @@ def test_modern_vie_and_see_with_the_showdown_helper_and_the_card_counter(page, 
     ui.save()
     record = expect_balances_of_settle(ui, table)
     hand = record["hands"][0]
-    assert hand["ruff"] == {"winner": 2, "paid": [2, 4, 0], "calls": [[1, "vie", 2], [2, "see"], [0, "pass"]],
-                            "shown": [None, 17, 27]}
+    assert hand["ruff"] == {
+        "winner": 2,
+        "paid": [2, 4, 0],
+        "calls": [[1, "vie", 2], [2, "see"], [0, "pass"]],
+        "shown": [None, 17, 27],
+    }
     assert hand["card_points"] == [79, 75, 86]
 
 
@@ -196,7 +205,9 @@ def test_cotton1674_the_dealer_doubles_the_ruff_and_the_next_is_played_for_doubl
     call(ui, "ruff", "Pass")
     call(ui, "ruff", "Pass")
     call(ui, "ruff", "Double it (played for at the next deal)")
-    expect(page.locator(f"{FORM} #pad-ruff")).to_contain_text("Ann doubled the ruff: it is played for at the next deal.")
+    expect(page.locator(f"{FORM} #pad-ruff")).to_contain_text(
+        "Ann doubled the ruff: it is played for at the next deal."
+    )
     ui.chip("sets", "none")  # nobody declared a set, but
     ui.chip("forfeits_1", "gleek:A")  # Ben, the buyer, called a gleek of Aces he had laid out
     expect(page.locator(f"{FORM} #status-sets .phase-result")).to_contain_text("−16")
@@ -223,8 +234,9 @@ def test_cotton1674_the_dealer_doubles_the_ruff_and_the_next_is_played_for_doubl
     call(ui, "ruff", "Revie to 12")
     call(ui, "ruff", "Pass")
     call(ui, "ruff", "Pass")
-    expect(pad_line(page, "ruff")).to_have_text("Cat vies 8 · Ann sees · Ben revies to 12 · Cat passes (owes 8) · "
-                                                "Ann passes (owes 8)")
+    expect(pad_line(page, "ruff")).to_have_text(
+        "Cat vies 8 · Ann sees · Ben revies to 12 · Cat passes (owes 8) · Ann passes (owes 8)"
+    )
     ui.chip("sets", "none")
     ui.chip("tricks_0", 4)
     ui.chip("tricks_1", 4)

@@ -56,16 +56,25 @@ def test_a_circle_plays_two_evenings_carries_one_and_pays_what_is_owed(page, bas
     # the ledger: both evenings, each member's season (at 1d a counter: in money)
     page.get_by_role("link", name="Ledger").click()
     expect(page.locator("table.season-totals tbody tr")).to_have_text(
-        [re.compile(r"Ann\s*\+4s 4d"), re.compile(r"Ben\s*\+6d"), re.compile(r"Cat\s*−9s 2d"),
-         re.compile(r"Dan\s*\+4s 4d")])
+        [
+            re.compile(r"Ann\s*\+4s 4d"),
+            re.compile(r"Ben\s*\+6d"),
+            re.compile(r"Cat\s*−9s 2d"),
+            re.compile(r"Dan\s*\+4s 4d"),
+        ]
+    )
     expect(page.locator(".chart svg polyline")).to_have_count(4)
     assert_fits(page)
 
     # the first evening is left open (carried); what is owed is paid across both
     page.get_by_role("link", name="What is owed").click()
-    expect(page.locator(".debt")).to_have_text(["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
-                                                 "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
-                                                 "Cat pays Ben 6d, for 14 Nov and 21 Nov"])
+    expect(page.locator(".debt")).to_have_text(
+        [
+            "Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
+            "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
+            "Cat pays Ben 6d, for 14 Nov and 21 Nov",
+        ]
+    )
     expect(page.locator(".open-evenings li")).to_have_count(2)
     assert_fits(page)
     for payee in ("Ann", "Dan", "Ben"):
@@ -84,8 +93,12 @@ def test_a_circle_plays_two_evenings_carries_one_and_pays_what_is_owed(page, bas
 def import_circle(page, base_url, tmp_path, name, members, evenings):
     """A circle made by importing its archive on the home page, as a person would:
     ``evenings`` are (record, member index at each seat)."""
-    archive = {"format": "gleek-circle/1", "name": name, "members": members,
-               "evenings": [{"members": seats, "record": record} for record, seats in evenings]}
+    archive = {
+        "format": "gleek-circle/1",
+        "name": name,
+        "members": members,
+        "evenings": [{"members": seats, "record": record} for record, seats in evenings],
+    }
     path = tmp_path / "circle.json"
     path.write_text(json.dumps(archive))
     page.goto(base_url + "/")
@@ -104,9 +117,14 @@ def parlett_on(day: str, stake: dict | None = None) -> dict:
 
 
 def test_the_season_filter_shows_the_evenings_chosen_last_and_a_reload_keeps_them(page, base_url, tmp_path):
-    circle = import_circle(page, base_url, tmp_path, "Round two", ["Ann", "Ben", "Cat"],
-                           [(parlett_on(day), [0, 1, 2]) for day in ("2026-12-08", "2026-12-10", "2026-12-12",
-                                                                      "2026-12-18")])
+    circle = import_circle(
+        page,
+        base_url,
+        tmp_path,
+        "Round two",
+        ["Ann", "Ben", "Cat"],
+        [(parlett_on(day), [0, 1, 2]) for day in ("2026-12-08", "2026-12-10", "2026-12-12", "2026-12-18")],
+    )
     for page_name in ("Ledger", "Statistics"):
         page.goto(circle)
         page.get_by_role("link", name=page_name).click()
@@ -128,10 +146,12 @@ def test_the_season_filter_shows_the_evenings_chosen_last_and_a_reload_keeps_the
             if page_name == "Ledger":
                 expect(page.locator(".ledger-totals h2")).to_contain_text("(2 evenings, 6 hands)")
                 expect(page.locator("table.season-ledger tbody th")).to_have_text(
-                    [re.compile(r"^10 Dec"), re.compile(r"^12 Dec")])
+                    [re.compile(r"^10 Dec"), re.compile(r"^12 Dec")]
+                )
             else:
                 expect(page.locator("table.season-stats tbody tr").first).to_have_text(
-                    re.compile(r"Evenings\s*2\s*2\s*2"))
+                    re.compile(r"Evenings\s*2\s*2\s*2")
+                )
 
 
 def test_a_season_at_three_stakes_shows_money_on_the_statistics_and_ledger(page, base_url, tmp_path):
@@ -179,8 +199,11 @@ def test_a_circles_new_evening_offers_the_new_session_options(page, base_url, br
     table = page.url
 
     record = page.request.get(table + "/export.json").json()
-    assert (record["rulebook"], record["options"], record["players"]) == ("cotton1674", {"towser": False},
-                                                                         ["Dan", "Ann", "Cat"])
+    assert (record["rulebook"], record["options"], record["players"]) == (
+        "cotton1674",
+        {"towser": False},
+        ["Dan", "Ann", "Cat"],
+    )
     assert record["confirm"] is True and record["scorer"] == 1
     # another phone meets the circle's PIN at the table
     other = browser.new_context()
@@ -196,7 +219,7 @@ def test_a_circles_new_evening_offers_the_new_session_options(page, base_url, br
 
 
 def test_export_the_circle_is_in_sight_on_its_pages(page, base_url):
-    """"Export the circle" was inside the closed "The members' link (QR code)": now with the
+    """ "Export the circle" was inside the closed "The members' link (QR code)": now with the
     circle's other pages, in sight, and a tap downloads its archive."""
     page.goto(base_url + "/")
     page.locator('input[name="circle_name"]').fill("Export me")
@@ -210,5 +233,8 @@ def test_export_the_circle_is_in_sight_on_its_pages(page, base_url):
     with page.expect_download() as download:
         link.click()
     archive = json.loads(download.value.path().read_text())
-    assert (archive["format"], archive["name"], archive["members"]) == ("gleek-circle/1", "Export me",
-                                                                       ["Ann", "Ben", "Cat"])
+    assert (archive["format"], archive["name"], archive["members"]) == (
+        "gleek-circle/1",
+        "Export me",
+        ["Ann", "Ben", "Cat"],
+    )

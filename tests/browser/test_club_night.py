@@ -14,7 +14,7 @@ from support.data import load_example
 from .browser_ui import UI, assert_fits
 from .conftest import PHONE
 
-HAND = load_example("parlett-evening.json")["hands"][0]   # the first seat deals: +20, +2, −22
+HAND = load_example("parlett-evening.json")["hands"][0]  # the first seat deals: +20, +2, −22
 NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
@@ -46,11 +46,11 @@ def test_two_tables_save_a_hand_each_and_the_big_screen_shows_both(page, browser
     screen = screen_context.new_page()
     screen.goto(base_url + standings)
     expect(screen.locator(".night-round")).to_have_text("Round 1 of 4")
-    expect(screen.locator("form, button")).to_have_count(0)   # no controls on the big screen
+    expect(screen.locator("form, button")).to_have_count(0)  # no controls on the big screen
 
     phones = []
     try:
-        for link, players in zip(links, seats):   # each table on its own phone
+        for link, players in zip(links, seats):  # each table on its own phone
             phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
             phones.append(phone)
             table = phone.new_page()
@@ -80,13 +80,14 @@ def save_hand(page, base_url, table_link: str) -> None:
     from support.web import hand_fields
 
     path = re.sub(r"^https?://[^/]+", "", table_link)
-    saved = page.request.post(base_url + path + "/hands", form=dict(hand_fields(HAND, 1).items(multi=True)),
-                              max_redirects=0)
+    saved = page.request.post(
+        base_url + path + "/hands", form=dict(hand_fields(HAND, 1).items(multi=True)), max_redirects=0
+    )
     assert saved.status == 303, saved.text()
 
 
 def test_drawing_the_next_round_asks_first_while_a_table_has_not_played(page, base_url):
-    """"Draw round 2" sits above round 1's tables: tapped while tables 2 and 3 have
+    """ "Draw round 2" sits above round 1's tables: tapped while tables 2 and 3 have
     no hand saved, it asks first (most likely a tap too soon), and a No draws
     nothing; once every table has played it draws at once."""
     page.goto(base_url + "/")
@@ -96,7 +97,7 @@ def test_drawing_the_next_round_asks_first_while_a_table_has_not_played(page, ba
     page.locator('input[name="rulebook"][value="parlett"]').check()
     page.get_by_role("button", name="Start the night").click()
     page.wait_for_url(re.compile(r"/night/[^/?]+$"))
-    page.get_by_role("button", name="Draw round 1").click()   # nothing to ask before the first round
+    page.get_by_role("button", name="Draw round 1").click()  # nothing to ask before the first round
     expect(page.locator(".flash")).to_contain_text("Round 1 is drawn")
     links = [page.locator(f"#round-1-table-{n} a.table-link").get_attribute("href") for n in (1, 2, 3)]
     save_hand(page, base_url, links[0])
@@ -104,7 +105,7 @@ def test_drawing_the_next_round_asks_first_while_a_table_has_not_played(page, ba
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.get_by_role("button", name="Draw round 2").click()
-    page.wait_for_timeout(500)   # a draw would have been on its way by now
+    page.wait_for_timeout(500)  # a draw would have been on its way by now
     assert asked == ["Tables 2 and 3 of round 1 have no hand saved yet. Draw round 2 now?"]
     expect(page.locator("#round-2")).to_have_count(0)
     save_hand(page, base_url, links[1])
@@ -116,7 +117,7 @@ def test_drawing_the_next_round_asks_first_while_a_table_has_not_played(page, ba
     expect(page.locator("#round-2")).to_have_count(0)
     save_hand(page, base_url, links[2])
     page.reload()
-    page.get_by_role("button", name="Draw round 2").click()   # every table has played: no question
+    page.get_by_role("button", name="Draw round 2").click()  # every table has played: no question
     expect(page.locator(".flash")).to_contain_text("Round 2 is drawn")
     assert len(asked) == 2
     expect(page.locator("#round-2 .night-tables > li")).to_have_count(3)
@@ -126,9 +127,19 @@ def test_the_big_screens_headings_are_no_smaller_than_its_standings(page, browse
     """On the big screen "Standings" and each round's "Round N" head their part in
     type at least as large as the rows under them (they were two-thirds of it: a
     heading that reads as a footnote on a projector)."""
-    night = page.request.post(base_url + "/nights", form={
-        "name": "Friday club", "players": "\n".join(NINE), "rounds": "4", "rulebook": "parlett", "stake": "1d",
-        "played_on": "2026-12-04", "rank_by": "placings"}, max_redirects=0).headers["location"]
+    night = page.request.post(
+        base_url + "/nights",
+        form={
+            "name": "Friday club",
+            "players": "\n".join(NINE),
+            "rounds": "4",
+            "rulebook": "parlett",
+            "stake": "1d",
+            "played_on": "2026-12-04",
+            "rank_by": "placings",
+        },
+        max_redirects=0,
+    ).headers["location"]
     assert page.request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0).status == 303
     page.goto(base_url + night)
     save_hand(page, base_url, page.locator("#round-1-table-1 a.table-link").get_attribute("href"))

@@ -42,9 +42,10 @@ def test_cottons_evening_with_a_doubled_ruff_and_a_forfeit(page, base_url, artif
                 expect(page.locator(f"{FORM} #step-ruff")).to_contain_text("Ruff played for double (×2)")
             ui.enter_hand("cotton1674", hand, evening["players"])
         if hand.get("forfeits"):
-            sets = expected["hands"][number - 1]["phases"]["sets"]   # a false gleek of Aces: 8 to each
+            sets = expected["hands"][number - 1]["phases"]["sets"]  # a false gleek of Aces: 8 to each
             expect(page.locator(f"{FORM} #status-sets .phase-result")).to_have_text(
-                "".join(f"{name} {shown(exact(a))}" for name, a in zip(evening["players"], sets)))
+                "".join(f"{name} {shown(exact(a))}" for name, a in zip(evening["players"], sets))
+            )
         assert_fits(page)
         ui.ready()
         ui.save()
@@ -67,6 +68,7 @@ def test_cottons_evening_with_a_doubled_ruff_and_a_forfeit(page, base_url, artif
     for payment in expected["payments"]:
         names = evening["players"]
         expect(page.locator("body")).to_contain_text(
-            f"{names[payment['from']]} pays {names[payment['to']]} {shown(exact(payment['amount'])).lstrip('+')}")
+            f"{names[payment['from']]} pays {names[payment['to']]} {shown(exact(payment['amount'])).lstrip('+')}"
+        )
     assert_fits(page)
     page.screenshot(path=str(artifacts / "cotton-evening-settle.png"))

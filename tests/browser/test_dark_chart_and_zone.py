@@ -11,8 +11,12 @@ from support.data import load_example
 
 
 def import_evening(page, base_url) -> str:
-    response = page.request.post(base_url + "/import", data=json.dumps(load_example("parlett-evening.json")),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    response = page.request.post(
+        base_url + "/import",
+        data=json.dumps(load_example("parlett-evening.json")),
+        headers={"Content-Type": "application/json"},
+        max_redirects=0,
+    )
     assert response.status == 303
     return base_url + response.headers["location"]
 
@@ -62,8 +66,11 @@ def test_history_in_the_browsers_time_zone(browser, base_url, artifacts):
         expect(page.locator("table.history th").first).to_have_text(f"When ({zone})")
         stamp = page.locator("table.history time").first
         utc = stamp.get_attribute("datetime")
-        local = page.evaluate("""iso => new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'short',
-            year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false}).format(new Date(iso))""", utc)
+        local = page.evaluate(
+            """iso => new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'short',
+            year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false}).format(new Date(iso))""",
+            utc,
+        )
         # the browser's own formatting of that instant, in its zone: "1 Dec 2026, 23:40"
         assert stamp.inner_text() == re.sub(r"^(\d+ \w+) (\d{4}),? ", r"\1 \2, ", local)
         page.screenshot(path=str(artifacts / "history-kolkata.png"))
@@ -80,7 +87,7 @@ def test_historys_heads_stay_in_their_columns_with_a_long_zone(browser, base_url
     try:
         table = import_evening(page, base_url)
         page.goto(table)  # any page: app.js tells the server the zone
-        zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")   # ICU's own name for it
+        zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")  # ICU's own name for it
         assert "/" in zone and len(zone) >= 20, zone
         page.goto(table + "/history")
         expect(page.locator("table.history th").first).to_have_text(f"When ({zone})")

@@ -19,8 +19,9 @@ def exported(page, table) -> dict:
 
 
 def kept_on_phone(page) -> list:
-    return page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('gleek:'))"
-                         ".map(k => JSON.parse(localStorage.getItem(k)))")
+    return page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('gleek:')).map(k => JSON.parse(localStorage.getItem(k)))"
+    )
 
 
 def all_but(ui: UI, last_honour: bool = True) -> None:
@@ -37,7 +38,7 @@ def all_but(ui: UI, last_honour: bool = True) -> None:
 
 
 def still_on_the_form(page, table) -> None:
-    page.wait_for_timeout(1500)   # a Save left armed would have gone by now
+    page.wait_for_timeout(1500)  # a Save left armed would have gone by now
     expect(page).to_have_url(re.compile(r"/hands/new$"))
     assert exported(page, table)["hands"] == []
     assert not any(k.get("saveTapped") for k in kept_on_phone(page))
@@ -50,10 +51,10 @@ def test_a_refused_save_is_forgotten_online(page, base_url):
     all_but(ui, last_honour=False)
     ui.form_tap(ui.button("Save hand"))
     expect(page.locator("#hand-summary")).to_contain_text(REFUSED)
-    ui.chip("honour_J", 0)          # the last answer: the hand is ready, but not saved by itself
+    ui.chip("honour_J", 0)  # the last answer: the hand is ready, but not saved by itself
     ui.ready()
     still_on_the_form(page, table)
-    ui.save()                        # the scorer's own Save
+    ui.save()  # the scorer's own Save
     assert len(exported(page, table)["hands"]) == 1
 
 
@@ -78,9 +79,9 @@ def test_an_offline_save_refused_when_sent_is_forgotten(page, base_url, context)
     # back online: the answers go, then the Save, refused (no set chosen yet)
     expect(page.locator("#hand-summary")).to_contain_text(REFUSED, timeout=15_000)
     expect(page.locator("#connection")).to_be_hidden()
-    ui.chip("set_0", "gleek:K")      # Ann's gleek of Kings: not saved by itself …
+    ui.chip("set_0", "gleek:K")  # Ann's gleek of Kings: not saved by itself …
     still_on_the_form(page, table)
-    ui.chip("set_1", "gleek:Q")      # … so Ben's gleek can be added
+    ui.chip("set_1", "gleek:Q")  # … so Ben's gleek can be added
     ui.ready()
     ui.save()
     assert exported(page, table)["hands"][0]["sets"] == [["gleek:K"], ["gleek:Q"], []]

@@ -71,9 +71,9 @@ def test_leaving_a_typed_box_does_not_move_the_page_under_the_next_tap(page, bas
     before = page.evaluate("window.scrollY")
     assert before > 0
     ui._mark_form()
-    box.evaluate("box => box.blur()")                       # the change, as a tap elsewhere makes it
+    box.evaluate("box => box.blur()")  # the change, as a tap elsewhere makes it
     ui._fresh_form()
-    page.wait_for_timeout(100)                              # past the settle, where the page follows
+    page.wait_for_timeout(100)  # past the settle, where the page follows
     assert page.evaluate("window.scrollY") == before
     expect(box).to_have_value("20")
     ui.form_tap(pad.get_by_role("button", name="Bid", exact=True))
@@ -88,9 +88,10 @@ def test_a_folded_sections_line_says_each_players_payment_apart(page, base_url):
     ui.next_hand()
     ui.chip("buyer", 1)
     ui.chip("price", 12)
-    ui.chip("tiddy", "nobody")   # a tap in another section: the answered Stock folds
+    ui.chip("tiddy", "nobody")  # a tap in another section: the answered Stock folds
     expect(page.locator(f"{FORM} #step-stock .fold-line > span").first).to_have_text(
-        "Buyer Ben · 12 — Ann +6, Ben −12, Cat +6")
+        "Buyer Ben · 12 — Ann +6, Ben −12, Cat +6"
+    )
 
 
 def double_tap(page, locator) -> None:
@@ -105,20 +106,24 @@ def double_tap(page, locator) -> None:
 
 def chosen(page) -> list:
     """Every answer chosen on the form, in its order."""
-    return page.eval_on_selector_all(f"{FORM} input:checked",
-                                     "inputs => inputs.map(input => input.name + '=' + input.value)")
+    return page.eval_on_selector_all(
+        f"{FORM} input:checked", "inputs => inputs.map(input => input.name + '=' + input.value)"
+    )
 
 
-@pytest.mark.parametrize("before, name, value", [
-    ((), "tiddy", 0),                             # Tiddy's Ann: not the stock's 14 that scrolled there
-    ((("tiddy", 0), ("price", 18)), "buyer", 2),  # the buyer Eve: not the ruff's winner Eve
-    ((("tiddy", 0), ("buyer", 2), ("ruff_winner", 1)), "price", 18),  # the price 18: not what Eve paid the ruff
-])
+@pytest.mark.parametrize(
+    "before, name, value",
+    [
+        ((), "tiddy", 0),  # Tiddy's Ann: not the stock's 14 that scrolled there
+        ((("tiddy", 0), ("price", 18)), "buyer", 2),  # the buyer Eve: not the ruff's winner Eve
+        ((("tiddy", 0), ("buyer", 2), ("ruff_winner", 1)), "price", 18),  # the price 18: not what Eve paid the ruff
+    ],
+)
 def test_a_double_tap_chooses_only_what_was_under_the_thumb(page, base_url, before, name, value):
     # Each answer folds what is answered and brings the next section into view: the second
     # tap of a double tap must not land on the next section's chip that moved there.
     ui = UI(page)
-    ui.start_session(base_url, ("Ann", "Ben", "Eve"), "parlett")   # Ann deals: Ben is eldest
+    ui.start_session(base_url, ("Ann", "Ben", "Eve"), "parlett")  # Ann deals: Ben is eldest
     ui.next_hand()
     ui.preset("9 of Hearts")
     for answered, answer in before:
@@ -128,8 +133,9 @@ def test_a_double_tap_chooses_only_what_was_under_the_thumb(page, base_url, befo
     ui._mark_form()
     double_tap(page, chip)
     ui._fresh_form()
-    page.wait_for_timeout(700)          # past a second answer, had the second tap chosen anything
+    page.wait_for_timeout(700)  # past a second answer, had the second tap chosen anything
     ui._fresh_form()
     expect(ui.chip_input(name, value)).to_be_checked()
-    assert sorted(chosen(page)) == sorted(["dealer=0", "trump=hearts", "turned_up=9", f"{name}={value}",
-                                           *(f"{a}={b}" for a, b in before)])
+    assert sorted(chosen(page)) == sorted(
+        ["dealer=0", "trump=hearts", "turned_up=9", f"{name}={value}", *(f"{a}={b}" for a, b in before)]
+    )

@@ -12,9 +12,17 @@ from .browser_ui import FORM, UI, expected
 from .conftest import PHONE
 
 PLAYERS = ("Ann", "Ben", "Cat")
-HAND = {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
-        "auction": {"buyer": 1, "price": 12}, "ruff": None, "sets": [[], [], []],
-        "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0}}
+HAND = {
+    "dealer": 0,
+    "trump": "hearts",
+    "turned_up": "9",
+    "tiddy": None,
+    "auction": {"buyer": 1, "price": 12},
+    "ruff": None,
+    "sets": [[], [], []],
+    "tricks": [5, 4, 3],
+    "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+}
 
 
 def half_a_hand(ui: UI) -> None:
@@ -26,8 +34,7 @@ def half_a_hand(ui: UI) -> None:
 
 
 def expect_half_a_hand(page) -> None:
-    for name, value in (("trump", "hearts"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", "1"),
-                        ("price", "12")):
+    for name, value in (("trump", "hearts"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", "1"), ("price", "12")):
         expect(page.locator(f'{FORM} input[name="{name}"][value="{value}"]')).to_be_checked()
     # with its running payments: Ben bought at 12, 6 to each
     expect(page.locator(f"{FORM} #status-stock .phase-result")).to_contain_text("−12")
@@ -78,8 +85,9 @@ def test_offline_taps_and_save_are_sent_when_the_wifi_is_back_exactly_once(page,
     for rank, seat in HAND["honours"].items():
         page.locator(f'{FORM} label.chip:has(input[name="honour_{rank}"][value="{seat}"])').click()
     connection = page.locator("#connection")
-    expect(connection).to_have_text("No connection — your answers are kept on this phone and will be sent "
-                                    "when it's back.")
+    expect(connection).to_have_text(
+        "No connection — your answers are kept on this phone and will be sent when it's back."
+    )
     expect(page.locator("#hand-form")).to_have_class(re.compile(r"\bwaiting\b"))  # messages marked as waiting
     page.locator(FORM).get_by_role("button", name="Save hand").click()
     expect(connection).to_be_visible()
@@ -154,7 +162,7 @@ def test_two_presets_tapped_offline_both_arrive(page, base_url, context):
     ui.button("Ben (eldest) bought at 12").click()
     connection = page.locator("#connection")
     expect(connection).to_be_visible()
-    expect(page.locator(f'{FORM} button.quick.queued')).to_have_count(2)  # both shown as waiting
+    expect(page.locator(f"{FORM} button.quick.queued")).to_have_count(2)  # both shown as waiting
     context.set_offline(False)
     expect(page.locator(f"{FORM} #status-stock .phase-result")).to_contain_text("−12", timeout=15_000)
     expect(page.locator(f"{FORM} #status-ruff")).to_have_class(re.compile(r"\bdone\b"))
@@ -182,17 +190,17 @@ def test_offline_the_pad_takes_call_after_call_and_the_server_checks_them(page, 
     context.set_offline(True)
     pad = page.locator(f"{FORM} #pad-auction")
     pad.get_by_role("button", name="Bid 12", exact=True).click()
-    expect(pad.locator(".turn:visible")).to_contain_text("Cat to bid")      # at once, with no server
+    expect(pad.locator(".turn:visible")).to_contain_text("Cat to bid")  # at once, with no server
     pad.get_by_role("button", name="Bid 14", exact=True).click()
     expect(pad.locator(".turn:visible")).to_contain_text("Ann (dealer) to bid")
-    pad.get_by_role("button", name="Undo last call").click()          # a slip, taken back on the phone
+    pad.get_by_role("button", name="Undo last call").click()  # a slip, taken back on the phone
     expect(pad.locator(".turn:visible")).to_contain_text("Cat to bid")
     pad.get_by_role("button", name="Pass", exact=True).click()
     expect(pad.locator(".calls-line:visible")).to_have_text("Ben bids 12 · Cat passes")
     expect(pad.locator(".pad-note")).to_contain_text("Not checked yet")
     expect(page.locator("#connection")).to_be_visible()
     context.set_offline(False)
-    expect(pad.locator(".pad-note")).to_have_count(0, timeout=15_000)   # the server's pad again
+    expect(pad.locator(".pad-note")).to_have_count(0, timeout=15_000)  # the server's pad again
     expect(pad.locator(".calls-line:visible")).to_have_text("Ben bids 12 · Cat passes")
     expect(pad.locator(".turn:visible")).to_contain_text("Ann (dealer) to bid")
     expect(page.locator("#connection")).to_be_hidden()

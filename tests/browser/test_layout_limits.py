@@ -13,8 +13,11 @@ from .browser_ui import assert_fits
 
 from support.data import DATA
 
-LONG_NAMES = ["Maximilian-Alexander Featherstonehaugh", "Bartholomew-Fitzwilliam Montgomery III",
-              "Wilhelmina Cholmondeley-Smythe"]
+LONG_NAMES = [
+    "Maximilian-Alexander Featherstonehaugh",
+    "Bartholomew-Fitzwilliam Montgomery III",
+    "Wilhelmina Cholmondeley-Smythe",
+]
 
 
 def test_long_names_and_big_amounts_fit_a_phone(page, base_url, artifacts):
@@ -23,8 +26,9 @@ def test_long_names_and_big_amounts_fit_a_phone(page, base_url, artifacts):
     record["hands"] = record["hands"] * 3  # balances in the hundreds, with halves
     record["hands"][2]["dealer"] = 2
     record["hands"][4]["dealer"] = 1
-    response = page.request.post(base_url + "/import", data=json.dumps(record),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    response = page.request.post(
+        base_url + "/import", data=json.dumps(record), headers={"Content-Type": "application/json"}, max_redirects=0
+    )
     assert response.status == 303, response.text()
     table = base_url + response.headers["location"]
     for path, name in (("", "table"), ("/settle", "settle"), ("/hands/new", "form"), ("/hands/1", "detail")):
@@ -98,7 +102,7 @@ def test_a_table_wider_than_its_card_shades_the_edge_it_goes_on_past(page, base_
     card = page.evaluate("getComputedStyle(document.querySelector('.card')).backgroundColor")
     card = tuple(int(n) for n in re.findall(r"\d+", card)[:3])
     edge = box.bounding_box()
-    y = edge["y"] + edge["height"] - 3          # the last row's lower padding: no text there
+    y = edge["y"] + edge["height"] - 3  # the last row's lower padding: no text there
     left, right = edge["x"] + 2, edge["x"] + edge["width"] - 2
     assert colour_at(page, left, y) == card
     assert sum(colour_at(page, right, y)) < sum(card) - 60, colour_at(page, right, y)
@@ -138,9 +142,10 @@ def test_the_session_sheet_on_a_phone_is_at_the_phones_width_and_dark_in_the_dar
     assert box.evaluate("b => b.scrollWidth > b.clientWidth && getComputedStyle(b).overflowX === 'auto'")
     # the hands' words at 12 px or more on the screen: a line of them is at least that tall
     line = page.locator("table.hands tbody td.words").first.evaluate(
-        "cell => { const r = document.createRange(); r.selectNodeContents(cell); return r.getClientRects()[0].height; }")
+        "cell => { const r = document.createRange(); r.selectNodeContents(cell); return r.getClientRects()[0].height; }"
+    )
     assert line >= 12, line
     page.emulate_media(color_scheme="dark")
     page.screenshot(path=str(artifacts / "sheet-phone-dark.png"))
     title = page.locator("h1").bounding_box()
-    assert sum(colour_at(page, 2, title["y"] + title["height"] + 2)) < 3 * 64   # the page beside the title
+    assert sum(colour_at(page, 2, title["y"] + title["height"] + 2)) < 3 * 64  # the page beside the title

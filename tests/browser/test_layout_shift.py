@@ -45,13 +45,17 @@ DRAWN = """() => new Promise(done => requestAnimationFrame(() => requestAnimatio
 def modern_hand_begun(request, base_url) -> str:
     """A modern hand form whose Deal and Trump are answered: modern turns up no card, so
     its first screen holds answered sections (which the script folded as the page opened)."""
-    table = request.post(base_url + "/sessions", form={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
-                                                       "rulebook": "modern", "first_dealer": "0"},
-                         max_redirects=0).headers["location"]
+    table = request.post(
+        base_url + "/sessions",
+        form={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "modern", "first_dealer": "0"},
+        max_redirects=0,
+    ).headers["location"]
     form = request.get(base_url + table + "/hands/new").text()
     draft = re.search(r'name="draft_version" value="(\d+)"', form).group(1)
-    answered = request.post(base_url + table + "/hands/check", form={
-        "version": "1", "draft_version": draft, "dealer": "0", "trump": "hearts", "tiddy": "nobody"})
+    answered = request.post(
+        base_url + table + "/hands/check",
+        form={"version": "1", "draft_version": draft, "dealer": "0", "trump": "hearts", "tiddy": "nobody"},
+    )
     assert answered.status == 200, answered.text()
     return table + "/hands/new"
 
@@ -63,17 +67,23 @@ def test_nothing_moves_after_the_first_paint(browser, base_url, tables):  # noqa
     context = browser.new_context(viewport=PHONE, service_workers="block")
     context.add_init_script(OBSERVE)
     try:
-        pages = {"home": "/", "table": tables["s"], "hand form": tables["s"] + "/hands/new",
-                 "settle": tables["s"] + "/settle", "circle": tables["c"], "ledger": tables["c"] + "/ledger",
-                 "statistics": tables["c"] + "/stats",
-                 "hand form (modern)": modern_hand_begun(context.request, base_url)}
+        pages = {
+            "home": "/",
+            "table": tables["s"],
+            "hand form": tables["s"] + "/hands/new",
+            "settle": tables["s"] + "/settle",
+            "circle": tables["c"],
+            "ledger": tables["c"] + "/ledger",
+            "statistics": tables["c"] + "/stats",
+            "hand form (modern)": modern_hand_begun(context.request, base_url),
+        }
         page = context.new_page()
         page.route("**/static/vendor/htmx-*.js", late)
         moved = {}
         for name, path in pages.items():
             page.goto(base_url + path, wait_until="load")
             shifts = page.evaluate(DRAWN)
-            if name.startswith("hand form"):   # answered sections there, which the script folded after the paint
+            if name.startswith("hand form"):  # answered sections there, which the script folded after the paint
                 assert page.locator("#hand-form section.step:has(> .step-status.done)").count() >= 2
             if shifts:
                 moved[name] = (round(sum(value for value, _ in shifts), 4), shifts)

@@ -57,8 +57,9 @@ def test_names_stay_whole_and_inside_a_phone(page: Page, base_url, artifacts):
     record = json.loads((DATA / "wits1671-evening.json").read_text())
     record["players"] = NAMES
     record["confirm"] = True  # the agreement card shows its names too
-    response = page.request.post(base_url + "/import", data=json.dumps(record),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    response = page.request.post(
+        base_url + "/import", data=json.dumps(record), headers={"Content-Type": "application/json"}, max_redirects=0
+    )
     assert response.status == 303, response.text()
     table = base_url + response.headers["location"]
     pieces = ["Bartholomew-Fitzwilliam", "Bartholomew", "Fitzwilliam", "🃏 Jo"]
@@ -118,12 +119,16 @@ def test_cotton_tables_keep_their_words_whole(page: Page, base_url, artifacts):
     """Cotton's "Towser and Tumbler" row: "Tumbler" on one line, on the Settle up
     page, a hand's page and the hand form's summary (never "Tumbl/er", as in the trial)."""
     record = json.loads((DATA / "cotton1674-evening.json").read_text())
-    response = page.request.post(base_url + "/import", data=json.dumps(record),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    response = page.request.post(
+        base_url + "/import", data=json.dumps(record), headers={"Content-Type": "application/json"}, max_redirects=0
+    )
     assert response.status == 303, response.text()
     table = base_url + response.headers["location"]
-    for path, selector in (("/settle", "table.phases"), ("/hands/1", "table.phases"),
-                           ("/hands/1/edit", "#hand-summary table.running")):
+    for path, selector in (
+        ("/settle", "table.phases"),
+        ("/hands/1", "table.phases"),
+        ("/hands/1/edit", "#hand-summary table.running"),
+    ):
         page.goto(table + path)
         page.screenshot(path=str(artifacts / f"cotton-words{path.replace('/', '-')}.png"), full_page=True)
         words = assert_table_words_whole(page, selector, path)
@@ -137,19 +142,33 @@ def circle_of_six(request, base_url) -> str:
     and two of Cotton's (his "Towser and Tumbler" among the phases): its manage URL."""
     from support.web import hand_fields
 
-    circle = request.post(base_url + "/circles", form={"circle_name": "Thursday Gleek",
-                                                       "circle_members": "Ann\nBen\nCat\nDan\nEve\nFay"},
-                          max_redirects=0).headers["location"]
+    circle = request.post(
+        base_url + "/circles",
+        form={"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan\nEve\nFay"},
+        max_redirects=0,
+    ).headers["location"]
     seats = re.findall(r'<option value="(\d+)"', request.get(base_url + circle).text())[:6]
-    for book, chosen, day in (("parlett", (0, 1, 2), "2026-11-14"), ("cotton1674", (3, 4, 5), "2026-11-21"),
-                              ("cotton1674", (3, 1, 4), "2026-11-28")):
+    for book, chosen, day in (
+        ("parlett", (0, 1, 2), "2026-11-14"),
+        ("cotton1674", (3, 4, 5), "2026-11-21"),
+        ("cotton1674", (3, 1, 4), "2026-11-28"),
+    ):
         hands = json.loads((DATA / f"{book}-evening.json").read_text())["hands"]
-        evening = request.post(base_url + circle + "/sessions", form={
-            **{f"seat_{i}": seats[m] for i, m in enumerate(chosen)}, "rulebook": book,
-            "first_dealer": "0", "stake": "1d", "played_on": day}, max_redirects=0).headers["location"]
+        evening = request.post(
+            base_url + circle + "/sessions",
+            form={
+                **{f"seat_{i}": seats[m] for i, m in enumerate(chosen)},
+                "rulebook": book,
+                "first_dealer": "0",
+                "stake": "1d",
+                "played_on": day,
+            },
+            max_redirects=0,
+        ).headers["location"]
         for version, hand in enumerate(hands, 1):
-            saved = request.post(base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)),
-                                 max_redirects=0)
+            saved = request.post(
+                base_url + evening + "/hands", form=dict(hand_fields(hand, version).items(multi=True)), max_redirects=0
+            )
             assert saved.status == 303, saved.text()
     return circle
 
@@ -165,8 +184,11 @@ def test_circle_statistics_keep_their_words_whole(page: Page, base_url, artifact
     words = assert_table_words_whole(page, tables, "stats")
     assert {"Dan", "Auction", "Fay"} <= set(words), words
     boxes = page.evaluate(SCROLL_BOXES, tables)
-    assert [box[1:] for box in boxes] == [[0, "region", "Each member"], [0, "region", "Net by phase"],
-                                          [0, "region", "Head to head"]], boxes
+    assert [box[1:] for box in boxes] == [
+        [0, "region", "Each member"],
+        [0, "region", "Net by phase"],
+        [0, "region", "Head to head"],
+    ], boxes
     assert "scrolls" in [box[0] for box in boxes], boxes  # six members do not fit 390 px whole
 
 
@@ -178,21 +200,33 @@ def test_a_club_nights_standings_keep_their_words_whole(page: Page, base_url, ar
     and the page does not scroll."""
     from support.web import hand_fields
 
-    night = page.request.post(base_url + "/nights", form={
-        "name": "Friday club", "players": "\n".join(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]),
-        "rounds": "4", "rulebook": "parlett", "stake": "1d", "played_on": "2026-12-04", "rank_by": "placings"},
-        max_redirects=0).headers["location"]
+    night = page.request.post(
+        base_url + "/nights",
+        form={
+            "name": "Friday club",
+            "players": "\n".join(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]),
+            "rounds": "4",
+            "rulebook": "parlett",
+            "stake": "1d",
+            "played_on": "2026-12-04",
+            "rank_by": "placings",
+        },
+        max_redirects=0,
+    ).headers["location"]
     assert page.request.post(base_url + night + "/rounds", form={"round": "1"}, max_redirects=0).status == 303
     page.goto(base_url + night)
     table = re.sub(r"^https?://[^/]+", "", page.locator("#round-1-table-1 a.table-link").get_attribute("href"))
     hand = json.loads((DATA / "parlett-evening.json").read_text())["hands"][0]
-    saved = page.request.post(base_url + table + "/hands", form=dict(hand_fields(hand, 1).items(multi=True)),
-                              max_redirects=0)
+    saved = page.request.post(
+        base_url + table + "/hands", form=dict(hand_fields(hand, 1).items(multi=True)), max_redirects=0
+    )
     assert saved.status == 303, saved.text()
     assert page.request.post(base_url + night + "/rounds", form={"round": "2"}, max_redirects=0).status == 303
     page.goto(base_url + night)
     page.screenshot(path=str(artifacts / "night-standings-words.png"), full_page=True)
     words = assert_table_words_whole(page, "table.standings", "night")
-    assert {"Player", "Placings", "Counters", "Tables"} <= set(words), words   # each round's column is left to the rounds' tables on a phone
+    assert {"Player", "Placings", "Counters", "Tables"} <= set(words), (
+        words
+    )  # each round's column is left to the rounds' tables on a phone
     # the rounds' columns left to the rounds' tables below, the standings fit 390 px in their named box
     assert page.evaluate(SCROLL_BOXES, "table.standings") == [["fits", 0, "region", "Standings"]]

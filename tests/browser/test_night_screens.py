@@ -35,16 +35,29 @@ def request(base_url: str, method: str, path: str, fields=None) -> tuple[int, di
 def night_with_two_tables_played(base_url: str) -> tuple[str, list[list[str]]]:
     """A night of nine ranked by counters, round 1 drawn, hands saved at tables 1 and 2:
     the standings link and each table's players in seat order."""
-    status, headers, _ = request(base_url, "POST", "/nights", {
-        "name": "Friday club", "players": "\n".join(NINE), "rounds": "4", "rulebook": "parlett", "stake": "1d",
-        "played_on": "2026-12-04", "rank_by": "counters"})
+    status, headers, _ = request(
+        base_url,
+        "POST",
+        "/nights",
+        {
+            "name": "Friday club",
+            "players": "\n".join(NINE),
+            "rounds": "4",
+            "rulebook": "parlett",
+            "stake": "1d",
+            "played_on": "2026-12-04",
+            "rank_by": "counters",
+        },
+    )
     assert status == 303
     organizer = headers["Location"]
     assert request(base_url, "POST", organizer + "/rounds", {"round": "1"})[0] == 303
     page = request(base_url, "GET", organizer)[2]
     sessions = re.findall(r'class="table-link" href="[^"]*/s/([^"]+)"', page)
-    seats = [re.sub(r"<[^>]+>", "", s).replace(" (deals first)", "").split(", ")
-             for s in re.findall(r"<strong>Table \d+</strong>:\s*(.*?)\s*&nbsp;", page, re.S)]
+    seats = [
+        re.sub(r"<[^>]+>", "", s).replace(" (deals first)", "").split(", ")
+        for s in re.findall(r"<strong>Table \d+</strong>:\s*(.*?)\s*&nbsp;", page, re.S)
+    ]
     for session, hands in zip(sessions, (HANDS[:1], HANDS[:2])):
         for version, hand in enumerate(hands, 1):
             fields = list(hand_fields(hand, version).items(multi=True))
@@ -54,25 +67,27 @@ def night_with_two_tables_played(base_url: str) -> tuple[str, list[list[str]]]:
 
 
 def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_beside_and_the_tiebreaks(
-        browser, base_url):
+    browser, base_url
+):
     watch, seats = night_with_two_tables_played(base_url)
     (a, b, c), (d, e, f) = seats[:2]
-    leaders = [d, a, e, b]   # +52, +20, +3, +2 in counters
+    leaders = [d, a, e, b]  # +52, +20, +3, +2 in counters
     screen_context = browser.new_context(viewport={"width": 1920, "height": 1080})
     try:
         screen = screen_context.new_page()
         screen.goto(base_url + watch + "/screen")
         standings = screen.locator("table.standings")
-        expect(standings.locator("thead th")).to_have_text(HEADS[:-1])   # the screen has no column a round
+        expect(standings.locator("thead th")).to_have_text(HEADS[:-1])  # the screen has no column a round
         expect(standings.locator("tbody th[scope=row]").nth(0)).to_have_text(leaders[0])
         assert standings.locator("tbody th[scope=row]").all_inner_texts()[:4] == leaders
         expect(standings.locator("tbody tr").first.locator("td")).to_have_text(
-            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d")])
+            ["1", "52", "2", "1", re.compile(r"\d+\.\d"), re.compile(r"\d+\.\d")]
+        )
         expect(screen.locator(".tiebreaks")).to_have_text(TIEBREAKS)
         sizes = screen.evaluate("""() => [...document.querySelectorAll(
             'h1, h2, h3, table.standings td, table.standings th, .tiebreaks, .night-round, .night-tables li')].map(
             el => parseFloat(getComputedStyle(el).fontSize))""")
-        assert min(sizes) >= 28, sizes   # large type: readable from the back of a room
+        assert min(sizes) >= 28, sizes  # large type: readable from the back of a room
         assert screen.evaluate("document.documentElement.scrollWidth") <= 1920
         assert set(screen.evaluate(LINES)) == {1}
         box, beside = standings.bounding_box(), screen.locator(".rounds-side").bounding_box()
@@ -81,8 +96,9 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
     finally:
         screen_context.close()
 
-    phone_context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2,
-                                        is_mobile=True, has_touch=True)
+    phone_context = browser.new_context(
+        viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     try:
         phone = phone_context.new_page()
         phone.goto(base_url + watch)
@@ -92,7 +108,7 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
         expect(phone.locator(".night-tables li").first).to_have_text(f"Table 1 · 1 hand: {a} +20, {b} +2, {c} −22")
         assert standings.locator("tbody th[scope=row]").all_inner_texts()[:4] == leaders
         expect(phone.locator(".tiebreaks")).to_have_text(TIEBREAKS)
-        assert_fits(phone)   # no sideways scrolling on a 375 px phone
+        assert_fits(phone)  # no sideways scrolling on a 375 px phone
         assert set(phone.evaluate(LINES)) == {1}
         box = standings.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
@@ -103,9 +119,20 @@ def test_the_big_screen_at_1920_and_the_phone_at_375_show_the_ranking_the_other_
 def night_played(base_url: str, players: list[str], rounds: int) -> tuple[str, list[list[str]]]:
     """A night ranked by counters, ``rounds`` rounds drawn and one hand saved at each
     of their tables: its standings link and each round's table sessions."""
-    status, headers, _ = request(base_url, "POST", "/nights", {
-        "name": "Friday club", "players": "\n".join(players), "rounds": str(rounds), "rulebook": "parlett",
-        "stake": "1d", "played_on": "2026-12-04", "rank_by": "counters"})
+    status, headers, _ = request(
+        base_url,
+        "POST",
+        "/nights",
+        {
+            "name": "Friday club",
+            "players": "\n".join(players),
+            "rounds": str(rounds),
+            "rulebook": "parlett",
+            "stake": "1d",
+            "played_on": "2026-12-04",
+            "rank_by": "counters",
+        },
+    )
     assert status == 303
     organizer = headers["Location"]
     drawn: list[list[str]] = []
@@ -129,14 +156,15 @@ def test_the_standings_box_keeps_its_scroll_when_a_save_brings_new_standings(pag
     page.set_viewport_size({"width": 560, "height": 900})
     page.goto(base_url + watch)
     box = page.locator("#standings .scroll")
-    page.wait_for_function("() => { const b = document.querySelector('#standings .scroll');"
-                           " return b.scrollWidth > b.clientWidth; }")
+    page.wait_for_function(
+        "() => { const b = document.querySelector('#standings .scroll'); return b.scrollWidth > b.clientWidth; }"
+    )
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     scrolled = box.evaluate("b => b.scrollLeft")
     assert scrolled > 0
-    fields = list(hand_fields(HANDS[1], 2).items(multi=True))   # a second hand at round 4's first table
+    fields = list(hand_fields(HANDS[1], 2).items(multi=True))  # a second hand at round 4's first table
     assert request(base_url, "POST", f"/s/{drawn[-1][0]}/hands", fields)[0] == 303
-    expect(page.locator(".night-tables li").first).to_contain_text("Table 1 · 2 hands")   # the new standings came
+    expect(page.locator(".night-tables li").first).to_contain_text("Table 1 · 2 hands")  # the new standings came
     assert page.locator("#standings .scroll").evaluate("b => b.scrollLeft") == scrolled
 
 
@@ -156,10 +184,10 @@ def test_the_big_screen_fits_1280_by_720_with_fifteen_players_and_four_rounds(br
     try:
         screen = context.new_page()
         screen.goto(base_url + watch + "/screen")
-        expect(screen.locator("table.standings thead th")).to_have_text(HEADS[:-1])   # no column a round
-        expect(screen.locator(".night-tables li")).to_have_count(5)   # the latest round's five tables
+        expect(screen.locator("table.standings thead th")).to_have_text(HEADS[:-1])  # no column a round
+        expect(screen.locator(".night-tables li")).to_have_count(5)  # the latest round's five tables
         seen: set[str] = set()
-        for _ in range(4):   # the pages shown in turn (one, if every player fits at once)
+        for _ in range(4):  # the pages shown in turn (one, if every player fits at once)
             assert screen.evaluate("document.documentElement.scrollHeight") <= 720
             assert screen.evaluate("document.documentElement.scrollWidth") <= 1280
             for right, bottom in screen.evaluate(BOXES):
@@ -173,7 +201,7 @@ def test_the_big_screen_fits_1280_by_720_with_fifteen_players_and_four_rounds(br
         assert seen == set(FIFTEEN)
         sizes = screen.evaluate("""() => [...document.querySelectorAll('table.standings td, table.standings th')]
             .filter(el => el.offsetParent !== null).map(el => parseFloat(getComputedStyle(el).fontSize))""")
-        assert min(sizes) >= 18, sizes   # read from across a room
+        assert min(sizes) >= 18, sizes  # read from across a room
     finally:
         context.close()
 
@@ -199,6 +227,6 @@ def test_a_big_screen_too_small_for_every_player_shows_them_a_page_at_a_time(bro
             for right, bottom in screen.evaluate(BOXES):
                 assert right <= 1280.5 and bottom <= 720.5, (right, bottom)
             seen += screen.locator("table.standings tbody th[scope=row]:visible").all_inner_texts()
-        assert sorted(seen) == sorted(players)   # each once, every one within the cycle
+        assert sorted(seen) == sorted(players)  # each once, every one within the cycle
     finally:
         context.close()

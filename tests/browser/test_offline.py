@@ -26,8 +26,14 @@ from .browser_ui import FORM, UI, expected
 from .conftest import PHONE
 from .test_hand_kept import HAND, PLAYERS, half_a_hand
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +42,15 @@ def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("offline")
     static = folder / "static"
     shutil.copytree(resource_dir("static"), static)
-    app = create_app({"DATABASE": str(folder / "scorekeeper.db"), "SECRET_KEY": "offline-tests",
-                      "POLL_SECONDS": 1, "BACKUP_DIR": str(folder / "backups"), "SESSIONS_PER_MINUTE": 100_000})
+    app = create_app(
+        {
+            "DATABASE": str(folder / "scorekeeper.db"),
+            "SECRET_KEY": "offline-tests",
+            "POLL_SECONDS": 1,
+            "BACKUP_DIR": str(folder / "backups"),
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    )
     app.static_folder = str(static)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -51,8 +64,15 @@ def served(tmp_path_factory):
 def phone(playwright, folder: Path, **extra):
     """A persistent (not incognito) Chromium context, as a phone's browser is."""
     return playwright.chromium.launch_persistent_context(
-        str(folder), executable_path="/usr/bin/chromium", args=ARGS, viewport=PHONE, device_scale_factor=2,
-        is_mobile=True, has_touch=True, **extra)
+        str(folder),
+        executable_path="/usr/bin/chromium",
+        args=ARGS,
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        **extra,
+    )
 
 
 def worker_ready(page) -> str:
@@ -71,7 +91,8 @@ def installability_errors(page) -> list:
 
 
 def cached(page, name_prefix: str) -> list[str]:
-    return page.evaluate("""async (prefix) => {
+    return page.evaluate(
+        """async (prefix) => {
         const out = [];
         for (const name of await caches.keys()) {
             if (!name.startsWith(prefix)) continue;
@@ -79,7 +100,9 @@ def cached(page, name_prefix: str) -> list[str]:
                                                                              + new URL(r.url).search);
         }
         return out;
-    }""", name_prefix)
+    }""",
+        name_prefix,
+    )
 
 
 def cold_start_offline_then_saved(page, base: str, context) -> None:
@@ -91,18 +114,17 @@ def cold_start_offline_then_saved(page, base: str, context) -> None:
     worker_ready(page)
     ui.next_hand()
     half_a_hand(ui)
-    page.wait_for_timeout(1200)   # the page as shown reaches the worker (offline.js, 0.8 s after a change)
+    page.wait_for_timeout(1200)  # the page as shown reaches the worker (offline.js, 0.8 s after a change)
     context.set_offline(True)
     page.reload()
     expect(page.locator("#offline-copy")).to_contain_text("No connection — this is the page as this phone last saw it")
-    for name, value in (("trump", "hearts"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", "1"),
-                        ("price", "12")):
+    for name, value in (("trump", "hearts"), ("turned_up", "9"), ("tiddy", "nobody"), ("buyer", "1"), ("price", "12")):
         expect(page.locator(f'{FORM} input[name="{name}"][value="{value}"]')).to_be_checked()
     expect(page.locator(f"{FORM} #status-stock .phase-result")).to_contain_text("−12")
     # the table page too, opened afresh with no connection
     page.goto(table)
     expect(page.locator("#offline-copy")).to_be_visible()
-    page.get_by_role("link", name="Continue hand 1").click()   # the hand kept on this phone
+    page.get_by_role("link", name="Continue hand 1").click()  # the hand kept on this phone
     # the worker gives the network up to 4 s (sw.js NETWORK_WAIT) before it shows the phone's copy:
     # a click does not wait for the page as goto does, so this waits for it as long
     page.wait_for_url("**/hands/new")
@@ -118,7 +140,7 @@ def cold_start_offline_then_saved(page, base: str, context) -> None:
     page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=20_000)
     ui.expect_balances(expected("parlett", PLAYERS, [HAND]))
     exported = page.evaluate("url => fetch(url).then(r => r.json())", table + "/export.json")
-    assert exported["hands"] == [HAND]   # exactly once
+    assert exported["hands"] == [HAND]  # exactly once
 
 
 def test_installable_and_a_cold_start_with_no_connection_on_localhost(playwright, served, tmp_path):
@@ -140,22 +162,23 @@ def test_installable_and_a_cold_start_with_no_connection_on_localhost(playwright
         page.reload()
         expect(page.locator("#offline-copy")).to_be_visible()
         expect(page.get_by_role("button", name="Start the session")).to_be_visible()
-        context.set_offline(False)   # back online: the page fetches itself again from the server
+        context.set_offline(False)  # back online: the page fetches itself again from the server
         expect(page.locator("#offline-copy")).to_have_count(0, timeout=10_000)
         page.wait_for_load_state()
         cold_start_offline_then_saved(page, base, context)
         # a change only the server can make, tapped with no connection: said, and nothing changed
         table = page.url
-        page.wait_for_timeout(1200)   # the table as shown reaches the worker
+        page.wait_for_timeout(1200)  # the table as shown reaches the worker
         context.set_offline(True)
         page.reload()
         expect(page.locator("#offline-copy")).to_be_visible()
         page.once("dialog", lambda dialog: dialog.accept())
         page.locator("form.undo-bar button").click()
         expect(page.locator("form.undo-bar .no-connection")).to_have_text(
-            "No connection: nothing was changed. Try again once the connection is back.")
+            "No connection: nothing was changed. Try again once the connection is back."
+        )
         assert page.url == table
-        context.set_offline(False)   # the page fetches itself again, the hand still saved and still to undo
+        context.set_offline(False)  # the page fetches itself again, the hand still saved and still to undo
         expect(page.locator("#offline-copy")).to_have_count(0, timeout=10_000)
         page.wait_for_load_state()
         expect(page.locator("form.undo-bar button")).to_be_visible()
@@ -181,9 +204,9 @@ def test_a_new_version_replaces_the_cached_files(playwright, served, tmp_path):
         old_worker = worker_ready(page)
         old = [k for k in cached(page, "gleek-static-") if "/static/app.js" in k]
         assert len(old) == 1
-        (static / "app.js").write_text(original + "\nwindow.gleekRelease = 'next';\n")   # the next release
-        page.goto(base + "/rules")   # the next visit finds the new worker
-        for _ in range(150):   # the new worker installed and active, the old cache gone
+        (static / "app.js").write_text(original + "\nwindow.gleekRelease = 'next';\n")  # the next release
+        page.goto(base + "/rules")  # the next visit finds the new worker
+        for _ in range(150):  # the new worker installed and active, the old cache gone
             names = {k.split(" ")[0] for k in cached(page, "gleek-static-")}
             if names and old[0].split(" ")[0] not in names:
                 break
@@ -191,13 +214,13 @@ def test_a_new_version_replaces_the_cached_files(playwright, served, tmp_path):
         new = [k for k in cached(page, "gleek-static-") if "/static/app.js" in k]
         assert len(new) == 1 and new[0] != old[0]
         page.reload()
-        assert page.evaluate("window.gleekRelease") == "next"   # the new JavaScript, not a stale copy
+        assert page.evaluate("window.gleekRelease") == "next"  # the new JavaScript, not a stale copy
         # offline too: the kept pages name the new files
         context.set_offline(True)
         page.reload()
         expect(page.locator("#offline-copy")).to_be_visible()
         assert page.evaluate("window.gleekRelease") == "next"
-        assert old_worker == page.evaluate("navigator.serviceWorker.controller.scriptURL")   # same URL, new script
+        assert old_worker == page.evaluate("navigator.serviceWorker.controller.scriptURL")  # same URL, new script
     finally:
         (static / "app.js").write_text(original)
         context.set_offline(False)
@@ -211,7 +234,8 @@ def test_on_a_lan_address_over_http_the_page_says_it_cannot_work_offline(page, b
     assert page.evaluate("window.isSecureContext") is True
     assert page.locator("#insecure-note").text_content() == (
         "Over plain http on a network address this app cannot be installed or open with no connection "
-        "(https or localhost can).")
+        "(https or localhost can)."
+    )
 
 
 def test_installable_and_a_cold_start_with_no_connection_through_the_https_front(playwright, tmp_path_factory):
@@ -221,7 +245,7 @@ def test_installable_and_a_cold_start_with_no_connection_through_the_https_front
         pytest.skip("Caddy and certutil are installed by `make test`")
     front = HttpsFront(tmp_path_factory.mktemp("https-browser"), "SESSIONS_PER_MINUTE = 100_000\n").start()
     try:
-        home = front.nss_home()   # Chromium trusts Caddy's local CA: no certificate error anywhere
+        home = front.nss_home()  # Chromium trusts Caddy's local CA: no certificate error anywhere
         context = phone(playwright, home / "profile", env={"HOME": str(home)})
         try:
             page = context.pages[0] if context.pages else context.new_page()

@@ -13,11 +13,20 @@ from playwright.sync_api import expect
 
 from .browser_ui import FORM, UI
 
-PLAYERS = ("Ann", "Ben", "Cat")   # Ann deals: Ben is eldest, then Cat
-BIDS = ("Bid 12", "Bid 14", "Pass", "Pass")                    # Cat buys at 14
-RUFF = ("Open at 2", "Raise to 4", "Fold", "Match 4")          # Ben and Cat show
-CHIPS = [("tiddy", "nobody"), ("set_0", "gleek:K"), ("set_1", "gleek:Q"), ("tricks_0", 4), ("tricks_1", 5),
-         ("honour_A", 1), ("honour_K", 0), ("honour_Q", 2), ("honour_J", 1)]
+PLAYERS = ("Ann", "Ben", "Cat")  # Ann deals: Ben is eldest, then Cat
+BIDS = ("Bid 12", "Bid 14", "Pass", "Pass")  # Cat buys at 14
+RUFF = ("Open at 2", "Raise to 4", "Fold", "Match 4")  # Ben and Cat show
+CHIPS = [
+    ("tiddy", "nobody"),
+    ("set_0", "gleek:K"),
+    ("set_1", "gleek:Q"),
+    ("tricks_0", 4),
+    ("tricks_1", 5),
+    ("honour_A", 1),
+    ("honour_K", 0),
+    ("honour_Q", 2),
+    ("honour_J", 1),
+]
 
 
 def exported(page, table) -> dict:
@@ -59,27 +68,28 @@ def test_a_whole_hand_entered_offline_is_saved_once_as_online(page, base_url, co
             page.locator(f"{FORM} #pad-{pad}").get_by_role("button", name=label, exact=True).click()
     expect(page.locator(f"{FORM} #pad-auction .calls-result:visible")).to_have_text("Cat bought at 14.")
     expect(page.locator(f"{FORM} #pad-ruff .calls-line:visible")).to_have_text(
-        "Ben opens 2 · Cat raises to 4 · Ann folds (owes 4) · Ben matches")
+        "Ben opens 2 · Cat raises to 4 · Ann folds (owes 4) · Ben matches"
+    )
     expect(page.locator(f"{FORM} #pad-ruff .calls-result:visible")).to_contain_text("Ben and Cat show")
     # at the showdown the winner is tapped among those who show
     expect(page.locator(f'{FORM} label.chip:has(input[name="ruff_winner"][value="0"])')).to_be_hidden()
     tap("ruff_winner", 2)
     for name, value in CHIPS:
         tap(name, value)
-    expect(ui.chip_input("tricks_2", 3)).to_be_checked()      # filled in from the server's table
+    expect(ui.chip_input("tricks_2", 3)).to_be_checked()  # filled in from the server's table
     # what the phone could not check is marked so
     expect(page.locator(f"{FORM} #step-ruff .pad-note")).to_contain_text("Not checked yet")
     expect(page.locator(f"{FORM} #step-play.unchecked")).to_have_count(1)
     page.locator(FORM).get_by_role("button", name="Save hand").click()
     expect(page.locator("#connection")).to_contain_text("the hand will be saved as soon as the connection is back")
     page.wait_for_timeout(500)
-    assert exported(page, table)["hands"] == []              # nothing reached the server
+    assert exported(page, table)["hands"] == []  # nothing reached the server
     kept = page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.endsWith(':next'))))")
     assert kept["saveTapped"] and dict(kept["answers"])["ruff_calls"]
 
     context.set_offline(False)
-    page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=20_000)   # sent, checked, saved: no further tap
-    assert exported(page, table)["hands"] == online              # exactly once, and as entered online
+    page.wait_for_url(re.compile(r"/s/[^/?]+$"), timeout=20_000)  # sent, checked, saved: no further tap
+    assert exported(page, table)["hands"] == online  # exactly once, and as entered online
 
 
 def test_a_forfeit_can_be_tapped_offline_before_the_server_knows_the_buyer(page, base_url, context):
@@ -89,10 +99,10 @@ def test_a_forfeit_can_be_tapped_offline_before_the_server_knows_the_buyer(page,
     table = ui.start_session(base_url, PLAYERS, "cotton1674")
     ui.next_hand()
     forfeits = page.locator(f"{FORM} .offline-only")
-    expect(forfeits).to_be_hidden()                     # online: the server says whose they are
+    expect(forfeits).to_be_hidden()  # online: the server says whose they are
     context.set_offline(True)
     page.locator(f'{FORM} label.chip:has(input[name="trump"][value="hearts"])').click()
-    page.locator(f'{FORM} label.chip:has(input[name="buyer"][value="1"])').click()   # Ben bought
+    page.locator(f'{FORM} label.chip:has(input[name="buyer"][value="1"])').click()  # Ben bought
     page.locator(f'{FORM} label.chip:has(input[name="price"][value="12"])').click()
     expect(forfeits).to_be_visible()
     expect(forfeits).to_contain_text("Ben called a set laid out in the stock")
@@ -103,4 +113,4 @@ def test_a_forfeit_can_be_tapped_offline_before_the_server_knows_the_buyer(page,
     expect(forfeits).to_have_count(0)
     expect(page.locator(f"{FORM} #step-sets")).to_contain_text("8 to each")
     draft = page.request.get(table + "/export.json").json()
-    assert draft["hands"] == []                             # a hand in progress, not saved
+    assert draft["hands"] == []  # a hand in progress, not saved

@@ -19,8 +19,9 @@ from support.data import DATA
 def test_settle_up_screen_and_sheet_agree_with_settle(page, base_url, artifacts):
     record = json.loads((DATA / "wits1671-evening.json").read_text())
     record["stake"] = {"per_counter": "1", "currency": "d"}
-    response = page.request.post(base_url + "/import", data=json.dumps(record),
-                                 headers={"Content-Type": "application/json"}, max_redirects=0)
+    response = page.request.post(
+        base_url + "/import", data=json.dumps(record), headers={"Content-Type": "application/json"}, max_redirects=0
+    )
     assert response.status == 303
     table = response.headers["location"]
     expected = settle(record)

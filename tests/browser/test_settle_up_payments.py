@@ -30,12 +30,23 @@ def post(page, url: str, fields) -> str:
 def an_evening_of_a_circle(page, base_url) -> tuple[str, str]:
     """A circle (Ann, Ben, Cat) and an evening of two parlett hands at 1d a counter:
     the circle's manage link and the evening's scorer's link."""
-    circle = base_url + post(page, base_url + "/circles", {"circle_name": "Friday Gleek",
-                                                           "circle_members": "Ann\nBen\nCat"})
+    circle = base_url + post(
+        page, base_url + "/circles", {"circle_name": "Friday Gleek", "circle_members": "Ann\nBen\nCat"}
+    )
     ids = members_of(page.request.get(circle).text())
-    session = base_url + post(page, circle + "/sessions", {
-        "seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"], "rulebook": "parlett",
-        "first_dealer": "0", "stake": "1d", "played_on": "2026-11-14"})
+    session = base_url + post(
+        page,
+        circle + "/sessions",
+        {
+            "seat_0": ids["Ann"],
+            "seat_1": ids["Ben"],
+            "seat_2": ids["Cat"],
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "1d",
+            "played_on": "2026-11-14",
+        },
+    )
     for version, hand in enumerate(HANDS[:2], 1):
         post(page, session + "/hands", list(hand_fields(hand, version).items(multi=True)))
     return circle, session
@@ -62,7 +73,7 @@ def test_mark_paid_on_settle_up_tapped_and_double_tapped_pays_each_debt_once(pag
     expect(lines.nth(0)).to_contain_text("Cat pays Ann 52 counters = 4s 4d")
     expect(lines.nth(1)).to_contain_text("Cat pays Ben 3 counters = 3d")
     for line in lines.all():
-        assert line.get_by_label("Marked by").locator("option:checked").inner_text() == "Cat"   # the payer
+        assert line.get_by_label("Marked by").locator("option:checked").inner_text() == "Cat"  # the payer
     assert_fits(page)
     assert axe_violations(page) == []
 
@@ -75,30 +86,39 @@ def test_mark_paid_on_settle_up_tapped_and_double_tapped_pays_each_debt_once(pag
     # a double tap on a slow connection: the first tap's post is held on its way (the browser
     # gives up on it for the second's), then reaches the server after the second
     held, answers = [], []
-    page.on("response", lambda r: answers.append((r.status, r.text() if r.status == 409 else ""))
-            if r.request.method == "POST" and r.url.endswith("/settle/pay") else None)
+    page.on(
+        "response",
+        lambda r: (
+            answers.append((r.status, r.text() if r.status == 409 else ""))
+            if r.request.method == "POST" and r.url.endswith("/settle/pay")
+            else None
+        ),
+    )
     page.route("**/settle/pay", lambda route: held.append(route) if not held else route.continue_())
     button = lines.nth(1).get_by_role("button", name="Mark paid")
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
-    for _ in range(2):            # the screen tapped where the button is (a locator would wait for the page to change)
+    for _ in range(2):  # the screen tapped where the button is (a locator would wait for the page to change)
         with page.expect_request("**/settle/pay"):
             page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(page.locator(".flash")).to_have_text("Cat paid Ben 3d. Settled: 14 Nov.")
     page.unroute("**/settle/pay")
-    late = held[0].fetch(max_redirects=0)     # the first tap's post, as the browser sent it
+    late = held[0].fetch(max_redirects=0)  # the first tap's post, as the browser sent it
     answers.append((late.status, late.text()))
     assert len(posts) == 3, posts
     assert [status for status, _ in answers[-2:]] == [303, 409], answers
-    assert re.search(r"Cat paying Ben 3d is marked paid already \(by Cat, on [0-9-]+\): nothing was marked twice\.",
-                     answers[-1][1])
+    assert re.search(
+        r"Cat paying Ben 3d is marked paid already \(by Cat, on [0-9-]+\): nothing was marked twice\.", answers[-1][1]
+    )
     expect(page.locator(".payments li").nth(1)).to_contain_text("Paid ·")
 
     page.goto(circle + "/owed")
     expect(page.locator("#owed")).to_contain_text("Nothing is owed: every evening is settled.")
     paid = page.locator("#paid .payments li")
     expect(paid).to_have_count(2)
-    expect(paid).to_have_text([re.compile(r"^Cat paid Ben 3d, for 14 Nov"), re.compile(r"^Cat paid Ann 4s 4d, for 14 Nov")])
+    expect(paid).to_have_text(
+        [re.compile(r"^Cat paid Ben 3d, for 14 Nov"), re.compile(r"^Cat paid Ann 4s 4d, for 14 Nov")]
+    )
 
     # Ben's marked by mistake: taken back on the Settle up page, it is owed again
     page.goto(session + "/settle")

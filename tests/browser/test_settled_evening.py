@@ -19,14 +19,16 @@ from .browser_ui import UI, assert_fits
 from .test_accessibility import axe_violations
 from .test_circle import start_evening
 
-HANDS = load_example("parlett-evening.json")["hands"]   # Ann, Ben, Cat: +20 +2 −22, +32 +1 −33, −9 0 +9
-QUESTION = ("This evening is settled: payments were marked. Change it anyway? It will be reopened and the "
-            "difference shown under What is owed.")
+HANDS = load_example("parlett-evening.json")["hands"]  # Ann, Ben, Cat: +20 +2 −22, +32 +1 −33, −9 0 +9
+QUESTION = (
+    "This evening is settled: payments were marked. Change it anyway? It will be reopened and the "
+    "difference shown under What is owed."
+)
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "bypass_csp": True}   # the app's CSP forbids axe's own script
+    return {**browser_context_args, "bypass_csp": True}  # the app's CSP forbids axe's own script
 
 
 def test_next_hand_on_a_settled_evening_asks_first_then_owes_the_difference(page, base_url):
@@ -96,7 +98,7 @@ def test_next_hand_on_a_settled_evening_asks_first_then_owes_the_difference(page
     ui.tap(ui.button("Save hand"))
     expect(page.locator("#settled-ask")).to_contain_text("Nothing was saved. " + QUESTION)
     expect(page).to_have_url(re.compile(r"/hands/new$"))
-    ui.ready()                                             # every answer still there
+    ui.ready()  # every answer still there
     ui.tap(ui.button("Save and reopen the evening"))
     page.wait_for_url(table)
     expect(page.locator(".balance .amount")).to_have_text(["+63", "+5", "−68"])

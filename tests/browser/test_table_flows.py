@@ -32,28 +32,53 @@ def example(name: str) -> dict:
 
 def quiet_hand(dealer: int) -> dict:
     """No Tiddy, eldest buys at 12, no ruff contest, no sets, a numeral turned up."""
-    return {"dealer": dealer, "trump": "clubs", "turned_up": "10", "tiddy": None,
-            "auction": {"buyer": (dealer + 1) % 3, "price": 12}, "ruff": None,
-            "sets": [[], [], []], "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0}}
+    return {
+        "dealer": dealer,
+        "trump": "clubs",
+        "turned_up": "10",
+        "tiddy": None,
+        "auction": {"buyer": (dealer + 1) % 3, "price": 12},
+        "ruff": None,
+        "sets": [[], [], []],
+        "tricks": [5, 4, 3],
+        "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+    }
 
 
 PARLETT = example("parlett-evening.json")
 
 # A third hand for each of the two-hand examples (dealer by rotation).
-WITS_THIRD = {"dealer": 0, "trump": "spades", "turned_up": "9", "tiddy": 1,
-              "auction": {"buyer": 1, "price": 13}, "ruff": {"winner": 2, "paid": [4, 2, 0]},
-              "sets": [[], [], []], "tricks": [4, 4, 4],
-              "honours": {"A": 0, "K": None, "Q": 1, "J": 2}}  # the King discarded
-MODERN_THIRD = {"dealer": 2, "trump": "spades", "tiddy": 0,
-                "auction": {"buyer": 0, "price": 13}, "ruff": {"winner": 1, "paid": [3, 0, 2]},
-                "sets": [[], ["gleek:9"], []], "tricks": [4, 4, 4],
-                "card_points": [80, 70, 60], "tib": 0, "tom": 1, "last_trick": 2}
+WITS_THIRD = {
+    "dealer": 0,
+    "trump": "spades",
+    "turned_up": "9",
+    "tiddy": 1,
+    "auction": {"buyer": 1, "price": 13},
+    "ruff": {"winner": 2, "paid": [4, 2, 0]},
+    "sets": [[], [], []],
+    "tricks": [4, 4, 4],
+    "honours": {"A": 0, "K": None, "Q": 1, "J": 2},
+}  # the King discarded
+MODERN_THIRD = {
+    "dealer": 2,
+    "trump": "spades",
+    "tiddy": 0,
+    "auction": {"buyer": 0, "price": 13},
+    "ruff": {"winner": 1, "paid": [3, 0, 2]},
+    "sets": [[], ["gleek:9"], []],
+    "tricks": [4, 4, 4],
+    "card_points": [80, 70, 60],
+    "tib": 0,
+    "tom": 1,
+    "last_trick": 2,
+}
 
 
 def _edit_price(to):
     def edit(ui, hand):
         ui.amount("price", to)
         hand["auction"]["price"] = to
+
     return edit
 
 
@@ -61,6 +86,7 @@ def _edit_last_trick(to):
     def edit(ui, hand):
         ui.chip("last_trick", to)
         hand["last_trick"] = to
+
     return edit
 
 
@@ -94,18 +120,23 @@ def shot(artifacts):
     def take(page, name, **kwargs):
         assert_fits(page)
         page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True, **kwargs)
+
     return take
 
 
 @pytest.mark.parametrize("rulebook", list(CASES))
-def test_session_three_hands_edit_and_watch(page, browser, browser_context_args, base_url,
-                                            rulebook, shot):
+def test_session_three_hands_edit_and_watch(page, browser, browser_context_args, base_url, rulebook, shot):
     players, hands, edit = CASES[rulebook]
     hands = copy.deepcopy(hands)
     screens = rulebook == "parlett"
     ui = UI(page)
-    ui.start_session(base_url, players, rulebook, first_dealer=hands[0]["dealer"],
-                     screenshot=(lambda name: shot(page, name)) if screens else None)
+    ui.start_session(
+        base_url,
+        players,
+        rulebook,
+        first_dealer=hands[0]["dealer"],
+        screenshot=(lambda name: shot(page, name)) if screens else None,
+    )
     expect(page.locator(".empty")).to_contain_text("No hands yet")
     if screens:
         shot(page, "table-new")
@@ -174,7 +205,8 @@ def test_session_three_hands_edit_and_watch(page, browser, browser_context_args,
         ui.expect_balances(after)
 
         expect(watcher.locator("table.hands tbody tr").first.locator("th")).to_contain_text(
-            f"#{len(hands)}", timeout=5_000)
+            f"#{len(hands)}", timeout=5_000
+        )
         ui.expect_balances(after, page=watcher)
         ui.expect_hand_rows(after, page=watcher)
         assert watcher.evaluate("window.__sameDocument === true"), "the watcher page was reloaded"
@@ -345,8 +377,13 @@ def test_without_javascript(browser, browser_context_args, base_url):
             with page.expect_navigation():
                 ui.tap(ui.button(preset))  # a plain submit to the check URL (formaction)
             expect(ui.chip_input("trump", "clubs")).to_be_checked()
-        for name, value in (("tiddy", "nobody"), ("ruff_winner", "nobody"), ("sets", "none"),
-                            ("buyer", 1), ("price", 12)):
+        for name, value in (
+            ("tiddy", "nobody"),
+            ("ruff_winner", "nobody"),
+            ("sets", "none"),
+            ("buyer", 1),
+            ("price", 12),
+        ):
             expect(ui.chip_input(name, value)).to_be_checked()
         for seat in range(3):
             ui.chip(f"tricks_{seat}", hand["tricks"][seat])
@@ -377,10 +414,13 @@ def test_cross_site_post_is_refused(page, base_url):
     hand = quiet_hand(0)
     _tap_quiet_hand(ui, hand)
     ui.save()
-    page.route("http://elsewhere.test/", lambda route: route.fulfill(
-        content_type="text/html",
-        body=f'<form method="post" action="{base_url}{table_path}/undo">'
-             f'<button>Go</button></form>'))
+    page.route(
+        "http://elsewhere.test/",
+        lambda route: route.fulfill(
+            content_type="text/html",
+            body=f'<form method="post" action="{base_url}{table_path}/undo"><button>Go</button></form>',
+        ),
+    )
     page.goto("http://elsewhere.test/")
     page.get_by_role("button", name="Go").click()
     expect(page.locator("main")).to_contain_text("came from another site")

@@ -14,7 +14,7 @@ from scorekeeper.rules.record import settle
 
 from .browser_ui import FORM, UI
 
-PLAYERS = ("Ann", "Ben", "Cat")   # Ann deals: Ben is eldest, then Cat
+PLAYERS = ("Ann", "Ben", "Cat")  # Ann deals: Ben is eldest, then Cat
 
 
 def exported(page, table) -> dict:
@@ -44,7 +44,7 @@ def test_the_contested_parlett_hand_in_at_most_20_taps(page, base_url):
     def call(pad, label):
         tap(page.locator(f"{FORM} #pad-{pad}").get_by_role("button", name=label, exact=True), f"{pad}: {label}")
 
-    tap(page.locator(FORM).get_by_role("button", name="9 of Hearts"), "9 of Hearts")   # suit and rank: one tap
+    tap(page.locator(FORM).get_by_role("button", name="9 of Hearts"), "9 of Hearts")  # suit and rank: one tap
     expect(ui.chip_input("trump", "hearts")).to_be_checked()
     expect(ui.chip_input("turned_up", "9")).to_be_checked()
     chip("tiddy", "nobody")
@@ -62,8 +62,10 @@ def test_the_contested_parlett_hand_in_at_most_20_taps(page, base_url):
     ui.ready()
     answered = ui.taps
     ui.save()
-    print(f"\nparlett contested hand: {ui.taps} taps from the open form to saved "
-          f"({answered} answering, 1 Save); out of view before the tap: {len(out_of_view)} {out_of_view}")
+    print(
+        f"\nparlett contested hand: {ui.taps} taps from the open form to saved "
+        f"({answered} answering, 1 Save); out of view before the tap: {len(out_of_view)} {out_of_view}"
+    )
     assert ui.taps <= 20
     hand = exported(page, table)["hands"][0]
     assert hand["auction"] == {"buyer": 2, "price": 14, "bids": [[1, 12], [2, 14], [0, "pass"], [1, "pass"]]}
@@ -88,9 +90,11 @@ def test_modern_card_points_from_the_counter_in_at_most_15_taps(page, base_url):
     ui.chip("tricks_1", 5)
     ui.taps = 0
     ui.tap(page.locator(f"{FORM} details.card-counter summary"))
-    counts = {0: {"A": 2, "K": 1, "10": 2, "9": 2, "8": 2},
-              1: {"A": 2, "K": 3, "Q": 4, "J": 4, "10": 2},
-              2: {"9": 2, "8": 2, "7": 4, "6": 4}}   # the trial's count: 36 taps of + before
+    counts = {
+        0: {"A": 2, "K": 1, "10": 2, "9": 2, "8": 2},
+        1: {"A": 2, "K": 3, "Q": 4, "J": 4, "10": 2},
+        2: {"9": 2, "8": 2, "7": 4, "6": 4},
+    }  # the trial's count: 36 taps of + before
     for seat, count in counts.items():
         for rank, n in count.items():
             ui.form_tap(page.locator(f'{FORM} label.chip:has(input[name="count_{seat}_{rank}"][value="{n}"])'))

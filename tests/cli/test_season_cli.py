@@ -44,25 +44,54 @@ def test_json_of_a_season(capsys, evenings):
     code, out, err = run(capsys, *evenings, "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
-    assert list(data) == ["evenings", "hands", "players", "balances", "payments", "stats", "money", "placings",
-                          "ratings"]
+    assert list(data) == [
+        "evenings",
+        "hands",
+        "players",
+        "balances",
+        "payments",
+        "stats",
+        "money",
+        "placings",
+        "ratings",
+    ]
     assert (data["evenings"], data["hands"]) == (3, 8)
     # date order: the wits1671 evening (7 Nov) first, so Samuel, Dick, Will, then Elizabeth
     assert data["players"] == ["Samuel", "Dick", "Will", "Elizabeth"]
     # Samuel 18 + 43 + 3; Dick 8½; Will −26½ − 46 + 43; Elizabeth 3 − 46
     assert data["balances"] == {"Samuel": 64, "Dick": 8.5, "Will": -29.5, "Elizabeth": -43}
     # no stake at all: the payments are in counters (currency null)
-    assert data["payments"] == [{"from": "Elizabeth", "to": "Samuel", "amount": 43, "currency": None},
-                                {"from": "Will", "to": "Samuel", "amount": 21, "currency": None},
-                                {"from": "Will", "to": "Dick", "amount": 8.5, "currency": None}]
+    assert data["payments"] == [
+        {"from": "Elizabeth", "to": "Samuel", "amount": 43, "currency": None},
+        {"from": "Will", "to": "Samuel", "amount": 21, "currency": None},
+        {"from": "Will", "to": "Dick", "amount": 8.5, "currency": None},
+    ]
     assert data["money"] == [{"currency": None, "balances": data["balances"]}]
     assert data["stats"]["Will"]["evenings"] == 3 and data["stats"]["Will"]["hands"] == 8
-    assert set(data["stats"]["Will"]) == {"evenings", "hands", "won", "best", "worst", "bought", "ruffs", "gleeks",
-                                          "mournivals", "phases", "money"}
-    assert data["stats"]["Will"]["money"] == [{"currency": None, "evenings": 3, "hands": 8, "net": -29.5,
-                                               "best": data["stats"]["Will"]["best"],
-                                               "worst": data["stats"]["Will"]["worst"],
-                                               "phases": data["stats"]["Will"]["phases"]}]
+    assert set(data["stats"]["Will"]) == {
+        "evenings",
+        "hands",
+        "won",
+        "best",
+        "worst",
+        "bought",
+        "ruffs",
+        "gleeks",
+        "mournivals",
+        "phases",
+        "money",
+    }
+    assert data["stats"]["Will"]["money"] == [
+        {
+            "currency": None,
+            "evenings": 3,
+            "hands": 8,
+            "net": -29.5,
+            "best": data["stats"]["Will"]["best"],
+            "worst": data["stats"]["Will"]["worst"],
+            "phases": data["stats"]["Will"]["phases"],
+        }
+    ]
 
 
 @pytest.fixture
@@ -83,10 +112,14 @@ def test_a_season_at_three_stakes_adds_up_money_never_counters(capsys, round_two
     # Zoë is up 16½ counters, but at the stakes played she lost 2s 0¾d
     assert "Balances, old pence: Zoë −2s 0¾d, Ann −1s 0½d, Ben −11½d, Cat +3s 5d, Dan +7¾d" in lines
     paying = lines.index("Payments over the season, old pence:")
-    assert lines[paying + 1:paying + 5] == ["  Zoë pays Cat 2s 0¾d", "  Ann pays Cat 1s 0½d", "  Ben pays Dan 7¾d",
-                                            "  Ben pays Cat 3¾d"]
+    assert lines[paying + 1 : paying + 5] == [
+        "  Zoë pays Cat 2s 0¾d",
+        "  Ann pays Cat 1s 0½d",
+        "  Ben pays Dan 7¾d",
+        "  Ben pays Cat 3¾d",
+    ]
     stakes = next(i for i, line in enumerate(lines) if line.startswith("Stakes: "))
-    assert not any("counters" in line for line in lines[stakes:])   # no figure adds counters of two stakes
+    assert not any("counters" in line for line in lines[stakes:])  # no figure adds counters of two stakes
     season_row = next(line for line in lines if line.startswith("Season "))
     assert season_row.split()[2:] == ["−2s", "0¾d", "−1s", "0½d", "−11½d", "+3s", "5d", "+7¾d"]
     # Zoë's best hand: 22½ counters at 1d, not the 32 at ¼d (8d); her worst −45d
@@ -100,16 +133,25 @@ def test_a_season_at_three_stakes_in_json(capsys, round_two):
     code, out, err = run(capsys, *round_two, "--json")
     assert (code, err) == (0, "")
     data_ = json.loads(out)
-    assert data_["balances"] == {"Zoë": 16.5, "Ann": -23.5, "Ben": -46, "Cat": 41, "Dan": 12}   # counters, as before
-    assert data_["money"] == [{"currency": "d", "balances": {"Zoë": -24.75, "Ann": -12.5, "Ben": -11.5, "Cat": 41,
-                                                             "Dan": 7.75}}]
-    assert data_["payments"] == [{"from": "Zoë", "to": "Cat", "amount": 24.75, "currency": "d"},
-                                 {"from": "Ann", "to": "Cat", "amount": 12.5, "currency": "d"},
-                                 {"from": "Ben", "to": "Dan", "amount": 7.75, "currency": "d"},
-                                 {"from": "Ben", "to": "Cat", "amount": 3.75, "currency": "d"}]
+    assert data_["balances"] == {"Zoë": 16.5, "Ann": -23.5, "Ben": -46, "Cat": 41, "Dan": 12}  # counters, as before
+    assert data_["money"] == [
+        {"currency": "d", "balances": {"Zoë": -24.75, "Ann": -12.5, "Ben": -11.5, "Cat": 41, "Dan": 7.75}}
+    ]
+    assert data_["payments"] == [
+        {"from": "Zoë", "to": "Cat", "amount": 24.75, "currency": "d"},
+        {"from": "Ann", "to": "Cat", "amount": 12.5, "currency": "d"},
+        {"from": "Ben", "to": "Dan", "amount": 7.75, "currency": "d"},
+        {"from": "Ben", "to": "Cat", "amount": 3.75, "currency": "d"},
+    ]
     (zoe,) = data_["stats"]["Zoë"]["money"]
     assert (zoe["currency"], zoe["evenings"], zoe["hands"], zoe["net"], zoe["best"], zoe["worst"]) == (
-        "d", 3, 9, -24.75, 22.5, -45)
+        "d",
+        3,
+        9,
+        -24.75,
+        22.5,
+        -45,
+    )
     assert sum(zoe["phases"].values()) == -24.75
 
 
@@ -123,8 +165,9 @@ def test_json_placings_and_ratings_take_each_evening_as_one_table(capsys, evenin
     for table in (("Samuel", "Dick", "Will"), ("Samuel", "Elizabeth", "Will"), ("Will", "Samuel", "Elizabeth")):
         rated = model.rate([[rating[name]] for name in table], ranks=[1, 2, 3])
         rating.update({name: after for name, (after,) in zip(table, rated)})
-    assert data["ratings"] == {name: {"mu": pytest.approx(r.mu), "sigma": pytest.approx(r.sigma)}
-                               for name, r in rating.items()}
+    assert data["ratings"] == {
+        name: {"mu": pytest.approx(r.mu), "sigma": pytest.approx(r.sigma)} for name, r in rating.items()
+    }
 
 
 def test_human_output_is_the_ledger_and_the_statistics(capsys, evenings):
@@ -133,8 +176,9 @@ def test_human_output_is_the_ledger_and_the_statistics(capsys, evenings):
     lines = out.splitlines()
     assert lines[0] == "Season: 3 evenings, 8 hands, 2026-11-07 to 2026-11-21"
     assert "  Elizabeth pays Samuel 43 counters" in lines
-    ledger = lines[lines.index("Ledger (counters; money at each evening's stake; the season in money per currency)")
-                   + 1:]
+    ledger = lines[
+        lines.index("Ledger (counters; money at each evening's stake; the season in money per currency)") + 1 :
+    ]
     assert ledger[0].split() == ["Evening", "Rule", "book", "Hands", "Samuel", "Dick", "Will", "Elizabeth"]
     assert ledger[1].split() == ["2026-11-07", "wits1671", "2", "+18", "+8½", "−26½", "·"]
     assert ledger[4].split() == ["Season", "8", "+64", "+8½", "−29½", "−43"]
@@ -178,8 +222,12 @@ def test_no_file_is_a_usage_error(capsys):
 
 
 def test_the_installed_command(evenings):
-    done = subprocess.run([sys.executable, "-m", "scorekeeper", "season", *map(str, evenings), "--json"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "season", *map(str, evenings), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (done.returncode, done.stderr) == (0, "")
     assert json.loads(done.stdout)["balances"]["Samuel"] == 64
 

@@ -11,14 +11,17 @@ from scorekeeper.club.placings import ranks, table_points
 from scorekeeper.club.ratings import Game, Rating, ratings
 
 
-@pytest.mark.parametrize("totals, points", [
-    ((12, -4, -8), (2, 1, 0)),
-    ((-8, 12, -4), (0, 2, 1)),
-    ((6, 6, -12), (Fraction(3, 2), Fraction(3, 2), 0)),
-    ((12, -6, -6), (2, Fraction(1, 2), Fraction(1, 2))),
-    ((0, 0, 0), (1, 1, 1)),
-    ((Fraction(1, 2), 0, Fraction(-1, 2)), (2, 1, 0)),
-])
+@pytest.mark.parametrize(
+    "totals, points",
+    [
+        ((12, -4, -8), (2, 1, 0)),
+        ((-8, 12, -4), (0, 2, 1)),
+        ((6, 6, -12), (Fraction(3, 2), Fraction(3, 2), 0)),
+        ((12, -6, -6), (2, Fraction(1, 2), Fraction(1, 2))),
+        ((0, 0, 0), (1, 1, 1)),
+        ((Fraction(1, 2), 0, Fraction(-1, 2)), (2, 1, 0)),
+    ],
+)
 def test_table_points_share_the_places_a_tie_spans(totals, points):
     assert table_points(totals) == list(points)
     assert sum(table_points(totals)) == 3
@@ -35,13 +38,18 @@ def test_a_table_is_three_players():
 
 
 def test_ratings_are_openskills_plackett_luce_game_by_game():
-    games = [Game(("Ann", "Ben", "Cat"), (12, -4, -8)),
-             Game(("Cat", "Dan", "Ann"), (6, 6, -12)),
-             Game(("Ben", "Dan", "Cat"), (Fraction(-1, 2), Fraction(1, 2), 0))]
+    games = [
+        Game(("Ann", "Ben", "Cat"), (12, -4, -8)),
+        Game(("Cat", "Dan", "Ann"), (6, 6, -12)),
+        Game(("Ben", "Dan", "Cat"), (Fraction(-1, 2), Fraction(1, 2), 0)),
+    ]
     model = PlackettLuce()
     expected = {name: model.rating(name=name) for name in ("Ann", "Ben", "Cat", "Dan")}
-    for players, order in ((("Ann", "Ben", "Cat"), [1, 2, 3]), (("Cat", "Dan", "Ann"), [1, 1, 3]),
-                           (("Ben", "Dan", "Cat"), [3, 1, 2])):
+    for players, order in (
+        (("Ann", "Ben", "Cat"), [1, 2, 3]),
+        (("Cat", "Dan", "Ann"), [1, 1, 3]),
+        (("Ben", "Dan", "Cat"), [3, 1, 2]),
+    ):
         rated = model.rate([[expected[p]] for p in players], ranks=order)
         for p, (after,) in zip(players, rated):
             expected[p] = after

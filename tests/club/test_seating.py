@@ -118,15 +118,21 @@ def test_the_leaders_sit_together_in_a_round_seated_by_the_standings():
     assert r.tables[1] == Table(("Dan", "Eve", "Gus"))
 
 
-@pytest.mark.parametrize("players, rounds, message", [
-    (["Ann", "Ben", "Cat"], 2, "players: a club night needs at least 4 players, not 3 "
-                               "(three play as one ordinary table)"),
-    ([f"P{i}" for i in range(61)], 2, "players: a club night seats at most 60 players, not 61"),
-    (["Ann", "Ben", "Cat", "Ann"], 2, "players: 'Ann' is named twice"),
-    (["Ann", "Ben", "Cat", " ann "], 2, "players: 'Ann' and 'ann' are the same name"),
-    (["Ann", "Ben", "Cat", ""], 2, "players: a name is empty"),
-    (["Ann", "Ben", "Cat", "Dan"], 0, "rounds: between 1 and 30, not 0"),
-])
+@pytest.mark.parametrize(
+    "players, rounds, message",
+    [
+        (
+            ["Ann", "Ben", "Cat"],
+            2,
+            "players: a club night needs at least 4 players, not 3 (three play as one ordinary table)",
+        ),
+        ([f"P{i}" for i in range(61)], 2, "players: a club night seats at most 60 players, not 61"),
+        (["Ann", "Ben", "Cat", "Ann"], 2, "players: 'Ann' is named twice"),
+        (["Ann", "Ben", "Cat", " ann "], 2, "players: 'Ann' and 'ann' are the same name"),
+        (["Ann", "Ben", "Cat", ""], 2, "players: a name is empty"),
+        (["Ann", "Ben", "Cat", "Dan"], 0, "rounds: between 1 and 30, not 0"),
+    ],
+)
 def test_bad_input_is_refused_with_a_clear_message(players, rounds, message):
     with pytest.raises(SeatingError) as refused:
         draw(players, rounds)

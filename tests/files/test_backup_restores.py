@@ -21,8 +21,15 @@ EXAMPLES = {"parlett": "parlett-evening.json", "wits1671": "wits1671-evening.jso
 
 
 def app_in(folder):
-    return create_app({"DATABASE": str(folder / "gleek.db"), "SECRET_KEY": "x", "TESTING": True,
-                       "BACKUP_DIR": str(folder / "snapshots"), "SESSIONS_PER_MINUTE": 100_000})
+    return create_app(
+        {
+            "DATABASE": str(folder / "gleek.db"),
+            "SECRET_KEY": "x",
+            "TESTING": True,
+            "BACKUP_DIR": str(folder / "snapshots"),
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    )
 
 
 def backup(app, out) -> dict[str, bytes]:
@@ -39,21 +46,27 @@ def evening_by_taps(client, book: str, **session) -> tuple[str, Phone]:
         assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
     phone = Phone(client, url)
     dealer = re.search(r'name="dealer" value="(\d)" checked', phone.page()).group(1)
-    phone.tap(("dealer", dealer), ("trump", "hearts"), ("tiddy", "nobody"),
-              *([("turned_up", "9")] if book != "modern" else []))
-    for _ in range(7 if book == "modern" else 4):          # the bidding, bid by bid: a long list
+    phone.tap(
+        ("dealer", dealer),
+        ("trump", "hearts"),
+        ("tiddy", "nobody"),
+        *([("turned_up", "9")] if book != "modern" else []),
+    )
+    for _ in range(7 if book == "modern" else 4):  # the bidding, bid by bid: a long list
         phone.call("bid", "bid")
     while phone.calls("bid"):
         phone.call("bid", "pass")
-    phone.call("ruff_call", "open", "vie")                   # the vying, call by call, to a showdown
+    phone.call("ruff_call", "open", "vie")  # the vying, call by call, to a showdown
     phone.call("ruff_call", "raise", "revie", "vie")
-    while phone.calls("ruff_call") and 'class="calls-result">Showdown' not in phone.page():   # (the pads' states for offline name it too)
+    while (
+        phone.calls("ruff_call") and 'class="calls-result">Showdown' not in phone.page()
+    ):  # (the pads' states for offline name it too)
         phone.call("ruff_call", "match", "see")
     showing = sorted(set(re.findall(r'name="shown_(\d)"', phone.page())))
     assert len(showing) >= 2, "the vying ended in a showdown"
     phone.tap((f"shown_{showing[0]}", "A"), (f"shown_{showing[0]}", "K"), (f"shown_{showing[1]}", "Q"))
     phone.tap(("sets", "some"), ("set_0", "gleek:K"), ("set_1", "gleek:Q"), ("set_1", "gleek:J"))
-    if book == "modern":                                     # the card counter: a field per rank and seat
+    if book == "modern":  # the card counter: a field per rank and seat
         phone.tap(("count_0_A", "2"), ("count_0_10", "3"), ("count_1_K", "1"))
     phone.tap(("note", "Ann's deal, ♠ and ☃ — " + "n" * 478))  # a note at the limit, 500 characters
     return url, phone
@@ -66,13 +79,14 @@ def test_backup_restore_backup_of_sessions_built_by_taps_gives_the_same_files(tm
     url, phone = evening_by_taps(client, book)
     url2, _ = evening_by_taps(client, book, confirm="on", scorer="1", pin="4821")
     ann, ben, cat = re.findall(r'<a href="https?://[^"/]+(/p/[^"]+)">', client.get(url2).get_data(as_text=True))
-    for link, number, verdict in ((ann, 1, "ok"), (cat, 2, "dispute")):   # an OK and a dispute, with its reason
+    for link, number, verdict in ((ann, 1, "ok"), (cat, 2, "dispute")):  # an OK and a dispute, with its reason
         page = client.get(link).get_data(as_text=True)
-        seen = re.search(r'name="seen" value="([0-9a-f]+)"', page[page.index(f'id="hand-{number}"'):]).group(1)
+        seen = re.search(r'name="seen" value="([0-9a-f]+)"', page[page.index(f'id="hand-{number}"') :]).group(1)
         said = client.post(f"{link}/hands/{number}/{verdict}", data={"seen": seen, "reason": "Not my Kings"})
         assert said.status_code == 303
-    stored = json.loads(sqlite3.connect(here.config["DATABASE"]).execute(
-        "select answers from drafts order by session_id").fetchone()[0])
+    stored = json.loads(
+        sqlite3.connect(here.config["DATABASE"]).execute("select answers from drafts order by session_id").fetchone()[0]
+    )
     assert isinstance(stored["set_1"], list) and len(stored["note"]) == 500  # as the taps stored them
     first = backup(here, tmp_path / "first")
     assert len(first) == 2
@@ -101,8 +115,10 @@ def test_a_restored_session_goes_back_no_further_than_its_restore(tmp_path, app,
     assert version == 3
     for back in (1, 2):
         response = phone.post(f"{url}/history/{back}/back", data={"version": str(version)})
-        assert response.status_code == 422 and f"There is no earlier version {back} to go back to." in \
-            response.get_data(as_text=True)
+        assert (
+            response.status_code == 422
+            and f"There is no earlier version {back} to go back to." in response.get_data(as_text=True)
+        )
     hand = load_example("parlett-evening.json")["hands"][2]
     assert phone.post(url + "/hands", data=hand_fields(hand, version)).status_code == 303
     assert phone.post(f"{url}/history/3/back", data={"version": "4"}).status_code == 303
@@ -114,17 +130,25 @@ def test_a_hand_in_progress_an_older_release_stored_is_backed_up_without_what_wo
     url = new_session(client)
     sid = url.rsplit("/", 1)[1]
     conn = sqlite3.connect(app.config["DATABASE"])
-    with conn:   # as a release before the shapes were checked let a tap store it
-        conn.execute("insert into drafts (session_id, token, number, answers, version, started_at, updated_at) "
-                     "values (?, ?, 1, ?, 3, '2026-12-01T20:00:00+00:00', '2026-12-01T20:01:00+00:00')",
-                     [sid, "D" * 24, json.dumps({"dealer": "0", "trump": "hearts", "set_0": ["x"], "junk": "1",
-                                                 "bids": "[" * 1000 + "]" * 1000})])
+    with conn:  # as a release before the shapes were checked let a tap store it
+        conn.execute(
+            "insert into drafts (session_id, token, number, answers, version, started_at, updated_at) "
+            "values (?, ?, 1, ?, 3, '2026-12-01T20:00:00+00:00', '2026-12-01T20:01:00+00:00')",
+            [
+                sid,
+                "D" * 24,
+                json.dumps(
+                    {"dealer": "0", "trump": "hearts", "set_0": ["x"], "junk": "1", "bids": "[" * 1000 + "]" * 1000}
+                ),
+            ],
+        )
     conn.close()
     out = tmp_path / "full"
     result = app.test_cli_runner().invoke(args=["backup", "--out", str(out)])
     assert result.exit_code == 1
-    assert (f"session {sid}: hand 1 in progress backed up without answers that could not be read "
-            "(sets, auction)") in result.output
+    assert (
+        f"session {sid}: hand 1 in progress backed up without answers that could not be read (sets, auction)"
+    ) in result.output
     saved = json.loads((out / f"{sid}.json").read_text())
     assert saved["in_progress"]["answers"] == {"dealer": "0", "trump": "hearts"}
     fresh = app_in(tmp_path / "fresh")

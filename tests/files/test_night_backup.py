@@ -20,8 +20,14 @@ MEMBERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 
 def app_in(folder):
     folder.mkdir(exist_ok=True)
-    app = create_app({"DATABASE": str(folder / "gleek.db"), "SECRET_KEY": "x", "TESTING": True,
-                      "BACKUP_DIR": str(folder / "snapshots")})
+    app = create_app(
+        {
+            "DATABASE": str(folder / "gleek.db"),
+            "SECRET_KEY": "x",
+            "TESTING": True,
+            "BACKUP_DIR": str(folder / "snapshots"),
+        }
+    )
     app.test_cli_runner().invoke(args=["init-db"])
     return app
 
@@ -63,10 +69,17 @@ def test_a_night_survives_backup_and_restore_at_its_own_links(tmp_path):
     for night in (of_circle, plain):
         back = store.get_night(restored_db, night.id)
         assert (back.watch_id, back.pin_hash, back.circle_id, back.seed, back.version, back.rank_by) == (
-            night.watch_id, night.pin_hash, night.circle_id, night.seed, night.version, night.rank_by)
+            night.watch_id,
+            night.pin_hash,
+            night.circle_id,
+            night.seed,
+            night.version,
+            night.rank_by,
+        )
         assert store.night_data(restored_db, back) == store.night_data(db, night)
         assert [t.session_id for r in back.rounds for t in r.tables] == [
-            t.session_id for r in night.rounds for t in r.tables]
+            t.session_id for r in night.rounds for t in r.tables
+        ]
     members = {m.id: m.name for m in store.get_circle(restored_db, of_circle.circle_id).members}
     assert [members[p.member_id] for p in store.get_night(restored_db, of_circle.id).players] == MEMBERS
     client = second.test_client()
@@ -83,8 +96,9 @@ def test_a_night_restored_over_itself_says_so_and_moves_on_a_version(tmp_path):
     store.drop_player(db, plain.id, plain.round(2).tables[0].seats[0])
     result = app.test_cli_runner().invoke(args=["restore", str(tmp_path / "out" / f"night-{plain.id}.json")])
     assert result.exit_code == 0, result.output
-    assert (f"night-{plain.id}.json: restored over the existing night {plain.id}: its players, rounds, tables and "
-            "byes") in result.output
+    assert (
+        f"night-{plain.id}.json: restored over the existing night {plain.id}: its players, rounds, tables and byes"
+    ) in result.output
     back = store.get_night(db, plain.id)
     assert back.version == plain.version + 2 and back.present == plain.present
     assert store.night_data(db, back) == store.night_data(db, plain)
@@ -102,7 +116,6 @@ def test_a_hostile_night_backup_is_refused_and_nothing_restored(tmp_path):
     result = second.test_cli_runner().invoke(args=["restore", str(tmp_path / "out")])
     assert result.exit_code == 1
     name = data["players"][data["rounds"][0]["tables"][0]["seats"][0]]["name"]
-    assert (f"{path}: round 1: {name} is seated at table 1 and at table 2: each player once a round"
-            in result.output)
+    assert f"{path}: round 1: {name} is seated at table 1 and at table 2: each player once a round" in result.output
     assert "Nothing was restored." in result.output
     assert nights_in(second) == 0

@@ -40,17 +40,22 @@ def sessions_in(app) -> int:
 
 
 def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "scorekeeper", *map(str, args)], input=stdin,
-                          capture_output=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", *map(str, args)], input=stdin, capture_output=True, cwd=ROOT
+    )
 
 
 # ---------------------------------------------------------------- hand-made PDFs
 
+
 def raw_pdf(catalog_extra: bytes = b"", objects: tuple = ()) -> bytes:
     """A minimal, well-formed one-page PDF; ``objects`` are numbered from 4 on."""
-    bodies = [b"<< /Type /Catalog /Pages 2 0 R " + catalog_extra + b" >>",
-              b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-              b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>", *objects]
+    bodies = [
+        b"<< /Type /Catalog /Pages 2 0 R " + catalog_extra + b" >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
+        *objects,
+    ]
     out = b"%PDF-1.7\n"
     offsets = []
     for number, body in enumerate(bodies, start=1):
@@ -66,8 +71,11 @@ def raw_pdf(catalog_extra: bytes = b"", objects: tuple = ()) -> bytes:
 def pdf_carrying(content: bytes, name: str = ATTACHMENT, deflate: bool = True) -> bytes:
     """A PDF with one attached file (not made by WeasyPrint)."""
     data = zlib.compress(content) if deflate else content
-    stream = (b"<< /Type /EmbeddedFile /Length %d%s >>\nstream\n" % (len(data), b" /Filter /FlateDecode" if deflate else b"")
-              + data + b"\nendstream")
+    stream = (
+        b"<< /Type /EmbeddedFile /Length %d%s >>\nstream\n" % (len(data), b" /Filter /FlateDecode" if deflate else b"")
+        + data
+        + b"\nendstream"
+    )
     spec = b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 5 0 R >> >>" % (name.encode(), name.encode())
     return raw_pdf(b"/Names << /EmbeddedFiles << /Names [(%s) 4 0 R] >> >>" % name.encode(), (spec, stream))
 
@@ -79,11 +87,16 @@ def test_hand_made_pdf_is_read_like_a_sheet():
 
 # ---------------------------------------------------------------- the round trip
 
-@pytest.mark.parametrize("record", [
-    rounding_session({"per_counter": "0.05", "currency": "EUR"}),
-    long_session(60),  # title, date, farthing stake, a note with markup
-    load_example("wits1671-tiddy-off.json"),
-], ids=["modern-eur", "parlett-60", "wits-tiddy-off"])
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        rounding_session({"per_counter": "0.05", "currency": "EUR"}),
+        long_session(60),  # title, date, farthing stake, a note with markup
+        load_example("wits1671-tiddy-off.json"),
+    ],
+    ids=["modern-eur", "parlett-60", "wits-tiddy-off"],
+)
 def test_pdf_import_restores_the_same_session(client, app, record):
     record = dict(record, title="Ünïcödé 🃏 evening" if "title" not in record else record["title"])
     response = client.post("/import", data=json.dumps(record), content_type="application/json")
@@ -142,6 +155,7 @@ def test_sheet_of_a_sheet(tmp_path):
 
 # ---------------------------------------------------------------- refused, nothing created
 
+
 def weasyprint_pdf_without_record() -> bytes:
     import weasyprint
 
@@ -160,20 +174,33 @@ def encrypted_pdf() -> bytes:
 
 BAD_PDFS = {
     "no attachment": (weasyprint_pdf_without_record, "record: this PDF carries no session record"),
-    "another file attached": (lambda: pdf_carrying(b"{}", name="notes.json"),
-                              "record: this PDF carries no session record"),
-    "damaged": (lambda: b"%PDF-1.7\n" + bytes(range(256)) * 40, "record: this file starts like a PDF but cannot be read"),
-    "truncated sheet": (lambda: render_sheet_pdf(load_example("parlett-evening.json"))[:3000],
-                        "record: this file starts like a PDF but cannot be read"),
-    "deeply nested": (lambda: raw_pdf(b"/Junk " + b"[" * 60000 + b"]" * 60000),
-                      "record: this file starts like a PDF but cannot be read"),
-    "inflates past 2 MB": (lambda: pdf_carrying(b" " * (40 * 1024 * 1024)),
-                           "record: the session record in this PDF is larger than 2 MB"),
+    "another file attached": (
+        lambda: pdf_carrying(b"{}", name="notes.json"),
+        "record: this PDF carries no session record",
+    ),
+    "damaged": (
+        lambda: b"%PDF-1.7\n" + bytes(range(256)) * 40,
+        "record: this file starts like a PDF but cannot be read",
+    ),
+    "truncated sheet": (
+        lambda: render_sheet_pdf(load_example("parlett-evening.json"))[:3000],
+        "record: this file starts like a PDF but cannot be read",
+    ),
+    "deeply nested": (
+        lambda: raw_pdf(b"/Junk " + b"[" * 60000 + b"]" * 60000),
+        "record: this file starts like a PDF but cannot be read",
+    ),
+    "inflates past 2 MB": (
+        lambda: pdf_carrying(b" " * (40 * 1024 * 1024)),
+        "record: the session record in this PDF is larger than 2 MB",
+    ),
     "attachment not JSON": (lambda: pdf_carrying(b"Ann 3, Ben 7"), "record: not valid JSON"),
     "encrypted": (encrypted_pdf, "record: this PDF is encrypted"),
     "862 attachments of 2 MB": (many_attachments_pdf, "record: this PDF has more than 16 attachments"),
-    "two session.json": (lambda: pdf_with_attachments(2, 0, content=dump(load_example("parlett-evening.json")).encode()),
-                         "record: this PDF carries 2 session.json attachments; it is not one session's sheet"),
+    "two session.json": (
+        lambda: pdf_with_attachments(2, 0, content=dump(load_example("parlett-evening.json")).encode()),
+        "record: this PDF carries 2 session.json attachments; it is not one session's sheet",
+    ),
 }
 
 
@@ -210,9 +237,11 @@ def test_a_pdf_carrying_an_invalid_record_gets_the_records_problems(client, app)
 
 
 def test_reading_a_pdf_record_does_not_import_weasyprint():
-    code = ("import sys; from scorekeeper.files.upload import load_upload; "
-            f"load_upload(open({str(DATA / 'parlett-evening.json')!r}, 'rb').read()); "
-            "assert 'pypdf' not in sys.modules and 'weasyprint' not in sys.modules")
+    code = (
+        "import sys; from scorekeeper.files.upload import load_upload; "
+        f"load_upload(open({str(DATA / 'parlett-evening.json')!r}, 'rb').read()); "
+        "assert 'pypdf' not in sys.modules and 'weasyprint' not in sys.modules"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
 
@@ -243,8 +272,13 @@ def test_a_pdf_of_many_big_attachments_costs_the_server_little_memory():
     """A zip bomb costs little: 862 attachments named session.json, each inflating to 2 MB, in a
     2 MB upload: 1.7 GB and 4.4 s, never given back. Now the server's process
     grows by a few MB (the upload itself) and at most 16 entries are looked at."""
-    result = subprocess.run([sys.executable, "-c", IMPORT_PEAK.format(tests=str(ROOT / "tests"))],
-                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", IMPORT_PEAK.format(tests=str(ROOT / "tests"))],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     outcome = json.loads(result.stdout.splitlines()[-1])
     before, after = outcome["peak_kb"]
@@ -252,7 +286,8 @@ def test_a_pdf_of_many_big_attachments_costs_the_server_little_memory():
     assert outcome["size"] < 2 * 1024 * 1024 and outcome["status"] == 422
     assert problems_on(outcome["page"].encode()) == [
         "record: this PDF has more than 16 attachments (a score sheet printed by the scorekeeper has one, "
-        "session.json); it was not read"]
+        "session.json); it was not read"
+    ]
 
 
 def test_reading_a_pdf_is_bounded_in_memory_and_time_by_its_process():
@@ -263,17 +298,18 @@ def test_reading_a_pdf_is_bounded_in_memory_and_time_by_its_process():
 
     record = long_session(200)
     pdf = render_sheet_pdf(record)
-    assert read_isolated(pdf) == dump(record).encode()           # a real sheet, within the limits
-    big = pdf_with_attachments(1, 2 * 1024 * 1024 - 1)           # one attachment of (nearly) 2 MB
+    assert read_isolated(pdf) == dump(record).encode()  # a real sheet, within the limits
+    big = pdf_with_attachments(1, 2 * 1024 * 1024 - 1)  # one attachment of (nearly) 2 MB
     assert read_isolated(big) == bytes(2 * 1024 * 1024 - 1)
     with pytest.raises(InvalidRecord) as refused:
-        read_isolated(big, memory=1024 * 1024)                    # 1 MB more than it starts with
+        read_isolated(big, memory=1024 * 1024)  # 1 MB more than it starts with
     assert [str(p) for p in refused.value.problems] == [
         "record: reading this PDF takes more work than reading a score sheet does (more than 1 MB or 1 s); "
-        "it was not read"]
+        "it was not read"
+    ]
     with pytest.raises(InvalidRecord) as refused:
-        read_isolated(pdf, deadline=0.0)                          # not answered in time: stopped
+        read_isolated(pdf, deadline=0.0)  # not answered in time: stopped
     assert str(refused.value).startswith("record: reading this PDF takes more work")
     with pytest.raises(InvalidRecord) as refused:
-        read_isolated(b"%PDF-1.7\n" + bytes(range(256)) * 40)    # its own refusals come back as they are
+        read_isolated(b"%PDF-1.7\n" + bytes(range(256)) * 40)  # its own refusals come back as they are
     assert str(refused.value).startswith("record: this file starts like a PDF but cannot be read")

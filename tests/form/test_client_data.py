@@ -55,7 +55,7 @@ def test_the_pads_states_start_from_the_calls_so_far_and_reach_the_end():
     states = json.loads(str(client.pad_states(q, form)))
     assert states[0]["line"] == "Ben bids 12 · Cat 14" and states[0]["who"] == "Ann (dealer)"
     node = states[0]
-    for label in ("Pass", "Pass"):   # Ann passes, Ben passes: Cat bought at 14
+    for label in ("Pass", "Pass"):  # Ann passes, Ben passes: Cat bought at 14
         node = states[next(c[2] for c in node["calls"] if c[0] == label)]
     assert node["turn"] is None and node["end"] == "Cat bought at 14."
     ruff = next(q for q in BOOKS["parlett"].questions if q.key == "ruff")
@@ -77,7 +77,7 @@ def test_the_third_count_is_what_the_reader_fills_in():
     q = next(q for q in BOOKS["parlett"].questions if q.kind == "counts")
     fills = json.loads(client.counts_fills(q))
     assert fills["0:5,1:4"] == "2:3" and fills["1:0,2:12"] == "0:0"
-    assert "0:7,1:6" not in fills       # too many: nothing to fill (the server says why)
+    assert "0:7,1:6" not in fills  # too many: nothing to fill (the server says why)
     assert len(fills) == 3 * sum(range(1, q.total + 2))
 
 

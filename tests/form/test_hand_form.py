@@ -10,8 +10,11 @@ from support.web import new_session, tap
 
 def test_a_gleek_and_a_mournival_of_one_rank_are_never_silently_dropped(client):
     url = new_session(client)
-    page = tap(client, url, {"dealer": "0", "trump": "spades", "turned_up": "9", "sets": "some",
-                             "set_0": ["gleek:A", "mournival:A"]}).data.decode()
+    page = tap(
+        client,
+        url,
+        {"dealer": "0", "trump": "spades", "turned_up": "9", "sets": "some", "set_0": ["gleek:A", "mournival:A"]},
+    ).data.decode()
     assert "Ann declares two sets of Aces" in page
     assert re.search(r'name="set_0" value="gleek:A" checked', page)
     assert re.search(r'name="set_0" value="mournival:A" checked', page)
@@ -37,8 +40,19 @@ def test_two_counts_already_over_the_total_are_called_wrong_at_once(client):
 
 def test_problems_use_the_tables_words_not_the_records_keys(client):
     url = new_session(client, rulebook="modern")
-    page = tap(client, url, {"dealer": "0", "tricks_0": "0", "tricks_1": "6", "tricks_2": "6",
-                             "card_points_0": "10", "card_points_1": "70", "card_points_2": "75"}).data.decode()
+    page = tap(
+        client,
+        url,
+        {
+            "dealer": "0",
+            "tricks_0": "0",
+            "tricks_1": "6",
+            "tricks_2": "6",
+            "card_points_0": "10",
+            "card_points_1": "70",
+            "card_points_2": "75",
+        },
+    ).data.decode()
     assert "Card points add up to 155, less than 192 (the captured cards are worth 192 to 252)" in page
     assert "Ann has 10 card points but won no trick" in page
     assert "card_points" not in re.sub(r'name="card_points_\d"|id="card_points_\d"', "", page)
@@ -77,7 +91,7 @@ def test_wits1671_a_vie_says_what_each_owes_and_an_impossible_showing_is_all_tha
 
     def ruff_part(page):
         status = re.search(r'id="status-ruff".*?(?=<div class="step-status|</form>|$)', page, re.S).group(0)
-        return status, page[page.index('id="pad-ruff"'):]
+        return status, page[page.index('id="pad-ruff"') :]
 
     page = tap(client, url, {**calls, "shown_0": "aces", "shown_1": ["A", "K", "Q"]}).data.decode()
     status, pad = ruff_part(page)

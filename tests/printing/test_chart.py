@@ -75,13 +75,15 @@ def test_six_members_have_six_markers():
         shape = {k: v for k, v in marker.attrib.items() if k not in ("cx", "cy", "x", "y", "points", "d")}
         outline = marker.get("points") or marker.get("d") or ""
         # the shape drawn, apart from where: the tag, its look, and its outline's turns
-        looks.append((marker.tag, tuple(sorted(shape.items())), outline.count(" "), "M" in outline and outline.count("M")))
+        looks.append(
+            (marker.tag, tuple(sorted(shape.items())), outline.count(" "), "M" in outline and outline.count("M"))
+        )
     assert len(looks) == 6
     assert len(set(looks)) == 6, looks
 
 
 def test_names_are_escaped_and_in_the_legend():
-    names = ["<script>x</script>", "Ann & \"Bo\"", "Cat"]
+    names = ["<script>x</script>", 'Ann & "Bo"', "Cat"]
     svg = balance_chart_svg(names, [[Fraction(5, 2), Fraction(-5, 2), 0]])
     assert "<script>" not in svg
     assert "&lt;script&gt;" in svg
@@ -128,19 +130,27 @@ def test_the_legend_draws_emoji_in_the_emoji_face_and_keeps_names_whole():
     texts = root.find(f".//{SVG}g[@class='legend']").findall(f"{SVG}text")
     assert "".join(texts[0].itertext()) == "🃏 Jo"
     assert [(t.text, t.get("font-family").split(",")[0]) for t in texts[0].findall(f"{SVG}tspan")] == [
-        ("🃏", "Noto Color Emoji")]
+        ("🃏", "Noto Color Emoji")
+    ]
     assert "".join(texts[1].itertext()) == "Bartholomew…"  # cut at its hyphen, never inside a word
     assert texts[1].findall(f"{SVG}tspan") == []
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(st.integers(2, 6).flatmap(lambda n: st.lists(
-    st.lists(st.integers(-400, 400) | st.fractions(-400, 400, max_denominator=2), min_size=n, max_size=n),
-    min_size=1, max_size=60)))
+@given(
+    st.integers(2, 6).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(-400, 400) | st.fractions(-400, 400, max_denominator=2), min_size=n, max_size=n),
+            min_size=1,
+            max_size=60,
+        )
+    )
+)
 def test_whole_amounts_are_drawn_as_their_fractions_are(rows):
     """The chart keeps ints as ints (a season's running totals) and makes Fractions only
     of the rest: the picture is the one drawn from every amount as a Fraction."""
     players = [f"P{i}" for i in range(len(rows[0]))]
     as_fractions = [[Fraction(a) for a in row] for row in rows]
-    assert balance_chart_svg(players, rows, x_label="evening") == balance_chart_svg(players, as_fractions,
-                                                                                     x_label="evening")
+    assert balance_chart_svg(players, rows, x_label="evening") == balance_chart_svg(
+        players, as_fractions, x_label="evening"
+    )

@@ -17,16 +17,24 @@ FARTHING = {"per_counter": "0.25", "currency": "d"}
 SHILLING = {"per_counter": "12", "currency": "d"}
 
 CASES = {
-    "eur": (EUR, ["−€11.85", "+€7.28", "+€4.57"],
-            ["Kit pays Nell 145½ counters = €7.28", "Kit pays Tom 91½ counters = €4.57"],
-            "Money rounded to the cent so the three add up to zero; exact: Nell €7.275, Tom €4.575."),
-    "farthing": (FARTHING, ["−4s 11¼d", "+3s 0½d", "+1s 10¾d"],
-                 ["Kit pays Nell 145½ counters = 3s 0½d", "Kit pays Tom 91½ counters = 1s 10¾d"],
-                 "Money rounded to the farthing so the three add up to zero; "
-                 "exact: Nell 3s 0.375d, Tom 1s 10.875d."),
-    "shilling": (SHILLING, ["−£11 17s", "+£7 5s 6d", "+£4 11s 6d"],
-                 ["Kit pays Nell 145½ counters = £7 5s 6d", "Kit pays Tom 91½ counters = £4 11s 6d"],
-                 None),
+    "eur": (
+        EUR,
+        ["−€11.85", "+€7.28", "+€4.57"],
+        ["Kit pays Nell 145½ counters = €7.28", "Kit pays Tom 91½ counters = €4.57"],
+        "Money rounded to the cent so the three add up to zero; exact: Nell €7.275, Tom €4.575.",
+    ),
+    "farthing": (
+        FARTHING,
+        ["−4s 11¼d", "+3s 0½d", "+1s 10¾d"],
+        ["Kit pays Nell 145½ counters = 3s 0½d", "Kit pays Tom 91½ counters = 1s 10¾d"],
+        "Money rounded to the farthing so the three add up to zero; exact: Nell 3s 0.375d, Tom 1s 10.875d.",
+    ),
+    "shilling": (
+        SHILLING,
+        ["−£11 17s", "+£7 5s 6d", "+£4 11s 6d"],
+        ["Kit pays Nell 145½ counters = £7 5s 6d", "Kit pays Tom 91½ counters = £4 11s 6d"],
+        None,
+    ),
 }
 
 
@@ -66,9 +74,14 @@ def test_settle_up_screen_and_table_cards(client, case):
 def test_sheet_html_and_pdf(case):
     stake, balances, payments, note = CASES[case]
     record = rounding_session(stake)
-    for text in (text_of(render_sheet_html(record)),
-                 re.sub(r"\s+", " ", "\n".join(p.extract_text() for p in
-                                               pypdf.PdfReader(io.BytesIO(render_sheet_pdf(record))).pages))):
+    for text in (
+        text_of(render_sheet_html(record)),
+        re.sub(
+            r"\s+",
+            " ",
+            "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(render_sheet_pdf(record))).pages),
+        ),
+    ):
         for name, money, counters in zip(("Kit", "Nell", "Tom"), balances, ("−237", "145½", "91½")):
             assert f"{name} {counters} = {money}" in text
         for sentence in payments:

@@ -54,9 +54,11 @@ def expected_standings(night: store.Night) -> list[str]:
     order, rank = ranked(counters, placings)
     _, by_placings = ranked(placings, counters)
     left = {night.name_of(night.round(1).byes[0])}
-    return [f"{rank[n]} {n}{' (left after round 1)' if n in left else ''} "
-            f"{str(counters[n]).replace('-', '−')} {placings[n]} {by_placings[n]} {tables[n]} {won[n]}"
-            for n in order]
+    return [
+        f"{rank[n]} {n}{' (left after round 1)' if n in left else ''} "
+        f"{str(counters[n]).replace('-', '−')} {placings[n]} {by_placings[n]} {tables[n]} {won[n]}"
+        for n in order
+    ]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -73,9 +75,11 @@ def test_the_sheet_prints_the_night_its_standings_rounds_and_seating(db, paper):
     assert "Standings, by counters" in lines
     assert "Rank Player Counters Placings Rank by placings Tables Won" in lines
     start = lines.index("Rank Player Counters Placings Rank by placings Tables Won") + 1
-    assert lines[start:start + 10] == expected_standings(night)
-    assert ("Ranked by counters, then placing points, then tables won outright, then name. "
-            "Won: tables won outright (first place alone).") in lines
+    assert lines[start : start + 10] == expected_standings(night)
+    assert (
+        "Ranked by counters, then placing points, then tables won outright, then name. "
+        "Won: tables won outright (first place alone)."
+    ) in lines
     for drawn in night.rounds:
         for table in drawn.tables:
             totals = PLAYED.get((drawn.number, table.number), ("–", "–", "–"))
@@ -100,7 +104,7 @@ def test_the_sheet_prints_the_night_its_standings_rounds_and_seating(db, paper):
 def test_a_table_whose_session_was_deleted_is_said_on_the_sheet(db):
     night = a_played_night(db)
     gone = night.round(2).tables[1]
-    delete_session(db, gone.session_id)   # as expiry removes an untouched session
+    delete_session(db, gone.session_id)  # as expiry removes an untouched session
     night = store.get_night(db, night.id)
     lines = " ".join(text_of(night_sheet_pdf(store.night_data(db, night), store.night_text(db, night))))
     assert "Table 2 — its session was deleted: it counts for nothing" in lines

@@ -35,8 +35,9 @@ def figures():
 
 @pytest.fixture(scope="module")
 def pdf(figures):
-    return season_sheet_pdf(season(figures), owed(figures[2:]), "Thursday Gleek",
-                            attachment=(ARCHIVE, "thursday-gleek.circle.json"))
+    return season_sheet_pdf(
+        season(figures), owed(figures[2:]), "Thursday Gleek", attachment=(ARCHIVE, "thursday-gleek.circle.json")
+    )
 
 
 def text_of(data: bytes) -> str:
@@ -67,15 +68,19 @@ def test_a_season_at_three_stakes_prints_the_money_payments_never_counters():
     counters of two stakes."""
     s = season(evening_figures(r, r["played_on"]) for r, _ in round_two())
     text = text_of(season_sheet_pdf(s, [], "Round two"))
-    payments = text[text.index("In the fewest payments, in old pence (£sd)"):text.index("As if nobody had paid")]
-    assert payments.splitlines()[1:] == ["Zoë pays Cat 2s 0¾d", "Ann pays Cat 1s 0½d", "Ben pays Dan 7¾d",
-                                         "Ben pays Cat 3¾d"]
+    payments = text[text.index("In the fewest payments, in old pence (£sd)") : text.index("As if nobody had paid")]
+    assert payments.splitlines()[1:] == [
+        "Zoë pays Cat 2s 0¾d",
+        "Ann pays Cat 1s 0½d",
+        "Ben pays Dan 7¾d",
+        "Ben pays Cat 3¾d",
+    ]
     # counters only in the ledger's key: each evening's own result
     assert "Zoë −2s 0¾d" in text and " ".join(text.split()).count("counters") == text.count("Each player's columns")
     assert "the evening's result in counters" in " ".join(text.split())
     assert "Net −2s 0¾d −1s 0½d −11½d +3s 5d +7¾d" in text
     assert "Best hand +1s 10½d" in text and "Worst hand −3s 9d" in text
-    assert "2026-12-18 wits1671       2     +18  −2s 0¾d" in text   # Zoë's running total after the last evening
+    assert "2026-12-18 wits1671       2     +18  −2s 0¾d" in text  # Zoë's running total after the last evening
 
 
 def test_landscape_a4_and_letter(figures, pdf):
@@ -157,8 +162,18 @@ def test_the_ledger_pages_text_is_the_ledgers_lines_exactly(figures, pdf):
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     lines = the_ledger_lines(season(figures))
     # the evening's result in counters, the running total in its money: ¼d a counter
-    assert lines[0].split() == ["2026-11-14", "cotton1674", "4", "+41", "+10¼d", "−44½", "−11.125d", "+3½",
-                                "+0.875d", "0d"]
+    assert lines[0].split() == [
+        "2026-11-14",
+        "cotton1674",
+        "4",
+        "+41",
+        "+10¼d",
+        "−44½",
+        "−11.125d",
+        "+3½",
+        "+0.875d",
+        "0d",
+    ]
     assert ledger_text(reader.pages[0]) == "\n".join(lines)
     assert [ledger_text(p) for p in reader.pages[1:]] == [""] * (len(reader.pages) - 1)
     # the font is embedded, and its text reads back through its ToUnicode map
@@ -177,12 +192,12 @@ def test_a_ledger_over_several_pages_is_numbered_and_read_back_in_order(figures,
     per_page = [ledger_text(p) for p in pages]
     drawn = [text for text in per_page if text]
     assert len(drawn) >= 3  # 160 evenings: the ledger runs over at least three pages
-    assert per_page[:len(drawn)] == drawn  # from the first page on, none skipped
+    assert per_page[: len(drawn)] == drawn  # from the first page on, none skipped
     assert "\n".join(drawn) == "\n".join(lines)  # every line once, in order, split between lines
     for number, page in enumerate(pages, start=1):
         assert (round(page.mediabox.width), round(page.mediabox.height)) == size
         assert f"Page {number} of {count}" in page.extract_text()
-    for page in pages[:len(drawn)]:
+    for page in pages[: len(drawn)]:
         ys = ledger_baselines(page)
         # inside the page's margins (13 mm at the head, 12 mm at the foot), evenly spaced downwards
         assert min(ys) > 12 / 25.4 * 72 and max(ys) < size[1] - 13 / 25.4 * 72
@@ -193,7 +208,9 @@ def test_a_ledger_over_several_pages_is_numbered_and_read_back_in_order(figures,
 
     totals = season_context(s, [], "x", paper.lower())["ledger"]["totals"]
     assert totals.startswith("Season                  440")
-    assert totals.rstrip() in pages[len(drawn) - 1].extract_text() or totals.rstrip() in pages[len(drawn)].extract_text()
+    assert (
+        totals.rstrip() in pages[len(drawn) - 1].extract_text() or totals.rstrip() in pages[len(drawn)].extract_text()
+    )
     text = "\n".join(p.extract_text() for p in pages)
     assert "Season balances" in text and "Head to head" in text
 

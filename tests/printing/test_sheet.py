@@ -26,13 +26,15 @@ from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf, shee
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-EXAMPLES = sorted(p.name for p in DATA.glob("*.json")
-                  if not p.name.endswith(".expected.json") and not p.name.startswith("invalid-"))
+EXAMPLES = sorted(
+    p.name for p in DATA.glob("*.json") if not p.name.endswith(".expected.json") and not p.name.startswith("invalid-")
+)
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 
 
 # ---------------------------------------------------------------- a long, valid session
+
 
 def test_long_session_is_valid_and_deals_in_turn():
     record = long_session(60)
@@ -96,6 +98,7 @@ def hand_chunks(text: str, record: dict, settlement) -> list[str]:
 
 # ---------------------------------------------------------------- PDF content
 
+
 @pytest.mark.parametrize("key", EXAMPLES + ["long-60"])
 def test_pdf_shows_settle_numbers(key):
     record = record_of(key)
@@ -121,11 +124,12 @@ def test_pdf_shows_settle_numbers(key):
     totals = settlement.phase_totals()
     expected = " ".join(
         " ".join([format_counters(totals[p][seat]) for p in totals] + [format_counters(settlement.balances[seat])])
-        for seat in range(3))
+        for seat in range(3)
+    )
     assert f"Totals: each phase, and the final balance {expected}" in whole
 
     # final balances and payments
-    final = whole[whole.index("Final balances"):]
+    final = whole[whole.index("Final balances") :]
     shown = session_money(settlement, stake)
     for seat, name in enumerate(names):
         line = f"{name} {format_counters(settlement.balances[seat])}"
@@ -134,8 +138,10 @@ def test_pdf_shows_settle_numbers(key):
         assert line in final
     assert len(settlement.payments) <= 2
     for number, payment in enumerate(settlement.payments):
-        sentence = (f"{names[payment.payer]} pays {names[payment.payee]} "
-                    f"{format_counters(payment.amount)} counter{'' if payment.amount == 1 else 's'}")
+        sentence = (
+            f"{names[payment.payer]} pays {names[payment.payee]} "
+            f"{format_counters(payment.amount)} counter{'' if payment.amount == 1 else 's'}"
+        )
         if stake:
             sentence += f" = {shown.payments[number]}"
         assert sentence in final
@@ -166,8 +172,9 @@ def test_long_sheet_spans_pages_with_the_header_on_each():
     for number, text in enumerate(texts, start=1):
         assert title in text, f"page {number}"
         assert f"Page {number} of {len(texts)}" in text
-        assert "Hand: what happened (dealer · trump · stock · ruff · sets · tricks in seat order)" in flat(text), \
+        assert "Hand: what happened (dealer · trump · stock · ruff · sets · tricks in seat order)" in flat(text), (
             f"page {number}: column headings"
+        )
         assert "Samuel Elizabeth Will" in text
         assert flat(text).count("Tdy Stk Ruf Set Trk Hand Bal.") == 3
         assert "Gleek · Parlett (reconstruction) · 60 hands" in text  # running foot
@@ -193,8 +200,12 @@ def test_pages_render_to_png_for_looking_at():
     if not shutil.which("pdftoppm"):
         pytest.skip("pdftoppm (poppler-utils) is not installed")
     ARTIFACTS.mkdir(exist_ok=True)
-    for key, paper in (("long-60", "a4"), ("long-60", "letter"), ("modern-evening.json", "a4"),
-                       ("wits1671-evening.json", "letter")):
+    for key, paper in (
+        ("long-60", "a4"),
+        ("long-60", "letter"),
+        ("modern-evening.json", "a4"),
+        ("wits1671-evening.json", "letter"),
+    ):
         stem = f"sheet-{key.removesuffix('.json')}-{paper}"
         for old in ARTIFACTS.glob(f"{stem}-*.png"):
             old.unlink()
@@ -207,6 +218,7 @@ def test_pages_render_to_png_for_looking_at():
 
 
 # ---------------------------------------------------------------- HTML and context
+
 
 def test_html_is_standalone_and_escaped():
     record = load_example("parlett-evening.json")
@@ -244,14 +256,20 @@ def test_context_of_a_session():
     assert context["rulebook"]["name"] == "Parlett (reconstruction)"
     assert context["players"] == ["Samuel", "Elizabeth", "Will"]
     assert context["stake_label"] == "1d a counter (penny Gleek)"
-    assert context["payments"] == ["Will pays Samuel 43 counters = 3s 7d",
-                                   "Will pays Elizabeth 3 counters = 3d"]
+    assert context["payments"] == ["Will pays Samuel 43 counters = 3s 7d", "Will pays Elizabeth 3 counters = 3d"]
     first = context["hands"][0]
     assert first["number"] == 1 and first["dealer"] == "Samuel"
-    assert first["words"] == ["Samuel dealt", "♠ Spades", "4 up", "Tiddy turned up: the dealer is paid 4 from each.",
-                              "Will bought at 18", "ruff: no contest",
-                              "sets: Samuel gleek of Aces; Elizabeth mournival of Queens", "tricks 4 · 3 · 5",
-                              "honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel"]
+    assert first["words"] == [
+        "Samuel dealt",
+        "♠ Spades",
+        "4 up",
+        "Tiddy turned up: the dealer is paid 4 from each.",
+        "Will bought at 18",
+        "ruff: no contest",
+        "sets: Samuel gleek of Aces; Elizabeth mournival of Queens",
+        "tricks 4 · 3 · 5",
+        "honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel",
+    ]
     second = context["hands"][1]
     assert "ruff: Samuel won; Elizabeth paid 4, Will 8" in second["words"]
     assert [p["total"]["text"] for p in second["players"]] == [format_counters(a) for a in settlement.hands[1].total]
@@ -264,9 +282,17 @@ def test_context_of_a_session():
 def test_context_of_modern_kiss_and_simplified():
     record = load_example("modern-evening.json")
     second = sheet_context(record)["hands"][1]
-    assert second["words"] == ["Ben dealt", "stock not bought", "Kiss (no trumps)", "ruff: Ann won; Ben paid 2, Cat 2",
-                               "sets: Ben gleek of Kings", "tricks 2 · 4 · 6", "card points 32 · 60 · 100",
-                               "Kiss: no trumps, so no Tib or Tom.", "last trick: Cat"]
+    assert second["words"] == [
+        "Ben dealt",
+        "stock not bought",
+        "Kiss (no trumps)",
+        "ruff: Ann won; Ben paid 2, Cat 2",
+        "sets: Ben gleek of Kings",
+        "tricks 2 · 4 · 6",
+        "card points 32 · 60 · 100",
+        "Kiss: no trumps, so no Tib or Tom.",
+        "last trick: Cat",
+    ]
     simple = copy.deepcopy(record)
     simple["options"] = {"simplified": True}
     for hand in simple["hands"]:
@@ -279,14 +305,19 @@ def test_context_of_modern_kiss_and_simplified():
     assert {"label": "Simplified (teaching) Gleek", "value": "yes"} in context["options"]
 
 
-@pytest.mark.parametrize("names, labels", [
-    (["Samuel", "Elizabeth", "Will"], ["Samuel", "Elizabeth", "Will"]),
-    (["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montgomery-Smyth"], ["Kit", "李小龍", "Bartholomew…"]),
-    (["Ann Smith", "Ann Jones", "Bo Li"], ["Ann Smith", "Ann Jones", "Bo"]),  # the same first word: whole names
-    (["👨\u200d👩\u200d👧\u200d👦 and co", "Zoë", "Ol" + "e\u0301" * 12],
-     ["👨\u200d👩\u200d👧\u200d👦 and", "Zoë", "Ol" + "e\u0301" * 9 + "…"]),  # never cut inside a letter
-    (["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann"], ["🃏 Jo", "Bartholomew…", "Ann"]),  # an emoji keeps its word
-])
+@pytest.mark.parametrize(
+    "names, labels",
+    [
+        (["Samuel", "Elizabeth", "Will"], ["Samuel", "Elizabeth", "Will"]),
+        (["Kit 🃏👑", "李小龍 민수", "Bartholomew-Fitzwilliam Montgomery-Smyth"], ["Kit", "李小龍", "Bartholomew…"]),
+        (["Ann Smith", "Ann Jones", "Bo Li"], ["Ann Smith", "Ann Jones", "Bo"]),  # the same first word: whole names
+        (
+            ["👨\u200d👩\u200d👧\u200d👦 and co", "Zoë", "Ol" + "e\u0301" * 12],
+            ["👨\u200d👩\u200d👧\u200d👦 and", "Zoë", "Ol" + "e\u0301" * 9 + "…"],
+        ),  # never cut inside a letter
+        (["🃏 Jo", "Bartholomew-Fitzwilliam", "Ann"], ["🃏 Jo", "Bartholomew…", "Ann"]),  # an emoji keeps its word
+    ],
+)
 def test_hand_lines_call_players_by_a_short_name(names, labels):
     from scorekeeper.printing.sheet import short_names
 
@@ -314,17 +345,21 @@ def test_invalid_record_is_refused():
 
 
 def test_importing_the_sheet_does_not_import_weasyprint():
-    code = ("import sys, scorekeeper.printing.sheet, scorekeeper.words.money, scorekeeper.printing.chart; "
-            "assert 'weasyprint' not in sys.modules, 'weasyprint imported'")
+    code = (
+        "import sys, scorekeeper.printing.sheet, scorekeeper.words.money, scorekeeper.printing.chart; "
+        "assert 'weasyprint' not in sys.modules, 'weasyprint imported'"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
 
 
 # ---------------------------------------------------------------- the command line
 
+
 def run_sheet(*args):
-    return subprocess.run([sys.executable, "-m", "scorekeeper", "sheet", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "sheet", *map(str, args)], capture_output=True, text=True, cwd=ROOT
+    )
 
 
 def test_cli_writes_a_pdf(tmp_path):
@@ -378,13 +413,31 @@ def test_cli_paper_must_be_known(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("name, words", [
-    ("parlett-evening.json", ["honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel",
-                              "Tiddy turned up: the dealer is paid 4 from each.", "Will bought at 18"]),
-    ("wits1671-evening.json", ["honours held:", "tricks "]),
-    ("modern-evening.json", ["card points 90 · 70 · 40", "Tib: Cat", "Tom: Cat", "last trick: Ben",
-                             "Kiss: no trumps, so no Tib or Tom.", "stock not bought"]),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        (
+            "parlett-evening.json",
+            [
+                "honours played: Tib Will, King Elizabeth, Queen Elizabeth, Tom Samuel",
+                "Tiddy turned up: the dealer is paid 4 from each.",
+                "Will bought at 18",
+            ],
+        ),
+        ("wits1671-evening.json", ["honours held:", "tricks "]),
+        (
+            "modern-evening.json",
+            [
+                "card points 90 · 70 · 40",
+                "Tib: Cat",
+                "Tom: Cat",
+                "last trick: Ben",
+                "Kiss: no trumps, so no Tib or Tom.",
+                "stock not bought",
+            ],
+        ),
+    ],
+)
 def test_the_pdf_prints_every_input_of_a_hand_and_a_line_to_agree(name, words):
     from scorekeeper.printing.sheet import render_sheet_pdf
 
@@ -405,10 +458,14 @@ def test_the_page_foot_is_one_line_each_side(paper, tmp_path):
         pytest.fail("pdftotext is missing: `make system-deps` installs poppler-utils")
     record = load_example("wits1671-evening.json")  # the longest book name
     path = tmp_path / "foot.pdf"
-    path.write_bytes(render_sheet_pdf(record, paper=paper,
-                                      printed=datetime.datetime(2026, 12, 1, 23, 40, tzinfo=datetime.timezone.utc)))
-    text = subprocess.run(["pdftotext", "-layout", "-f", "1", "-l", "1", str(path), "-"],
-                          capture_output=True, text=True, check=True).stdout
+    path.write_bytes(
+        render_sheet_pdf(
+            record, paper=paper, printed=datetime.datetime(2026, 12, 1, 23, 40, tzinfo=datetime.timezone.utc)
+        )
+    )
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     foot = [line for line in text.splitlines() if line.strip()][-1]
     assert f"Wits Interpreter (1671) · {len(record['hands'])} hands · printed 1 Dec 2026, 23:40 UTC" in foot, foot
     assert foot.rstrip().endswith("Bal. = running balance"), text.splitlines()[-3:]

@@ -30,8 +30,11 @@ def needs(tool: str):
 
 
 # names a new user tried (third trial): emoji in the middle of a name, a 24-character CJK name
-TRIAL_NAMES = ["Bartholomew Fitzwilliam-Montgomery III Q", "Ann 🃏🂡👑 de la Tour-Ravensworth 和子",
-               "佐藤花子さんの長い名前はここまで続きます名前名前"]
+TRIAL_NAMES = [
+    "Bartholomew Fitzwilliam-Montgomery III Q",
+    "Ann 🃏🂡👑 de la Tour-Ravensworth 和子",
+    "佐藤花子さんの長い名前はここまで続きます名前名前",
+]
 
 
 def render(tmp_path_factory, names, hands=14):
@@ -96,10 +99,17 @@ def word_boxes(path: Path, page: int) -> list[tuple]:
     needs("pdftotext")
     import html as markup
 
-    html = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
-                          capture_output=True, check=True).stdout.decode("utf-8", "replace")  # poppler mangles an emoji in <title>
-    return [(float(a), float(b), float(c), float(d), markup.unescape(word)) for a, b, c, d, word in re.findall(
-        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', html)]
+    html = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8", "replace")  # poppler mangles an emoji in <title>
+    return [
+        (float(a), float(b), float(c), float(d), markup.unescape(word))
+        for a, b, c, d, word in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', html
+        )
+    ]
 
 
 def test_no_two_words_overlap_and_long_names_stay_in_their_column(sheet):
@@ -125,7 +135,7 @@ def assert_laid_out(sheet, margin_slack=0.5, overlap_slack=0.5):
             assert x0 >= LEFT_PT - margin_slack and x1 <= page_width - LEFT_PT + margin_slack, (page, word, x0, x1)
         # sweep by x: any two boxes overlapping by more than half a point both ways
         for i, (x0, y0, x1, y1, word) in enumerate(words):
-            for a0, b0, a1, b1, other in words[i + 1:]:
+            for a0, b0, a1, b1, other in words[i + 1 :]:
                 if a0 >= x1 - 0.5:
                     break
                 if min(y1, b1) - max(y0, b0) > overlap_slack and min(x1, a1) - max(x0, a0) > 0.5:

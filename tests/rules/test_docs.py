@@ -13,7 +13,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 def test_rules_doc_is_up_to_date():
     assert (DOCS / "rules.md").read_text(encoding="utf-8") == rules_markdown(), (
-        "docs/rules.md is out of date: run `python -m scorekeeper docs`")
+        "docs/rules.md is out of date: run `python -m scorekeeper docs`"
+    )
 
 
 def test_every_generated_document_is_up_to_date():

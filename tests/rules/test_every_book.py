@@ -69,12 +69,21 @@ def _parametrized_from(module: str, test: str, argument: str) -> set[str]:
     """The names the values of ``test``'s ``argument`` are drawn from, following the
     module's own top-level assignments (``EVENINGS = tuple(… for book in BOOK_IDS)``)."""
     tree = ast.parse((TESTS / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
-    assigned = {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
-                for target in node.targets if isinstance(target, ast.Name)}
+    assigned = {
+        target.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
     function = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == test)
     for decorator in function.decorator_list:
-        if (isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "pytest.mark.parametrize"
-                and isinstance(decorator.args[0], ast.Constant) and decorator.args[0].value == argument):
+        if (
+            isinstance(decorator, ast.Call)
+            and ast.unparse(decorator.func) == "pytest.mark.parametrize"
+            and isinstance(decorator.args[0], ast.Constant)
+            and decorator.args[0].value == argument
+        ):
             names, seen = _names(decorator.args[1]), set()
             while names - seen:
                 name = (names - seen).pop()

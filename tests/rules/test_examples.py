@@ -9,13 +9,15 @@ import pytest
 
 from support.data import DATA
 
-VALID = sorted(p.name for p in DATA.glob("*.json")
-               if not p.name.endswith(".expected.json") and not p.name.startswith("invalid-"))
+VALID = sorted(
+    p.name for p in DATA.glob("*.json") if not p.name.endswith(".expected.json") and not p.name.startswith("invalid-")
+)
 
 
 def run_settle(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "scorekeeper", "settle", *args],
-                          input=stdin, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "settle", *args], input=stdin, capture_output=True, text=True
+    )
 
 
 @pytest.mark.parametrize("name", VALID)
@@ -55,12 +57,15 @@ def test_invalid_modern_refused_with_each_problem():
     assert len(lines) == 3
 
 
-@pytest.mark.parametrize("text, start", [
-    ("{not json", "record: not valid JSON"),
-    ("[1, 2]", "record: a session record is a JSON object"),
-    ('{"format": NaN}', "record: not valid JSON"),
-    ("", "record: not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, start",
+    [
+        ("{not json", "record: not valid JSON"),
+        ("[1, 2]", "record: a session record is a JSON object"),
+        ('{"format": NaN}', "record: not valid JSON"),
+        ("", "record: not valid JSON"),
+    ],
+)
 def test_not_a_record(text, start):
     result = run_settle("-", stdin=text)
     assert result.returncode == 1

@@ -46,8 +46,16 @@ class TowserPhase(Phase):
         return [f"{names[hand['towser']]} holds Towser (the Five of trumps): 5 from each."]
 
     def questions(self) -> list:
-        return [SeatQuestion("towser", "towser", "Towser", "Who holds Towser (the Five of trumps)? "
-                             "Tap Nobody if no one.", label="Who holds it?", nobody="Nobody")]
+        return [
+            SeatQuestion(
+                "towser",
+                "towser",
+                "Towser",
+                "Who holds Towser (the Five of trumps)? Tap Nobody if no one.",
+                label="Who holds it?",
+                nobody="Nobody",
+            )
+        ]
 
 
 class Towser(Parlett):
@@ -62,10 +70,18 @@ class Towser(Parlett):
 
 BOOK = TOWSER = Towser()
 PLAYERS = ("Ann", "Ben", "Cat")
-HAND = {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
-        "auction": {"buyer": 1, "price": 12}, "ruff": {"winner": 2, "paid": [2, 2, 0]},
-        "sets": [[], ["gleek:K"], []], "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
-        "towser": 2}
+HAND = {
+    "dealer": 0,
+    "trump": "hearts",
+    "turned_up": "9",
+    "tiddy": None,
+    "auction": {"buyer": 1, "price": 12},
+    "ruff": {"winner": 2, "paid": [2, 2, 0]},
+    "sets": [[], ["gleek:K"], []],
+    "tricks": [5, 4, 3],
+    "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+    "towser": 2,
+}
 # tiddy 0, auction +6 −12 +6, ruff −2 −2 +4, sets −3 +6 −3, tricks, towser −5 −5 +10
 TOWSER_PHASE = [-5, -5, 10]
 
@@ -135,13 +151,21 @@ def settle_text(record, tmp_path, capsys) -> str:
 def test_towser_is_checked_like_any_key(towser_book):
     from scorekeeper.rules.record import validate
 
-    record = {"format": "gleek-session/1", "rulebook": "towser", "options": {}, "players": list(PLAYERS),
-              "hands": [{k: v for k, v in HAND.items() if k != "towser"}, dict(HAND, towser=7)]}
+    record = {
+        "format": "gleek-session/1",
+        "rulebook": "towser",
+        "options": {},
+        "players": list(PLAYERS),
+        "hands": [{k: v for k, v in HAND.items() if k != "towser"}, dict(HAND, towser=7)],
+    }
     assert [str(p) for p in validate(record)] == [
-        "hand 1: towser is missing", "hand 2: towser must be a seat (0, 1 or 2, or null), not 7"]
+        "hand 1: towser is missing",
+        "hand 2: towser must be a seat (0, 1 or 2, or null), not 7",
+    ]
 
 
 # ---------------------------------------------------------------- every book
+
 
 def sample_hands(book_id):
     from support.books import MODELS
@@ -171,11 +195,13 @@ def test_every_book_conforms(book_id, towser_book, client):
         values = hand_values(book, {}, hand, PLAYERS, hands)
         form = parse_hand(book, {}, values, PLAYERS, hands, len(hands) + 1)
         assert form.complete and form.hand == hand, (form.problem_lines(), form.hand)
-        again = parse_hand(book, {}, hand_values(book, {}, form.hand, PLAYERS, hands), PLAYERS, hands,
-                           len(hands) + 1)
+        again = parse_hand(book, {}, hand_values(book, {}, form.hand, PLAYERS, hands), PLAYERS, hands, len(hands) + 1)
         assert again.hand == hand
-        posted = fields_with_towser(hand, version_of(client, url)) if book_id == TOWSER.id else \
-            hand_fields(hand, version_of(client, url))
+        posted = (
+            fields_with_towser(hand, version_of(client, url))
+            if book_id == TOWSER.id
+            else hand_fields(hand, version_of(client, url))
+        )
         assert client.post(url + "/hands", data=posted).status_code == 303
         hands.append(copy.deepcopy(hand))
     assert export(client, url)["hands"] == hands

@@ -34,8 +34,7 @@ TIDDY_TURNED_UP = Statistic("tiddy_turned_up", "Tiddy turned up", tiddy_turned_u
 MEMBERS = ["Ann", "Ben", "Cat", "Dan"]
 # cotton1674: Cat deals hand 1 and turns up the 4 of hearts; parlett (Ann, Ben, Dan): Ann
 # deals hand 1 and turns up the 4 of spades. Nobody else turns Tiddy up.
-EVENINGS = [("cotton1674-evening.json", "2026-11-14", [0, 1, 2]),
-            ("parlett-evening.json", "2026-11-21", [0, 1, 3])]
+EVENINGS = [("cotton1674-evening.json", "2026-11-14", [0, 1, 2]), ("parlett-evening.json", "2026-11-21", [0, 1, 3])]
 TURNED_UP = {"Ann": 1, "Ben": 0, "Cat": 1, "Dan": 0}
 
 
@@ -62,16 +61,19 @@ def row_cells(page: str, label: str) -> list[str]:
 
 
 def test_a_statistic_declared_in_a_test_is_on_the_page_in_the_text_the_json_and_the_sheet(
-        tiddy_statistic, client, tmp_path, capsys):
-    archive = {"format": "gleek-circle/1", "name": "Thursday Gleek", "members": MEMBERS,
-               "evenings": [{"members": seats, "record": record}
-                            for record, (_, _, seats) in zip(records(), EVENINGS)]}
-    imported = client.post("/circles/import",
-                           data={"file": (io.BytesIO(json.dumps(archive).encode()), "circle.json")})
+    tiddy_statistic, client, tmp_path, capsys
+):
+    archive = {
+        "format": "gleek-circle/1",
+        "name": "Thursday Gleek",
+        "members": MEMBERS,
+        "evenings": [{"members": seats, "record": record} for record, (_, _, seats) in zip(records(), EVENINGS)],
+    }
+    imported = client.post("/circles/import", data={"file": (io.BytesIO(json.dumps(archive).encode()), "circle.json")})
     assert imported.status_code == 303, imported.text
     circle = imported.headers["Location"]
     page = client.get(circle + "/stats").text
-    assert row_cells(page, "Tiddy turned up") == ["1", "0", "1", "0"]   # Ann, Ben, Cat, Dan
+    assert row_cells(page, "Tiddy turned up") == ["1", "0", "1", "0"]  # Ann, Ben, Cat, Dan
 
     paths = []
     for record, (name, _, _) in zip(records(), EVENINGS):
@@ -85,7 +87,8 @@ def test_a_statistic_declared_in_a_test_is_on_the_page_in_the_text_the_json_and_
     assert main(["season", *paths]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split() for line in lines if line.startswith("Tiddy turned up")] == [
-        ["Tiddy", "turned", "up", "1", "0", "1", "0"]]
+        ["Tiddy", "turned", "up", "1", "0", "1", "0"]
+    ]
 
     figures = [evening_figures(record, name) for record, (name, _, _) in zip(records(), EVENINGS)]
     pdf = season_sheet_pdf(season(figures), [], "Thursday Gleek")

@@ -44,12 +44,15 @@ from support.strategies import (
 PER_BOOK = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEWER = settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ("Ann", "Ben", "Cat")
+
+
 def book_opening(book: str, draw) -> int:
     """A hand's opening stake S (parlett) or multiplier M (cotton1674) worth testing."""
     return draw(st.sampled_from(MODELS[book].openings))
 
 
 # ================================================================ legal lists end
+
 
 @pytest.mark.parametrize("book", BOOK_IDS)
 @PER_BOOK
@@ -94,6 +97,7 @@ def test_bids_drawn_from_the_call_pad_always_end(book, data):
 
 
 # ================================================================ the engine agrees with the re-statement
+
 
 @pytest.mark.parametrize("book", BOOK_IDS)
 @PER_BOOK
@@ -155,8 +159,11 @@ def candidate_ruff_calls(table: TableRuff) -> list:
     words = ("check", "open", "fold", "match", "raise", "vie", "pass", "see", "revie", "double", "Vie", 4)
     stake = table.stake
     calls = [[seat, word] for seat in (0, 1, 2, True) for word in words]
-    calls += [[table.turn, word, n] for word in ("vie", "see", "pass", "open")
-              for n in (stake - 1, stake, stake + 1, stake + 5, 2.0, True)]
+    calls += [
+        [table.turn, word, n]
+        for word in ("vie", "see", "pass", "open")
+        for n in (stake - 1, stake, stake + 1, stake + 5, 2.0, True)
+    ]
     return calls + [[table.turn], "open", [table.turn, "vie", 2, 3]]
 
 
@@ -188,6 +195,7 @@ def test_every_call_in_every_state_is_taken_exactly_when_the_table_takes_it(book
 
 # ================================================================ records with calls
 
+
 @pytest.mark.parametrize("book", BOOK_IDS)
 @FEWER
 @given(data=st.data())
@@ -210,8 +218,9 @@ def test_records_with_calls_validate_and_settle_as_without_them(book, data):
 
 def mutate_list(draw, calls: list, book: str, key: str) -> None:
     """One change to a list of calls, in place."""
-    words = (["pass", 12, 13, 14, 15, 16, 20] if key == "auction"
-             else sorted({w for m in MODELS.values() for w in m.words}))
+    words = (
+        ["pass", 12, 13, 14, 15, 16, 20] if key == "auction" else sorted({w for m in MODELS.values() for w in m.words})
+    )
     choice = draw(st.sampled_from(("delete", "duplicate", "swap", "seat", "word", "truncate", "append", "amount")))
     i = draw(st.integers(0, len(calls) - 1))
     if choice == "delete":
@@ -269,8 +278,12 @@ def mutate_result(draw, hand: dict, key: str) -> None:
 def test_a_single_change_is_reported_at_its_hand_and_key(book, what, data):
     record = copy.deepcopy(data.draw(records(book, min_hands=1, max_hands=3, calls=True)))
     hands = record["hands"]
-    keys = [(i, k) for i, h in enumerate(hands) for k, inner in (("auction", "bids"), ("ruff", "calls"))
-            if isinstance(h[k], dict) and inner in h[k] and (what == "result" or (what == "bids") == (k == "auction"))]
+    keys = [
+        (i, k)
+        for i, h in enumerate(hands)
+        for k, inner in (("auction", "bids"), ("ruff", "calls"))
+        if isinstance(h[k], dict) and inner in h[k] and (what == "result" or (what == "bids") == (k == "auction"))
+    ]
     if not keys:
         return  # e.g. modern simplified, or a parlett evening of no contests
     index, key = data.draw(st.sampled_from(keys))
@@ -317,6 +330,7 @@ def test_a_value_of_another_json_type_in_the_calls_is_refused(book, data):
 
 # ================================================================ prices no bidding reaches
 
+
 def reachable_prices(book: str, dealer: int, up_to: int) -> set:
     """Every (buyer, price) a legal auction reaches, by trying every list of bids."""
     found = set()
@@ -346,7 +360,8 @@ def test_the_prices_refused_are_exactly_those_no_bidding_reaches(book, dealer):
     reached = reachable_prices(book, dealer, top)
     for buyer in (0, 1, 2):
         for price in range(engine.opening_price, top + 1, engine.price_step):
-            accepted = (price >= engine.min_price(buyer, dealer)
-                        and engine.unreachable_price(buyer, dealer, price) is None)
+            accepted = (
+                price >= engine.min_price(buyer, dealer) and engine.unreachable_price(buyer, dealer, price) is None
+            )
             assert accepted == ((buyer, price) in reached), (buyer, price)
     assert (eldest(dealer), engine.opening_price + engine.price_step) not in reached

@@ -44,6 +44,7 @@ F = Fraction
 
 # ================================================================ seats
 
+
 def test_seats_clockwise_from_the_dealer():
     assert [left(s) for s in (0, 1, 2)] == [1, 2, 0]
     assert [eldest(d) for d in (0, 1, 2)] == [1, 2, 0]
@@ -62,6 +63,7 @@ def test_json_types_bool_and_float_are_not_ints():
 
 
 # ================================================================ amounts
+
 
 def test_from_each_and_to_each():
     assert from_each(1, 2) == [-2, 4, -2]
@@ -106,6 +108,7 @@ def test_a_problem_is_a_named_record():
 
 # ================================================================ fewest payments
 
+
 def pays(payments):
     return [(p.payer, p.payee, p.amount) for p in payments]
 
@@ -136,8 +139,7 @@ def test_fewest_payments_ties_by_from_then_to():
 def test_fewest_payments_with_halves():
     payments = fewest_payments([F(-1, 2), F(7, 2), -3])
     assert pays(payments) == [(2, 1, 3), (0, 1, F(1, 2))]
-    assert [p.as_json() for p in payments] == [
-        {"from": 2, "to": 1, "amount": 3}, {"from": 0, "to": 1, "amount": 0.5}]
+    assert [p.as_json() for p in payments] == [{"from": 2, "to": 1, "amount": 3}, {"from": 0, "to": 1, "amount": 0.5}]
     assert type(payments[0].as_json()["amount"]) is int
 
 
@@ -147,20 +149,43 @@ def test_payment_json():
 
 # ================================================================ sets text
 
-@pytest.mark.parametrize("text, parsed", [
-    ("gleek:A", ("gleek", "A")), ("mournival:10", ("mournival", "10")), ("gleek:4", ("gleek", "4")),
-])
+
+@pytest.mark.parametrize(
+    "text, parsed",
+    [
+        ("gleek:A", ("gleek", "A")),
+        ("mournival:10", ("mournival", "10")),
+        ("gleek:4", ("gleek", "4")),
+    ],
+)
 def test_parse_set(text, parsed):
     assert parse_set(text) == parsed
 
 
-@pytest.mark.parametrize("text", ["Gleek:A", "gleek:a", "gleek:3", "gleek:1", "gleek A", " gleek:A",
-                                  "gleek:A ", "gleek:A\n", "mournival:", "", 7, None, ["gleek:A"]])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gleek:A",
+        "gleek:a",
+        "gleek:3",
+        "gleek:1",
+        "gleek A",
+        " gleek:A",
+        "gleek:A ",
+        "gleek:A\n",
+        "mournival:",
+        "",
+        7,
+        None,
+        ["gleek:A"],
+    ],
+)
 def test_parse_set_refuses(text):
     assert parse_set(text) is None
 
 
 # ================================================================ problems
+
 
 def test_problem_lines():
     assert str(Problem(3, "tricks", "tricks add up to 11, not 12")) == "hand 3: tricks add up to 11, not 12"
@@ -176,6 +201,7 @@ def test_hand_problems_carry_their_key():
 
 # ================================================================ top level
 
+
 def valid():
     return make_record("parlett", [parlett_hand()])
 
@@ -186,10 +212,20 @@ def test_the_worked_example_is_valid_and_settles_exactly():
     assert settle(record).as_json() == {
         "rulebook": "parlett",
         "players": ["Ann", "Ben", "Cat"],
-        "hands": [{"hand": 1, "dealer": 2,
-                   "phases": {"tiddy": [0, 0, 0], "auction": [-12, 6, 6], "ruff": [-4, 6, -2],
-                              "sets": [5, -4, -1], "tricks": [14, -1, -13]},
-                   "total": [3, 7, -10]}],
+        "hands": [
+            {
+                "hand": 1,
+                "dealer": 2,
+                "phases": {
+                    "tiddy": [0, 0, 0],
+                    "auction": [-12, 6, 6],
+                    "ruff": [-4, 6, -2],
+                    "sets": [5, -4, -1],
+                    "tricks": [14, -1, -13],
+                },
+                "total": [3, 7, -10],
+            }
+        ],
         "balances": [3, 7, -10],
         "payments": [{"from": 2, "to": 1, "amount": 7}, {"from": 2, "to": 0, "amount": 3}],
     }
@@ -198,8 +234,13 @@ def test_the_worked_example_is_valid_and_settles_exactly():
 def test_no_hands_is_a_valid_session_with_nothing_to_pay():
     record = make_record("modern", [])
     assert validate(record) == []
-    assert settle(record).as_json() == {"rulebook": "modern", "players": ["Ann", "Ben", "Cat"],
-                                        "hands": [], "balances": [0, 0, 0], "payments": []}
+    assert settle(record).as_json() == {
+        "rulebook": "modern",
+        "players": ["Ann", "Ben", "Cat"],
+        "hands": [],
+        "balances": [0, 0, 0],
+        "payments": [],
+    }
 
 
 def test_record_must_be_an_object():
@@ -219,8 +260,10 @@ def test_unknown_top_level_keys():
     record = valid()
     record["colour"] = "red"
     record["hand"] = []
-    assert problems_of(record) == ['colour: "colour" is not a key of a session record',
-                                   'hand: "hand" is not a key of a session record']
+    assert problems_of(record) == [
+        'colour: "colour" is not a key of a session record',
+        'hand: "hand" is not a key of a session record',
+    ]
 
 
 def test_unknown_key_with_a_line_break_stays_on_one_line():
@@ -243,25 +286,36 @@ def test_unknown_rulebook_skips_the_hands():
     assert problems_of(record) == [f"rulebook must be one of {every}, not null"]
 
 
-@pytest.mark.parametrize("book, options, line", [
-    ("parlett", {"tiddy": False}, 'options: "tiddy" is not an option of parlett (options: none)'),
-    ("parlett", {"simplified": True}, 'options: "simplified" is not an option of parlett (options: none)'),
-    ("wits1671", {"simplified": True}, 'options: "simplified" is not an option of wits1671 (options: tiddy)'),
-    ("modern", {"tiddy": False}, 'options: "tiddy" is not an option of modern (options: simplified)'),
-    ("wits1671", {"tiddy": "no"}, 'options: tiddy must be true or false, not "no"'),
-    ("wits1671", {"tiddy": 0}, "options: tiddy must be true or false, not 0"),
-    ("modern", {"simplified": None}, "options: simplified must be true or false, not null"),
-    ("modern", [], "options must be an object, not []"),
-])
+@pytest.mark.parametrize(
+    "book, options, line",
+    [
+        ("parlett", {"tiddy": False}, 'options: "tiddy" is not an option of parlett (options: none)'),
+        ("parlett", {"simplified": True}, 'options: "simplified" is not an option of parlett (options: none)'),
+        ("wits1671", {"simplified": True}, 'options: "simplified" is not an option of wits1671 (options: tiddy)'),
+        ("modern", {"tiddy": False}, 'options: "tiddy" is not an option of modern (options: simplified)'),
+        ("wits1671", {"tiddy": "no"}, 'options: tiddy must be true or false, not "no"'),
+        ("wits1671", {"tiddy": 0}, "options: tiddy must be true or false, not 0"),
+        ("modern", {"simplified": None}, "options: simplified must be true or false, not null"),
+        ("modern", [], "options must be an object, not []"),
+    ],
+)
 def test_options_per_book(book, options, line):
     record = make_record(book, [], options)
     assert problems_of(record) == [line]
 
 
-@pytest.mark.parametrize("book, options", [
-    ("parlett", {}), ("wits1671", {}), ("wits1671", {"tiddy": True}), ("wits1671", {"tiddy": False}),
-    ("modern", {}), ("modern", {"simplified": False}), ("modern", {"simplified": True}),
-])
+@pytest.mark.parametrize(
+    "book, options",
+    [
+        ("parlett", {}),
+        ("wits1671", {}),
+        ("wits1671", {"tiddy": True}),
+        ("wits1671", {"tiddy": False}),
+        ("modern", {}),
+        ("modern", {"simplified": False}),
+        ("modern", {"simplified": True}),
+    ],
+)
 def test_options_allowed(book, options):
     assert problems_of(make_record(book, [], options)) == []
 
@@ -272,20 +326,26 @@ def test_wrong_options_check_the_hands_with_the_defaults():
     assert problems_of(record) == ['options: tiddy must be true or false, not "off"']
 
 
-@pytest.mark.parametrize("players, lines", [
-    (["Ann", " Ann ", "Cat"], ['players: two players are both called "Ann"']),
-    (["Ann ", " Ann", "Cat"], ['players: two players are both called "Ann"']),
-    (["Ann", "Ben", "Ann"], ['players: two players are both called "Ann"']),
-    (["Ann", "", "Cat"], ["players: seat 1 has no name"]),
-    (["Ann", "Ben", "   "], ["players: seat 2 has no name"]),
-    (["Ann", "Ben", "x" * 41], ["players: seat 2's name is 41 characters long; at most 40"]),
-    ([" " + "y" * 42, "Ben", "Cat"], ["players: seat 0's name is 42 characters long; at most 40"]),
-    (["Ann", 7, "Cat"], ["players: seat 1's name must be text, not 7"]),
-    ([None, "Ben", "Cat"], ["players: seat 0's name must be text, not null"]),
-    (["Ann", "Ben"], ['players must be a list of three names in seat order, not ["Ann", "Ben"]']),
-    (["Ann", "Ben", "Cat", "Dan"], ['players must be a list of three names in seat order, not ["Ann", "Ben", "Cat", "Dan"]']),
-    ("Ann, Ben, Cat", ['players must be a list of three names in seat order, not "Ann, Ben, Cat"']),
-])
+@pytest.mark.parametrize(
+    "players, lines",
+    [
+        (["Ann", " Ann ", "Cat"], ['players: two players are both called "Ann"']),
+        (["Ann ", " Ann", "Cat"], ['players: two players are both called "Ann"']),
+        (["Ann", "Ben", "Ann"], ['players: two players are both called "Ann"']),
+        (["Ann", "", "Cat"], ["players: seat 1 has no name"]),
+        (["Ann", "Ben", "   "], ["players: seat 2 has no name"]),
+        (["Ann", "Ben", "x" * 41], ["players: seat 2's name is 41 characters long; at most 40"]),
+        ([" " + "y" * 42, "Ben", "Cat"], ["players: seat 0's name is 42 characters long; at most 40"]),
+        (["Ann", 7, "Cat"], ["players: seat 1's name must be text, not 7"]),
+        ([None, "Ben", "Cat"], ["players: seat 0's name must be text, not null"]),
+        (["Ann", "Ben"], ['players must be a list of three names in seat order, not ["Ann", "Ben"]']),
+        (
+            ["Ann", "Ben", "Cat", "Dan"],
+            ['players must be a list of three names in seat order, not ["Ann", "Ben", "Cat", "Dan"]'],
+        ),
+        ("Ann, Ben, Cat", ['players must be a list of three names in seat order, not "Ann, Ben, Cat"']),
+    ],
+)
 def test_players(players, lines):
     record = make_record("parlett", [], players=players)
     assert problems_of(record) == lines
@@ -309,10 +369,13 @@ def test_bad_players_name_seats_in_hand_problems():
     ]
     record["players"] = ["Ann", "Ben", "Cat"]
     assert problems_of(record) == [
-        "hand 1: auction: Ben is not eldest, so bought at 14 or more, not 12 (eldest opens at 12)"]
+        "hand 1: auction: Ben is not eldest, so bought at 14 or more, not 12 (eldest opens at 12)"
+    ]
 
 
-@given(st.dates(min_value=datetime.date(1, 1, 1)) | st.tuples(st.integers(0, 9999), st.integers(0, 99), st.integers(0, 99)))
+@given(
+    st.dates(min_value=datetime.date(1, 1, 1)) | st.tuples(st.integers(0, 9999), st.integers(0, 99), st.integers(0, 99))
+)
 @settings(max_examples=examples(400), deadline=None)
 def test_real_dates_are_the_calendars(value):
     """The hand-counted calendar of ``real_date`` agrees with ``datetime.date``."""
@@ -325,21 +388,24 @@ def test_real_dates_are_the_calendars(value):
     assert real_date(text) == expected, text
 
 
-@pytest.mark.parametrize("played_on, lines", [
-    ("2026-02-28", []),
-    ("2024-02-29", []),
-    ("1671-03-25", []),
-    ("2026-02-30", ["played_on: 2026-02-30 is not a real date"]),
-    ("2025-02-29", ["played_on: 2025-02-29 is not a real date"]),
-    ("2026-13-01", ["played_on: 2026-13-01 is not a real date"]),
-    ("2026-04-31", ["played_on: 2026-04-31 is not a real date"]),
-    ("2026-2-3", ['played_on must be a date "YYYY-MM-DD", not "2026-2-3"']),
-    ("03/02/2026", ['played_on must be a date "YYYY-MM-DD", not "03/02/2026"']),
-    ("2026-02-01\n", ['played_on must be a date "YYYY-MM-DD", not "2026-02-01\\n"']),
-    ("2026-02-01T10:00", ['played_on must be a date "YYYY-MM-DD", not "2026-02-01T10:00"']),
-    (20260203, ['played_on must be a date "YYYY-MM-DD", not 20260203']),
-    (None, ['played_on must be a date "YYYY-MM-DD", not null']),
-])
+@pytest.mark.parametrize(
+    "played_on, lines",
+    [
+        ("2026-02-28", []),
+        ("2024-02-29", []),
+        ("1671-03-25", []),
+        ("2026-02-30", ["played_on: 2026-02-30 is not a real date"]),
+        ("2025-02-29", ["played_on: 2025-02-29 is not a real date"]),
+        ("2026-13-01", ["played_on: 2026-13-01 is not a real date"]),
+        ("2026-04-31", ["played_on: 2026-04-31 is not a real date"]),
+        ("2026-2-3", ['played_on must be a date "YYYY-MM-DD", not "2026-2-3"']),
+        ("03/02/2026", ['played_on must be a date "YYYY-MM-DD", not "03/02/2026"']),
+        ("2026-02-01\n", ['played_on must be a date "YYYY-MM-DD", not "2026-02-01\\n"']),
+        ("2026-02-01T10:00", ['played_on must be a date "YYYY-MM-DD", not "2026-02-01T10:00"']),
+        (20260203, ['played_on must be a date "YYYY-MM-DD", not 20260203']),
+        (None, ['played_on must be a date "YYYY-MM-DD", not null']),
+    ],
+)
 def test_played_on_is_a_real_calendar_date(played_on, lines):
     assert problems_of(make_record("parlett", [], played_on=played_on)) == lines
 
@@ -353,27 +419,33 @@ PER = 'stake: per_counter must be a decimal string above 0 such as "0.25", not '
 CUR = 'stake: currency must be "d" (old pence) or a three-letter code such as "EUR", not '
 
 
-@pytest.mark.parametrize("stake, lines", [
-    ({"per_counter": "0.25", "currency": "d"}, []),
-    ({"per_counter": "1", "currency": "EUR"}, []),
-    ({"per_counter": "0.05", "currency": "EUR"}, []),
-    ({"per_counter": "0", "currency": "d"}, [PER + '"0"']),
-    ({"per_counter": "0.000", "currency": "d"}, [PER + '"0.000"']),
-    ({"per_counter": "0.00", "currency": "d"}, [PER + '"0.00"']),
-    ({"per_counter": "-1", "currency": "d"}, [PER + '"-1"']),
-    ({"per_counter": ".5", "currency": "d"}, [PER + '".5"']),
-    ({"per_counter": "1e3", "currency": "d"}, [PER + '"1e3"']),
-    ({"per_counter": "0.25\n", "currency": "d"}, [PER + '"0.25\\n"']),
-    ({"per_counter": 0.25, "currency": "d"}, [PER + "0.25"]),
-    ({"per_counter": 1, "currency": "d"}, [PER + "1"]),
-    ({"per_counter": "1", "currency": "eur"}, [CUR + '"eur"']),
-    ({"per_counter": "1", "currency": "EURO"}, [CUR + '"EURO"']),
-    ({"per_counter": "1", "currency": "EUR\n"}, [CUR + '"EUR\\n"']),
-    ({"per_counter": "1", "currency": "D"}, [CUR + '"D"']),
-    ({"per_counter": "0", "currency": "£"}, [PER + '"0"', CUR + '"£"']),
-    ({"per_counter": "0.25"}, ['stake must be {"per_counter": "0.25", "currency": "d"}, not {"per_counter": "0.25"}']),
-    ("0.25", ['stake must be {"per_counter": "0.25", "currency": "d"}, not "0.25"']),
-])
+@pytest.mark.parametrize(
+    "stake, lines",
+    [
+        ({"per_counter": "0.25", "currency": "d"}, []),
+        ({"per_counter": "1", "currency": "EUR"}, []),
+        ({"per_counter": "0.05", "currency": "EUR"}, []),
+        ({"per_counter": "0", "currency": "d"}, [PER + '"0"']),
+        ({"per_counter": "0.000", "currency": "d"}, [PER + '"0.000"']),
+        ({"per_counter": "0.00", "currency": "d"}, [PER + '"0.00"']),
+        ({"per_counter": "-1", "currency": "d"}, [PER + '"-1"']),
+        ({"per_counter": ".5", "currency": "d"}, [PER + '".5"']),
+        ({"per_counter": "1e3", "currency": "d"}, [PER + '"1e3"']),
+        ({"per_counter": "0.25\n", "currency": "d"}, [PER + '"0.25\\n"']),
+        ({"per_counter": 0.25, "currency": "d"}, [PER + "0.25"]),
+        ({"per_counter": 1, "currency": "d"}, [PER + "1"]),
+        ({"per_counter": "1", "currency": "eur"}, [CUR + '"eur"']),
+        ({"per_counter": "1", "currency": "EURO"}, [CUR + '"EURO"']),
+        ({"per_counter": "1", "currency": "EUR\n"}, [CUR + '"EUR\\n"']),
+        ({"per_counter": "1", "currency": "D"}, [CUR + '"D"']),
+        ({"per_counter": "0", "currency": "£"}, [PER + '"0"', CUR + '"£"']),
+        (
+            {"per_counter": "0.25"},
+            ['stake must be {"per_counter": "0.25", "currency": "d"}, not {"per_counter": "0.25"}'],
+        ),
+        ("0.25", ['stake must be {"per_counter": "0.25", "currency": "d"}, not "0.25"']),
+    ],
+)
 def test_stake(stake, lines):
     assert problems_of(make_record("parlett", [], stake=stake)) == lines
 
@@ -391,10 +463,12 @@ def test_a_stake_of_thousands_of_digits_is_checked_without_raising(per_counter):
 def test_hands_must_be_a_list_of_objects():
     assert problems_of(make_record("parlett", {})) == ["hands must be a list, not {}"]
     assert problems_of(make_record("parlett", [parlett_hand(), 7])) == [
-        "hand 2: is not a hand (an object with dealer, trump, …), but 7"]
+        "hand 2: is not a hand (an object with dealer, trump, …), but 7"
+    ]
 
 
 # ================================================================ every book: keys and types
+
 
 @pytest.mark.parametrize("book", BOOK_IDS)
 def test_every_required_hand_key(book):
@@ -406,10 +480,19 @@ def test_every_required_hand_key(book):
         assert all(line.startswith("hand 1: ") for line in lines)
 
 
-@pytest.mark.parametrize("book, key", [
-    ("parlett", "colour"), ("parlett", "card_points"), ("parlett", "tib"), ("parlett", "last_trick"),
-    ("wits1671", "card_points"), ("modern", "honours"), ("modern", "turned_up"), ("modern", "notes"),
-])
+@pytest.mark.parametrize(
+    "book, key",
+    [
+        ("parlett", "colour"),
+        ("parlett", "card_points"),
+        ("parlett", "tib"),
+        ("parlett", "last_trick"),
+        ("wits1671", "card_points"),
+        ("modern", "honours"),
+        ("modern", "turned_up"),
+        ("modern", "notes"),
+    ],
+)
 def test_unknown_hand_keys_including_another_books(book, key):
     hand = HAND_BUILDERS[book]()
     hand[key] = 1
@@ -423,8 +506,10 @@ def test_note_is_optional_text(book):
 
 
 @pytest.mark.parametrize("book", BOOK_IDS)
-@pytest.mark.parametrize("dealer, shown", [(3, "3"), (-1, "-1"), (True, "true"), (False, "false"),
-                                           (1.0, "1.0"), ("1", '"1"'), (None, "null")])
+@pytest.mark.parametrize(
+    "dealer, shown",
+    [(3, "3"), (-1, "-1"), (True, "true"), (False, "false"), (1.0, "1.0"), ("1", '"1"'), (None, "null")],
+)
 def test_dealer_is_a_seat(book, dealer, shown):
     # buyer 0 at the opening price is eldest only if dealer is 2: the eldest check
     # needs the dealer, so with a wrong dealer it is skipped, not reported too.
@@ -432,12 +517,15 @@ def test_dealer_is_a_seat(book, dealer, shown):
     assert problems_of(make_record(book, [hand])) == [f"hand 1: dealer must be a seat (0, 1 or 2), not {shown}"]
 
 
-@pytest.mark.parametrize("book, trump, suits", [
-    ("parlett", "none", "clubs, diamonds, hearts, spades"),
-    ("wits1671", "Hearts", "clubs, diamonds, hearts, spades"),
-    ("modern", "stars", "clubs, diamonds, hearts, spades, none"),
-    ("modern", None, "clubs, diamonds, hearts, spades, none"),
-])
+@pytest.mark.parametrize(
+    "book, trump, suits",
+    [
+        ("parlett", "none", "clubs, diamonds, hearts, spades"),
+        ("wits1671", "Hearts", "clubs, diamonds, hearts, spades"),
+        ("modern", "stars", "clubs, diamonds, hearts, spades, none"),
+        ("modern", None, "clubs, diamonds, hearts, spades, none"),
+    ],
+)
 def test_trump(book, trump, suits):
     hand = HAND_BUILDERS[book](trump=trump)
     assert problems_of(make_record(book, [hand])) == [f"hand 1: trump must be one of {suits}, not {json.dumps(trump)}"]
@@ -445,16 +533,20 @@ def test_trump(book, trump, suits):
 
 # ================================================================ every book: tricks
 
+
 @pytest.mark.parametrize("book", BOOK_IDS)
-@pytest.mark.parametrize("tricks, line", [
-    ([5, 4, 2], "tricks add up to 11, not 12"),
-    ([5, 4, 4], "tricks add up to 13, not 12"),
-    ([13, -1, 0], "tricks cannot be negative ([13, -1, 0])"),
-    ([6, 6], "tricks must be three whole numbers, one per seat, not [6, 6]"),
-    ([5.0, 4, 3], "tricks must be three whole numbers, one per seat, not [5.0, 4, 3]"),
-    ([True, 8, 3], "tricks must be three whole numbers, one per seat, not [true, 8, 3]"),
-    ("543", 'tricks must be three whole numbers, one per seat, not "543"'),
-])
+@pytest.mark.parametrize(
+    "tricks, line",
+    [
+        ([5, 4, 2], "tricks add up to 11, not 12"),
+        ([5, 4, 4], "tricks add up to 13, not 12"),
+        ([13, -1, 0], "tricks cannot be negative ([13, -1, 0])"),
+        ([6, 6], "tricks must be three whole numbers, one per seat, not [6, 6]"),
+        ([5.0, 4, 3], "tricks must be three whole numbers, one per seat, not [5.0, 4, 3]"),
+        ([True, 8, 3], "tricks must be three whole numbers, one per seat, not [true, 8, 3]"),
+        ("543", 'tricks must be three whole numbers, one per seat, not "543"'),
+    ],
+)
 def test_tricks(book, tricks, line):
     # Every check that needs tricks (Tib's holder, card points, tib/tom/last
     # trick winners) is skipped, so this is the only line.
@@ -464,35 +556,42 @@ def test_tricks(book, tricks, line):
 
 # ================================================================ every book: sets
 
-@pytest.mark.parametrize("book, ranks", [("parlett", "A K Q J"), ("wits1671", "A K Q J"),
-                                         ("modern", "A K Q J 10 9 8 7 6 5 4")])
+
+@pytest.mark.parametrize(
+    "book, ranks", [("parlett", "A K Q J"), ("wits1671", "A K Q J"), ("modern", "A K Q J 10 9 8 7 6 5 4")]
+)
 @pytest.mark.parametrize("text", ["Gleek:K", "gleek:k", "pair:K", "gleek:3", "gleek:K\n"])
 def test_a_set_is_gleek_or_mournival_of_a_rank_of_the_book(book, ranks, text):
     hand = HAND_BUILDERS[book](sets=[[text], [], []])
     assert problems_of(make_record(book, [hand])) == [
-        f'hand 1: sets: Ann declares {json.dumps(text)}; a set is "gleek:R" or "mournival:R" with R one of {ranks}']
+        f'hand 1: sets: Ann declares {json.dumps(text)}; a set is "gleek:R" or "mournival:R" with R one of {ranks}'
+    ]
 
 
 @pytest.mark.parametrize("book", [b for b in BOOK_IDS if "10" not in MODELS[b].set_ranks])
 def test_numeral_sets_only_in_modern(book):
     hand = HAND_BUILDERS[book](sets=[[], ["gleek:10"], []])
     assert problems_of(make_record(book, [hand])) == [
-        'hand 1: sets: Ben declares "gleek:10"; a set is "gleek:R" or "mournival:R" with R one of A K Q J']
+        'hand 1: sets: Ben declares "gleek:10"; a set is "gleek:R" or "mournival:R" with R one of A K Q J'
+    ]
     modern = modern_hand(sets=[[], ["gleek:10"], []])
     assert problems_of(make_record("modern", [modern])) == []
 
 
 @pytest.mark.parametrize("book", BOOK_IDS)
-@pytest.mark.parametrize("sets, line", [
-    ([[], [], 7], "sets must be three lists, one per seat, not [[], [], 7]"),
-    ([[], []], "sets must be three lists, one per seat, not [[], []]"),
-    ({}, "sets must be three lists, one per seat, not {}"),
-    ([[7], [], []], "sets: Ann declares 7; a set is"),
-    ([["gleek:K", "gleek:K"], [], []], "sets: Ann declares two sets of Kings"),
-    ([[], ["gleek:Q", "mournival:Q"], []], "sets: Ben declares two sets of Queens"),
-    ([["gleek:K"], ["gleek:K"], []], "sets declare 6 Kings, but only 4 are in play"),
-    ([["gleek:J"], [], ["gleek:J"]], "sets declare 6 Jacks, but only 4 are in play"),
-])
+@pytest.mark.parametrize(
+    "sets, line",
+    [
+        ([[], [], 7], "sets must be three lists, one per seat, not [[], [], 7]"),
+        ([[], []], "sets must be three lists, one per seat, not [[], []]"),
+        ({}, "sets must be three lists, one per seat, not {}"),
+        ([[7], [], []], "sets: Ann declares 7; a set is"),
+        ([["gleek:K", "gleek:K"], [], []], "sets: Ann declares two sets of Kings"),
+        ([[], ["gleek:Q", "mournival:Q"], []], "sets: Ben declares two sets of Queens"),
+        ([["gleek:K"], ["gleek:K"], []], "sets declare 6 Kings, but only 4 are in play"),
+        ([["gleek:J"], [], ["gleek:J"]], "sets declare 6 Jacks, but only 4 are in play"),
+    ],
+)
 def test_sets_shape_and_counts(book, sets, line):
     hand = HAND_BUILDERS[book](sets=sets)
     lines = problems_of(make_record(book, [hand]))
@@ -508,14 +607,17 @@ def test_a_seat_holds_twelve_cards(book):
     assert problems_of(make_record(book, [HAND_BUILDERS[book](honours=honours, sets=sets)])) == []
     sets = [["mournival:A", "mournival:K", "gleek:Q", "gleek:J"], [], []]  # 14 cards
     assert problems_of(make_record(book, [HAND_BUILDERS[book](honours=honours, sets=sets)])) == [
-        "hand 1: sets: Ann declares sets of 14 cards but holds only 12"]
+        "hand 1: sets: Ann declares sets of 14 cards but holds only 12"
+    ]
 
 
 # ================================================================ the command line
 
+
 def run_settle(stdin):
-    return subprocess.run([sys.executable, "-m", "scorekeeper", "settle", "-"], input=stdin,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "settle", "-"], input=stdin, capture_output=True, text=True
+    )
 
 
 def test_cli_prints_every_problem_one_per_line():
@@ -546,21 +648,28 @@ def test_cli_output_of_halves():
 
 # ================================================================ load and dump
 
+
 def test_astronomical_odd_price_is_settled_exactly():
     """No rule bounds a price: an odd price of 10**400 + 1 is valid, and its half
     counters (beyond any float) are written out exactly in settle's JSON."""
-    record = make_record("wits1671", [wits_hand(auction={"buyer": 0, "price": 10 ** 400 + 1})])
+    record = make_record("wits1671", [wits_hand(auction={"buyer": 0, "price": 10**400 + 1})])
     assert validate(record) == []
     text = to_json_text(settle(record).as_json())
-    half = str(10 ** 400 // 2)  # 10**400 + 1 halved: 5000…0.5
-    assert f'"auction":[-{10 ** 400 + 1},{half}.5,{half}.5]' in text
-    assert json.loads(text)["hands"][0]["phases"]["auction"][0] == -(10 ** 400 + 1)
+    half = str(10**400 // 2)  # 10**400 + 1 halved: 5000…0.5
+    assert f'"auction":[-{10**400 + 1},{half}.5,{half}.5]' in text
+    assert json.loads(text)["hands"][0]["phases"]["auction"][0] == -(10**400 + 1)
 
 
 def test_load_dump_round_trip():
-    record = make_record("wits1671", [wits_hand(note="Ann’s deal — ½ a counter short")],
-                         {"tiddy": False}, title="Twelfth Night", played_on="1671-01-06",
-                         stake={"per_counter": "0.25", "currency": "d"}, players=["Ann ", "Ben", "Cat"])
+    record = make_record(
+        "wits1671",
+        [wits_hand(note="Ann’s deal — ½ a counter short")],
+        {"tiddy": False},
+        title="Twelfth Night",
+        played_on="1671-01-06",
+        stake={"per_counter": "0.25", "currency": "d"},
+        players=["Ann ", "Ben", "Cat"],
+    )
     text = dump(record)
     assert text.endswith("\n")
     assert load(text) == record
@@ -579,15 +688,17 @@ def test_load_refuses_an_invalid_record_with_every_problem():
     record = make_record("parlett", [parlett_hand(tricks=[5, 4, 2])], title=3)
     with pytest.raises(InvalidRecord) as refused:
         load(json.dumps(record))
-    assert [str(p) for p in refused.value.problems] == ["title must be text, not 3",
-                                                         "hand 1: tricks add up to 11, not 12"]
+    assert [str(p) for p in refused.value.problems] == [
+        "title must be text, not 3",
+        "hand 1: tricks add up to 11, not 12",
+    ]
     assert parse(json.dumps(record)) == record
 
 
 def test_a_name_with_a_line_break_never_splits_a_problem_line():
-    record = make_record("parlett", [parlett_hand(dealer=1, auction={"buyer": 0, "price": 12})],
-                         players=["A\nB", "C", "D"])
+    record = make_record(
+        "parlett", [parlett_hand(dealer=1, auction={"buyer": 0, "price": 12})], players=["A\nB", "C", "D"]
+    )
     problems = [str(p) for p in validate(record)]
-    assert problems == ['hand 1: auction: "A\\nB" is not eldest, so bought at 14 or more, not 12 '
-                        "(eldest opens at 12)"]
+    assert problems == ['hand 1: auction: "A\\nB" is not eldest, so bought at 14 or more, not 12 (eldest opens at 12)']
     assert all("\n" not in p for p in problems)

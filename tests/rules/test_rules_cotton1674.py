@@ -38,6 +38,7 @@ def lines(*hands, options=None):
 
 # ================================================================ tiddy
 
+
 def test_tiddy_turned_up_pays_the_dealer_4_from_each():
     assert phase("tiddy", cotton_hand(turned_up="4", tiddy=None)) == [-4, -4, 8]
 
@@ -50,12 +51,15 @@ def test_tiddy_held_after_the_exchange_gets_2_from_each():
 def test_tiddy_off_pays_nothing_and_refuses_a_holder():
     assert phase("tiddy", cotton_hand(turned_up="4", tiddy=None), {"tiddy": False}) == [0, 0, 0]
     assert lines(cotton_hand(tiddy=1), options={"tiddy": False}) == [
-        "hand 1: tiddy must be null when the table plays without Tiddy"]
+        "hand 1: tiddy must be null when the table plays without Tiddy"
+    ]
     assert lines(cotton_hand(turned_up="4", tiddy=2)) == [
-        "hand 1: tiddy must be null when the Four is turned up (the dealer is paid for it)"]
+        "hand 1: tiddy must be null when the Four is turned up (the dealer is paid for it)"
+    ]
 
 
 # ================================================================ towser and tumbler
+
 
 def test_towser_held_is_2_and_a_half_and_tumbler_3_from_each():
     assert phase("towser", cotton_hand(towser=1)) == [F(-5, 2), 5, F(-5, 2)]
@@ -74,12 +78,15 @@ def test_nobody_pays_for_a_discarded_five_or_six():
 
 def test_towser_and_tumbler_must_be_nobodys_when_turned_up_or_off():
     assert lines(cotton_hand(turned_up="5", towser=1)) == [
-        "hand 1: towser must be null when the Five is turned up (the dealer is paid for it)"]
+        "hand 1: towser must be null when the Five is turned up (the dealer is paid for it)"
+    ]
     assert lines(cotton_hand(turned_up="6", tumbler=0)) == [
-        "hand 1: tumbler must be null when the Six is turned up (the dealer is paid for it)"]
+        "hand 1: tumbler must be null when the Six is turned up (the dealer is paid for it)"
+    ]
     assert lines(cotton_hand(towser=1, tumbler=2), options={"towser": False}) == [
         "hand 1: towser must be null when the table plays without Towser and Tumbler",
-        "hand 1: tumbler must be null when the table plays without Towser and Tumbler"]
+        "hand 1: tumbler must be null when the table plays without Towser and Tumbler",
+    ]
 
 
 def test_towser_off_pays_nothing_even_turned_up():
@@ -91,15 +98,28 @@ def test_towser_and_tumbler_are_required_seats():
     hand = cotton_hand()
     del hand["tumbler"]
     assert lines(hand, cotton_hand(towser=3)) == [
-        "hand 1: tumbler is missing", "hand 2: towser must be a seat (0, 1 or 2, or null), not 3"]
+        "hand 1: tumbler is missing",
+        "hand 2: towser must be a seat (0, 1 or 2, or null), not 3",
+    ]
 
 
 def test_another_books_hand_knows_neither_towser_nor_forfeits():
-    wits = make_record("wits1671", [dict(cotton_hand(), ruff={"winner": 1, "paid": [2, 0, 2]},
-                                         auction={"buyer": 0, "price": 13}, forfeits=[[], [], []])])
-    assert problems_of(wits) == ["hand 1: towser is not part of a wits1671 hand",
-                                 "hand 1: tumbler is not part of a wits1671 hand",
-                                 "hand 1: forfeits is not part of a wits1671 hand"]
+    wits = make_record(
+        "wits1671",
+        [
+            dict(
+                cotton_hand(),
+                ruff={"winner": 1, "paid": [2, 0, 2]},
+                auction={"buyer": 0, "price": 13},
+                forfeits=[[], [], []],
+            )
+        ],
+    )
+    assert problems_of(wits) == [
+        "hand 1: towser is not part of a wits1671 hand",
+        "hand 1: tumbler is not part of a wits1671 hand",
+        "hand 1: forfeits is not part of a wits1671 hand",
+    ]
 
 
 def test_the_towser_phase_comes_after_tiddy_in_every_hand():
@@ -110,24 +130,40 @@ def test_the_towser_phase_comes_after_tiddy_in_every_hand():
 
 # ================================================================ the stock
 
-@pytest.mark.parametrize("buyer, price, paid", [
-    (0, 12, [-12, 6, 6]), (1, 16, [8, -16, 8]),  # even: half to each ("eight to one and eight to the other")
-    (1, 15, [8, -15, 7]), (2, 15, [8, 7, -15]),  # odd: the odd penny to Ann, eldest
-    (0, 15, [-14, 7, 7]), (0, 17, [-16, 8, 8]),  # eldest buys: he claims it by keeping it
-])
+
+@pytest.mark.parametrize(
+    "buyer, price, paid",
+    [
+        (0, 12, [-12, 6, 6]),
+        (1, 16, [8, -16, 8]),  # even: half to each ("eight to one and eight to the other")
+        (1, 15, [8, -15, 7]),
+        (2, 15, [8, 7, -15]),  # odd: the odd penny to Ann, eldest
+        (0, 15, [-14, 7, 7]),
+        (0, 17, [-16, 8, 8]),  # eldest buys: he claims it by keeping it
+    ],
+)
 def test_the_odd_unit_goes_to_eldest_never_halves(buyer, price, paid):
     assert phase("auction", cotton_hand(auction={"buyer": buyer, "price": price})) == paid
 
 
-@pytest.mark.parametrize("auction, line", [
-    ({"buyer": 0, "price": 13}, "auction: Ann is eldest, so after opening at 12 his next bid is 14: eldest never buys at 13"),
-    ({"buyer": 1, "price": 14}, "auction: Ben is middle, so after bidding 13 his next bid is 15: middle never buys at 14"),
-    ({"buyer": 2, "price": 12}, "auction: Cat is not eldest, so bought at 13 or more, not 12 (eldest opens at 12)"),
-    ({"buyer": 0, "price": 11}, "auction price 11 is below the opening bid of 12"),
-    (None, "auction cannot be null: somebody always buys the stock in this rule book"),
-    ({"buyer": 0, "price": 12, "bids": [[0, 13]]}, "auction: Ann is eldest and must open at 12, not 13"),
-    ({"buyer": 1, "price": 13, "bids": [[0, 12], [1, 14]]}, "auction: Ben bid 14, but bids go up by 1 (13 next)"),
-])
+@pytest.mark.parametrize(
+    "auction, line",
+    [
+        (
+            {"buyer": 0, "price": 13},
+            "auction: Ann is eldest, so after opening at 12 his next bid is 14: eldest never buys at 13",
+        ),
+        (
+            {"buyer": 1, "price": 14},
+            "auction: Ben is middle, so after bidding 13 his next bid is 15: middle never buys at 14",
+        ),
+        ({"buyer": 2, "price": 12}, "auction: Cat is not eldest, so bought at 13 or more, not 12 (eldest opens at 12)"),
+        ({"buyer": 0, "price": 11}, "auction price 11 is below the opening bid of 12"),
+        (None, "auction cannot be null: somebody always buys the stock in this rule book"),
+        ({"buyer": 0, "price": 12, "bids": [[0, 13]]}, "auction: Ann is eldest and must open at 12, not 13"),
+        ({"buyer": 1, "price": 13, "bids": [[0, 12], [1, 14]]}, "auction: Ben bid 14, but bids go up by 1 (13 next)"),
+    ],
+)
 def test_auction_problems(auction, line):
     assert lines(cotton_hand(auction=auction)) == [f"hand 1: {line}"]
 
@@ -141,15 +177,18 @@ def test_prices_every_bidding_reaches():
 
 # ================================================================ the ruff
 
+
 def test_nothing_to_say_pays_1_and_vies_go_4_6_8():
     assert phase("ruff", cotton_hand(ruff={"winner": 1, "paid": [1, 0, 1]})) == [-1, 2, -1]
     assert lines(cotton_hand(ruff={"winner": 1, "paid": [4, 0, 6]})) == []
     assert lines(cotton_hand(ruff={"winner": 1, "paid": [2, 0, 1]})) == [
         "hand 1: ruff: Ann paid 2, but a ruff loser pays 1 (nothing to say) or an even amount of at least 4 "
-        "(vies of 4, 6, 8 …)"]
+        "(vies of 4, 6, 8 …)"
+    ]
     assert lines(cotton_hand(ruff={"winner": 0, "paid": [0, 5, 4]})) == [
         "hand 1: ruff: Ben paid 5, but a ruff loser pays 1 (nothing to say) or an even amount of at least 4 "
-        "(vies of 4, 6, 8 …)"]
+        "(vies of 4, 6, 8 …)"
+    ]
 
 
 def test_the_texts_own_vying():
@@ -168,7 +207,8 @@ def test_a_doubled_ruff_is_played_for_double_at_the_next_deal():
     played_once = cotton_hand(dealer=0, auction={"buyer": 1, "price": 12}, ruff={"winner": 1, "paid": [1, 0, 4]})
     assert lines(doubled, played_once) == [
         "hand 2: ruff: Ann paid 1, but this ruff is played for double (×2): a loser pays 2 (nothing to say) "
-        "or 8, 12, 16 …"]
+        "or 8, 12, 16 …"
+    ]
 
 
 def test_a_doubled_ruff_can_be_doubled_again():
@@ -183,8 +223,11 @@ def test_a_doubled_ruff_can_be_doubled_again():
 
 def test_calls_in_a_doubled_ruff_are_doubled():
     calls = [[2, "vie"], [0, "see"], [1, "revie"], [2, "see"], [0, "pass"]]  # vie 8, revie 12
-    hand = cotton_hand(dealer=1, auction={"buyer": 2, "price": 12},
-                       ruff={"winner": 1, "paid": [8, 0, 12], "calls": calls, "shown": [None, 50, 44]})
+    hand = cotton_hand(
+        dealer=1,
+        auction={"buyer": 2, "price": 12},
+        ruff={"winner": 1, "paid": [8, 0, 12], "calls": calls, "shown": [None, 50, 44]},
+    )
     assert lines(cotton_hand(ruff=None), hand) == []
     assert problems_of(make_record(BOOK, [hand])) == ["hand 1: ruff: the calls leave Ann owing 4, not 8"]
 
@@ -197,7 +240,8 @@ def test_an_invalid_hand_with_a_null_ruff_still_doubles_the_next():
 def test_double_is_never_a_call_of_the_record():
     calls = [[0, "pass"], [1, "pass"], [2, "double"]]
     assert lines(cotton_hand(ruff={"winner": 1, "paid": [1, 0, 1], "calls": calls})) == [
-        'hand 1: ruff: Cat says "double", which is not a cotton1674 call (vie, pass, see, revie)']
+        'hand 1: ruff: Cat says "double", which is not a cotton1674 call (vie, pass, see, revie)'
+    ]
 
 
 def test_the_call_pad_offers_the_dealer_a_double_after_two_passes():
@@ -210,13 +254,15 @@ def test_the_call_pad_offers_the_dealer_a_double_after_two_passes():
     assert doubled.outcome() == "Cat doubled the ruff: it is played for at the next deal"
     assert doubled.line() == "Ann passes · Ben passes · Cat doubles it (played for at the next deal)"
     early = replay_ruff(book, 2, [[0, "pass"], [1, "double"]], NAMES, 1)
-    assert early.problem == ("Ben cannot double the ruff: only the dealer may, once eldest and middle have "
-                             "passed and nobody has vied")
+    assert early.problem == (
+        "Ben cannot double the ruff: only the dealer may, once eldest and middle have passed and nobody has vied"
+    )
     played_for = replay_ruff(book, 2, [[0, "vie"]], NAMES, 2)
     assert (played_for.stake, [c.label for c in played_for.choices]) == (8, ["See 8", "Revie to 12", "Pass"])
 
 
 # ================================================================ sets and forfeits
+
 
 def test_a_forfeit_pays_each_opponent_double_its_value():
     hand = cotton_hand(sets=[[], [], []], forfeits=[["gleek:A"], [], []])  # Ann, eldest, bought
@@ -225,31 +271,40 @@ def test_a_forfeit_pays_each_opponent_double_its_value():
     assert phase("sets", hand) == [6 - 1 - 16, -3 - 1 + 8, -3 + 2 + 8]
 
 
-@pytest.mark.parametrize("forfeits, line", [
-    ([[], ["gleek:A"], []], 'forfeits: only Ann bought, so only he laid cards out (Ben forfeits ["gleek:A"])'),
-    ([["gleek:A", "mournival:A"], [], []], "forfeits: Ann forfeits two sets of Aces"),
-    ([["gleek:K"], [], []], "forfeits: Ann both declares and forfeits a set of Kings"),
-    ([["gleek:10"], [], []], 'forfeits: Ann forfeits "gleek:10"; a set is "gleek:R" or "mournival:R" with R one of A K Q J'),
-    (None, "forfeits must be three lists, one per seat (the sets each called and had laid out), not null"),
-    ([[], []], "forfeits must be three lists, one per seat (the sets each called and had laid out), not [[], []]"),
-])
+@pytest.mark.parametrize(
+    "forfeits, line",
+    [
+        ([[], ["gleek:A"], []], 'forfeits: only Ann bought, so only he laid cards out (Ben forfeits ["gleek:A"])'),
+        ([["gleek:A", "mournival:A"], [], []], "forfeits: Ann forfeits two sets of Aces"),
+        ([["gleek:K"], [], []], "forfeits: Ann both declares and forfeits a set of Kings"),
+        (
+            [["gleek:10"], [], []],
+            'forfeits: Ann forfeits "gleek:10"; a set is "gleek:R" or "mournival:R" with R one of A K Q J',
+        ),
+        (None, "forfeits must be three lists, one per seat (the sets each called and had laid out), not null"),
+        ([[], []], "forfeits must be three lists, one per seat (the sets each called and had laid out), not [[], []]"),
+    ],
+)
 def test_forfeit_problems(forfeits, line):
     assert lines(cotton_hand(forfeits=forfeits)) == [f"hand 1: {line}"]
 
 
 def test_forfeited_sets_are_not_counted_against_the_cards_in_play():
     # Ben declares all four Aces (he holds Tib); Ann, the buyer, still forfeits a false gleek of Aces
-    hand = cotton_hand(sets=[[], ["mournival:A"], []], forfeits=[["gleek:A"], [], []],
-                       honours={"A": 1, "K": 0, "Q": 0, "J": 1})
+    hand = cotton_hand(
+        sets=[[], ["mournival:A"], []], forfeits=[["gleek:A"], [], []], honours={"A": 1, "K": 0, "Q": 0, "J": 1}
+    )
     assert lines(hand) == []
 
 
 def test_the_forfeits_of_a_wrong_auction_are_checked_no_further():
     assert lines(cotton_hand(auction={"buyer": 7, "price": 12}, forfeits=[[], ["gleek:A"], []])) == [
-        "hand 1: auction must be a seat (0, 1 or 2), not 7"]
+        "hand 1: auction must be a seat (0, 1 or 2), not 7"
+    ]
 
 
 # ================================================================ the worked example
+
 
 def test_the_worked_example_reads_in_the_periods_terms():
     record = load_example("cotton1674-evening.json")
@@ -260,15 +315,21 @@ def test_the_worked_example_reads_in_the_periods_terms():
     assert reasons[0]["auction"][-1] == "Ben bought at 15, pays 7 to each and the odd penny to Ann, eldest."
     assert reasons[0]["sets"][-1] == "Ben forfeits a false gleek of Aces: 8 to each."
     assert reasons[1]["auction"][-1] == "Ben bought at 15 as eldest and keeps the odd penny: pays 7 to each."
-    assert reasons[1]["ruff"] == ["Ann doubled the ruff (eldest and middle passed): nothing is paid now, and the "
-                                  "next deal's ruff is played for double."]
+    assert reasons[1]["ruff"] == [
+        "Ann doubled the ruff (eldest and middle passed): nothing is paid now, and the "
+        "next deal's ruff is played for double."
+    ]
     assert reasons[2]["ruff"][0] == "Played for double (×2): the ruff was doubled at the deal before."
     assert reasons[2]["ruff"][-2:] == ["Ann saw 8, then passed: pays 8.", "Cat held out to 12: pays 12."]
-    assert reasons[3]["towser"] == ["Towser (5♦) turned up: 5 from each to the dealer, Cat.",
-                                    "Tumbler (6♦) held by Ann: 3 from each."]
+    assert reasons[3]["towser"] == [
+        "Towser (5♦) turned up: 5 from each to the dealer, Cat.",
+        "Tumbler (6♦) held by Ann: 3 from each.",
+    ]
     settlement = settle(record)
-    words = [sheet_words(book, hand, book.resolved_options({}), NAMES, result.phases)
-             for hand, result in zip(hands, settlement.hands)]
+    words = [
+        sheet_words(book, hand, book.resolved_options({}), NAMES, result.phases)
+        for hand, result in zip(hands, settlement.hands)
+    ]
     assert "Towser: Ben" in words[0] and "Tumbler: Ann" in words[0]
     assert "Ben forfeits a false gleek of Aces: 8 to each" in words[0]
     assert "Tumbler turned up: 6 from each to Ann." in words[1] and "Ann doubled the ruff" in words[1]
@@ -276,6 +337,7 @@ def test_the_worked_example_reads_in_the_periods_terms():
 
 
 # ================================================================ properties
+
 
 def options_and_records(min_hands=1, max_hands=6, calls=None):
     return records(BOOK, min_hands=min_hands, max_hands=max_hands, calls=calls)
@@ -398,7 +460,10 @@ def test_a_wrong_forfeit_is_always_refused(data):
         forfeits[other].append(data.draw(st.sampled_from(("gleek:A", "mournival:K", "gleek:J"))))
     elif choice == "twice":
         rank = data.draw(st.sampled_from("AKQJ"))
-        forfeits[buyer][:] = [t for t in forfeits[buyer] if not t.endswith(rank)] + [f"gleek:{rank}", f"mournival:{rank}"]
+        forfeits[buyer][:] = [t for t in forfeits[buyer] if not t.endswith(rank)] + [
+            f"gleek:{rank}",
+            f"mournival:{rank}",
+        ]
     elif choice == "declared":
         if not hand["sets"][buyer]:
             return

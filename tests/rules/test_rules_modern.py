@@ -26,6 +26,7 @@ def kiss(**changes):
 
 # ================================================================ tiddy
 
+
 def test_tiddy_dealt_gets_2_from_each():
     assert phase("tiddy", modern_hand(tiddy=2)) == [-2, -2, 4]
     assert phase("tiddy", modern_hand(tiddy=0)) == [4, -2, -2]
@@ -42,10 +43,12 @@ def test_no_tiddy_under_kiss():
 
 def test_wrong_trump_skips_the_kiss_checks():
     assert lines(modern_hand(trump="kiss", tiddy=1)) == [
-        'hand 1: trump must be one of clubs, diamonds, hearts, spades, none, not "kiss"']
+        'hand 1: trump must be one of clubs, diamonds, hearts, spades, none, not "kiss"'
+    ]
 
 
 # ================================================================ auction
+
 
 def test_buyer_pays_half_the_price_to_each():
     assert phase("auction", modern_hand(auction={"buyer": 0, "price": 13})) == [-13, F(13, 2), F(13, 2)]
@@ -71,19 +74,23 @@ def test_no_buyer():
     assert phase("auction", hand) == [0, 0, 0]
 
 
-@pytest.mark.parametrize("auction, line", [
-    ({"buyer": 0, "price": 12}, "auction price 12 is below the opening bid of 13"),
-    ({"buyer": 0, "price": 0}, "auction price 0 is below the opening bid of 13"),
-    ({"buyer": 0, "price": 13.0}, "auction price must be a whole number, not 13.0"),
-    ({"buyer": -1, "price": 13}, "auction must be a seat (0, 1 or 2), not -1"),
-    ({}, 'auction must be {"buyer": seat, "price": n} or null, not {}'),
-    (13, 'auction must be {"buyer": seat, "price": n} or null, not 13'),
-])
+@pytest.mark.parametrize(
+    "auction, line",
+    [
+        ({"buyer": 0, "price": 12}, "auction price 12 is below the opening bid of 13"),
+        ({"buyer": 0, "price": 0}, "auction price 0 is below the opening bid of 13"),
+        ({"buyer": 0, "price": 13.0}, "auction price must be a whole number, not 13.0"),
+        ({"buyer": -1, "price": 13}, "auction must be a seat (0, 1 or 2), not -1"),
+        ({}, 'auction must be {"buyer": seat, "price": n} or null, not {}'),
+        (13, 'auction must be {"buyer": seat, "price": n} or null, not 13'),
+    ],
+)
 def test_auction_problems(auction, line):
     assert lines(modern_hand(auction=auction)) == [f"hand 1: {line}"]
 
 
 # ================================================================ simplified
+
 
 def test_simplified_has_no_auction_and_no_ruff():
     hand = modern_hand(auction=None, ruff=None)
@@ -91,18 +98,22 @@ def test_simplified_has_no_auction_and_no_ruff():
     assert phase("auction", hand, SIMPLE) == [0, 0, 0]
     assert phase("ruff", hand, SIMPLE) == [0, 0, 0]
     assert lines(modern_hand(ruff=None), options=SIMPLE) == [
-        "hand 1: auction must be null: simplified Gleek has no auction"]
+        "hand 1: auction must be null: simplified Gleek has no auction"
+    ]
     assert lines(modern_hand(auction=None), options=SIMPLE) == [
-        "hand 1: ruff must be null: simplified Gleek has no ruff"]
+        "hand 1: ruff must be null: simplified Gleek has no ruff"
+    ]
 
 
 def test_ruff_is_null_only_when_simplified():
     for options in (None, {}, {"simplified": False}):
         assert lines(modern_hand(ruff=None), options=options) == [
-            "hand 1: ruff cannot be null: somebody always wins the ruff in this rule book"]
+            "hand 1: ruff cannot be null: somebody always wins the ruff in this rule book"
+        ]
 
 
 # ================================================================ ruff
+
 
 def test_ruff_losers_pay_the_ante_and_what_they_put_in():
     assert phase("ruff", modern_hand(ruff={"winner": 0, "paid": [0, 2, 7]})) == [9, -2, -7]
@@ -110,11 +121,11 @@ def test_ruff_losers_pay_the_ante_and_what_they_put_in():
     assert lines(modern_hand(ruff={"winner": 0, "paid": [0, 3, 5]})) == []
 
 
-@pytest.mark.parametrize("paid, seat, amount", [([0, 1, 2], "Ben", 1), ([0, 2, 0], "Cat", 0),
-                                                 ([0, -4, 2], "Ben", -4)])
+@pytest.mark.parametrize("paid, seat, amount", [([0, 1, 2], "Ben", 1), ([0, 2, 0], "Cat", 0), ([0, -4, 2], "Ben", -4)])
 def test_ruff_loser_pays_at_least_2(paid, seat, amount):
     assert lines(modern_hand(ruff={"winner": 0, "paid": paid})) == [
-        f"hand 1: ruff: {seat} paid {amount}, but every ruff loser pays at least the ante of 2"]
+        f"hand 1: ruff: {seat} paid {amount}, but every ruff loser pays at least the ante of 2"
+    ]
 
 
 # ================================================================ sets
@@ -140,21 +151,26 @@ def test_the_buyer_may_hold_13_cards():
     thirteen = ["mournival:10", "gleek:9", "gleek:8", "gleek:7"]
     assert lines(modern_hand(auction={"buyer": 0, "price": 13}, sets=[thirteen, [], []])) == []
     assert lines(modern_hand(auction={"buyer": 0, "price": 13}, sets=[[], thirteen, []])) == [
-        "hand 1: sets: Ben declares sets of 13 cards but holds only 12"]
+        "hand 1: sets: Ben declares sets of 13 cards but holds only 12"
+    ]
     assert lines(modern_hand(auction=None, sets=[thirteen, [], []])) == [
-        "hand 1: sets: Ann declares sets of 13 cards but holds only 12"]
+        "hand 1: sets: Ann declares sets of 13 cards but holds only 12"
+    ]
     fourteen = ["mournival:10", "mournival:9", "gleek:8", "gleek:7"]
     assert lines(modern_hand(auction={"buyer": 0, "price": 13}, sets=[fourteen, [], []])) == [
-        "hand 1: sets: Ann declares sets of 14 cards but holds only 13"]
+        "hand 1: sets: Ann declares sets of 14 cards but holds only 13"
+    ]
 
 
 def test_wrong_auction_skips_the_twelve_card_check():
     thirteen = ["mournival:10", "gleek:9", "gleek:8", "gleek:7"]
     assert lines(modern_hand(auction={"buyer": 0, "price": 12}, sets=[[], thirteen, []])) == [
-        "hand 1: auction price 12 is below the opening bid of 13"]
+        "hand 1: auction price 12 is below the opening bid of 13"
+    ]
 
 
 # ================================================================ tricks
+
 
 def test_trick_scores_settled_player_to_player():
     # scores: Ann 80 + Tib 15 = 95, Ben 70 + Tom 9 = 79, Cat 60 + last trick 4 = 64; sum 238
@@ -189,16 +205,24 @@ def test_card_points_at_the_bounds(points):
     assert lines(modern_hand(card_points=points)) == []
 
 
-@pytest.mark.parametrize("points, problems", [
-    ([70, 61, 60], ["card_points add up to 191, less than 192 (the captured cards are worth 192 to 252)"]),
-    ([100, 90, 63], ["card_points add up to 253, more than 252 (the captured cards are worth 192 to 252)"]),
-    ([40, 60, 100], ["card_points: Ann has 40 card points from 5 tricks, less than 9 a trick (45)",
-                     "card_points: Cat has 100 card points from 3 tricks, more than 33 a trick (99)"]),
-    ([166, 36, 27], ["card_points: Ann has 166 card points from 5 tricks, more than 33 a trick (165)"]),
-    ([80.0, 70, 60], ["card_points must be three whole numbers, one per seat, not [80.0, 70, 60]"]),
-    ([80, 70], ["card_points must be three whole numbers, one per seat, not [80, 70]"]),
-    ([-80, 70, 60], ["card_points cannot be negative ([-80, 70, 60])"]),
-])
+@pytest.mark.parametrize(
+    "points, problems",
+    [
+        ([70, 61, 60], ["card_points add up to 191, less than 192 (the captured cards are worth 192 to 252)"]),
+        ([100, 90, 63], ["card_points add up to 253, more than 252 (the captured cards are worth 192 to 252)"]),
+        (
+            [40, 60, 100],
+            [
+                "card_points: Ann has 40 card points from 5 tricks, less than 9 a trick (45)",
+                "card_points: Cat has 100 card points from 3 tricks, more than 33 a trick (99)",
+            ],
+        ),
+        ([166, 36, 27], ["card_points: Ann has 166 card points from 5 tricks, more than 33 a trick (165)"]),
+        ([80.0, 70, 60], ["card_points must be three whole numbers, one per seat, not [80.0, 70, 60]"]),
+        ([80, 70], ["card_points must be three whole numbers, one per seat, not [80, 70]"]),
+        ([-80, 70, 60], ["card_points cannot be negative ([-80, 70, 60])"]),
+    ],
+)
 def test_card_points_problems(points, problems):
     assert lines(modern_hand(card_points=points)) == [f"hand 1: {p}" for p in problems]
 
@@ -216,14 +240,17 @@ def test_wrong_tricks_skip_the_per_trick_checks():
     assert lines(hand) == ["hand 1: tricks add up to 13, not 12"]
 
 
-@pytest.mark.parametrize("changes, line", [
-    ({"tib": 2}, "tib: Cat captured Tib (the Ace of trumps) but won no trick"),
-    ({"tom": 2}, "tom: Cat captured Tom (the Jack of trumps) but won no trick"),
-    ({"last_trick": 2}, "last_trick: Cat captured the last trick but won no trick"),
-    ({"last_trick": None}, "last_trick must be a seat (0, 1 or 2), not null"),
-    ({"tib": 3}, "tib must be a seat (0, 1 or 2, or null), not 3"),
-    ({"tom": True}, "tom must be a seat (0, 1 or 2, or null), not true"),
-])
+@pytest.mark.parametrize(
+    "changes, line",
+    [
+        ({"tib": 2}, "tib: Cat captured Tib (the Ace of trumps) but won no trick"),
+        ({"tom": 2}, "tom: Cat captured Tom (the Jack of trumps) but won no trick"),
+        ({"last_trick": 2}, "last_trick: Cat captured the last trick but won no trick"),
+        ({"last_trick": None}, "last_trick must be a seat (0, 1 or 2), not null"),
+        ({"tib": 3}, "tib must be a seat (0, 1 or 2, or null), not 3"),
+        ({"tom": True}, "tom must be a seat (0, 1 or 2, or null), not true"),
+    ],
+)
 def test_tib_tom_last_trick_problems(changes, line):
     base = {"tricks": [6, 6, 0], "card_points": [110, 110, 0], "tib": 0, "tom": 1, "last_trick": 1}
     assert lines(modern_hand(**{**base, **changes})) == [f"hand 1: {line}"]
@@ -231,19 +258,23 @@ def test_tib_tom_last_trick_problems(changes, line):
 
 # ================================================================ mournival of Aces and Tib
 
+
 def test_mournival_of_aces_captures_tib():
     assert lines(modern_hand(tib=0, sets=[["mournival:A"], [], []])) == []
     assert lines(modern_hand(tib=1, sets=[["mournival:A"], [], []])) == [
-        "hand 1: tib: Ann declares a mournival of Aces, so holds Tib and captures it, but tib is Ben"]
+        "hand 1: tib: Ann declares a mournival of Aces, so holds Tib and captures it, but tib is Ben"
+    ]
 
 
 def test_only_the_buyer_may_leave_tib_unplayed():
     # buyer is Ann (seat 0)
     assert lines(modern_hand(tib=None, sets=[["mournival:A"], [], []])) == []
     assert lines(modern_hand(tib=None, sets=[[], ["mournival:A"], []])) == [
-        "hand 1: tib: Ben declares a mournival of Aces, so holds Tib and captures it, but tib is null"]
+        "hand 1: tib: Ben declares a mournival of Aces, so holds Tib and captures it, but tib is null"
+    ]
     assert lines(modern_hand(auction=None, tib=None, sets=[["mournival:A"], [], []])) == [
-        "hand 1: tib: Ann declares a mournival of Aces, so holds Tib and captures it, but tib is null"]
+        "hand 1: tib: Ann declares a mournival of Aces, so holds Tib and captures it, but tib is null"
+    ]
 
 
 def test_mournival_of_aces_under_kiss_needs_no_tib():
@@ -253,14 +284,14 @@ def test_mournival_of_aces_under_kiss_needs_no_tib():
 
 
 def test_wrong_tib_or_auction_skips_the_mournival_of_aces_check():
-    hand = modern_hand(tricks=[6, 6, 0], card_points=[110, 110, 0], tib=2, last_trick=1,
-                       sets=[[], ["mournival:A"], []])
+    hand = modern_hand(tricks=[6, 6, 0], card_points=[110, 110, 0], tib=2, last_trick=1, sets=[[], ["mournival:A"], []])
     assert lines(hand) == ["hand 1: tib: Cat captured Tib (the Ace of trumps) but won no trick"]
     hand = modern_hand(auction={"buyer": 1, "price": 12}, tib=None, sets=[[], ["mournival:A"], []])
     assert lines(hand) == ["hand 1: auction price 12 is below the opening bid of 13"]
 
 
 # ================================================================ the shared example
+
 
 def test_evening_example_balances():
     from support.data import load_example

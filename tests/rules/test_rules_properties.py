@@ -46,6 +46,7 @@ TOP_KEYS = ("format", "rulebook", "options", "players", "hands")
 
 # ================================================================ valid records
 
+
 @pytest.mark.parametrize("book", BOOK_IDS)
 @PER_BOOK
 @given(data=st.data())
@@ -150,8 +151,13 @@ def test_cli_output_amounts_are_whole_or_halves(record):
 @settings(max_examples=examples(8), deadline=None)
 @given(record=records(max_hands=3))
 def test_cli_subprocess(record):
-    result = subprocess.run([sys.executable, "-m", "scorekeeper", "settle", "-"], input=dump(record),
-                            capture_output=True, text=True, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "settle", "-"],
+        input=dump(record),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+    )
     assert (result.returncode, result.stderr) == (0, "")
     assert json.loads(result.stdout) == settle(record).as_json()
 
@@ -173,13 +179,17 @@ def other_seat_with(tricks, want_zero: bool):
 # Each corruption changes a valid record so that it is ALWAYS invalid, and
 # returns the 1-based hand it broke (None for the top level).
 
+
 def c_drop_top_key(draw, record, book):
     del record[pick(draw, TOP_KEYS)]
 
 
 def c_unknown_top_key(draw, record, book):
-    key = draw(st.text(st.characters(whitelist_categories=("Ll", "Lu", "Nd", "Pc")), min_size=1, max_size=12)
-               .filter(lambda k: k not in TOP_KEYS + ("title", "played_on", "stake")))
+    key = draw(
+        st.text(st.characters(whitelist_categories=("Ll", "Lu", "Nd", "Pc")), min_size=1, max_size=12).filter(
+            lambda k: k not in TOP_KEYS + ("title", "played_on", "stake")
+        )
+    )
     record[key] = draw(st.one_of(st.none(), st.integers(), st.text(max_size=5)))
 
 
@@ -227,8 +237,22 @@ def c_players(draw, record, book):
 
 
 def c_played_on(draw, record, book):
-    record["played_on"] = pick(draw, ("2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-2-3",
-                                      "26-02-03", "2026-02-03\n", "2026/02/03", "", 20260203, None))
+    record["played_on"] = pick(
+        draw,
+        (
+            "2026-02-30",
+            "2025-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-2-3",
+            "26-02-03",
+            "2026-02-03\n",
+            "2026/02/03",
+            "",
+            20260203,
+            None,
+        ),
+    )
 
 
 def c_title(draw, record, book):
@@ -274,9 +298,14 @@ def c_unknown_hand_key(draw, record, book):
     index, hand = hand_of(draw, record)
     known = set(MODELS[book].keys) | set(MODELS[book].optional_keys) | {"note"}
     others = {k for m in MODELS.values() for k in m.keys + m.optional_keys} - known
-    key = draw(st.one_of(st.sampled_from(sorted(others | {"colour", "Note", "notes", "hand"})),
-                         st.text(st.characters(whitelist_categories=("Ll", "Nd")), min_size=1, max_size=8)
-                         .filter(lambda k: k not in known)))
+    key = draw(
+        st.one_of(
+            st.sampled_from(sorted(others | {"colour", "Note", "notes", "hand"})),
+            st.text(st.characters(whitelist_categories=("Ll", "Nd")), min_size=1, max_size=8).filter(
+                lambda k: k not in known
+            ),
+        )
+    )
     hand[key] = draw(st.one_of(st.none(), st.integers(0, 2)))
     return index + 1
 
@@ -289,7 +318,9 @@ def c_seat(draw, record, book):
 
 def c_trump(draw, record, book):
     index, hand = hand_of(draw, record)
-    wrong = ["stars", "Hearts", "", None, 1, ["hearts"], "no trumps"] + (["none"] if "none" not in MODELS[book].trumps else [])
+    wrong = ["stars", "Hearts", "", None, 1, ["hearts"], "no trumps"] + (
+        ["none"] if "none" not in MODELS[book].trumps else []
+    )
     hand["trump"] = pick(draw, wrong)
     return index + 1
 
@@ -385,7 +416,7 @@ def c_ruff(draw, record, book, rules=False):
         hands = record["hands"]
         if len(hands) >= 2 and draw(st.booleans()):
             # null ruffs (always valid here) just before the last: S (or M) doubles for each
-            for quiet in hands[len(hands) - 1 - draw(st.integers(1, len(hands) - 1)):-1]:
+            for quiet in hands[len(hands) - 1 - draw(st.integers(1, len(hands) - 1)) : -1]:
                 quiet["ruff"] = None
         # the hand with the highest opening stake, the one most worth testing
         stakes = [m.opening_of(hands, i) for i in range(len(hands))]
@@ -407,8 +438,11 @@ def c_ruff(draw, record, book, rules=False):
     choice = pick(draw, choices)
     if choice == "amount":  # an amount no loser of this book pays at this hand's stake
         paid = ruff["paid"][loser]
-        wrong = [a for a in (paid + 1, paid - 1, paid + 3, opening - 1, opening + 1, 3 * opening, 1, 0, -1, -2)
-                 if not m.stake_ok(a, opening)]
+        wrong = [
+            a
+            for a in (paid + 1, paid - 1, paid + 3, opening - 1, opening + 1, 3 * opening, 1, 0, -1, -2)
+            if not m.stake_ok(a, opening)
+        ]
         ruff["paid"][loser] = pick(draw, wrong)
     elif choice == "float":
         ruff["paid"][loser] = float(ruff["paid"][loser])
@@ -581,11 +615,38 @@ def c_note(draw, record, book):
     return index + 1
 
 
-TOP_CORRUPTIONS = (c_drop_top_key, c_unknown_top_key, c_format, c_rulebook, c_options, c_players,
-                   c_played_on, c_title, c_stake, c_hands)
-HAND_CORRUPTIONS = (c_not_a_hand, c_drop_hand_key, c_unknown_hand_key, c_seat, c_trump, c_turned_up,
-                    c_tricks, c_auction, c_auction_price, c_ruff, c_ruff_stake, c_sets, c_honours,
-                    c_tiddy_must_be_null, c_card_points, c_captures, c_aces_without_tib, c_note)
+TOP_CORRUPTIONS = (
+    c_drop_top_key,
+    c_unknown_top_key,
+    c_format,
+    c_rulebook,
+    c_options,
+    c_players,
+    c_played_on,
+    c_title,
+    c_stake,
+    c_hands,
+)
+HAND_CORRUPTIONS = (
+    c_not_a_hand,
+    c_drop_hand_key,
+    c_unknown_hand_key,
+    c_seat,
+    c_trump,
+    c_turned_up,
+    c_tricks,
+    c_auction,
+    c_auction_price,
+    c_ruff,
+    c_ruff_stake,
+    c_sets,
+    c_honours,
+    c_tiddy_must_be_null,
+    c_card_points,
+    c_captures,
+    c_aces_without_tib,
+    c_note,
+)
 
 
 def assert_refused(record, broken_hand):
@@ -623,14 +684,13 @@ def test_a_corrupted_field_is_always_refused(corruption, data):
 # ---------------------------------------------------------------- a value of the wrong JSON type
 
 
-
 def json_class(value) -> str:
-    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", dict: "dict",
-            type(None): "null"}[type(value)]
+    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", dict: "dict", type(None): "null"}[
+        type(value)
+    ]
 
 
-REPLACEMENTS = {"bool": True, "int": 1, "float": 1.0, "str": "1", "list": [1], "dict": {"a": 1},
-                "null": None}
+REPLACEMENTS = {"bool": True, "int": 1, "float": 1.0, "str": "1", "list": [1], "dict": {"a": 1}, "null": None}
 
 
 def paths(value, prefix=()):
@@ -677,12 +737,39 @@ def test_a_value_of_another_json_type_is_always_refused(book, data):
 # ---------------------------------------------------------------- anything at all
 
 json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-20, 20), st.floats(allow_nan=False, allow_infinity=False),
-              st.text(max_size=8), st.sampled_from(("parlett", "gleek:A", "hearts", "A", "4", "none"))),
-    lambda inner: st.one_of(st.lists(inner, max_size=4),
-                            st.dictionaries(st.sampled_from(("dealer", "trump", "tiddy", "auction", "ruff",
-                                                             "sets", "tricks", "honours", "buyer", "price",
-                                                             "winner", "paid", "A", "x")), inner, max_size=5)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-20, 20),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=8),
+        st.sampled_from(("parlett", "gleek:A", "hearts", "A", "4", "none")),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.sampled_from(
+                (
+                    "dealer",
+                    "trump",
+                    "tiddy",
+                    "auction",
+                    "ruff",
+                    "sets",
+                    "tricks",
+                    "honours",
+                    "buyer",
+                    "price",
+                    "winner",
+                    "paid",
+                    "A",
+                    "x",
+                )
+            ),
+            inner,
+            max_size=5,
+        ),
+    ),
     max_leaves=20,
 )
 

@@ -23,6 +23,7 @@ def lines(*hands, options=None):
 
 # ================================================================ tiddy
 
+
 @pytest.mark.parametrize("options", [None, {}, {"tiddy": True}])
 def test_tiddy_turned_up_pays_the_dealer_2_from_each(options):
     hand = wits_hand(dealer=0, auction={"buyer": 1, "price": 13}, turned_up="4", tiddy=None)
@@ -45,15 +46,16 @@ def test_tiddy_off_pays_nothing_even_when_turned_up():
 
 
 def test_tiddy_off_refuses_a_tiddy_holder():
-    assert lines(wits_hand(tiddy=1), options=OFF) == [
-        "hand 1: tiddy must be null when the table plays without Tiddy"]
+    assert lines(wits_hand(tiddy=1), options=OFF) == ["hand 1: tiddy must be null when the table plays without Tiddy"]
     assert lines(wits_hand(turned_up="4", tiddy=1), options=OFF) == [
-        "hand 1: tiddy must be null when the table plays without Tiddy"]
+        "hand 1: tiddy must be null when the table plays without Tiddy"
+    ]
 
 
 def test_tiddy_must_be_null_when_the_four_is_turned_up():
     assert lines(wits_hand(turned_up="4", tiddy=2)) == [
-        "hand 1: tiddy must be null when the Four is turned up (the dealer is paid for it)"]
+        "hand 1: tiddy must be null when the Four is turned up (the dealer is paid for it)"
+    ]
 
 
 def test_tiddy_off_session_settles_every_hand_without_tiddy():
@@ -66,6 +68,7 @@ def test_tiddy_off_session_settles_every_hand_without_tiddy():
 
 # ================================================================ auction
 
+
 def test_odd_price_is_split_in_halves():
     assert phase("auction", wits_hand(auction={"buyer": 0, "price": 13})) == [-13, F(13, 2), F(13, 2)]
     assert phase("auction", wits_hand(auction={"buyer": 1, "price": 17})) == [F(17, 2), -17, F(17, 2)]
@@ -73,12 +76,22 @@ def test_odd_price_is_split_in_halves():
 
 
 def test_halves_run_through_totals_balances_and_payments():
-    hand = wits_hand(auction={"buyer": 0, "price": 13}, ruff={"winner": 0, "paid": [0, 2, 2]},
-                     sets=[[], [], []], tricks=[4, 4, 4], honours={"A": 0, "K": 1, "Q": 2, "J": 2})
+    hand = wits_hand(
+        auction={"buyer": 0, "price": 13},
+        ruff={"winner": 0, "paid": [0, 2, 2]},
+        sets=[[], [], []],
+        tricks=[4, 4, 4],
+        honours={"A": 0, "K": 1, "Q": 2, "J": 2},
+    )
     out = settle(make_record("wits1671", [hand])).as_json()
     # tricks: Ann 12+15=27 (+5), Ben 12+3=15 (-7), Cat 12+3+9=24 (+2)
-    assert out["hands"][0]["phases"] == {"tiddy": [0, 0, 0], "auction": [-13, 6.5, 6.5],
-                                         "ruff": [4, -2, -2], "sets": [0, 0, 0], "tricks": [5, -7, 2]}
+    assert out["hands"][0]["phases"] == {
+        "tiddy": [0, 0, 0],
+        "auction": [-13, 6.5, 6.5],
+        "ruff": [4, -2, -2],
+        "sets": [0, 0, 0],
+        "tricks": [5, -7, 2],
+    }
     assert out["hands"][0]["total"] == [-4, -2.5, 6.5]
     assert out["balances"] == [-4, -2.5, 6.5]
     assert out["payments"] == [{"from": 0, "to": 2, "amount": 4}, {"from": 1, "to": 2, "amount": 2.5}]
@@ -91,31 +104,38 @@ def test_eldest_opens_at_13_others_pay_14_or_more():
     assert lines(wits_hand(auction={"buyer": 1, "price": 14})) == []
     assert lines(wits_hand(auction={"buyer": 2, "price": 15})) == []
     assert lines(wits_hand(auction={"buyer": 1, "price": 13})) == [
-        "hand 1: auction: Ben is not eldest, so bought at 14 or more, not 13 (eldest opens at 13)"]
+        "hand 1: auction: Ben is not eldest, so bought at 14 or more, not 13 (eldest opens at 13)"
+    ]
 
 
 def test_prices_no_bidding_reaches():
     """Wits' bidding: bids of exactly 1 more and a final pass: eldest (13, then 15) never buys at 14,
     middle (14, then 16) never at 15; the dealer may buy at either."""
     assert lines(wits_hand(auction={"buyer": 0, "price": 14})) == [
-        "hand 1: auction: Ann is eldest, so after opening at 13 his next bid is 15: eldest never buys at 14"]
+        "hand 1: auction: Ann is eldest, so after opening at 13 his next bid is 15: eldest never buys at 14"
+    ]
     assert lines(wits_hand(auction={"buyer": 1, "price": 15})) == [
-        "hand 1: auction: Ben is middle, so after bidding 14 his next bid is 16: middle never buys at 15"]
+        "hand 1: auction: Ben is middle, so after bidding 14 his next bid is 16: middle never buys at 15"
+    ]
     for buyer, price in ((0, 15), (0, 16), (1, 16), (1, 17), (2, 14), (2, 15), (2, 16)):
         assert lines(wits_hand(auction={"buyer": buyer, "price": price})) == [], (buyer, price)
 
 
-@pytest.mark.parametrize("auction, line", [
-    ({"buyer": 0, "price": 12}, "auction price 12 is below the opening bid of 13"),
-    ({"buyer": 0, "price": 13.0}, "auction price must be a whole number, not 13.0"),
-    ({"buyer": 0, "price": 13.5}, "auction price must be a whole number, not 13.5"),
-    (None, "auction cannot be null: somebody always buys the stock in this rule book"),
-])
+@pytest.mark.parametrize(
+    "auction, line",
+    [
+        ({"buyer": 0, "price": 12}, "auction price 12 is below the opening bid of 13"),
+        ({"buyer": 0, "price": 13.0}, "auction price must be a whole number, not 13.0"),
+        ({"buyer": 0, "price": 13.5}, "auction price must be a whole number, not 13.5"),
+        (None, "auction cannot be null: somebody always buys the stock in this rule book"),
+    ],
+)
 def test_auction_problems(auction, line):
     assert lines(wits_hand(auction=auction)) == [f"hand 1: {line}"]
 
 
 # ================================================================ ruff
+
 
 def test_ruff_even_amounts_of_at_least_2():
     # the text's example: 6 from the last holder-out and 4 from the one who saw then refused
@@ -123,18 +143,26 @@ def test_ruff_even_amounts_of_at_least_2():
     assert phase("ruff", wits_hand(ruff={"winner": 2, "paid": [2, 2, 0]})) == [-2, -2, 4]
 
 
-@pytest.mark.parametrize("paid, seat, amount", [
-    ([0, 3, 2], "Ben", 3), ([0, 2, 1], "Cat", 1), ([0, 0, 2], "Ben", 0), ([0, 2, -2], "Cat", -2),
-])
+@pytest.mark.parametrize(
+    "paid, seat, amount",
+    [
+        ([0, 3, 2], "Ben", 3),
+        ([0, 2, 1], "Cat", 1),
+        ([0, 0, 2], "Ben", 0),
+        ([0, 2, -2], "Cat", -2),
+    ],
+)
 def test_ruff_odd_or_below_2_refused(paid, seat, amount):
     assert lines(wits_hand(ruff={"winner": 0, "paid": paid})) == [
         f"hand 1: ruff: {seat} paid {amount}, but a ruff loser pays an even amount of at least 2 "
-        "(2 for nothing to say, then 4, 6, 8 …)"]
+        "(2 for nothing to say, then 4, 6, 8 …)"
+    ]
 
 
 def test_ruff_is_never_null():
     assert lines(wits_hand(ruff=None)) == [
-        "hand 1: ruff cannot be null: somebody always wins the ruff in this rule book"]
+        "hand 1: ruff cannot be null: somebody always wins the ruff in this rule book"
+    ]
 
 
 def test_ruff_stake_does_not_double():
@@ -145,23 +173,29 @@ def test_ruff_stake_does_not_double():
 
 # ================================================================ sets
 
+
 def test_sets_as_parlett():
     honours = {"A": 1, "K": 0, "Q": 2, "J": 0}
     assert phase("sets", wits_hand(sets=[["gleek:A"], [], []])) == [8, -4, -4]
     assert phase("sets", wits_hand(honours=honours, sets=[[], ["mournival:A"], []])) == [-8, 16, -8]
-    assert phase("sets", wits_hand(honours=honours, sets=[["mournival:K", "gleek:J"], [], ["gleek:Q"]])) == \
-        [12 + 2 - 2, -6 - 1 - 2, -6 - 1 + 4]
+    assert phase("sets", wits_hand(honours=honours, sets=[["mournival:K", "gleek:J"], [], ["gleek:Q"]])) == [
+        12 + 2 - 2,
+        -6 - 1 - 2,
+        -6 - 1 + 4,
+    ]
 
 
 def test_no_mournival_of_a_discarded_honour():
     hand = wits_hand(honours={"A": 0, "K": None, "Q": 0, "J": 1}, sets=[["mournival:K"], [], []])
     assert lines(hand) == [
-        "hand 1: sets: Ann declares a mournival of Kings, so holds the King of trumps, but honours give it to nobody (discarded)"]
+        "hand 1: sets: Ann declares a mournival of Kings, so holds the King of trumps, but honours give it to nobody (discarded)"
+    ]
     hand = wits_hand(honours={"A": 0, "K": None, "Q": 0, "J": 1}, sets=[["gleek:K"], [], []])
     assert lines(hand) == []
 
 
 # ================================================================ tricks
+
 
 def test_twenty_two_are_your_cards():
     # 5 tricks + Tib, King, Queen held = 36; 4 + Tom = 21; 3 = 9
@@ -169,8 +203,9 @@ def test_twenty_two_are_your_cards():
 
 
 def test_turned_up_honour_counts_for_the_dealer():
-    hand = wits_hand(dealer=1, auction={"buyer": 2, "price": 13}, turned_up="A",
-                     tricks=[4, 4, 4], honours={"K": 0, "Q": 0, "J": 2})
+    hand = wits_hand(
+        dealer=1, auction={"buyer": 2, "price": 13}, turned_up="A", tricks=[4, 4, 4], honours={"K": 0, "Q": 0, "J": 2}
+    )
     # Ann 12+3+3, Ben (dealer) 12 + Tib 15, Cat 12 + Tom 9
     assert phase("tricks", hand) == [-4, 5, -1]
 
@@ -207,15 +242,19 @@ def test_discarded_honour_with_the_turned_up_one():
 def test_tib_held_always_wins_its_trick():
     hand = wits_hand(tricks=[0, 6, 6], honours={"A": 0, "K": 0, "Q": 0, "J": 1})
     assert lines(hand) == [
-        "hand 1: honours: Ann held Tib (the Ace of trumps) but won no trick; Tib always wins its trick"]
+        "hand 1: honours: Ann held Tib (the Ace of trumps) but won no trick; Tib always wins its trick"
+    ]
     # a discarded Tib needs no trick
     assert lines(wits_hand(tricks=[0, 6, 6], honours={"A": None, "K": 0, "Q": 0, "J": 1})) == []
 
 
-@pytest.mark.parametrize("honours, line", [
-    ({"A": 0, "K": 0, "Q": 0}, "honours: who held Tom (Jack)? (J missing)"),
-    ({"A": 0, "K": 0, "Q": 0, "J": 3}, "honours must be a seat (0, 1 or 2, or null), not 3"),
-    ({"A": 0, "K": 0, "Q": 0, "J": False}, "honours must be a seat (0, 1 or 2, or null), not false"),
-])
+@pytest.mark.parametrize(
+    "honours, line",
+    [
+        ({"A": 0, "K": 0, "Q": 0}, "honours: who held Tom (Jack)? (J missing)"),
+        ({"A": 0, "K": 0, "Q": 0, "J": 3}, "honours must be a seat (0, 1 or 2, or null), not 3"),
+        ({"A": 0, "K": 0, "Q": 0, "J": False}, "honours must be a seat (0, 1 or 2, or null), not false"),
+    ],
+)
 def test_honours_problems(honours, line):
     assert lines(wits_hand(honours=honours)) == [f"hand 1: {line}"]

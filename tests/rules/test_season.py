@@ -51,7 +51,11 @@ def circle(figures):
 def test_the_evenings_in_date_order_and_their_results(circle):
     assert [e.key for e in circle.evenings] == ["cotton1674", "modern", "parlett", "wits1671"]
     assert [e.totals for e in circle.evenings] == [
-        (41, -44 - H, 3 + H), (-50 - H, -58, 108 + H), (43, 3, -46), (18, 8 + H, -26 - H)]
+        (41, -44 - H, 3 + H),
+        (-50 - H, -58, 108 + H),
+        (43, 3, -46),
+        (18, 8 + H, -26 - H),
+    ]
     assert [e.hands for e in circle.evenings] == [4, 2, 3, 2]
     assert circle.hands == 11
     assert circle.players == ("Ann", "Ben", "Cat", "Dan")
@@ -60,20 +64,29 @@ def test_the_evenings_in_date_order_and_their_results(circle):
 def test_balances_running_totals_and_payments(circle):
     # Ann 41 − 50½ + 43 − 26½; Ben −44½ − 58 + 3; Cat 3½ + 108½ + 18; Dan −46 + 8½
     assert circle.balances == {"Ann": 7, "Ben": -99 - H, "Cat": 130, "Dan": -37 - H}
-    assert circle.running == ((41, -44 - H, 3 + H, 0), (-9 - H, -102 - H, 112, 0),
-                              (33 + H, -99 - H, 112, -46), (7, -99 - H, 130, -37 - H))
+    assert circle.running == (
+        (41, -44 - H, 3 + H, 0),
+        (-9 - H, -102 - H, 112, 0),
+        (33 + H, -99 - H, 112, -46),
+        (7, -99 - H, 130, -37 - H),
+    )
     # Ben, most down, pays Cat, most up; Dan pays Cat the rest and Ann her 7
     assert [tuple(p) for p in circle.payments] == [("Ben", "Cat", 99 + H), ("Dan", "Cat", 30 + H), ("Dan", "Ann", 7)]
 
 
 def test_money_is_added_up_only_within_one_currency(circle):
     # old pence: ¼d a counter at the cotton evening, 1d at the modern one
-    assert circle.money["d"] == {"Ann": Fraction(41, 4) - 50 - H, "Ben": Fraction(-89, 8) - 58,
-                                 "Cat": Fraction(7, 8) + 108 + H}
+    assert circle.money["d"] == {
+        "Ann": Fraction(41, 4) - 50 - H,
+        "Ben": Fraction(-89, 8) - 58,
+        "Cat": Fraction(7, 8) + 108 + H,
+    }
     assert circle.money["GBP"] == {"Ann": Fraction("2.15"), "Ben": Fraction("0.15"), "Dan": Fraction("-2.30")}
     assert circle.money[None] == {"Cat": 18, "Dan": 8 + H, "Ann": -26 - H}  # no stake: counters
-    assert [tuple(p) for p in circle.money_payments["GBP"]] == [("Dan", "Ann", Fraction("2.15")),
-                                                                ("Dan", "Ben", Fraction("0.15"))]
+    assert [tuple(p) for p in circle.money_payments["GBP"]] == [
+        ("Dan", "Ann", Fraction("2.15")),
+        ("Dan", "Ben", Fraction("0.15")),
+    ]
 
 
 def test_statistics_per_player(circle):
@@ -85,7 +98,11 @@ def test_statistics_per_player(circle):
     assert (dan.evenings, dan.hands, dan.won, dan.best, dan.worst) == (2, 5, 2, 13, -33)
     # the stock: Ben bought 15, 15, 13 (cotton), 15 (modern), 14 (parlett)
     assert [(s.bought, s.price, s.average_price) for s in (ann, ben, cat, dan)] == [
-        (1, 13, 13), (5, 72, Fraction(72, 5)), (1, 12, 12), (3, 47, Fraction(47, 3))]
+        (1, 13, 13),
+        (5, 72, Fraction(72, 5)),
+        (1, 12, 12),
+        (3, 47, Fraction(47, 3)),
+    ]
     assert [(s.ruffs, s.ruffs_by_aces) for s in (ann, ben, cat, dan)] == [(4, 0), (2, 0), (3, 0), (0, 0)]
     assert ann.gleeks == {"A": 1, "K": 1, "Q": 1, "J": 1, "10": 1} and ann.mournivals == {}
     assert (ben.gleeks, ben.mournivals) == ({"K": 2, "J": 1}, {"K": 1, "Q": 1})
@@ -107,7 +124,10 @@ def test_statistics_per_player(circle):
 def test_head_to_head(circle):
     h2h = circle.head_to_head
     assert {b: tuple(v) for b, v in h2h["Ann"].items()} == {
-        "Ben": (3, 9, 33 + H), "Cat": (3, 8, -36), "Dan": (2, 5, 16 + H)}
+        "Ben": (3, 9, 33 + H),
+        "Cat": (3, 8, -36),
+        "Dan": (2, 5, 16 + H),
+    }
     assert tuple(h2h["Ben"]["Ann"]) == (3, 9, -99 - H)
     assert tuple(h2h["Ben"]["Cat"]) == (2, 6, -102 - H)
     assert tuple(h2h["Cat"]["Ben"]) == (2, 6, 112)
@@ -137,8 +157,10 @@ def test_what_is_still_owed_over_the_open_evenings(figures):
     ]
     # the two old-pence evenings together, and what each debt is for
     debts = owed(figures[:2])
-    assert [tuple(d)[:4] for d in debts] == [("Ben", "Cat", Fraction(553, 8), "d"),
-                                             ("Ann", "Cat", Fraction(161, 4), "d")]
+    assert [tuple(d)[:4] for d in debts] == [
+        ("Ben", "Cat", Fraction(553, 8), "d"),
+        ("Ann", "Cat", Fraction(161, 4), "d"),
+    ]
     assert debts[0].evenings == ("cotton1674", "modern") and debts[0].dates == ("2026-11-14", "2026-11-21")
     assert owed(figures, paid=[(d.payer, d.payee, d.amount, d.currency) for d in owed(figures)]) == []
 
@@ -150,33 +172,49 @@ def test_the_command_lines_json(circle):
     assert out["balances"] == {"Ann": 7, "Ben": -99.5, "Cat": 130, "Dan": -37.5}
     # the payments are money per currency (counters only for the evening without a stake)
     assert [(p["from"], p["to"], p["currency"]) for p in out["payments"]] == [
-        ("Ben", "Cat", "d"), ("Ann", "Cat", "d"), ("Dan", "Ann", "GBP"), ("Dan", "Ben", "GBP"),
-        ("Ann", "Cat", None), ("Ann", "Dan", None)]
-    assert out["payments"][0]["amount"] == Fraction(553, 8)   # 5s 9⅛d: written out exactly as 69.125
+        ("Ben", "Cat", "d"),
+        ("Ann", "Cat", "d"),
+        ("Dan", "Ann", "GBP"),
+        ("Dan", "Ben", "GBP"),
+        ("Ann", "Cat", None),
+        ("Ann", "Dan", None),
+    ]
+    assert out["payments"][0]["amount"] == Fraction(553, 8)  # 5s 9⅛d: written out exactly as 69.125
     counters = {k: v for k, v in out["stats"]["Ben"].items() if k != "money"}
     assert counters == {
-        "evenings": 3, "hands": 9, "won": 3, "best": 22.5, "worst": -48, "bought": 5, "ruffs": 2,
-        "gleeks": {"K": 2, "J": 1}, "mournivals": {"K": 1, "Q": 1},
-        "phases": {"tiddy": -2, "towser": -8.5, "auction": -50, "ruff": 11, "sets": -22, "tricks": -28}}
+        "evenings": 3,
+        "hands": 9,
+        "won": 3,
+        "best": 22.5,
+        "worst": -48,
+        "bought": 5,
+        "ruffs": 2,
+        "gleeks": {"K": 2, "J": 1},
+        "mournivals": {"K": 1, "Q": 1},
+        "phases": {"tiddy": -2, "towser": -8.5, "auction": -50, "ruff": 11, "sets": -22, "tricks": -28},
+    }
     assert [m["currency"] for m in out["stats"]["Ben"]["money"]] == ["d", "GBP"]
     assert [m["currency"] for m in out["money"]] == ["d", "GBP", None]
 
 
 def test_the_season_in_money_never_adds_two_stakes(circle):
     money = in_money(circle)
-    assert money.units == ("d", "GBP", None)   # the currencies as first met, the evenings without a stake last
+    assert money.units == ("d", "GBP", None)  # the currencies as first met, the evenings without a stake last
     assert money.balances == {u: circle.money[u] for u in money.units}
     # the running totals, each evening in its own unit: cotton ¼d, modern 1d, parlett £0.05, wits none
-    assert money.running == ((Fraction(41, 4), Fraction(-89, 8), Fraction(7, 8), 0),
-                             (Fraction(41, 4) - 50 - H, Fraction(-89, 8) - 58, Fraction(7, 8) + 108 + H, 0),
-                             (Fraction("2.15"), Fraction("0.15"), 0, Fraction("-2.30")),
-                             (-26 - H, 0, 18, 8 + H))
+    assert money.running == (
+        (Fraction(41, 4), Fraction(-89, 8), Fraction(7, 8), 0),
+        (Fraction(41, 4) - 50 - H, Fraction(-89, 8) - 58, Fraction(7, 8) + 108 + H, 0),
+        (Fraction("2.15"), Fraction("0.15"), 0, Fraction("-2.30")),
+        (-26 - H, 0, 18, 8 + H),
+    )
     ann = money.stats["Ann"]
     assert list(ann) == ["d", "GBP", None]
     assert (ann["d"].evenings, ann["d"].hands, ann["d"].total) == (2, 6, Fraction(41, 4) - 50 - H)
     assert ann["d"].average == (Fraction(41, 4) - 50 - H) / 6
-    assert ann[None] == Net(1, 2, -26 - H, Fraction(-53, 4), -H, -26,
-                            {"tiddy": 8, "auction": -4 - H, "ruff": -2, "sets": -8, "tricks": -20})
+    assert ann[None] == Net(
+        1, 2, -26 - H, Fraction(-53, 4), -H, -26, {"tiddy": 8, "auction": -4 - H, "ruff": -2, "sets": -8, "tricks": -20}
+    )
     for name, nets in money.stats.items():
         for unit, net in nets.items():
             assert net.total == money.balances[unit][name] == sum(net.phases.values())
@@ -193,17 +231,27 @@ def test_a_hand_is_best_in_money_not_in_counters():
     assert list(zoe) == ["d"]
     assert (zoe["d"].best, zoe["d"].worst, zoe["d"].total) == (22 + H, -45, -24 - Fraction(3, 4))
     assert [tuple(p) for p in in_money(s).payments["d"]] == [
-        ("Zoë", "Cat", Fraction(99, 4)), ("Ann", "Cat", 12 + H), ("Ben", "Dan", Fraction(31, 4)),
-        ("Ben", "Cat", Fraction(15, 4))]
+        ("Zoë", "Cat", Fraction(99, 4)),
+        ("Ann", "Cat", 12 + H),
+        ("Ben", "Dan", Fraction(31, 4)),
+        ("Ben", "Cat", Fraction(15, 4)),
+    ]
 
 
 def test_four_aces_oks_and_disputes():
     aces = parlett_hand(
         auction={"buyer": 2, "price": 14},
-        ruff={"winner": 0, "paid": [0, 4, 4], "calls": [[0, "open"], [1, "raise"], [2, "fold"], [0, "match"]],
-              "shown": ["aces", 52, None]},
-        sets=[["mournival:A"], [], []], honours={"A": 0, "K": 0, "Q": 0, "J": 1},
-        agreed=[1], disputes=[{"seat": 2, "reason": "a Knave short"}])
+        ruff={
+            "winner": 0,
+            "paid": [0, 4, 4],
+            "calls": [[0, "open"], [1, "raise"], [2, "fold"], [0, "match"]],
+            "shown": ["aces", 52, None],
+        },
+        sets=[["mournival:A"], [], []],
+        honours={"A": 0, "K": 0, "Q": 0, "J": 1},
+        agreed=[1],
+        disputes=[{"seat": 2, "reason": "a Knave short"}],
+    )
     record = make_record("parlett", [aces, parlett_hand(agreed=[1, 2])])
     assert validate(record) == []
     figures = evening_figures(record, "one")
@@ -215,8 +263,11 @@ def test_four_aces_oks_and_disputes():
 def test_every_book_gives_its_side_cards():
     """Which cards a season counts as held comes from each book's own table (cards.py)."""
     assert {b: BOOKS[b].side_cards() for b in BOOKS} == {
-        "parlett": ("Tiddy",), "wits1671": ("Tiddy",), "modern": ("Tiddy",),
-        "cotton1674": ("Tiddy", "Towser", "Tumbler")}
+        "parlett": ("Tiddy",),
+        "wits1671": ("Tiddy",),
+        "modern": ("Tiddy",),
+        "cotton1674": ("Tiddy", "Towser", "Tumbler"),
+    }
 
 
 def test_names_must_be_three_different_players():
@@ -249,7 +300,7 @@ SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_ch
 def test_balances_are_the_evenings_summed_and_the_payments_settle_them(played):
     s = season(evening_figures(r, k) for r, k in played)
     expected = {}
-    for record in (r for r, _ in played if r["hands"]):   # an evening with no hand counts for nothing
+    for record in (r for r, _ in played if r["hands"]):  # an evening with no hand counts for nothing
         for name, balance in zip(record["players"], settle(record).balances):
             expected[name] = expected.get(name, 0) + balance
     assert s.balances == expected
@@ -271,7 +322,7 @@ def test_money_only_within_one_currency(played):
     s = season(evening_figures(r, k) for r, k in played)
     for currency, balances in s.money.items():
         expected = {}
-        for record in (r for r, _ in played if r["hands"]):   # an evening with no hand counts for nothing
+        for record in (r for r, _ in played if r["hands"]):  # an evening with no hand counts for nothing
             stake = record.get("stake")
             if (stake["currency"] if stake else None) != currency:
                 continue
@@ -283,9 +334,26 @@ def test_money_only_within_one_currency(played):
 
 
 def _renamed(s, rename):
-    return ({rename[n]: v for n, v in s.balances.items()},
-            {rename[n]: (st_.evenings, st_.hands, st_.won, st_.best, st_.worst, st_.bought, st_.price, st_.ruffs,
-                         st_.gleeks, st_.mournivals, st_.held, st_.phases) for n, st_ in s.stats.items()})
+    return (
+        {rename[n]: v for n, v in s.balances.items()},
+        {
+            rename[n]: (
+                st_.evenings,
+                st_.hands,
+                st_.won,
+                st_.best,
+                st_.worst,
+                st_.bought,
+                st_.price,
+                st_.ruffs,
+                st_.gleeks,
+                st_.mournivals,
+                st_.held,
+                st_.phases,
+            )
+            for n, st_ in s.stats.items()
+        },
+    )
 
 
 @SETTINGS
@@ -301,7 +369,7 @@ def test_renaming_members_changes_no_figure(played, new):
 @SETTINGS
 @given(evenings())
 def test_merging_two_names_adds_their_figures(played):
-    """"Anne" and "Ann" are one member: wherever Eve and Dan never sat together, Dan's
+    """ "Anne" and "Ann" are one member: wherever Eve and Dan never sat together, Dan's
     figures become the sum of both."""
     played = [(r, k) for r, k in played if not {"Dan", "Eve"} <= set(r["players"])]
     if not played:

@@ -13,22 +13,55 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.core import RANKS, fraction
-from scorekeeper.rules.season import (EveningFigures, HeadToHead, Season, Stats, _date_text,
-                                      _settle_names, chosen_evenings, evening_figures, owed, season)
+from scorekeeper.rules.season import (
+    EveningFigures,
+    HeadToHead,
+    Season,
+    Stats,
+    _date_text,
+    _settle_names,
+    chosen_evenings,
+    evening_figures,
+    owed,
+    season,
+)
 from support.profiles import examples
 from support.strategies import records
 
 POOL = ("Ann", "Ben", "Cat", "Dan", "Eve")
-STAKES = st.sampled_from([None, {"per_counter": "0.25", "currency": "d"}, {"per_counter": "1", "currency": "d"},
-                          {"per_counter": "0.05", "currency": "GBP"}, {"per_counter": "0.1", "currency": "GBP"},
-                          {"per_counter": "1/3", "currency": "d"}])
+STAKES = st.sampled_from(
+    [
+        None,
+        {"per_counter": "0.25", "currency": "d"},
+        {"per_counter": "1", "currency": "d"},
+        {"per_counter": "0.05", "currency": "GBP"},
+        {"per_counter": "0.1", "currency": "GBP"},
+        {"per_counter": "1/3", "currency": "d"},
+    ]
+)
 
 
 class _Tally:
     """One player's season while it is added up."""
 
-    __slots__ = ("evenings", "hands", "won", "best", "worst", "total", "bought", "price", "ruffs", "aces",
-                 "gleeks", "mournivals", "held", "agreed", "disputed", "phases")
+    __slots__ = (
+        "evenings",
+        "hands",
+        "won",
+        "best",
+        "worst",
+        "total",
+        "bought",
+        "price",
+        "ruffs",
+        "aces",
+        "gleeks",
+        "mournivals",
+        "held",
+        "agreed",
+        "disputed",
+        "phases",
+    )
 
     def __init__(self):
         self.evenings = self.hands = self.won = self.bought = self.price = 0
@@ -63,19 +96,36 @@ class _Tally:
     def stats(self) -> Stats:
         average = fraction(self.total, self.hands) if self.hands else None
         average_price = fraction(self.price, self.bought) if self.bought else None
-        return Stats(self.evenings, self.hands, self.total, average, dict(self.phases), {
-            "won": self.won, "best": self.best, "worst": self.worst, "bought": self.bought, "price": self.price,
-            "ruffs": self.ruffs, "ruffs_by_aces": self.aces,
-            "gleeks": {r: self.gleeks[r] for r in RANKS if r in self.gleeks},
-            "mournivals": {r: self.mournivals[r] for r in RANKS if r in self.mournivals},
-            "held": dict(self.held), "agreed": self.agreed, "disputed": self.disputed,
-            "average_price": average_price})
+        return Stats(
+            self.evenings,
+            self.hands,
+            self.total,
+            average,
+            dict(self.phases),
+            {
+                "won": self.won,
+                "best": self.best,
+                "worst": self.worst,
+                "bought": self.bought,
+                "price": self.price,
+                "ruffs": self.ruffs,
+                "ruffs_by_aces": self.aces,
+                "gleeks": {r: self.gleeks[r] for r in RANKS if r in self.gleeks},
+                "mournivals": {r: self.mournivals[r] for r in RANKS if r in self.mournivals},
+                "held": dict(self.held),
+                "agreed": self.agreed,
+                "disputed": self.disputed,
+                "average_price": average_price,
+            },
+        )
 
 
-def season_one_at_a_time(evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None) -> Season:
+def season_one_at_a_time(
+    evenings: Iterable[EveningFigures], since=None, until=None, rulebook: str | None = None
+) -> Season:
     """rules.season as it was before the column-by-column path (commit e19043d), evening by evening."""
     since, until = _date_text(since), _date_text(until)
-    chosen = chosen_evenings(evenings, since, until, rulebook)   # the choice is not what changed
+    chosen = chosen_evenings(evenings, since, until, rulebook)  # the choice is not what changed
     players: dict[str, int] = {}  # name → index, in order of first appearance
     balances: dict = {}
     money: dict = {}
@@ -122,17 +172,17 @@ def season_one_at_a_time(evenings: Iterable[EveningFigures], since=None, until=N
         payments=_settle_names(balances),
         stats={name: tallies[name].stats() for name in players},
         head_to_head=head_to_head,
-        since=since, until=until, rulebook=rulebook,
+        since=since,
+        until=until,
+        rulebook=rulebook,
     )
-
-
 
 
 def shape(value):
     """A value with each part's type beside it: 2 and Fraction(2) are equal, not the same."""
     if isinstance(value, dict):
         return ("dict", tuple((k, shape(v)) for k, v in value.items()))
-    if dataclasses.is_dataclass(value):   # a record of statistics: each field, part by part
+    if dataclasses.is_dataclass(value):  # a record of statistics: each field, part by part
         return (type(value).__name__, tuple((f.name, shape(getattr(value, f.name))) for f in dataclasses.fields(value)))
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(shape(v) for v in value))
@@ -161,19 +211,27 @@ def with_halves(figures: EveningFigures, seat: int) -> EveningFigures:
     totals[seat] += Fraction(1, 2)
     totals[(seat + 1) % 3] -= Fraction(1, 2)
     money = None if figures.stake is None else tuple(fraction(t) * figures.stake.per_counter for t in totals)
-    return EveningFigures(*[dict(totals=tuple(totals), money=money).get(f, v)
-                            for f, v in zip(EveningFigures._fields, figures)])
+    return EveningFigures(
+        *[dict(totals=tuple(totals), money=money).get(f, v) for f, v in zip(EveningFigures._fields, figures)]
+    )
 
 
 SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
-@given(played_evenings(), st.lists(st.integers(0, 2), max_size=3), st.sampled_from([None, "2026-03-01"]),
-       st.sampled_from([None, "2026-09-30"]), st.sampled_from([None, "parlett", "modern"]))
+@given(
+    played_evenings(),
+    st.lists(st.integers(0, 2), max_size=3),
+    st.sampled_from([None, "2026-03-01"]),
+    st.sampled_from([None, "2026-09-30"]),
+    st.sampled_from([None, "parlett", "modern"]),
+)
 def test_every_figure_is_the_one_added_evening_by_evening(evenings, halved, since, until, rulebook):
-    evenings = [with_halves(e, seat) if n < len(halved) and (seat := halved[n]) is not None else e
-                for n, e in enumerate(evenings)]
+    evenings = [
+        with_halves(e, seat) if n < len(halved) and (seat := halved[n]) is not None else e
+        for n, e in enumerate(evenings)
+    ]
     new, old = season(evenings, since, until, rulebook), season_one_at_a_time(evenings, since, until, rulebook)
     assert new == old
     for field in Season._fields:

@@ -39,8 +39,9 @@ class Browser:
 
     def __init__(self, base: str):
         self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
-                                                  NoRedirect())
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect()
+        )
 
     def open(self, method: str, path: str, fields=None, files=None) -> tuple[int, dict, str]:
         data, headers = None, {"Sec-Fetch-Site": "same-origin"}
@@ -48,10 +49,16 @@ class Browser:
             boundary = uuid.uuid4().hex
             parts = []
             for name, value in (fields or {}).items():
-                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+                parts.append(
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+                )
             for name, (filename, content) in files.items():
-                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                             f"Content-Type: application/octet-stream\r\n\r\n".encode() + content + b"\r\n")
+                parts.append(
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                    f"Content-Type: application/octet-stream\r\n\r\n".encode()
+                    + content
+                    + b"\r\n"
+                )
             data = b"".join(parts) + f"--{boundary}--\r\n".encode()
             headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
         elif fields is not None:
@@ -82,8 +89,14 @@ class Browser:
 
 @pytest.fixture
 def served(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
-                      "SESSIONS_PER_MINUTE": 10_000})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "c.db"),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -95,7 +108,9 @@ def served(tmp_path):
 def problems(page: str) -> list[str]:
     import html
 
-    return [html.unescape(re.sub(r"<[^>]+>", "", p)) for p in re.findall(r'class="problem" role="alert">(.*?)</p>', page)]
+    return [
+        html.unescape(re.sub(r"<[^>]+>", "", p)) for p in re.findall(r'class="problem" role="alert">(.*?)</p>', page)
+    ]
 
 
 def members_of(page: str) -> dict:
@@ -111,9 +126,18 @@ def new_circle(phone, name="Thursday Gleek", members="Ann\nBen\nCat\nDan", **ext
 
 
 def start_evening(phone, circle, seats, played_on, stake="1d") -> str:
-    status, headers, page = phone.post(circle + "/sessions", {
-        "seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2], "rulebook": "parlett", "first_dealer": "0",
-        "stake": stake, "played_on": played_on})
+    status, headers, page = phone.post(
+        circle + "/sessions",
+        {
+            "seat_0": seats[0],
+            "seat_1": seats[1],
+            "seat_2": seats[2],
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": stake,
+            "played_on": played_on,
+        },
+    )
     assert status == 303, problems(page)
     return headers["Location"]
 
@@ -131,10 +155,13 @@ def database(app):
 def counts(app) -> tuple:
     conn = database(app)
     try:
-        return tuple(conn.execute(f"select count(*) from {t}").fetchone()[0]
-                     for t in ("circles", "members", "sessions", "seats", "circle_sessions", "payments")) + (
+        return tuple(
+            conn.execute(f"select count(*) from {t}").fetchone()[0]
+            for t in ("circles", "members", "sessions", "seats", "circle_sessions", "payments")
+        ) + (
             conn.execute("select group_concat(name, ',') from (select name from members order by id)").fetchone()[0],
-            conn.execute("select group_concat(version, ',') from circles").fetchone()[0])
+            conn.execute("select group_concat(version, ',') from circles").fetchone()[0],
+        )
     finally:
         conn.close()
 
@@ -147,7 +174,7 @@ def test_a_circle_made_from_the_home_page_plays_its_evenings(served):
     status, _, page = phone.get(circle)
     assert status == 200 and "Thursday Gleek" in page and "4 members · 0 evenings" in page
     watch = re.search(r'href="http://[^"]+(/cw/[A-Za-z0-9_-]{24})"', page).group(1)
-    assert "<svg" in page and circle.rsplit("/", 1)[1] in page      # the QR code, and the manage link shown
+    assert "<svg" in page and circle.rsplit("/", 1)[1] in page  # the QR code, and the manage link shown
     ids = members_of(page)
     assert list(ids) == ["Ann", "Ben", "Cat", "Dan"]
     # the home page lists it
@@ -160,17 +187,20 @@ def test_a_circle_made_from_the_home_page_plays_its_evenings(served):
     play(phone, session, HANDS[:2])
     conn = database(app)
     assert conn.execute("select seat, name, member_id from seats order by seat").fetchall() == [
-        (0, "Cat", ids["Cat"]), (1, "Ann", ids["Ann"]), (2, "Ben", ids["Ben"])]
+        (0, "Cat", ids["Cat"]),
+        (1, "Ann", ids["Ann"]),
+        (2, "Ben", ids["Ben"]),
+    ]
     conn.close()
 
     # a session's watcher reaches the circle by its members' link, never the manage link
     other = Browser(base)
-    watch_table = re.search(r'/w/[A-Za-z0-9_-]{24}', table).group(0)
+    watch_table = re.search(r"/w/[A-Za-z0-9_-]{24}", table).group(0)
     page = other.get(watch_table)[2]
     assert f'href="{watch}"' in page and circle not in page
     page = other.get(watch)[2]
     assert "The members' link" in page and 'action="' + circle not in page and circle not in page
-    assert "/s/" not in page                                          # no scorer's link of any evening
+    assert "/s/" not in page  # no scorer's link of any evening
 
 
 def test_members_are_added_renamed_and_merged_and_bad_names_are_said(served):
@@ -178,23 +208,29 @@ def test_members_are_added_renamed_and_merged_and_bad_names_are_said(served):
     phone = Browser(base)
     status, _, page = phone.post("/circles", {"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen"})
     assert status == 422 and problems(page) == ["A circle needs three members at least: Gleek is a game for three."]
-    assert 'Ann\nBen</textarea>' in page                               # what was typed, kept
+    assert "Ann\nBen</textarea>" in page  # what was typed, kept
     status, _, page = phone.post("/circles", {"circle_name": " ", "circle_members": "Ann, Ben, ann"})
-    assert status == 422 and problems(page) == ["Give the circle a name, such as “Thursday Gleek”.",
-                                                "ann is named twice: each member once."]
+    assert status == 422 and problems(page) == [
+        "Give the circle a name, such as “Thursday Gleek”.",
+        "ann is named twice: each member once.",
+    ]
     assert counts(app)[:2] == (0, 0)
     circle = new_circle(phone, members="Ann, Ben, Cat, Anne")
     ids = members_of(phone.get(circle)[2])
     before = counts(app)
     for path, fields, line in (
-            ("/members", {"name": "  "}, "A member's name cannot be empty."),
-            ("/members", {"name": "ben"}, "Ben is already a member: if they are one person, merge the two names instead."),
-            (f"/members/{ids['Ben']}/rename", {"name": "Cat"},
-             "Cat is already a member: if they are one person, merge the two names instead."),
-            ("/merge", {"keep": ids["Ann"], "merged": ids["Ann"]}, "Choose two different members to merge.")):
+        ("/members", {"name": "  "}, "A member's name cannot be empty."),
+        ("/members", {"name": "ben"}, "Ben is already a member: if they are one person, merge the two names instead."),
+        (
+            f"/members/{ids['Ben']}/rename",
+            {"name": "Cat"},
+            "Cat is already a member: if they are one person, merge the two names instead.",
+        ),
+        ("/merge", {"keep": ids["Ann"], "merged": ids["Ann"]}, "Choose two different members to merge."),
+    ):
         status, _, page = phone.post(circle + path, fields)
         assert status == 422 and problems(page) == [line], (path, problems(page))
-    assert counts(app) == before                                       # nothing saved
+    assert counts(app) == before  # nothing saved
     assert phone.post(circle + "/members", {"name": "Dan"})[0] == 303
     session = start_evening(phone, circle, [ids["Anne"], ids["Ben"], ids["Cat"]], "2026-11-14")
     assert phone.post(circle + f"/members/{ids['Ben']}/rename", {"name": "Benjamin"})[0] == 303
@@ -203,7 +239,7 @@ def test_members_are_added_renamed_and_merged_and_bad_names_are_said(served):
     page = phone.get(circle)[2]
     assert list(members_of(page)) == ["Ann", "Benjamin", "Cat", "Dan"]
     assert "Ann <small>(as Anne)</small> · Benjamin <small>(as Ben)</small> · Cat" in page
-    assert json.loads(phone.get(session + "/export.json")[2])["players"] == ["Anne", "Ben", "Cat"]   # as played
+    assert json.loads(phone.get(session + "/export.json")[2])["players"] == ["Anne", "Ben", "Cat"]  # as played
 
 
 def new_member_placeholder(page: str) -> str:
@@ -219,7 +255,7 @@ def test_the_new_member_field_suggests_a_name_the_circle_has_not_taken(served):
     phone = Browser(base)
     circle = new_circle(phone, members="Ann\nBen\nCat\nDan")
     taken = ["Ann", "Ben", "Cat", "Dan"]
-    for added in ("meg", "Kit", "Ned", "Sue", "Tom", "Wat"):   # in any case: "meg" is Meg
+    for added in ("meg", "Kit", "Ned", "Sue", "Tom", "Wat"):  # in any case: "meg" is Meg
         placeholder = new_member_placeholder(phone.get(circle)[2])
         assert placeholder.lower() == added.lower() and placeholder.lower() not in [n.lower() for n in taken]
         assert phone.post(circle + "/members", {"name": added})[0] == 303
@@ -233,15 +269,35 @@ def test_a_new_evening_needs_three_different_members(served):
     circle = new_circle(phone)
     ids = members_of(phone.get(circle)[2])
     before = counts(app)
-    for seats, line in (([ids["Ann"], ids["Ann"], ids["Ben"]], "Three different members, one per seat: Ann cannot sit twice."),
-                        ([ids["Ann"], "", ids["Ben"]], "Choose a member of the circle for each of the three seats."),
-                        ([ids["Ann"], 999, ids["Ben"]], "Choose a member of the circle for each of the three seats.")):
-        status, _, page = phone.post(circle + "/sessions", {"seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2],
-                                                            "rulebook": "parlett", "first_dealer": "0", "stake": ""})
+    for seats, line in (
+        ([ids["Ann"], ids["Ann"], ids["Ben"]], "Three different members, one per seat: Ann cannot sit twice."),
+        ([ids["Ann"], "", ids["Ben"]], "Choose a member of the circle for each of the three seats."),
+        ([ids["Ann"], 999, ids["Ben"]], "Choose a member of the circle for each of the three seats."),
+    ):
+        status, _, page = phone.post(
+            circle + "/sessions",
+            {
+                "seat_0": seats[0],
+                "seat_1": seats[1],
+                "seat_2": seats[2],
+                "rulebook": "parlett",
+                "first_dealer": "0",
+                "stake": "",
+            },
+        )
         assert status == 422 and problems(page) == [line]
-    status, _, page = phone.post(circle + "/sessions", {"seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"],
-                                                        "rulebook": "parlett", "first_dealer": "0", "stake": "",
-                                                        "played_on": "2026-02-30"})
+    status, _, page = phone.post(
+        circle + "/sessions",
+        {
+            "seat_0": ids["Ann"],
+            "seat_1": ids["Ben"],
+            "seat_2": ids["Cat"],
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+            "played_on": "2026-02-30",
+        },
+    )
     assert status == 422 and problems(page) == ["Enter a real date."]
     assert counts(app) == before
 
@@ -251,8 +307,17 @@ def test_an_evening_played_already_is_attached_by_its_link_or_imported(served):
     phone = Browser(base)
     circle = new_circle(phone)
     ids = members_of(phone.get(circle)[2])
-    status, headers, _ = phone.post("/sessions", {"player_0": "Ann", "player_1": "Eve", "player_2": "dan ",
-                                                  "rulebook": "parlett", "first_dealer": "0", "stake": ""})
+    status, headers, _ = phone.post(
+        "/sessions",
+        {
+            "player_0": "Ann",
+            "player_1": "Eve",
+            "player_2": "dan ",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+        },
+    )
     played = headers["Location"]
     watch = re.search(r"/w/[A-Za-z0-9_-]{24}", phone.get(played)[2]).group(0)
     status, _, page = phone.post(circle + "/attach", {"link": base + watch})
@@ -261,13 +326,18 @@ def test_an_evening_played_already_is_attached_by_its_link_or_imported(served):
     assert status == 303
     mapping = headers["Location"]
     page = phone.get(mapping)[2]
-    assert re.findall(r'<option value="([^"]+)" selected', page) == [str(ids["Ann"]), str(ids["Dan"])]  # by name, any case
+    assert re.findall(r'<option value="([^"]+)" selected', page) == [
+        str(ids["Ann"]),
+        str(ids["Dan"]),
+    ]  # by name, any case
     before = counts(app)
     status, _, page = phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": ids["Ann"], "seat_2": ids["Dan"]})
     assert status == 422 and problems(page) == ["Three different members, one per seat: Ann cannot sit twice."]
     status, _, page = phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": "new", "seat_2": "new"})
-    assert status == 422 and problems(page) == ["Dan is already a member: if they are one person, merge the two names instead."]
-    assert counts(app) == before                                      # no member made by a refused attach
+    assert status == 422 and problems(page) == [
+        "Dan is already a member: if they are one person, merge the two names instead."
+    ]
+    assert counts(app) == before  # no member made by a refused attach
     assert phone.post(mapping, {"seat_0": ids["Ann"], "seat_1": "new", "seat_2": ids["Dan"]})[0] == 303
     page = phone.get(circle)[2]
     assert list(members_of(page)) == ["Ann", "Ben", "Cat", "Dan", "Eve"] and "1 evening" in page
@@ -276,7 +346,9 @@ def test_an_evening_played_already_is_attached_by_its_link_or_imported(served):
 
     # a session file, imported into the circle
     record = dict(load_example("parlett-evening.json"), players=["Ben", "Cat", "Dan"], played_on="2026-11-21")
-    status, headers, page = phone.post(circle + "/import", files={"file": ("evening.json", json.dumps(record).encode())})
+    status, headers, page = phone.post(
+        circle + "/import", files={"file": ("evening.json", json.dumps(record).encode())}
+    )
     assert status == 303, page
     page = phone.get(headers["Location"])[2]
     assert re.findall(r'<option value="([^"]+)" selected', page) == [str(ids["Ben"]), str(ids["Cat"]), str(ids["Dan"])]
@@ -292,8 +364,17 @@ def every_post(key: str, session_id: str, member: int) -> list[tuple[str, dict]]
         (f"/c/{key}/members/{member}/rename", {"name": "Zed"}),
         (f"/c/{key}/merge", {"keep": member, "merged": member + 3}),
         (f"/c/{key}/pin", {"pin": "1234"}),
-        (f"/c/{key}/sessions", {"seat_0": member, "seat_1": member + 1, "seat_2": member + 2, "rulebook": "parlett",
-                                "first_dealer": "0", "stake": ""}),
+        (
+            f"/c/{key}/sessions",
+            {
+                "seat_0": member,
+                "seat_1": member + 1,
+                "seat_2": member + 2,
+                "rulebook": "parlett",
+                "first_dealer": "0",
+                "stake": "",
+            },
+        ),
         (f"/c/{key}/attach", {"link": f"/s/{session_id}"}),
         (f"/c/{key}/attach/{session_id}", {"seat_0": member, "seat_1": member + 1, "seat_2": member + 2}),
         (f"/c/{key}/evenings/{session_id}/detach", {}),
@@ -317,7 +398,7 @@ def test_the_members_link_can_change_nothing(served):
     member = Browser(base)
     assert member.get(f"/cw/{watch}")[0] == 200
     for path, fields in every_post(watch, session.rsplit("/", 1)[1], ids["Ann"]):
-        for link in (path, path.replace("/c/", "/cw/", 1)):    # the watch id as a manage id, and under /cw/
+        for link in (path, path.replace("/c/", "/cw/", 1)):  # the watch id as a manage id, and under /cw/
             status, _, _ = member.post(link, fields)
             assert status in (404, 405), (link, status)
     for path in ("", "/ledger", "/owed", "/stats"):
@@ -334,7 +415,9 @@ def test_a_circle_with_a_pin_changes_only_where_it_was_unlocked(served):
     circle = new_circle(phone, circle_pin="4821")
     ids = members_of(phone.get(circle)[2])
     session = start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14")
-    assert phone.post(session + "/hands", list(hand_fields(HANDS[0], 1).items(multi=True)))[0] == 303  # the same PIN: unlocked
+    assert (
+        phone.post(session + "/hands", list(hand_fields(HANDS[0], 1).items(multi=True)))[0] == 303
+    )  # the same PIN: unlocked
     stranger = Browser(base)
     page = stranger.get(circle)[2]
     assert "Unlock to change the circle" in page and 'action="' + circle + '/members"' not in page
@@ -373,7 +456,7 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     two = start_evening(phone, circle, [ids["Dan"], ids["Ben"], ids["Cat"]], "2026-11-21")
     play(phone, two, HANDS[:2])
     balances = [re.findall(r'data-seat="\d">([^<]*)<', phone.get(s)[2])[:3] for s in (one, two)]
-    assert balances == [["+52", "+3", "−55"]] * 2        # the worked evening's first two hands
+    assert balances == [["+52", "+3", "−55"]] * 2  # the worked evening's first two hands
 
     page = phone.get(circle + "/ledger")[2]
     rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page)
@@ -382,24 +465,38 @@ def test_the_ledger_owed_and_statistics_show_the_evenings(served):
     assert "Σ +6d" in page and "<svg" in page and "evening</text>" in page
     page = phone.get(circle + "/ledger?since=2026-11-20")[2]
     assert re.findall(r'<tr><th scope="row">([^<]+)</th><td class="amount">([^<]+)</td>', page) == [
-        ("Dan", "+4s 4d"), ("Ben", "+3d"), ("Cat", "−4s 7d")]
+        ("Dan", "+4s 4d"),
+        ("Ben", "+3d"),
+        ("Cat", "−4s 7d"),
+    ]
     page = phone.get(circle + "/ledger?rulebook=modern")[2]
     assert "No evenings in that choice." in page
 
     page = phone.get(circle + "/stats")[2]
-    assert re.search(r"<th scope=\"row\">Evenings</th>(.*?)</tr>", page).group(1).count(">2<") == 2   # Ben and Cat
+    assert re.search(r"<th scope=\"row\">Evenings</th>(.*?)</tr>", page).group(1).count(">2<") == 2  # Ben and Cat
     assert "Head to head" in page and "Net by phase" in page
     bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
-    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == ["Ann", "+4s 4d", "Ben", "+6d", "Cat", "−9s 2d",
-                                                                "Dan", "+4s 4d"]
+    assert re.findall(r'fill="#000">([^<]+)</text>', bars) == [
+        "Ann",
+        "+4s 4d",
+        "Ben",
+        "+6d",
+        "Cat",
+        "−9s 2d",
+        "Dan",
+        "+4s 4d",
+    ]
 
     page = phone.get(circle + "/owed")[2]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', page)]
-    assert debts == ["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov", "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
-                     "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
+    assert debts == [
+        "Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
+        "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
+        "Cat pays Ben 6d, for 14 Nov and 21 Nov",
+    ]
     # the first evening was settled at the table; the second is carried
     [(action, settle)] = forms(page, f"/owed/{one.rsplit('/', 1)[1]}/settle")
-    assert settle["paid_by"] == str(ids["Cat"])     # marked by the evening's payer, unless changed
+    assert settle["paid_by"] == str(ids["Cat"])  # marked by the evening's payer, unless changed
     status, _, _ = phone.post(action, dict(settle, paid_by=ids["Ann"], paid_on="2026-11-14"))
     assert status == 303
     page = phone.get(circle + "/owed")[2]
@@ -427,7 +524,7 @@ def test_the_season_sheet_prints_with_the_circles_archive_in_it(served):
     ids = members_of(phone.get(circle)[2])
     play(phone, start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids["Cat"]], "2026-11-14"), HANDS[:2])
     watch = re.search(r"/cw/[A-Za-z0-9_-]{24}", phone.get(circle)[2]).group(0)
-    for link, paper, width in ((circle, "", 842), (watch, "?paper=letter", 792)):   # landscape A4, Letter
+    for link, paper, width in ((circle, "", 842), (watch, "?paper=letter", 792)):  # landscape A4, Letter
         request = urllib.request.Request(base + link + "/season.pdf" + paper)
         with urllib.request.urlopen(request, timeout=60) as response:
             assert response.status == 200 and response.headers["Content-Type"] == "application/pdf"
@@ -435,7 +532,7 @@ def test_the_season_sheet_prints_with_the_circles_archive_in_it(served):
         assert round(float(reader.pages[0].mediabox.width)) == width
         text = " ".join(page.extract_text() for page in reader.pages)
         assert "Thursday Gleek" in text and "Ann" in text and "Cat pays Ann" in text
-        (name, [data]), = reader.attachments.items()
+        ((name, [data]),) = reader.attachments.items()
         assert name == "circle-thursday-gleek.json"
         assert json.loads(data) == json.loads(phone.get(circle + "/export.json")[2])
     assert phone.get(circle + "/season.pdf?paper=a3")[0] == 404
@@ -451,8 +548,15 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
 
     from scorekeeper.printing import pdf
 
-    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
-                      "SESSIONS_PER_MINUTE": 10_000, "PDF_RENDERS_PER_MINUTE": 2})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "c.db"),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+            "PDF_RENDERS_PER_MINUTE": 2,
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -464,30 +568,39 @@ def test_the_season_sheet_is_printed_by_the_sheets_renderer_within_a_devices_ren
         play(phone, evening, HANDS[:2])
         status, headers, _ = phone.open_bytes(circle + "/season.pdf")
         assert status == 200 and headers["Content-Type"] == "application/pdf"
-        assert pdf._pools.get(pdf.SEASONS) is not None   # the season sheets' renderer process was started for it
-        assert phone.open_bytes(circle + "/season.pdf")[0] == 200                 # rendered already: free
-        status, _, body = phone.open_bytes(circle + "/season.pdf?paper=letter")   # the device's second render
+        assert pdf._pools.get(pdf.SEASONS) is not None  # the season sheets' renderer process was started for it
+        assert phone.open_bytes(circle + "/season.pdf")[0] == 200  # rendered already: free
+        status, _, body = phone.open_bytes(circle + "/season.pdf?paper=letter")  # the device's second render
         assert status == 200 and round(float(PdfReader(BytesIO(body)).pages[0].mediabox.width)) == 792
-        status, headers, body = phone.open_bytes(circle + "/season.pdf?rulebook=parlett")   # a third: refused
+        status, headers, body = phone.open_bytes(circle + "/season.pdf?rulebook=parlett")  # a third: refused
         assert status == 429 and 1 <= int(headers["Retry-After"]) <= 61
         assert SHARED_COUNT.format(2) in body.decode()
-        status, _, body = phone.open_bytes(evening + "/sheet.pdf")   # the session sheets' count is the same one
+        status, _, body = phone.open_bytes(evening + "/sheet.pdf")  # the session sheets' count is the same one
         assert status == 429 and SHARED_COUNT.format(2) in body.decode()
     finally:
         server.shutdown()
         thread.join(timeout=5)
 
 
-SHARED_COUNT = ("This device asked for {} new sheets in the last minute (session, season and night sheets count together), "
-                "the most it may.")
+SHARED_COUNT = (
+    "This device asked for {} new sheets in the last minute (session, season and night sheets count together), "
+    "the most it may."
+)
 
 
 def test_a_season_sheet_refused_after_session_sheets_says_the_count_is_shared(tmp_path):
     """A device that printed two session sheets is refused the season sheet: the
     refusal says it asked for two sheets of either kind, not "two new season
     sheets" (it asked for none), and the session sheets after it say the same."""
-    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
-                      "SESSIONS_PER_MINUTE": 10_000, "PDF_RENDERS_PER_MINUTE": 2})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "c.db"),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+            "PDF_RENDERS_PER_MINUTE": 2,
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -507,8 +620,7 @@ def test_a_season_sheet_refused_after_session_sheets_says_the_count_is_shared(tm
         thread.join(timeout=5)
 
 
-@pytest.mark.parametrize("stake, shown", [("", ["+14½", "+1", "−15½"]),
-                                          ("1d", ["+1s 2¼d", "+1d", "−1s 3¼d"])])
+@pytest.mark.parametrize("stake, shown", [("", ["+14½", "+1", "−15½"]), ("1d", ["+1s 2¼d", "+1d", "−1s 3¼d"])])
 def test_the_statistics_give_an_average_to_the_nearest_half_counter(served, stake, shown):
     """Three hands of the worked evening: Ann +43, Ben +3, Cat −46, so a hand's
     average is 14⅓, 1 and −15⅓: shown, as the text and the season sheet show it,
@@ -532,9 +644,9 @@ def test_the_statistics_rate_each_member_as_openskill_does(served):
     circle = new_circle(phone)
     ids = members_of(phone.get(circle)[2])
     later = start_evening(phone, circle, [ids["Dan"], ids["Ben"], ids["Cat"]], "2026-11-21")
-    play(phone, later, HANDS[:2])       # Dan +52, Ben +3, Cat −55
+    play(phone, later, HANDS[:2])  # Dan +52, Ben +3, Cat −55
     first = start_evening(phone, circle, [ids["Cat"], ids["Ann"], ids["Ben"]], "2026-11-14")
-    play(phone, first, HANDS[:1])       # Cat +20, Ann +2, Ben −22
+    play(phone, first, HANDS[:1])  # Cat +20, Ann +2, Ben −22
     model = PlackettLuce()
     expected = {name: model.rating(name=name) for name in ("Ann", "Ben", "Cat", "Dan")}
     for table in (("Cat", "Ann", "Ben"), ("Dan", "Ben", "Cat")):
@@ -542,11 +654,12 @@ def test_the_statistics_rate_each_member_as_openskill_does(served):
         expected.update({n: after for n, (after,) in zip(table, rated)})
     page = phone.get(circle + "/stats")[2]
     ratings = re.search(r'<table class="season-ratings">.*?</table>', page, re.S).group(0)
-    rows = re.findall(r'<th scope="row">([^<]+)</th><td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>',
-                      ratings)
+    rows = re.findall(
+        r'<th scope="row">([^<]+)</th><td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>', ratings
+    )
     best_first = sorted(expected.items(), key=lambda item: -(item[1].mu - 3 * item[1].sigma))
     assert rows == [(name, f"{r.mu:.1f}", f"{r.sigma:.1f}") for name, r in best_first]
-    assert rows[0][0] == "Dan"   # won the only evening played
+    assert rows[0][0] == "Dan"  # won the only evening played
 
 
 def cells(page: str, label: str) -> list[str]:
@@ -554,8 +667,10 @@ def cells(page: str, label: str) -> list[str]:
     import html
 
     row = re.search(rf'<th scope="row">{re.escape(label)}</th>(.*?)</tr>', page, re.S).group(1)
-    return [html.unescape(re.sub(r"<[^>]+>", "", c.split("<br>")[0])).strip()   # a head-to-head cell's net
-            for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    return [
+        html.unescape(re.sub(r"<[^>]+>", "", c.split("<br>")[0])).strip()  # a head-to-head cell's net
+        for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    ]
 
 
 def test_a_season_at_three_stakes_is_added_up_in_money(served):
@@ -565,10 +680,15 @@ def test_a_season_at_three_stakes_is_added_up_in_money(served):
 
     app, base = served
     phone = Browser(base)
-    archive = {"format": "gleek-circle/1", "name": "Round two", "members": ROUND_TWO_MEMBERS,
-               "evenings": [{"members": seats, "record": record} for record, seats in round_two()]}
-    status, headers, page = phone.post("/circles/import", files={"file": ("round-two.json",
-                                                                          json.dumps(archive).encode())})
+    archive = {
+        "format": "gleek-circle/1",
+        "name": "Round two",
+        "members": ROUND_TWO_MEMBERS,
+        "evenings": [{"members": seats, "record": record} for record, seats in round_two()],
+    }
+    status, headers, page = phone.post(
+        "/circles/import", files={"file": ("round-two.json", json.dumps(archive).encode())}
+    )
     assert status == 303, page
     circle = headers["Location"]
 
@@ -584,7 +704,7 @@ def test_a_season_at_three_stakes_is_added_up_in_money(served):
     # Zoë's best hand is 22½ counters at 1d, not 32 at ¼d (8d)
     assert cells(page, "Best hand")[0] == "+1s 10½d" and cells(page, "Worst hand")[0] == "−3s 9d"
     assert cells(page, "Average a hand")[0] == "−2¾d"
-    assert cells(page, "Zoë")[1:] == ["+1s 7¾d", "+10¾d", "−3s 8½d", "−2s 11½d"]   # head to head, in pence
+    assert cells(page, "Zoë")[1:] == ["+1s 7¾d", "+10¾d", "−3s 8½d", "−2s 11½d"]  # head to head, in pence
     bars = re.search(r'<svg[^>]*class="balance-chart bars".*?</svg>', page, re.S).group(0)
     assert re.findall(r'fill="#000">([^<]+)</text>', bars)[:2] == ["Zoë", "−2s 0¾d"]
     assert "in counters" not in page
@@ -600,12 +720,22 @@ def test_a_new_evening_reads_the_new_session_options_and_a_bad_one_saves_nothing
     for field in ('name="opt_cotton1674_towser"', 'name="confirm"', 'name="scorer"', 'name="pin"'):
         assert re.search(r'<form method="post" action="[^"]*/sessions".*' + field, page, re.S), field
     ids = members_of(page)
-    seats = {"seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"], "rulebook": "wits1671",
-             "first_dealer": "1", "stake": "", "opt_wits1671_tiddy": "off", "confirm": "on", "scorer": "2"}
+    seats = {
+        "seat_0": ids["Ann"],
+        "seat_1": ids["Ben"],
+        "seat_2": ids["Cat"],
+        "rulebook": "wits1671",
+        "first_dealer": "1",
+        "stake": "",
+        "opt_wits1671_tiddy": "off",
+        "confirm": "on",
+        "scorer": "2",
+    }
     status, _, page = phone.post(circle + "/sessions", dict(seats, pin="12"))
     assert status == 422 and problems(page) == ["A PIN is 4 to 8 digits (or leave it empty)."]
-    assert 'value="off" checked' in re.search(r'<div class="chips[^"]*" [^>]*label-opt_wits1671_tiddy.*?</div>',
-                                              page, re.S).group(0)   # what was chosen is kept
+    assert 'value="off" checked' in re.search(
+        r'<div class="chips[^"]*" [^>]*label-opt_wits1671_tiddy.*?</div>', page, re.S
+    ).group(0)  # what was chosen is kept
     sessions = sqlite3.connect(app.config["DATABASE"]).execute("select count(*) from sessions").fetchone()[0]
     assert sessions == 0
     status, headers, _ = phone.post(circle + "/sessions", dict(seats, pin="8642"))
@@ -615,7 +745,7 @@ def test_a_new_evening_reads_the_new_session_options_and_a_bad_one_saves_nothing
     # its own PIN, typed here, not the circle's
     from werkzeug.security import check_password_hash
 
-    pin_hash, = sqlite3.connect(app.config["DATABASE"]).execute("select pin_hash from sessions").fetchone()
+    (pin_hash,) = sqlite3.connect(app.config["DATABASE"]).execute("select pin_hash from sessions").fetchone()
     assert check_password_hash(pin_hash, "8642") and not check_password_hash(pin_hash, "1357")
 
 
@@ -631,22 +761,30 @@ def test_the_season_sheet_spells_each_running_total_as_the_ledger_page_does(serv
 
     app, base = served
     phone = Browser(base)
-    archive = {"format": "gleek-circle/1", "name": "Round two", "members": ROUND_TWO_MEMBERS,
-               "evenings": [{"members": seats, "record": record} for record, seats in round_two()]}
-    status, headers, page = phone.post("/circles/import", files={"file": ("round-two.json",
-                                                                          json.dumps(archive).encode())})
+    archive = {
+        "format": "gleek-circle/1",
+        "name": "Round two",
+        "members": ROUND_TWO_MEMBERS,
+        "evenings": [{"members": seats, "record": record} for record, seats in round_two()],
+    }
+    status, headers, page = phone.post(
+        "/circles/import", files={"file": ("round-two.json", json.dumps(archive).encode())}
+    )
     assert status == 303, page
     circle = headers["Location"]
     page = phone.get(circle + "/ledger")[2]
     running = re.findall(r"Σ ([^<]+)<", page)
-    assert "−2s 0¾d" in running and "+10¾d" in running   # Zoë's, in pence as the page says them
+    assert "−2s 0¾d" in running and "+10¾d" in running  # Zoë's, in pence as the page says them
     status, _, body = phone.open_bytes(circle + "/season.pdf")
     assert status == 200
-    drawn = []   # the ledger's lines, drawn into the PDF in a font of their own (printing/ledger_pdf.py)
+    drawn = []  # the ledger's lines, drawn into the PDF in a font of their own (printing/ledger_pdf.py)
     for pdf_page in PdfReader(BytesIO(body)).pages:
-        pdf_page.extract_text(visitor_text=lambda text, cm, tm, font, size: drawn.append(text) if font is not None
-                              and font.get("/BaseFont") == "/LEDGER+DejaVuSansMono" else None)
+        pdf_page.extract_text(
+            visitor_text=lambda text, cm, tm, font, size: (
+                drawn.append(text) if font is not None and font.get("/BaseFont") == "/LEDGER+DejaVuSansMono" else None
+            )
+        )
     ledger = "".join(drawn)
     assert "2026-12-18 wits1671" in ledger
     assert [amount for amount in running if amount not in ledger] == []
-    assert re.findall(r"(?<!\d)-\d|\d\.\d+d", ledger) == []   # no ASCII minus, no decimal pence
+    assert re.findall(r"(?<!\d)-\d|\d\.\d+d", ledger) == []  # no ASCII minus, no decimal pence

@@ -31,25 +31,52 @@ BOOK = BOOKS["cotton1674"]
 # Hand 1: Ann deals, Ben is eldest, Cat middle; Ben holds Towser, Cat Tumbler; Cat buys at
 # 13 (the odd penny to Ben, eldest); Ben and Cat pass the ruff and Ann doubles it; Cat
 # declares a gleek of Kings and forfeits a false gleek of Aces he had laid out.
-HAND_1 = {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None, "towser": 1, "tumbler": 2,
-          "auction": {"buyer": 2, "price": 13}, "ruff": None,
-          "sets": [[], [], ["gleek:K"]], "forfeits": [[], [], ["gleek:A"]],
-          "tricks": [4, 4, 4], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0}}
+HAND_1 = {
+    "dealer": 0,
+    "trump": "hearts",
+    "turned_up": "9",
+    "tiddy": None,
+    "towser": 1,
+    "tumbler": 2,
+    "auction": {"buyer": 2, "price": 13},
+    "ruff": None,
+    "sets": [[], [], ["gleek:K"]],
+    "forfeits": [[], [], ["gleek:A"]],
+    "tricks": [4, 4, 4],
+    "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+}
 # Hand 2, played for double: Ben deals, Cat (eldest) buys at 12, Ann holds Tiddy; all
 # three pass the ruff and Ben's is best: 1 from each, doubled.
-HAND_2 = {"dealer": 1, "trump": "spades", "turned_up": "7", "tiddy": 0, "towser": None, "tumbler": None,
-          "auction": {"buyer": 2, "price": 12},
-          "ruff": {"winner": 1, "paid": [2, 0, 2], "calls": [[2, "pass"], [0, "pass"], [1, "pass"]]},
-          "sets": [[], [], []], "tricks": [4, 4, 4], "honours": {"A": 1, "K": 2, "Q": 0, "J": 1}}
+HAND_2 = {
+    "dealer": 1,
+    "trump": "spades",
+    "turned_up": "7",
+    "tiddy": 0,
+    "towser": None,
+    "tumbler": None,
+    "auction": {"buyer": 2, "price": 12},
+    "ruff": {"winner": 1, "paid": [2, 0, 2], "calls": [[2, "pass"], [0, "pass"], [1, "pass"]]},
+    "sets": [[], [], []],
+    "tricks": [4, 4, 4],
+    "honours": {"A": 1, "K": 2, "Q": 0, "J": 1},
+}
 # By hand, phase by phase (Ann, Ben, Cat):
-PHASES_1 = {"tiddy": [0, 0, 0],
-            "towser": [F(-11, 2), 2, F(7, 2)],   # Towser 2½ from each to Ben, Tumbler 3 from each to Cat
-            "auction": [6, 7, -13],              # 13: 6 to the dealer, 7 to Ben (eldest: the odd penny)
-            "ruff": [0, 0, 0],                   # doubled: nothing now
-            "sets": [5, 5, -10],                 # gleek of Kings 3 from each; false gleek of Aces 8 to each
-            "tricks": [14, -7, -7]}              # 12 + Tib 15 + Tom 9 = 36, 15, 15 against 22
-PHASES_2 = {"tiddy": [4, -2, -2], "towser": [0, 0, 0], "auction": [6, 6, -12], "ruff": [-2, 4, -2],
-            "sets": [0, 0, 0], "tricks": [-7, 14, -7]}
+PHASES_1 = {
+    "tiddy": [0, 0, 0],
+    "towser": [F(-11, 2), 2, F(7, 2)],  # Towser 2½ from each to Ben, Tumbler 3 from each to Cat
+    "auction": [6, 7, -13],  # 13: 6 to the dealer, 7 to Ben (eldest: the odd penny)
+    "ruff": [0, 0, 0],  # doubled: nothing now
+    "sets": [5, 5, -10],  # gleek of Kings 3 from each; false gleek of Aces 8 to each
+    "tricks": [14, -7, -7],
+}  # 12 + Tib 15 + Tom 9 = 36, 15, 15 against 22
+PHASES_2 = {
+    "tiddy": [4, -2, -2],
+    "towser": [0, 0, 0],
+    "auction": [6, 6, -12],
+    "ruff": [-2, 4, -2],
+    "sets": [0, 0, 0],
+    "tricks": [-7, 14, -7],
+}
 BALANCES = [F(41, 2), 29, F(-99, 2)]
 
 
@@ -99,8 +126,15 @@ class Phone:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cotton")
-    app = create_app({"DATABASE": str(folder / "gleek.db"), "SECRET_KEY": "cotton", "TESTING": True,
-                      "BACKUP_DIR": str(folder / "backups"), "SESSIONS_PER_MINUTE": 100_000})
+    app = create_app(
+        {
+            "DATABASE": str(folder / "gleek.db"),
+            "SECRET_KEY": "cotton",
+            "TESTING": True,
+            "BACKUP_DIR": str(folder / "backups"),
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    )
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -121,8 +155,15 @@ def text(page: str) -> str:
 
 
 def new_cotton_session(phone: Phone, **options) -> str:
-    fields = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "cotton1674",
-              "first_dealer": "0", "stake": "", **{f"opt_{k}": v for k, v in options.items()}}
+    fields = {
+        "player_0": "Ann",
+        "player_1": "Ben",
+        "player_2": "Cat",
+        "rulebook": "cotton1674",
+        "first_dealer": "0",
+        "stake": "",
+        **{f"opt_{k}": v for k, v in options.items()},
+    }
     status, location, body = phone.post("/sessions", fields)
     assert status == 303, body
     return location
@@ -147,8 +188,10 @@ def save(phone: Phone, url: str, hand: dict) -> tuple[int, str]:
 
 def pad_calls(page: str, name: str) -> list[tuple[str, str]]:
     """The call pad's buttons: (the call posted, its words)."""
-    return [(value, words.strip()) for value, words in
-            re.findall(name.join((r'name="', r'" value=\'(\[[^\']+\])\'[^>]*>([^<]*)<')), page)]
+    return [
+        (value, words.strip())
+        for value, words in re.findall(name.join((r'name="', r'" value=\'(\[[^\']+\])\'[^>]*>([^<]*)<')), page)
+    ]
 
 
 def checked(page: str, name: str) -> list[str]:
@@ -169,6 +212,7 @@ def counters(shown: str) -> Fraction:
 
 
 # ------------------------------------------------------------ the hand form
+
 
 def test_the_hand_form_asks_what_cottons_book_asks(phone):
     url = new_cotton_session(phone)
@@ -200,16 +244,20 @@ def test_towser_and_tumbler_are_not_asked_when_the_table_plays_without_them(phon
 def test_the_stock_pad_bids_from_12_by_ones_and_the_dealer_may_double_the_ruff(phone):
     url = new_cotton_session(phone)
     start = {"dealer": "0", "trump": "hearts", "turned_up": "9"}
-    assert pad_calls(tap(phone, url, start), "bid") == [("[1, 12]", "Bid 12")]   # eldest must bid: no pass
+    assert pad_calls(tap(phone, url, start), "bid") == [("[1, 12]", "Bid 12")]  # eldest must bid: no pass
     after_12 = pad_calls(tap(phone, url, dict(start, bids="[]", bid="[1, 12]")), "bid")
     assert after_12 == [("[2, 13]", "Bid 13"), ('[2, "pass"]', "Pass")]
     after_13 = pad_calls(tap(phone, url, dict(start, bids="[[1, 12]]", bid="[2, 13]")), "bid")
     assert after_13 == [("[0, 14]", "Bid 14"), ('[0, "pass"]', "Pass")]
 
-    two_passes = pad_calls(tap(phone, url, dict(start, ruff_calls='[[1, "pass"]]', ruff_call='[2, "pass"]')),
-                           "ruff_call")
-    assert two_passes == [('[0, "vie"]', "Vie 4"), ('[0, "pass"]', "Pass"),
-                          ('[0, "double"]', "Double it (played for at the next deal)")]
+    two_passes = pad_calls(
+        tap(phone, url, dict(start, ruff_calls='[[1, "pass"]]', ruff_call='[2, "pass"]')), "ruff_call"
+    )
+    assert two_passes == [
+        ('[0, "vie"]', "Vie 4"),
+        ('[0, "pass"]', "Pass"),
+        ('[0, "double"]', "Double it (played for at the next deal)"),
+    ]
     doubled = text(tap(phone, url, dict(start, ruff_calls='[[1, "pass"], [2, "pass"]]', ruff_call='[0, "double"]')))
     assert "Ann doubled the ruff: it is played for at the next deal." in doubled
 
@@ -221,12 +269,26 @@ def test_the_buyer_marks_a_forfeit_with_its_price(phone):
     assert "Cat called a set laid out in the stock — caught" in words
     assert "gleek of Aces — 8 to each" in words and "mournival of Kings — 12 to each" in words
     assert 'name="forfeits_2"' in page and 'name="forfeits_0"' not in page and 'name="forfeits_1"' not in page
-    marked = text(tap(phone, url, {"dealer": "0", "trump": "hearts", "turned_up": "9", "buyer": "2", "price": "13",
-                                   "sets": "none", "forfeits_2": "gleek:A"}))
+    marked = text(
+        tap(
+            phone,
+            url,
+            {
+                "dealer": "0",
+                "trump": "hearts",
+                "turned_up": "9",
+                "buyer": "2",
+                "price": "13",
+                "sets": "none",
+                "forfeits_2": "gleek:A",
+            },
+        )
+    )
     assert "Sets +8 +8 −16" in marked
 
 
 # ------------------------------------------------------------ an evening
+
 
 def test_a_cotton_evening_in_the_periods_terms_on_every_page(phone):
     url = new_cotton_session(phone)
@@ -235,7 +297,7 @@ def test_a_cotton_evening_in_the_periods_terms_on_every_page(phone):
     # the doubled ruff is played for at the next deal: the pad and the table say so
     assert "Ruff played for double (×2)" in text(phone.get(url))
     assert "Ruff played for double (×2)" in text(tap(phone, url, {"dealer": "1", "trump": "spades"}))
-    single = dict(HAND_2, ruff={"winner": 1, "paid": [1, 0, 1]})   # as if not doubled
+    single = dict(HAND_2, ruff={"winner": 1, "paid": [1, 0, 1]})  # as if not doubled
     status, refused = save(phone, url, single)
     assert status == 422 and "this ruff is played for double (×2): a loser pays 2 (nothing to say)" in text(refused)
 
@@ -250,9 +312,13 @@ def test_a_cotton_evening_in_the_periods_terms_on_every_page(phone):
     assert amounts(table) == BALANCES
 
     detail = text(phone.get(url + "/hands/1"))
-    for said in ("Towser (5♥) held by Ben: 2½ from each.", "Tumbler (6♥) held by Cat: 3 from each.",
-                 "the odd penny to Ben, eldest", "Ann doubled the ruff",
-                 "Cat forfeits a false gleek of Aces: 8 to each"):
+    for said in (
+        "Towser (5♥) held by Ben: 2½ from each.",
+        "Tumbler (6♥) held by Cat: 3 from each.",
+        "the odd penny to Ben, eldest",
+        "Ann doubled the ruff",
+        "Cat forfeits a false gleek of Aces: 8 to each",
+    ):
         assert said in detail, said
     assert "Played for double (×2): the ruff was doubled at the deal before." in text(phone.get(url + "/hands/2"))
 
@@ -260,8 +326,12 @@ def test_a_cotton_evening_in_the_periods_terms_on_every_page(phone):
     pdf = phone.get_bytes(url + "/sheet.pdf")
     printed = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
     for words in (sheet, printed):
-        for said in ("Towser: Ben", "Tumbler: Cat", "Ann doubled the ruff",
-                     "Cat forfeits a false gleek of Aces: 8 to each"):
+        for said in (
+            "Towser: Ben",
+            "Tumbler: Cat",
+            "Ann doubled the ruff",
+            "Cat forfeits a false gleek of Aces: 8 to each",
+        ):
             assert said in words, said
     settle_up = text(phone.get(url + "/settle"))
     assert "Cat pays Ann 20½" in settle_up and "Cat pays Ben 29" in settle_up

@@ -48,7 +48,7 @@ assert all(h["ruff"] is not None for h in HANDS)
 MIN_KILLS = 20
 MAX_KILLS = 25
 TIME_BUDGET = 60.0  # seconds for the kill loop
-CEILING = 300.0     # seconds at most, to reach MIN_KILLS on a machine busy with other work
+CEILING = 300.0  # seconds at most, to reach MIN_KILLS on a machine busy with other work
 
 
 def free_port() -> int:
@@ -94,7 +94,7 @@ def _threads_alive(pid: int) -> bool:
 def test_a_process_counts_as_running_while_any_thread_is(tmp_path):
     """The leader of this test's own process is alive, and so is the process."""
     assert _threads_alive(os.getpid())
-    assert not _threads_alive(2 ** 22 + 7)   # no such process
+    assert not _threads_alive(2**22 + 7)  # no such process
 
 
 class Server:
@@ -119,7 +119,12 @@ class Server:
         log = open(self.folder / "server.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
         log.close()
         self.starts += 1
         deadline = time.monotonic() + timeout
@@ -163,16 +168,17 @@ def server(tmp_path):
 
 # ------------------------------------------------- the client (web_helpers.apply_change models what was acknowledged)
 
+
 class Client:
     """One table saving as fast as it can; knows exactly what the server acknowledged."""
 
     def __init__(self, server: Server, rng: random.Random):
         self.server, self.rng = server, rng
-        self.sessions: dict[str, list] = {}   # id -> acknowledged hands
+        self.sessions: dict[str, list] = {}  # id -> acknowledged hands
         self.versions: dict[str, int] = {}
         self.current: str | None = None
-        self.inflight = None                  # (session id or None, op) sent, no answer yet
-        self.orphans: set[str] = set()        # created, killed before the answer: stored, never ours
+        self.inflight = None  # (session id or None, op) sent, no answer yet
+        self.orphans: set[str] = set()  # created, killed before the answer: stored, never ours
         self.counter = 0
         self.acked = 0
         self.unexpected = []
@@ -181,9 +187,18 @@ class Client:
         try:
             if self.current is None or len(self.sessions[self.current]) > 150:
                 self.inflight = (None, ("create", None))
-                status, headers, _ = self.server.request("POST", "/sessions", [
-                    ("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"),
-                    ("rulebook", "parlett"), ("first_dealer", "0"), ("stake", "")])
+                status, headers, _ = self.server.request(
+                    "POST",
+                    "/sessions",
+                    [
+                        ("player_0", "Ann"),
+                        ("player_1", "Ben"),
+                        ("player_2", "Cat"),
+                        ("rulebook", "parlett"),
+                        ("first_dealer", "0"),
+                        ("stake", ""),
+                    ],
+                )
                 if status != 303:
                     self.unexpected.append(("create", status))
                     return
@@ -212,8 +227,14 @@ class Client:
                 location = headers.get("Location", "")
                 if status != 303:
                     text = body.decode(errors="replace")
-                    self.unexpected.append((op[0], status, location, re.findall(
-                        r'class="(?:problem|message|todo-note)"[^>]*>([^<]*)<', text) or text[-800:]))
+                    self.unexpected.append(
+                        (
+                            op[0],
+                            status,
+                            location,
+                            re.findall(r'class="(?:problem|message|todo-note)"[^>]*>([^<]*)<', text) or text[-800:],
+                        )
+                    )
                     return
                 self.sessions[sid] = apply_change(op, hands)
                 self.versions[sid] += 1
@@ -224,6 +245,7 @@ class Client:
 
 
 # ---------------------------------------------------------------- checks
+
 
 def stored_hands(conn, sid) -> list:
     rows = conn.execute("select number, data from hands where session_id = ? order by number", [sid]).fetchall()
@@ -242,7 +264,7 @@ def check_database(server: Server, client: Client) -> dict:
         extra = stored_ids - known - client.orphans
         in_flight_sid, op = client.inflight if client.inflight else (None, None)
         if op and op[0] == "create":
-            assert len(extra) <= 1, extra       # created but not acknowledged: allowed, once
+            assert len(extra) <= 1, extra  # created but not acknowledged: allowed, once
         else:
             assert not extra, extra
         assert known <= stored_ids, known - stored_ids
@@ -251,22 +273,30 @@ def check_database(server: Server, client: Client) -> dict:
             hands = stored_hands(conn, sid)
             acked = client.sessions[sid]
             if sid == in_flight_sid and hands != acked:
-                assert hands == apply_change(op, acked), f"{sid}: neither the acknowledged state nor it plus the change in flight"
+                assert hands == apply_change(op, acked), (
+                    f"{sid}: neither the acknowledged state nor it plus the change in flight"
+                )
                 outcome = {"sid": sid, "committed": True}
             else:
                 assert hands == acked, f"{sid}: stored hands differ from the acknowledged ones"
-            version, = conn.execute("select version from sessions where id = ?", [sid]).fetchone()
-            players = json.dumps([name for (name,) in conn.execute(
-                "select name from seats where session_id = ? order by seat", [sid])])
+            (version,) = conn.execute("select version from sessions where id = ?", [sid]).fetchone()
+            players = json.dumps(
+                [name for (name,) in conn.execute("select name from seats where session_id = ? order by seat", [sid])]
+            )
             history = conn.execute("select count(*), max(version) from history where session_id = ?", [sid]).fetchone()
             assert history == (version, version), (sid, version, history)
-            record = {"format": "gleek-session/1", "rulebook": "parlett", "options": {},
-                      "players": json.loads(players), "hands": hands}
+            record = {
+                "format": "gleek-session/1",
+                "rulebook": "parlett",
+                "options": {},
+                "players": json.loads(players),
+                "hands": hands,
+            }
             assert validate(record) == []
-        for sid in extra:   # a session whose creation was in flight: whole, empty, version 1
+        for sid in extra:  # a session whose creation was in flight: whole, empty, version 1
             assert stored_hands(conn, sid) == []
             assert conn.execute("select version from sessions where id = ?", [sid]).fetchone() == (1,)
-        client.orphans |= extra   # checked once; a later round's own in-flight create is told from them
+        client.orphans |= extra  # checked once; a later round's own in-flight create is told from them
         return outcome
     finally:
         conn.close()
@@ -280,8 +310,9 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
     server.start()
     # at least MIN_KILLS however slow a loaded machine restarts the server (up to a
     # ceiling), then more while the time budget lasts
-    while kills < MAX_KILLS and (time.monotonic() - started < TIME_BUDGET
-                                 or (kills < MIN_KILLS and time.monotonic() - started < CEILING)):
+    while kills < MAX_KILLS and (
+        time.monotonic() - started < TIME_BUDGET or (kills < MIN_KILLS and time.monotonic() - started < CEILING)
+    ):
         stop = threading.Event()
         worker = threading.Thread(target=client.run, args=(stop,), daemon=True)
         worker.start()
@@ -302,7 +333,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
             else:
                 lost_in_flight += 1
             if op[0] == "create":
-                client.current = None   # start afresh: an unacknowledged session is not ours
+                client.current = None  # start afresh: an unacknowledged session is not ours
             client.inflight = None
 
         server.start()
@@ -320,21 +351,34 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(server):
             client.versions[sid] = conn.execute("select version from sessions where id = ?", [sid]).fetchone()[0]
             conn.close()
     server.kill()
-    print(f"\ncrash: {kills} kills in {time.monotonic() - started:.1f} s, {client.acked} acknowledged writes, "
-          f"{committed_in_flight} in-flight writes committed, {lost_in_flight} lost (never acknowledged), "
-          f"{len(client.sessions)} sessions")
+    print(
+        f"\ncrash: {kills} kills in {time.monotonic() - started:.1f} s, {client.acked} acknowledged writes, "
+        f"{committed_in_flight} in-flight writes committed, {lost_in_flight} lost (never acknowledged), "
+        f"{len(client.sessions)} sessions"
+    )
     assert kills >= MIN_KILLS
-    assert client.acked >= kills          # the client really was saving between kills
-    assert committed_in_flight + lost_in_flight >= kills // 2   # most kills landed mid-request
+    assert client.acked >= kills  # the client really was saving between kills
+    assert committed_in_flight + lost_in_flight >= kills // 2  # most kills landed mid-request
 
 
 # ---------------------------------------------------------------- found while here (real HTTP only)
 
+
 def test_export_of_a_title_beyond_latin1_over_the_real_server(server):
     server.start()
-    status, headers, _ = server.request("POST", "/sessions", [
-        ("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"), ("rulebook", "parlett"),
-        ("first_dealer", "0"), ("stake", ""), ("title", "♠ Thursday")])
+    status, headers, _ = server.request(
+        "POST",
+        "/sessions",
+        [
+            ("player_0", "Ann"),
+            ("player_1", "Ben"),
+            ("player_2", "Cat"),
+            ("rulebook", "parlett"),
+            ("first_dealer", "0"),
+            ("stake", ""),
+            ("title", "♠ Thursday"),
+        ],
+    )
     assert status == 303
     sid = headers["Location"].rsplit("/", 1)[1]
     status, _, body = server.request("GET", f"/s/{sid}/export.json")

@@ -29,8 +29,8 @@ from support.front import HttpsFront, have_caddy
 pytestmark = pytest.mark.skipif(not have_caddy(), reason="caddy and certutil are needed (make test installs them)")
 
 HOSTILE = "127.0.0.2"
-SLOW_UPLOADS = 60          # from one client: the app may take 12 at once in each of its 2 processes
-ANSWER_BUDGET = 8.0        # seconds for the refusals to come (they come as soon as the headers are in)
+SLOW_UPLOADS = 60  # from one client: the app may take 12 at once in each of its 2 processes
+ANSWER_BUDGET = 8.0  # seconds for the refusals to come (they come as soon as the headers are in)
 
 
 def tls_connection(front: HttpsFront, source: str = HOSTILE) -> ssl.SSLSocket:
@@ -40,8 +40,10 @@ def tls_connection(front: HttpsFront, source: str = HOSTILE) -> ssl.SSLSocket:
 
 def upload_head(front: HttpsFront, length: int = 1_000_000) -> bytes:
     """An import's head, as a phone's browser sends it, the body still to come."""
-    return (f"POST /import HTTP/1.1\r\nHost: localhost:{front.port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length}\r\n\r\n").encode()
+    return (
+        f"POST /import HTTP/1.1\r\nHost: localhost:{front.port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n"
+    ).encode()
 
 
 def read_so_far(s: ssl.SSLSocket) -> bytes | None:
@@ -87,13 +89,17 @@ def test_slow_uploads_through_the_front_are_capped_per_client(tmp_path):
                     continue
                 try:
                     s.settimeout(5)
-                    s.sendall(b" ")   # a byte of the body now and then: the upload trickles on
+                    s.sendall(b" ")  # a byte of the body now and then: the upload trickles on
                 except OSError:
                     answers[n] = b""
         held = SLOW_UPLOADS - len(answers)
-        status, headers, _ = front.request("POST", "/import", body=json.dumps(load_example("parlett-evening.json")),
-                                           headers={"Content-Type": "application/json"})
-        assert status == 303, status                          # another client is not held up by them
+        status, headers, _ = front.request(
+            "POST",
+            "/import",
+            body=json.dumps(load_example("parlett-evening.json")),
+            headers={"Content-Type": "application/json"},
+        )
+        assert status == 303, status  # another client is not held up by them
     finally:
         for s in slow:
             s.close()
@@ -116,7 +122,7 @@ def test_a_slow_request_through_the_front_has_the_doors_deadlines(tmp_path):
     trickles = {"headers": (tls_connection(front), head), "body": (tls_connection(front), head + b" " * 1000)}
     closed_at: dict[str, float] = {}
     try:
-        trickles["body"][0].sendall(head)   # its head at once, its body a byte at a time
+        trickles["body"][0].sendall(head)  # its head at once, its body a byte at a time
         sent = {"headers": 0, "body": len(head)}
         started = time.monotonic()
         while time.monotonic() - started < 8.0 and len(closed_at) < len(trickles):
@@ -128,7 +134,7 @@ def test_a_slow_request_through_the_front_has_the_doors_deadlines(tmp_path):
                     continue
                 try:
                     s.settimeout(5)
-                    s.sendall(data[sent[name]:sent[name] + 1])   # a byte every 0.2 s: never idle
+                    s.sendall(data[sent[name] : sent[name] + 1])  # a byte every 0.2 s: never idle
                     sent[name] += 1
                 except OSError:
                     closed_at[name] = time.monotonic() - started
@@ -137,7 +143,7 @@ def test_a_slow_request_through_the_front_has_the_doors_deadlines(tmp_path):
         for s, _ in trickles.values():
             s.close()
         front.stop()
-    assert closed_at.get("headers", 99) < 1.5 + 1.5, closed_at   # the headers' deadline, and some slack
+    assert closed_at.get("headers", 99) < 1.5 + 1.5, closed_at  # the headers' deadline, and some slack
     assert closed_at.get("body", 99) < 3 + 1.5, closed_at
 
 
@@ -149,12 +155,14 @@ def test_behind_the_front_an_address_told_to_wait_has_its_uploads_refused_before
     front = HttpsFront(tmp_path, config="SESSIONS_PER_MINUTE = 2\nCLEANUP_INTERVAL = 0.25\n").start()
     try:
         answers = []
-        for _ in range(3):                                    # two refused tries, then the app's 429
+        for _ in range(3):  # two refused tries, then the app's 429
             with tls_connection(front) as s:
-                body = b"--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.json\"\r\n\r\n{\r\n--x--\r\n"
-                s.sendall(f"POST /circles/import HTTP/1.1\r\nHost: localhost:{front.port}\r\nConnection: close\r\n"
-                          f"Content-Type: multipart/form-data; boundary=x\r\nContent-Length: {len(body)}\r\n\r\n"
-                          .encode() + body)
+                body = b'--x\r\nContent-Disposition: form-data; name="file"; filename="a.json"\r\n\r\n{\r\n--x--\r\n'
+                s.sendall(
+                    f"POST /circles/import HTTP/1.1\r\nHost: localhost:{front.port}\r\nConnection: close\r\n"
+                    f"Content-Type: multipart/form-data; boundary=x\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                    + body
+                )
                 s.settimeout(10)
                 answers.append(s.recv(65536).split(b"\r\n", 1)[0])
         assert answers == [b"HTTP/1.1 422 Unprocessable Entity"] * 2 + [b"HTTP/1.1 429 Too Many Requests"]
@@ -163,13 +171,17 @@ def test_behind_the_front_an_address_told_to_wait_has_its_uploads_refused_before
             got, deadline = None, time.monotonic() + ANSWER_BUDGET
             while time.monotonic() < deadline and not got:
                 s.settimeout(5)
-                s.sendall(b" ")                               # the body trickles on, 0.1 MB of 1 MB sent
+                s.sendall(b" ")  # the body trickles on, 0.1 MB of 1 MB sent
                 time.sleep(0.25)
                 got = read_so_far(s)
         assert got and got.startswith(b"HTTP/1.1 429 "), got
         assert b"Too many new sessions from this address." in got
-        status, _, _ = front.request("POST", "/import", body=json.dumps(load_example("parlett-evening.json")),
-                                     headers={"Content-Type": "application/json"})
-        assert status == 303                                  # a phone at another address is not held up
+        status, _, _ = front.request(
+            "POST",
+            "/import",
+            body=json.dumps(load_example("parlett-evening.json")),
+            headers={"Content-Type": "application/json"},
+        )
+        assert status == 303  # a phone at another address is not held up
     finally:
         front.stop()

@@ -25,7 +25,9 @@ def test_a_server_that_cannot_have_its_port_leaves_the_running_ones_folder(tmp_p
         held.bind(("127.0.0.1", 0))
         held.listen()
         with pytest.raises(OSError):
-            serve.main(["--host", "127.0.0.1", "--port", str(held.getsockname()[1]), "--front", "https://localhost:8443"])
+            serve.main(
+                ["--host", "127.0.0.1", "--port", str(held.getsockname()[1]), "--front", "https://localhost:8443"]
+            )
         assert folder.is_dir()
     finally:
         held.close()

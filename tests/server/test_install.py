@@ -31,14 +31,28 @@ print("served")
 
 def test_a_plain_pip_install_serves_the_app(tmp_path):
     target = tmp_path / "site"
-    built = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
-                            str(ROOT)], capture_output=True, text=True, timeout=300)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert built.returncode == 0, built.stderr[-2000:]
     assert (target / "scorekeeper" / "templates" / "fields" / "seat.html").is_file()
     assert (target / "scorekeeper" / "static" / "vendor" / "htmx-2.0.11.min.js").is_file()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(target)  # the installed copy, not the checkout
-    run = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r})\n"
-                          + CHECK.format(target=str(target))],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(target)!r})\n" + CHECK.format(target=str(target)),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0 and "served" in run.stdout, run.stderr[-3000:]

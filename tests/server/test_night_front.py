@@ -49,9 +49,22 @@ def key_in(part: bytes) -> str:
 
 def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https):
     origin = {"Origin": https.url, **FORM}
-    status, headers, _ = https.request("POST", "/nights", urlencode({
-        "name": "Friday club", "players": "Ann\nBen\nCat\nDan\nEve\nFay", "rounds": "2", "rulebook": "parlett",
-        "stake": "1d", "played_on": "2026-12-04", "rank_by": "placings"}).encode(), origin)
+    status, headers, _ = https.request(
+        "POST",
+        "/nights",
+        urlencode(
+            {
+                "name": "Friday club",
+                "players": "Ann\nBen\nCat\nDan\nEve\nFay",
+                "rounds": "2",
+                "rulebook": "parlett",
+                "stake": "1d",
+                "played_on": "2026-12-04",
+                "rank_by": "placings",
+            }
+        ).encode(),
+        origin,
+    )
     assert status == 303
     organizer, jar = headers["Location"], {"Cookie": headers["Set-Cookie"].split(";", 1)[0]}
     status, _, _ = https.request("POST", organizer + "/rounds", urlencode({"round": "1"}).encode(), {**origin, **jar})
@@ -68,12 +81,13 @@ def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https
     status, server, shown = answered_by_the_front(lambda: poll("0"))
     assert (status, server) == (200, "front") and b"Round 1 of 2" in shown and b' screen"' in shown
     key = key_in(shown)
-    assert poll(key) == (204, "front", b"")   # unchanged: Caddy answers, the app never sees it
+    assert poll(key) == (204, "front", b"")  # unchanged: Caddy answers, the app never sees it
     assert poll(key, screen=False) == (204, "front", b"")
     status, server, standings = poll("0", screen=False)
     assert (status, server) == (200, "front") and b' screen"' not in standings and key_in(standings) == key
-    status, headers, squeezed = https.request("GET", f"/n/{watch}/screen/live?v=0",
-                                              headers={**HX, "Accept-Encoding": "br"})
+    status, headers, squeezed = https.request(
+        "GET", f"/n/{watch}/screen/live?v=0", headers={**HX, "Accept-Encoding": "br"}
+    )
     assert headers["X-Answered-By"] == "front" and headers["Content-Encoding"] == "br"
     assert brotli.decompress(squeezed) == shown
     assert headers["Content-Security-Policy"].startswith("default-src 'self'")
@@ -83,13 +97,14 @@ def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https
     assert https.request("GET", f"/n/{watch}/screen", headers=HX)[1].get("X-Answered-By") is None
 
     hand = load_example("parlett-evening.json")["hands"][0]
-    status, _, _ = https.request("POST", f"/s/{table}/hands", urlencode(list(hand_fields(hand, 1).items(multi=True)))
-                                 .encode(), origin)
+    status, _, _ = https.request(
+        "POST", f"/s/{table}/hands", urlencode(list(hand_fields(hand, 1).items(multi=True))).encode(), origin
+    )
     assert status == 303
     # the save acknowledged: the front has the new standings as soon as the app renewed its files, unasked
     status, server, after = answered_by_the_front(lambda: poll(key), until=lambda answer: answer[0] == 200)
     assert (status, server) == (200, "front") and key_in(after) != key
-    assert re.search(rb"<td>2</td>\s*<td>20</td>", after)   # the first seat dealt it: 20, 2, -22
+    assert re.search(rb"<td>2</td>\s*<td>20</td>", after)  # the first seat dealt it: 20, 2, -22
     newer = key_in(after)
     assert poll(newer) == (204, "front", b"")
     assert poll(newer, screen=False) == (204, "front", b"")

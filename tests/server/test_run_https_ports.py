@@ -31,6 +31,6 @@ def test_make_run_https_names_both_of_the_apps_own_ports_when_it_starts(tmp_path
         log = (tmp_path / "front.log").read_text()
         line = f"  the app's own ports, for the front:    {first} and {second} on 127.0.0.1 (one a process)\n"
         assert line in log, log
-        assert [health(first), health(second)] == [200, 200]   # what it says is what it took
+        assert [health(first), health(second)] == [200, 200]  # what it says is what it took
     finally:
         server.stop()

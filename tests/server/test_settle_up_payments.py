@@ -24,8 +24,14 @@ from support.served import Phone
 
 @pytest.fixture
 def served(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups"),
-                      "SESSIONS_PER_MINUTE": 10_000})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "c.db"),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -61,16 +67,28 @@ def test_mark_paid_is_beside_each_payment_on_the_scorers_settle_up_page_only(ser
     posted = forms(page, "/settle/pay")
     assert [(f["payer"], f["payee"], f["amount"], f["currency"], f["paid_by"]) for _, f in posted] == [
         (f"#{ids['Cat']}", f"#{ids['Ann']}", "52", "d", str(ids["Cat"])),
-        (f"#{ids['Cat']}", f"#{ids['Ben']}", "3", "d", str(ids["Cat"]))]    # marked by the payer
-    assert lines(page) == ["Cat pays Ann 52 counters = 4s 4d Marked by Paid on Mark paid",
-                           "Cat pays Ben 3 counters = 3d Marked by Paid on Mark paid"]
-    watch = re.search(r'/w/[A-Za-z0-9_-]{24}', phone.get(session)[2]).group(0)
+        (f"#{ids['Cat']}", f"#{ids['Ben']}", "3", "d", str(ids["Cat"])),
+    ]  # marked by the payer
+    assert lines(page) == [
+        "Cat pays Ann 52 counters = 4s 4d Marked by Paid on Mark paid",
+        "Cat pays Ben 3 counters = 3d Marked by Paid on Mark paid",
+    ]
+    watch = re.search(r"/w/[A-Za-z0-9_-]{24}", phone.get(session)[2]).group(0)
     status, _, page = Phone(served).get(watch + "/settle")
     assert status == 200 and 'method="post"' not in page
     assert lines(page) == ["Cat pays Ann 52 counters = 4s 4d", "Cat pays Ben 3 counters = 3d"]
     # a session no circle holds has no Mark paid
-    status, headers, _ = phone.post("/sessions", [("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"),
-                                                  ("rulebook", "parlett"), ("first_dealer", "0"), ("stake", "1d")])
+    status, headers, _ = phone.post(
+        "/sessions",
+        [
+            ("player_0", "Ann"),
+            ("player_1", "Ben"),
+            ("player_2", "Cat"),
+            ("rulebook", "parlett"),
+            ("first_dealer", "0"),
+            ("stake", "1d"),
+        ],
+    )
     alone = headers["Location"]
     play(phone, alone, HANDS[:2])
     page = phone.get(alone + "/settle")[2]
@@ -81,7 +99,7 @@ def test_mark_paid_is_beside_each_payment_on_the_scorers_settle_up_page_only(ser
 def test_players_links_show_no_mark_paid(served):
     phone = Phone(served)
     circle, ids, session = an_evening(phone, confirm="on")
-    players = set(re.findall(r'/p/[A-Za-z0-9_-]{24}', phone.get(session)[2]))
+    players = set(re.findall(r"/p/[A-Za-z0-9_-]{24}", phone.get(session)[2]))
     assert len(players) == 3
     for player in players:
         status, _, text = Phone(served).get(player + "/settle")
@@ -98,13 +116,14 @@ def test_a_payment_marked_on_settle_up_is_marked_once_taken_back_once_and_closes
     status, headers, _ = phone.post(*to_ann)
     assert status == 303 and headers["Location"] == session + "/settle"
     page = phone.get(session + "/settle")[2]
-    assert "Cat paid Ann 4s 4d." in page      # the flashed line
+    assert "Cat paid Ann 4s 4d." in page  # the flashed line
     assert lines(page)[0].startswith("Cat pays Ann 52 counters = 4s 4d Paid · ")
     assert lines(page)[0].endswith(", marked by Cat Take back")
-    status, _, again = phone.post(*to_ann)     # the same form again: a double tap
+    status, _, again = phone.post(*to_ann)  # the same form again: a double tap
     assert status == 409
-    assert problems(again) == [f"Cat paying Ann 4s 4d is marked paid already (by Cat, on {to_ann[1]['paid_on']}): "
-                               "nothing was marked twice."]
+    assert problems(again) == [
+        f"Cat paying Ann 4s 4d is marked paid already (by Cat, on {to_ann[1]['paid_on']}): nothing was marked twice."
+    ]
     owed = phone.get(circle + "/owed")[2]
     assert debts_of(owed) == ["Cat pays Ben 3d, for 14 Nov"]
     assert owed.count("Cat paid Ann 4s 4d, for 14 Nov") == 1
@@ -168,7 +187,7 @@ def test_settled_at_the_table_is_for_an_evening_of_the_circle_and_dated_today_un
     circle, ids, session = an_evening(phone)
     action, fields = forms(phone.get(circle + "/owed")[2], "/settle")[0]
     assert phone.post(f"{circle}/owed/{'x' * 24}/settle", fields)[0] == 404
-    other, _, stranger = an_evening(phone)             # an evening of another circle
+    other, _, stranger = an_evening(phone)  # an evening of another circle
     assert phone.post(f"{circle}/owed/{stranger.rsplit('/', 1)[1]}/settle", fields)[0] == 404
     assert len(debts_of(phone.get(circle + "/owed")[2])) == 2
     assert phone.post(action, dict(fields, paid_on=""))[0] == 303

@@ -28,9 +28,28 @@ def test_a_server_started_mid_evening_warms_each_process(app, tmp_path):
     (instance / "config.py").write_text(f"DATABASE = {app.config['DATABASE']!r}\nSECRET_KEY = 'test'\n")
     log = tmp_path / "serve.log"
     with open(log, "wb") as out:
-        server = subprocess.Popen(["timeout", "-s", "KILL", "100", sys.executable, "-m", "scorekeeper.server.serve",
-                                   "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
-                                  cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            [
+                "timeout",
+                "-s",
+                "KILL",
+                "100",
+                sys.executable,
+                "-m",
+                "scorekeeper.server.serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                "2",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 60
         while log.read_text().count("warmed 2 sessions changed in the last 12 hours") < 2:

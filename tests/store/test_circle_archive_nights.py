@@ -23,8 +23,10 @@ def db(app):
 
 
 def counts(db) -> tuple:
-    return tuple(db.execute(f"select count(*) from {t}").fetchone()[0]
-                 for t in ("circles", "nights", "night_players", "night_tables", "sessions"))
+    return tuple(
+        db.execute(f"select count(*) from {t}").fetchone()[0]
+        for t in ("circles", "nights", "night_players", "night_tables", "sessions")
+    )
 
 
 def a_circle_with_a_night(db) -> tuple[store.Circle, store.Night]:
@@ -37,7 +39,7 @@ def test_the_archive_carries_the_circles_nights_and_its_import_restores_them(db)
     circle, night = a_circle_with_a_night(db)
     text = store.archive(db, circle)
     data = json.loads(text)
-    assert data == json.loads(json.dumps(store.archive_data(db, circle)))   # the two writers agree
+    assert data == json.loads(json.dumps(store.archive_data(db, circle)))  # the two writers agree
     (kept,) = data["nights"]
     assert kept["name"] == "Friday club" and [p["member"] for p in kept["players"]] == list(range(10))
     assert night.id not in text and night.watch_id not in text
@@ -61,10 +63,13 @@ def change_member(data):
     data["nights"][0]["players"][0]["member"] = 10
 
 
-@pytest.mark.parametrize("change, line", [
-    (change_evening, "nights[0]: evenings[{e}] is a table of nights[0] already: an evening is one table"),
-    (change_member, "nights[0]: players[0]: member must be a member's place in members, or null"),
-])
+@pytest.mark.parametrize(
+    "change, line",
+    [
+        (change_evening, "nights[0]: evenings[{e}] is a table of nights[0] already: an evening is one table"),
+        (change_member, "nights[0]: players[0]: member must be a member's place in members, or null"),
+    ],
+)
 def test_an_archive_with_a_hostile_night_is_refused_and_nothing_saved(db, change, line):
     circle, _ = a_circle_with_a_night(db)
     data = copy.deepcopy(json.loads(store.archive(db, circle)))

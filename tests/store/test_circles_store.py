@@ -14,8 +14,14 @@ from support.data import load_example
 
 
 def app_in(folder):
-    return create_app({"DATABASE": str(folder / "gleek.db"), "SECRET_KEY": "x", "TESTING": True,
-                       "BACKUP_DIR": str(folder / "snapshots")})
+    return create_app(
+        {
+            "DATABASE": str(folder / "gleek.db"),
+            "SECRET_KEY": "x",
+            "TESTING": True,
+            "BACKUP_DIR": str(folder / "snapshots"),
+        }
+    )
 
 
 @pytest.fixture
@@ -35,22 +41,32 @@ def test_a_circle_keeps_its_members_and_each_seat_its_member(db):
     circle = store.create_circle(db, " Thursday Gleek ", ["Ann", " Ben", "Cat ", "Dan"])
     assert circle.name == "Thursday Gleek" and [m.name for m in circle.members] == ["Ann", "Ben", "Cat", "Dan"]
     ann, ben, cat, dan = (m.id for m in circle.members)
-    session = store.create_session(db, evening(["Ann", "Ben", "Cat"], "2026-11-14"), circle=(circle.id, [ann, ben, cat]))
-    assert store.seats_of(db, session.id) == [store.Seat(0, "Ann", ann), store.Seat(1, "Ben", ben),
-                                              store.Seat(2, "Cat", cat)]
+    session = store.create_session(
+        db, evening(["Ann", "Ben", "Cat"], "2026-11-14"), circle=(circle.id, [ann, ben, cat])
+    )
+    assert store.seats_of(db, session.id) == [
+        store.Seat(0, "Ann", ann),
+        store.Seat(1, "Ben", ben),
+        store.Seat(2, "Cat", cat),
+    ]
     assert store.get_session(db, session.id).players == ["Ann", "Ben", "Cat"]
     assert store.circle_of_session(db, session.id) == circle.id
-    assert store.get_circle(db, circle.id).version == 2   # holding a session is a change of the circle
+    assert store.get_circle(db, circle.id).version == 2  # holding a session is a change of the circle
 
 
 def test_a_new_circle_refuses_names_that_will_not_do_and_saves_nothing(db):
     for name, members, line in (
-            ("", ["Ann", "Ben", "Cat"], "Give the circle a name, such as “Thursday Gleek”."),
-            ("T", ["Ann", "Ben"], "A circle needs three members at least: Gleek is a game for three."),
-            ("T", ["Ann", "Ben", "ann"], "ann is named twice: each member once."),
-            # as a new session's players: composed and decomposed accents are one name
-            ("T", ["Zo\u00eb", "Ben", "Zoe\u0308"], "Zo\u00eb is named twice: each member once."),  # named as kept: composed
-            ("T", ["Ann", "Ben", "C" * 41], "A member's name is at most 40 characters (CCCCCCCCCCCCCCCCCCCC… has 41).")):
+        ("", ["Ann", "Ben", "Cat"], "Give the circle a name, such as “Thursday Gleek”."),
+        ("T", ["Ann", "Ben"], "A circle needs three members at least: Gleek is a game for three."),
+        ("T", ["Ann", "Ben", "ann"], "ann is named twice: each member once."),
+        # as a new session's players: composed and decomposed accents are one name
+        (
+            "T",
+            ["Zo\u00eb", "Ben", "Zoe\u0308"],
+            "Zo\u00eb is named twice: each member once.",
+        ),  # named as kept: composed
+        ("T", ["Ann", "Ben", "C" * 41], "A member's name is at most 40 characters (CCCCCCCCCCCCCCCCCCCC… has 41)."),
+    ):
         with pytest.raises(store.Refused) as refused:
             store.create_circle(db, name, members)
         assert line in refused.value.lines()
@@ -71,10 +87,12 @@ def test_rename_changes_no_seat_and_merge_moves_the_seats(db):
         store.rename_member(db, circle.id, ben, " cat")
     assert refused.value.lines() == ["Cat is already a member: if they are one person, merge the two names instead."]
     assert store.rename_member(db, circle.id, ann, "Annie") == ("Ann", "Annie")
-    assert store.seats_of(db, first.id)[0] == store.Seat(0, "Ann", ann)   # the name as played stays
-    with pytest.raises(store.Refused) as refused:   # both sat at the first evening: two people
+    assert store.seats_of(db, first.id)[0] == store.Seat(0, "Ann", ann)  # the name as played stays
+    with pytest.raises(store.Refused) as refused:  # both sat at the first evening: two people
         store.merge_members(db, circle.id, ann, ben)
-    assert refused.value.lines() == ["Annie and Ben both played on one evening: they are two people, not two names of one."]
+    assert refused.value.lines() == [
+        "Annie and Ben both played on one evening: they are two people, not two names of one."
+    ]
     assert store.merge_members(db, circle.id, ann, anne) == ("Annie", "Anne")
     assert [m.name for m in store.get_circle(db, circle.id).members] == ["Annie", "Ben", "Cat"]
     assert store.seats_of(db, second.id)[0] == store.Seat(0, "Anne", ann)
@@ -119,15 +137,24 @@ def test_backup_restore_backup_of_a_circle_gives_the_same_files(app, db, tmp_pat
     saved = json.loads((first / f"circle-{circle.id}.json").read_text())
     assert saved["members"] == ["Annie", "Ben", "Cat", "Dan"]
     assert [e["members"] for e in saved["evenings"]] == [[0, 1, 2], [3, 1, 2]]
-    assert saved["payments"][0] | {"at": "x"} == {"payer": 2, "payee": 0, "amount": "41/4", "unit": "counters",
-                                                 "evenings": [one.id], "paid_by": "Ann", "paid_on": "2026-11-15",
-                                                 "at": "x"}
+    assert saved["payments"][0] | {"at": "x"} == {
+        "payer": 2,
+        "payee": 0,
+        "amount": "41/4",
+        "unit": "counters",
+        "evenings": [one.id],
+        "paid_by": "Ann",
+        "paid_on": "2026-11-15",
+        "at": "x",
+    }
     fresh = app_in(tmp_path / "fresh")
     result = fresh.test_cli_runner().invoke(args=["restore", str(first)])
     assert result.exit_code == 0 and "Restored 2 session(s) and 1 circle(s)" in result.output, result.output
     second = tmp_path / "second"
     assert fresh.test_cli_runner().invoke(args=["backup", "--out", str(second)]).exit_code == 0
-    assert {p.name: p.read_bytes() for p in second.glob("*.json")} == {p.name: p.read_bytes() for p in first.glob("*.json")}
+    assert {p.name: p.read_bytes() for p in second.glob("*.json")} == {
+        p.name: p.read_bytes() for p in first.glob("*.json")
+    }
     restored = store.connect(fresh.config["DATABASE"])
     assert store.closed_evenings(restored, circle.id).keys() == {one.id}
     # and restored over itself: the same again, one line saying so
@@ -169,13 +196,22 @@ def test_a_circles_archive_imports_as_the_same_circle_with_new_links(app, db):
     assert [e["members"] for e in data["evenings"]] == [[0, 1, 2], [3, 1, 2]]
     assert data["evenings"][0]["settled"] is True and "settled" not in data["evenings"][1]
     assert data["evenings"][0]["record"] == store.get_session(db, one.id).record(with_agreement=True)
-    assert data["payments"] == [{"payer": 2, "payee": 0, "amount": "41/4", "unit": "counters", "evenings": [0],
-                                 "paid_by": "Ann", "paid_on": "2026-11-15"}]
+    assert data["payments"] == [
+        {
+            "payer": 2,
+            "payee": 0,
+            "amount": "41/4",
+            "unit": "counters",
+            "evenings": [0],
+            "paid_by": "Ann",
+            "paid_on": "2026-11-15",
+        }
+    ]
     copy = store.import_archive(db, json.loads(json.dumps(data)))
     assert copy.id != circle.id and copy.watch_id != circle.watch_id
     again = store.archive_data(db, copy)
-    assert again == data                                 # the same circle, evening by evening
-    assert not {e.session_id for e in store.evenings(db, copy.id)} & {one.id, two.id}   # new sessions
+    assert again == data  # the same circle, evening by evening
+    assert not {e.session_id for e in store.evenings(db, copy.id)} & {one.id, two.id}  # new sessions
 
 
 def test_an_archive_with_problems_is_refused_whole(db):
@@ -187,7 +223,9 @@ def test_an_archive_with_problems_is_refused_whole(db):
     with pytest.raises(store.Refused) as refused:
         store.import_archive(db, data)
     lines = refused.value.lines()
-    assert "evenings[1]: members must be three different members (their places in members) or null, one per seat" in lines
+    assert (
+        "evenings[1]: members must be three different members (their places in members) or null, one per seat" in lines
+    )
     assert any(line.startswith("evenings[0]: record: hand 1: ") for line in lines)
     assert any(line.startswith("payments[0]: ") for line in lines)
     assert db.execute("select count(*) from circles").fetchone() == (1,)
@@ -201,12 +239,15 @@ def test_renaming_or_merging_members_changes_no_figure(app, db):
     circle = store.create_circle(db, "T", ["Ann", "Ben", "Cat", "Anne"])
     ann, ben, cat, anne = (m.id for m in circle.members)
     store.create_session(db, evening(["Ann", "Ben", "Cat"], "2026-11-14", hands=3), circle=(circle.id, [ann, ben, cat]))
-    store.create_session(db, evening(["Anne", "Cat", "Ben"], "2026-11-21", hands=2), circle=(circle.id, [anne, cat, ben]))
+    store.create_session(
+        db, evening(["Anne", "Cat", "Ben"], "2026-11-21", hands=2), circle=(circle.id, [anne, cat, ben])
+    )
 
     def figures():
         with app.test_request_context():
             season, _ = season_of(db, store.get_circle(db, circle.id))
         return {member_of(p): b for p, b in season.balances.items()}, season.hands
+
     before, hands = figures()
     assert hands == 5 and sum(before.values()) == 0
     store.rename_member(db, circle.id, ben, "Benjamin")

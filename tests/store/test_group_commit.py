@@ -42,7 +42,7 @@ def test_a_durable_write_is_synced_and_then_seen_by_another_connection(path):
         note(db, "one")
     assert flusher.syncs == before + 1
     assert notes(path) == ["one"]
-    assert db.conn.execute("pragma synchronous").fetchone()[0] == 2   # FULL again for anything else
+    assert db.conn.execute("pragma synchronous").fetchone()[0] == 2  # FULL again for anything else
     db.close()
 
 
@@ -77,7 +77,7 @@ def test_writes_made_at_once_share_syncs_and_all_land(path):
             for i in range(each):
                 with store.writing(db):
                     note(db, f"{n}-{i}")
-        except Exception as error:   # noqa: BLE001 - the test says which
+        except Exception as error:  # noqa: BLE001 - the test says which
             failures.append(error)
         finally:
             db.close()
@@ -90,7 +90,7 @@ def test_writes_made_at_once_share_syncs_and_all_land(path):
     assert failures == []
     assert len(notes(path)) == 1 + writers * each
     syncs = flusher.syncs - before
-    assert 1 <= syncs < writers * each   # some commits were made durable by a sync another began
+    assert 1 <= syncs < writers * each  # some commits were made durable by a sync another began
 
 
 def test_a_write_that_fails_rolls_back_and_gives_the_turn_back(path):
@@ -102,7 +102,7 @@ def test_a_write_that_fails_rolls_back_and_gives_the_turn_back(path):
             note(db, "lost")
             raise ZeroDivisionError
     assert not db.conn.in_transaction
-    with store.writing(db):   # the turn was given back: no wait
+    with store.writing(db):  # the turn was given back: no wait
         note(db, "after")
     assert notes(path) == ["after", "kept"]
     db.close()
@@ -160,7 +160,7 @@ def test_another_process_holding_the_turn_is_waited_for_then_followed(path):
         assert held.wait(10)
         release.set()
         started = time.monotonic()
-        with store.writing(db):   # waits on the other process's flock, then goes
+        with store.writing(db):  # waits on the other process's flock, then goes
             waited = time.monotonic() - started
             note(db, "after it")
     finally:

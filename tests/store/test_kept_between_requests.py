@@ -16,9 +16,15 @@ from scorekeeper.db import get_db
 from support.web import hand_fields, new_session, version_of
 
 HAND = {
-    "dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
-    "auction": {"buyer": 1, "price": 12}, "ruff": {"winner": 2, "paid": [2, 2, 0]},
-    "sets": [[], ["gleek:K"], []], "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+    "dealer": 0,
+    "trump": "hearts",
+    "turned_up": "9",
+    "tiddy": None,
+    "auction": {"buyer": 1, "price": 12},
+    "ruff": {"winner": 2, "paid": [2, 2, 0]},
+    "sets": [[], ["gleek:K"], []],
+    "tricks": [5, 4, 3],
+    "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
 }
 
 

@@ -20,8 +20,7 @@ def test_each_evening_is_kept_by_its_version_and_members_and_its_row_replaced(db
     evenings = store.evening_versions(db, circle.id)
     assert [e.session_id for e in evenings] == sessions
     members = {m.name: m.id for m in circle.members}
-    assert evenings[0] == store.EveningVersion(
-        sessions[0], 1, ",".join(str(members[n]) for n in ("Ann", "Ben", "Cat")))
+    assert evenings[0] == store.EveningVersion(sessions[0], 1, ",".join(str(members[n]) for n in ("Ann", "Ben", "Cat")))
     assert store.evenings_state(db, circle.id)[:2] == (3, 3)
     store.keep_rows(db, [store.KeptRow(*e, "code", b"first") for e in evenings])
     store.keep_rows(db, [store.KeptRow(*evenings[1], "code", b"again")])

@@ -17,8 +17,14 @@ def played_database(tmp_path):
     """A database with one session of two Parlett hands, and its export."""
     from scorekeeper import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "old.db"), "SECRET_KEY": "test", "TESTING": True,
-                      "BACKUP_DIR": str(tmp_path / "backups")})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "old.db"),
+            "SECRET_KEY": "test",
+            "TESTING": True,
+            "BACKUP_DIR": str(tmp_path / "backups"),
+        }
+    )
     client = app.test_client()
     url = new_session(client)
     for hand in load_example("parlett-evening.json")["hands"][:2]:
@@ -31,9 +37,19 @@ def played_database(tmp_path):
 def before_circles(con):
     """The shape before circles (m010): each session's players in a JSON column, no seats."""
     con.execute("ALTER TABLE sessions ADD COLUMN players TEXT")
-    con.execute("UPDATE sessions SET players = (SELECT json_group_array(name) FROM "
-                "(SELECT name FROM seats WHERE session_id = sessions.id ORDER BY seat))")
-    for table in ("evening_figures", "payments", "circle_pin_failures", "circle_sessions", "seats", "members", "circles"):
+    con.execute(
+        "UPDATE sessions SET players = (SELECT json_group_array(name) FROM "
+        "(SELECT name FROM seats WHERE session_id = sessions.id ORDER BY seat))"
+    )
+    for table in (
+        "evening_figures",
+        "payments",
+        "circle_pin_failures",
+        "circle_sessions",
+        "seats",
+        "members",
+        "circles",
+    ):
         con.execute(f"DROP TABLE {table}")
     con.execute("DELETE FROM _sqlite_migrations WHERE name LIKE 'm01%'")
 
@@ -64,34 +80,44 @@ def earlier_release(con, release):
         con.execute("DROP INDEX idx_sessions_updated_at")
         con.execute("ALTER TABLE sessions DROP COLUMN creator")
         con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm020_session_creator'")
-        con.execute("DELETE FROM _sqlite_migrations WHERE name IN "
-                    "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat', "
-                    "'m007_pin_tries_by_client', 'm008_draft_field_versions')")
+        con.execute(
+            "DELETE FROM _sqlite_migrations WHERE name IN "
+            "('m003_session_creations', 'm005_players_agree', 'm006_scorer_seat', "
+            "'m007_pin_tries_by_client', 'm008_draft_field_versions')"
+        )
         if release == "stop 6":
             con.execute("DROP TABLE drafts")
             con.execute("ALTER TABLE history DROP COLUMN draft")
             con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm004_hands_in_progress'")
         else:
             con.execute("ALTER TABLE drafts DROP COLUMN field_versions")
-            con.execute("UPDATE _sqlite_migrations SET name = 'm003_hands_in_progress' "
-                        "WHERE name = 'm004_hands_in_progress'")
+            con.execute(
+                "UPDATE _sqlite_migrations SET name = 'm003_hands_in_progress' WHERE name = 'm004_hands_in_progress'"
+            )
 
 
-@pytest.mark.parametrize("release, applied", [
-    ("main", None),   # every migration but the circles' (whatever else main has since added)
-    ("stop 6", ["m001_sessions_hands_history", "m002_table_pin"]),
-    ("stop 7", ["m001_sessions_hands_history", "m002_table_pin", "m003_hands_in_progress"]),
-])
+@pytest.mark.parametrize(
+    "release, applied",
+    [
+        ("main", None),  # every migration but the circles' (whatever else main has since added)
+        ("stop 6", ["m001_sessions_hands_history", "m002_table_pin"]),
+        ("stop 7", ["m001_sessions_hands_history", "m002_table_pin", "m003_hands_in_progress"]),
+    ],
+)
 def test_an_earlier_releases_database_opens_with_its_sessions(tmp_path, release, applied):
     from scorekeeper import create_app
 
     path, url, record = played_database(tmp_path)
     names = take_back(path, release)
-    assert names == applied if applied is not None else (
-        "m008_draft_field_versions" in names and not any(n.startswith("m01") for n in names))
+    assert (
+        names == applied
+        if applied is not None
+        else ("m008_draft_field_versions" in names and not any(n.startswith("m01") for n in names))
+    )
 
-    app = create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True,
-                      "BACKUP_DIR": str(tmp_path / "backups")})
+    app = create_app(
+        {"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True, "BACKUP_DIR": str(tmp_path / "backups")}
+    )
     client = app.test_client()
     assert export(client, url) == record
     assert shown_balances(client, url) == expected_balances(record) == ["+52", "+3", "−55"]
@@ -102,11 +128,19 @@ def test_an_earlier_releases_database_opens_with_its_sessions(tmp_path, release,
     assert export(client, url)["hands"][2] == third
     con = sqlite3.connect(path)
     assert {row[0] for row in con.execute("SELECT name FROM _sqlite_migrations")} >= {
-        "m003_session_creations", "m004_hands_in_progress", "m005_players_agree", "m006_scorer_seat",
-        "m007_pin_tries_by_client", "m008_draft_field_versions"}
+        "m003_session_creations",
+        "m004_hands_in_progress",
+        "m005_players_agree",
+        "m006_scorer_seat",
+        "m007_pin_tries_by_client",
+        "m008_draft_field_versions",
+    }
     assert {"confirm", "scorer"} <= {row[1] for row in con.execute("PRAGMA table_info(sessions)")}
     # the players moved from the JSON column into seats of their own, the column gone
     assert "players" not in {row[1] for row in con.execute("PRAGMA table_info(sessions)")}
     assert con.execute("SELECT seat, name, member_id FROM seats ORDER BY seat").fetchall() == [
-        (0, "Ann", None), (1, "Ben", None), (2, "Cat", None)]
+        (0, "Ann", None),
+        (1, "Ben", None),
+        (2, "Cat", None),
+    ]
     con.close()

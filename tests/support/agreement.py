@@ -8,11 +8,28 @@ import re
 from support.web import hand_fields, new_session, version_of
 
 HANDS = [
-    {"dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None, "auction": {"buyer": 1, "price": 12},
-     "ruff": {"winner": 2, "paid": [2, 2, 0]}, "sets": [[], ["gleek:K"], []], "tricks": [5, 4, 3],
-     "honours": {"A": 0, "K": 1, "Q": 2, "J": 0}},
-    {"dealer": 1, "trump": "spades", "turned_up": "7", "tiddy": 0, "auction": {"buyer": 2, "price": 12},
-     "ruff": None, "sets": [[], [], []], "tricks": [4, 4, 4], "honours": {"A": 1, "K": 2, "Q": 0, "J": 1}},
+    {
+        "dealer": 0,
+        "trump": "hearts",
+        "turned_up": "9",
+        "tiddy": None,
+        "auction": {"buyer": 1, "price": 12},
+        "ruff": {"winner": 2, "paid": [2, 2, 0]},
+        "sets": [[], ["gleek:K"], []],
+        "tricks": [5, 4, 3],
+        "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+    },
+    {
+        "dealer": 1,
+        "trump": "spades",
+        "turned_up": "7",
+        "tiddy": 0,
+        "auction": {"buyer": 2, "price": 12},
+        "ruff": None,
+        "sets": [[], [], []],
+        "tricks": [4, 4, 4],
+        "honours": {"A": 1, "K": 2, "Q": 0, "J": 1},
+    },
 ]
 
 
@@ -28,7 +45,7 @@ def player_links(client, url):
 
 
 def seen(page: str, number: int) -> str:
-    card = page[page.index(f'id="hand-{number}"'):]
+    card = page[page.index(f'id="hand-{number}"') :]
     return re.search(r'name="seen" value="([0-9a-f]+)"', card).group(1)
 
 

@@ -29,6 +29,7 @@ def eldest(dealer: int) -> int:
 @dataclass(frozen=True)
 class SideCard:
     """A card paid for by itself: who has it is the hand's ``key``."""
+
     key: str
     rank: str
     held: Fraction  # from each opponent, to whoever has it
@@ -94,8 +95,11 @@ class Book:
     @property
     def seat_keys(self) -> tuple:
         """The hand keys that are a seat (or null where allowed)."""
-        return ("dealer",) + tuple(c.key for c in self.side_cards) + (
-            ("tib", "tom", "last_trick") if self.count == "pairwise" else ())
+        return (
+            ("dealer",)
+            + tuple(c.key for c in self.side_cards)
+            + (("tib", "tom", "last_trick") if self.count == "pairwise" else ())
+        )
 
     @property
     def nullable_keys(self) -> set:
@@ -230,44 +234,143 @@ def stated(book: Book) -> Book:
     return book
 
 
-stated(Book(
-    id="parlett", evening="parlett-evening.json", options=({},), turned_up=True, keys=TURNED_UP_KEYS,
-    phases=("tiddy", "auction", "ruff", "sets", "tricks"),
-    side_cards=(SideCard("tiddy", "4", Fraction(2), 4, None, "tiddy"),),
-    set_ranks=HONOURS, gleeks=OLD_GLEEKS, opening=12, step=2, even=True,
-    before=PARLETT_WORDS[0], after=PARLETT_WORDS[1], first_stake=0, opens="S", raise_by=2, fold_owes_stake=True,
-    all_quiet="no contest", first_opening=2, doubles=True, ruff_null="no contest",
-    openings=(2, 4, 8, 16, 32),
-))
-stated(Book(
-    id="wits1671", evening="wits1671-evening.json", options=({}, {"tiddy": True}, {"tiddy": False}),
-    turned_up=True, keys=TURNED_UP_KEYS, phases=("tiddy", "auction", "ruff", "sets", "tricks"),
-    side_cards=(SideCard("tiddy", "4", Fraction(2), 2, "tiddy", "tiddy"),),
-    set_ranks=HONOURS, gleeks=OLD_GLEEKS, opening=13, step=1,
-    before=WITS_WORDS[0], after=WITS_WORDS[1], first_stake=2, opens=4, raise_by=2, honours_nullable=True,
-))
-stated(Book(
-    id="modern", evening="modern-evening.json", options=({}, {"simplified": False}, {"simplified": True}),
-    turned_up=False, keys=("dealer", "trump", "tiddy", "auction", "ruff", "sets", "tricks", "card_points", "tib",
-                           "tom", "last_trick"),
-    phases=("tiddy", "auction", "ruff", "sets", "tricks"),
-    side_cards=(SideCard("tiddy", "4", Fraction(2), None, None, "tiddy"),),
-    set_ranks=RANKS, gleeks=MODERN_GLEEKS, opening=13, step=1, exact=False, eldest_opens=False,
-    before=("vie", "pass"), after=("vie", "see", "pass"), first_stake=0, ante=2, opens="named", raise_by="named",
-    ruff_range=(9, 69), four_aces=False, trumps=SUITS + ("none",), count="pairwise",
-    switch_off={"simplified": ("auction", "ruff")},
-))
-stated(Book(
-    id="cotton1674", evening="cotton1674-evening.json",
-    options=({}, {"tiddy": False}, {"towser": False}, {"tiddy": False, "towser": False}, {"tiddy": True, "towser": True}),
-    turned_up=True, keys=("dealer", "trump", "turned_up", "tiddy", "towser", "tumbler", "auction", "ruff", "sets",
-                          "tricks", "honours"),
-    phases=("tiddy", "towser", "auction", "ruff", "sets", "tricks"),
-    side_cards=(SideCard("tiddy", "4", Fraction(2), 4, "tiddy", "tiddy"),  # Cotton: Tiddy turned up 4 from each
-                SideCard("towser", "5", Fraction(5, 2), 5, "towser", "towser"),  # held 2½, turned up 5
-                SideCard("tumbler", "6", Fraction(3), 6, "towser", "towser")),  # held 3, turned up 6
-    set_ranks=HONOURS, gleeks=OLD_GLEEKS, opening=12, step=1, odd_unit=True,
-    before=WITS_WORDS[0], after=WITS_WORDS[1], first_stake=1, opens=4, raise_by=2, scaled=True,
-    first_opening=1, doubles=True, ruff_null="doubled", double=True, honours_nullable=True,
-    forfeits=True, optional_keys=("forfeits",), openings=(1, 2, 4, 8),
-))
+stated(
+    Book(
+        id="parlett",
+        evening="parlett-evening.json",
+        options=({},),
+        turned_up=True,
+        keys=TURNED_UP_KEYS,
+        phases=("tiddy", "auction", "ruff", "sets", "tricks"),
+        side_cards=(SideCard("tiddy", "4", Fraction(2), 4, None, "tiddy"),),
+        set_ranks=HONOURS,
+        gleeks=OLD_GLEEKS,
+        opening=12,
+        step=2,
+        even=True,
+        before=PARLETT_WORDS[0],
+        after=PARLETT_WORDS[1],
+        first_stake=0,
+        opens="S",
+        raise_by=2,
+        fold_owes_stake=True,
+        all_quiet="no contest",
+        first_opening=2,
+        doubles=True,
+        ruff_null="no contest",
+        openings=(2, 4, 8, 16, 32),
+    )
+)
+stated(
+    Book(
+        id="wits1671",
+        evening="wits1671-evening.json",
+        options=({}, {"tiddy": True}, {"tiddy": False}),
+        turned_up=True,
+        keys=TURNED_UP_KEYS,
+        phases=("tiddy", "auction", "ruff", "sets", "tricks"),
+        side_cards=(SideCard("tiddy", "4", Fraction(2), 2, "tiddy", "tiddy"),),
+        set_ranks=HONOURS,
+        gleeks=OLD_GLEEKS,
+        opening=13,
+        step=1,
+        before=WITS_WORDS[0],
+        after=WITS_WORDS[1],
+        first_stake=2,
+        opens=4,
+        raise_by=2,
+        honours_nullable=True,
+    )
+)
+stated(
+    Book(
+        id="modern",
+        evening="modern-evening.json",
+        options=({}, {"simplified": False}, {"simplified": True}),
+        turned_up=False,
+        keys=(
+            "dealer",
+            "trump",
+            "tiddy",
+            "auction",
+            "ruff",
+            "sets",
+            "tricks",
+            "card_points",
+            "tib",
+            "tom",
+            "last_trick",
+        ),
+        phases=("tiddy", "auction", "ruff", "sets", "tricks"),
+        side_cards=(SideCard("tiddy", "4", Fraction(2), None, None, "tiddy"),),
+        set_ranks=RANKS,
+        gleeks=MODERN_GLEEKS,
+        opening=13,
+        step=1,
+        exact=False,
+        eldest_opens=False,
+        before=("vie", "pass"),
+        after=("vie", "see", "pass"),
+        first_stake=0,
+        ante=2,
+        opens="named",
+        raise_by="named",
+        ruff_range=(9, 69),
+        four_aces=False,
+        trumps=SUITS + ("none",),
+        count="pairwise",
+        switch_off={"simplified": ("auction", "ruff")},
+    )
+)
+stated(
+    Book(
+        id="cotton1674",
+        evening="cotton1674-evening.json",
+        options=(
+            {},
+            {"tiddy": False},
+            {"towser": False},
+            {"tiddy": False, "towser": False},
+            {"tiddy": True, "towser": True},
+        ),
+        turned_up=True,
+        keys=(
+            "dealer",
+            "trump",
+            "turned_up",
+            "tiddy",
+            "towser",
+            "tumbler",
+            "auction",
+            "ruff",
+            "sets",
+            "tricks",
+            "honours",
+        ),
+        phases=("tiddy", "towser", "auction", "ruff", "sets", "tricks"),
+        side_cards=(
+            SideCard("tiddy", "4", Fraction(2), 4, "tiddy", "tiddy"),  # Cotton: Tiddy turned up 4 from each
+            SideCard("towser", "5", Fraction(5, 2), 5, "towser", "towser"),  # held 2½, turned up 5
+            SideCard("tumbler", "6", Fraction(3), 6, "towser", "towser"),
+        ),  # held 3, turned up 6
+        set_ranks=HONOURS,
+        gleeks=OLD_GLEEKS,
+        opening=12,
+        step=1,
+        odd_unit=True,
+        before=WITS_WORDS[0],
+        after=WITS_WORDS[1],
+        first_stake=1,
+        opens=4,
+        raise_by=2,
+        scaled=True,
+        first_opening=1,
+        doubles=True,
+        ruff_null="doubled",
+        double=True,
+        honours_nullable=True,
+        forfeits=True,
+        optional_keys=("forfeits",),
+        openings=(1, 2, 4, 8),
+    )
+)

@@ -29,9 +29,21 @@ def members_of(page: str) -> dict:
 
 def start_evening(phone, circle: str, seats, played_on: str, stake: str = "1d", **extra) -> str:
     """A new evening of the circle with these members at its seats: its scorer's link (/s/<id>)."""
-    status, headers, page = phone.post(circle + "/sessions", dict({
-        "seat_0": seats[0], "seat_1": seats[1], "seat_2": seats[2], "rulebook": "parlett", "first_dealer": "0",
-        "stake": stake, "played_on": played_on}, **extra))
+    status, headers, page = phone.post(
+        circle + "/sessions",
+        dict(
+            {
+                "seat_0": seats[0],
+                "seat_1": seats[1],
+                "seat_2": seats[2],
+                "rulebook": "parlett",
+                "first_dealer": "0",
+                "stake": stake,
+                "played_on": played_on,
+            },
+            **extra,
+        ),
+    )
     assert status == 303, page
     return headers["Location"]
 
@@ -56,8 +68,9 @@ def forms(page: str, action: str) -> list[tuple[str, dict]]:
             if name:
                 fields[name.group(1)] = html.unescape(value.group(1)) if value else ""
         for name, options in re.findall(r'<select name="([^"]*)"[^>]*>(.*?)</select>', body, re.S):
-            chosen = re.search(r'<option value="([^"]*)" selected', options) or re.search(r'<option value="([^"]*)"',
-                                                                                           options)
+            chosen = re.search(r'<option value="([^"]*)" selected', options) or re.search(
+                r'<option value="([^"]*)"', options
+            )
             fields[name] = html.unescape(chosen.group(1))
         found.append((html.unescape(attrs), fields))
     return found

@@ -60,7 +60,7 @@ class CuttableLink:
         while True:
             try:
                 client, _ = listener.accept()
-            except OSError:   # cut: the listener was closed
+            except OSError:  # cut: the listener was closed
                 return
             try:
                 server = socket.create_connection(self.upstream, timeout=5)
@@ -69,7 +69,7 @@ class CuttableLink:
                 _close(client)
                 continue
             with self._lock:
-                if self._listener is not listener:   # cut meanwhile
+                if self._listener is not listener:  # cut meanwhile
                     _close(client)
                     _close(server)
                     return

@@ -24,7 +24,7 @@ from scorekeeper.server import front, serve
 from scorekeeper.web import front_polls
 
 ROOT = Path(__file__).resolve().parents[2]
-LIFETIME = 900   # seconds: the most either process lives, whatever happens to the test run
+LIFETIME = 900  # seconds: the most either process lives, whatever happens to the test run
 
 
 def free_port() -> int:
@@ -48,7 +48,7 @@ def free_ports(count: int) -> int:
 
 class HttpsFront:
     def __init__(self, folder: Path, config: str = "", workers: int = 2, root: Path = ROOT):
-        self.folder, self.workers, self.root = folder, workers, root   # root: the copy of the project served
+        self.folder, self.workers, self.root = folder, workers, root  # root: the copy of the project served
         self.instance = folder / "instance"
         self.instance.mkdir(parents=True, exist_ok=True)
         (self.instance / "config.py").write_text(config)
@@ -56,27 +56,56 @@ class HttpsFront:
         self.app_port, self.port = free_ports(workers), free_port()
         self.url = f"https://localhost:{self.port}"
         self.storage = folder / "caddy"
-        self.polls = front_polls.default_folder(self.instance)   # serve --front's default
+        self.polls = front_polls.default_folder(self.instance)  # serve --front's default
         self.root_certificate = front.root_certificate(self.storage)
         self.procs: list[subprocess.Popen] = []
 
     def start(self, timeout: float = 40.0) -> "HttpsFront":
-        env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1",
-                   PYTHONPATH=str(self.root))
+        env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1", PYTHONPATH=str(self.root))
         caddyfile = self.folder / "Caddyfile"
         caddyfile.write_text(self.caddyfile())
         bounded = ["timeout", "-s", "KILL", str(LIFETIME)]
         with open(self.folder / "serve.log", "wb") as log:
-            self.procs.append(subprocess.Popen(
-                bounded + [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
-                           "--port", str(self.app_port), "--workers", str(self.workers), "--front", self.url],
-                cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+            self.procs.append(
+                subprocess.Popen(
+                    bounded
+                    + [
+                        sys.executable,
+                        "-m",
+                        "scorekeeper.server.serve",
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(self.app_port),
+                        "--workers",
+                        str(self.workers),
+                        "--front",
+                        self.url,
+                    ],
+                    cwd=self.root,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
         with open(self.folder / "caddy.log", "wb") as log:
-            self.procs.append(subprocess.Popen(bounded + front.caddy_command(caddyfile), cwd=self.folder,
-                                               env=dict(os.environ, HOME=str(self.folder)),
-                                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-        self.wait_until_answered(timeout, [(self.procs[0], "serve.log", "serve.log"),
-                                           (self.procs[1], "caddy.log", "caddy.log")], self.stop, "the front")
+            self.procs.append(
+                subprocess.Popen(
+                    bounded + front.caddy_command(caddyfile),
+                    cwd=self.folder,
+                    env=dict(os.environ, HOME=str(self.folder)),
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
+        self.wait_until_answered(
+            timeout,
+            [(self.procs[0], "serve.log", "serve.log"), (self.procs[1], "caddy.log", "caddy.log")],
+            self.stop,
+            "the front",
+        )
         return self
 
     def wait_until_answered(self, timeout: float, watched: list, give_up, what: str) -> None:
@@ -104,16 +133,23 @@ class HttpsFront:
     def caddyfile(self) -> str:
         """The Caddyfile ``scorekeeper.server.front`` writes for this app (its deadlines from config.py)."""
         settings: dict = {}
-        exec(self.config, settings)   # the instance's config.py, read as the app reads it (Flask's from_pyfile)
-        return front.caddyfile([self.url], False, self.upstream(), self.storage, self.polls,
-                               settings.get("HEADER_DEADLINE", serve.HEADER_DEADLINE),
-                               settings.get("REQUEST_DEADLINE", serve.REQUEST_DEADLINE))
+        exec(self.config, settings)  # the instance's config.py, read as the app reads it (Flask's from_pyfile)
+        return front.caddyfile(
+            [self.url],
+            False,
+            self.upstream(),
+            self.storage,
+            self.polls,
+            settings.get("HEADER_DEADLINE", serve.HEADER_DEADLINE),
+            settings.get("REQUEST_DEADLINE", serve.REQUEST_DEADLINE),
+        )
 
     def context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.root_certificate))
 
-    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
-                timeout: float = 10.0) -> tuple[int, http.client.HTTPMessage, bytes]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None, timeout: float = 10.0
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One request through the front (https, verified against its CA)."""
         conn = http.client.HTTPSConnection("localhost", self.port, context=self.context(), timeout=timeout)
         try:
@@ -123,8 +159,9 @@ class HttpsFront:
         finally:
             conn.close()
 
-    def direct(self, method: str, path: str, headers: dict, source: str = "127.0.0.1",
-               body: bytes | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
+    def direct(
+        self, method: str, path: str, headers: dict, source: str = "127.0.0.1", body: bytes | None = None
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One plain-http request straight to the app, from the loopback address ``source``."""
         conn = http.client.HTTPConnection("127.0.0.1", self.app_port, timeout=10, source_address=(source, 0))
         try:
@@ -141,12 +178,25 @@ class HttpsFront:
         if not db.exists():
             db.mkdir(parents=True)
             subprocess.run(["certutil", "-d", f"sql:{db}", "-N", "--empty-password"], check=True)
-            subprocess.run(["certutil", "-d", f"sql:{db}", "-A", "-t", "C,,", "-n", "caddy-local",
-                            "-i", str(self.root_certificate)], check=True)
+            subprocess.run(
+                [
+                    "certutil",
+                    "-d",
+                    f"sql:{db}",
+                    "-A",
+                    "-t",
+                    "C,,",
+                    "-n",
+                    "caddy-local",
+                    "-i",
+                    str(self.root_certificate),
+                ],
+                check=True,
+            )
         return home
 
     def stop(self) -> None:
-        for proc in self.procs:   # asked to stop first, as a service manager does: a server then clears up
+        for proc in self.procs:  # asked to stop first, as a service manager does: a server then clears up
             if proc.poll() is None:
                 try:
                     os.killpg(proc.pid, signal.SIGTERM)
@@ -158,12 +208,12 @@ class HttpsFront:
             except subprocess.TimeoutExpired:
                 pass
             try:
-                os.killpg(proc.pid, signal.SIGKILL)   # whatever of its group is left
+                os.killpg(proc.pid, signal.SIGKILL)  # whatever of its group is left
             except ProcessLookupError:
                 pass
             proc.wait(timeout=10)
         self.procs = []
-        front_polls.remove_memory_folder(self.polls)   # if its server was killed before it could
+        front_polls.remove_memory_folder(self.polls)  # if its server was killed before it could
 
 
 def have_caddy() -> bool:
@@ -179,7 +229,7 @@ class RunHttps(HttpsFront):
 
     def __init__(self, folder: Path, config: str = ""):
         super().__init__(folder, config)
-        self.storage = self.instance / "front" / "caddy"   # front.py's own (front.plan)
+        self.storage = self.instance / "front" / "caddy"  # front.py's own (front.plan)
         self.root_certificate = front.root_certificate(self.storage)
         self.env = dict(os.environ, SCOREKEEPER_INSTANCE=str(self.instance), PYTHONUNBUFFERED="1")
         self.exit_code: int | None = None
@@ -199,16 +249,35 @@ class RunHttps(HttpsFront):
         raise AssertionError("unreachable")
 
     def _start(self, timeout: float) -> "RunHttps":
-        subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "init-db"], cwd=ROOT, env=self.env,
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "scorekeeper", "init-db"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         (self.folder / "front.log").unlink(missing_ok=True)
         with open(self.folder / "front.log", "ab") as log:
-            self.procs = [subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.server.front", "--port", str(self.app_port),
-                 "--https-port", str(self.port)],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)]
-        self.wait_until_answered(timeout, [(self.procs[0], "front.log", "make run-https")], self.kill,
-                                 "make run-https")
+            self.procs = [
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "scorekeeper.server.front",
+                        "--port",
+                        str(self.app_port),
+                        "--https-port",
+                        str(self.port),
+                    ],
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            ]
+        self.wait_until_answered(timeout, [(self.procs[0], "front.log", "make run-https")], self.kill, "make run-https")
         return self
 
     def stop(self, timeout: float = 60.0) -> int | None:
@@ -226,7 +295,9 @@ class RunHttps(HttpsFront):
         """Everything it started, at once (SIGKILL: the machine lost), litestream
         first (its own process group; it would stop by itself, syncing, once its
         parent is gone). Returns the moment of the kill (``time.monotonic()``)."""
-        litestreams = processes_running("litestream replicate", str(self.instance))   # found first: the kills come together
+        litestreams = processes_running(
+            "litestream replicate", str(self.instance)
+        )  # found first: the kills come together
         moment = time.monotonic()
         for pid in litestreams:
             try:

@@ -6,32 +6,36 @@ from __future__ import annotations
 import zlib
 
 
-def pdf_with_attachments(count: int, inflated: int, name: str = "session.json", content: bytes | None = None,
-                         level: int = 9) -> bytes:
+def pdf_with_attachments(
+    count: int, inflated: int, name: str = "session.json", content: bytes | None = None, level: int = 9
+) -> bytes:
     """A PDF whose name tree lists ``count`` attachments, all called ``name``,
     each its own FlateDecode stream inflating to ``inflated`` bytes (zeros
     compress ~1000:1, so 862 of 2 MB fit in a 2 MB upload). ``content``: what
     each inflates to instead (then ``inflated`` is ignored)."""
     data = content if content is not None else bytes(inflated)
     packed = zlib.compress(data, level)
-    objects: list[bytes] = []   # objects[i] is object i + 1
+    objects: list[bytes] = []  # objects[i] is object i + 1
 
     def add(body: bytes) -> int:
         objects.append(body)
         return len(objects)
 
-    catalog = add(b"")          # filled in below, once the tree's numbers are known
+    catalog = add(b"")  # filled in below, once the tree's numbers are known
     pages = add(b"<< /Type /Pages /Kids [] /Count 0 >>")
     pairs = []
     for _ in range(count):
-        stream = add(b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed)
-                     + packed + b"\nendstream")
-        spec = add(b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F %d 0 R >> >>"
-                   % (name.encode(), name.encode(), stream))
+        stream = add(
+            b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed)
+            + packed
+            + b"\nendstream"
+        )
+        spec = add(
+            b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F %d 0 R >> >>" % (name.encode(), name.encode(), stream)
+        )
         pairs.append(b"(%s) %d 0 R" % (name.encode(), spec))
     tree = add(b"<< /Names [" + b" ".join(pairs) + b"] >>")
-    objects[catalog - 1] = (b"<< /Type /Catalog /Pages %d 0 R /Names << /EmbeddedFiles %d 0 R >> >>"
-                            % (pages, tree))
+    objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R /Names << /EmbeddedFiles %d 0 R >> >>" % (pages, tree)
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, 1):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from scorekeeper import store
 from support.data import load_example
 
-HANDS = load_example("parlett-evening.json")["hands"]   # the first seat deals: 20, 2, −22; two hands 52, 3, −55
+HANDS = load_example("parlett-evening.json")["hands"]  # the first seat deals: 20, 2, −22; two hands 52, 3, −55
 #: Ten players, a Greek and a Chinese name among them: a sheet prints every script.
 TEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ζωή", "王芳"]
 
@@ -16,9 +16,18 @@ def a_played_night(db, circle_id: str | None = None, players=TEN) -> store.Night
     table 1 plays two hands (52, 3, −55), its table 2 one hand (20, 2, −22), its table 3
     none; the player with round 1's bye leaves after it; round 2's table 1 plays one
     hand (20, 2, −22) and ends at 21:30 UTC."""
-    night = store.create_night(db, "Friday club", players, rulebook="parlett", options={},
-                               stake={"per_counter": "1", "currency": "d"}, rounds=3, rank_by="counters",
-                               played_on="2026-12-04", circle_id=circle_id)
+    night = store.create_night(
+        db,
+        "Friday club",
+        players,
+        rulebook="parlett",
+        options={},
+        stake={"per_counter": "1", "currency": "d"},
+        rounds=3,
+        rank_by="counters",
+        played_on="2026-12-04",
+        circle_id=circle_id,
+    )
     night = store.draw_round(db, night.id, 1)
     for table, hands in zip(night.rounds[0].tables, (HANDS[:2], HANDS[:1])):
         for version, hand in enumerate(hands, 1):

@@ -31,9 +31,22 @@ def in_the_other_process(app, hands=(), urls=(), new=0) -> list[str]:
     """Save ``hands`` at each of ``urls`` (and at ``new`` new sessions) from another
     Python process on the same database. Returns the urls."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
-    done = subprocess.run([sys.executable, "-c", OTHER_PROCESS, app.config["DATABASE"], json.dumps(list(hands)),
-                           json.dumps(list(urls)), str(new)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            OTHER_PROCESS,
+            app.config["DATABASE"],
+            json.dumps(list(hands)),
+            json.dumps(list(urls)),
+            str(new),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -12,7 +12,7 @@ import os
 
 from hypothesis import settings
 
-FULL = 100   # hypothesis's default max_examples
+FULL = 100  # hypothesis's default max_examples
 PROFILES = {"full": FULL, "fast": FULL // 5}
 
 

@@ -15,6 +15,7 @@ def load_example(name: str):
 
 def rotate_hand(hand: dict, shift: int) -> dict:
     """The same parlett hand with every seat moved ``shift`` places clockwise."""
+
     def seat(s):
         return None if s is None else (s + shift) % 3
 
@@ -64,13 +65,27 @@ def rounding_session(stake: dict | None) -> dict:
     Tom's exact money ends in half a cent, so one of them must round down for the
     three to add up."""
     record = {
-        "format": "gleek-session/1", "rulebook": "modern", "options": {},
-        "players": ["Kit", "Nell", "Tom"], "title": "Rounding at the Bell", "played_on": "2026-12-01",
-        "hands": [{
-            "dealer": 2, "trump": "hearts", "tiddy": None, "auction": {"buyer": 0, "price": 13},
-            "ruff": {"winner": 1, "paid": [3, 0, 3]}, "sets": [[], [], []],
-            "tricks": [1, 6, 5], "card_points": [10, 109, 104], "tib": 1, "tom": 2, "last_trick": 1,
-        }],
+        "format": "gleek-session/1",
+        "rulebook": "modern",
+        "options": {},
+        "players": ["Kit", "Nell", "Tom"],
+        "title": "Rounding at the Bell",
+        "played_on": "2026-12-01",
+        "hands": [
+            {
+                "dealer": 2,
+                "trump": "hearts",
+                "tiddy": None,
+                "auction": {"buyer": 0, "price": 13},
+                "ruff": {"winner": 1, "paid": [3, 0, 3]},
+                "sets": [[], [], []],
+                "tricks": [1, 6, 5],
+                "card_points": [10, 109, 104],
+                "tib": 1,
+                "tom": 2,
+                "last_trick": 1,
+            }
+        ],
     }
     if stake:
         record["stake"] = stake
@@ -84,11 +99,21 @@ def big_balances_session() -> dict:
     record = rounding_session(None)
     hand = record["hands"][0]
     record["hands"] = [dict(hand, dealer=d % 3) for d in range(2, 7)]
-    record["hands"].append({
-        "dealer": 1, "trump": "spades", "tiddy": None, "auction": {"buyer": 2, "price": 13},
-        "ruff": {"winner": 1, "paid": [2, 0, 50]}, "sets": [[], [], []],
-        "tricks": [4, 8, 0], "card_points": [64, 157, 0], "tib": 1, "tom": 1, "last_trick": 1,
-    })
+    record["hands"].append(
+        {
+            "dealer": 1,
+            "trump": "spades",
+            "tiddy": None,
+            "auction": {"buyer": 2, "price": 13},
+            "ruff": {"winner": 1, "paid": [2, 0, 50]},
+            "sets": [[], [], []],
+            "tricks": [4, 8, 0],
+            "card_points": [64, 157, 0],
+            "tib": 1,
+            "tom": 1,
+            "last_trick": 1,
+        }
+    )
     return record
 
 

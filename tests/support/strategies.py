@@ -149,8 +149,8 @@ def declared_sets(draw, ranks, in_play, may_mournival, max_cards) -> list[list[s
 def ruff_paid(winner: int, amount) -> st.SearchStrategy:
     """``{"winner", "paid"}`` with each loser's amount drawn from ``amount``."""
     return st.tuples(amount, amount).map(
-        lambda pair: {"winner": winner, "paid": [0 if s == winner else pair[(s - winner) % 3 - 1]
-                                                 for s in range(3)]})
+        lambda pair: {"winner": winner, "paid": [0 if s == winner else pair[(s - winner) % 3 - 1] for s in range(3)]}
+    )
 
 
 def notes() -> st.SearchStrategy:
@@ -196,14 +196,17 @@ def turned_up_hands(draw, book: str, opening: int = 2, options: dict | None = No
     for card in m.side_cards:  # nobody's when turned up or when its option is off
         off = card.option is not None and options.get(card.option, True) is False
         hand[card.key] = None if turned_up == card.rank or off else draw(maybe_seat)
-    sets = draw(declared_sets(
-        HONOURS,
-        in_play=lambda rank: 3 if rank == turned_up else 4,
-        may_mournival=lambda rank, seat: honours.get(rank) == seat,
-        max_cards=lambda seat: 12,
-    ))
-    hand.update({"auction": {"buyer": buyer, "price": price}, "ruff": ruff,
-                 "sets": sets, "tricks": tricks, "honours": honours})
+    sets = draw(
+        declared_sets(
+            HONOURS,
+            in_play=lambda rank: 3 if rank == turned_up else 4,
+            may_mournival=lambda rank, seat: honours.get(rank) == seat,
+            max_cards=lambda seat: 12,
+        )
+    )
+    hand.update(
+        {"auction": {"buyer": buyer, "price": price}, "ruff": ruff, "sets": sets, "tricks": tricks, "honours": honours}
+    )
     if m.forfeits and draw(st.integers(0, 2)) == 0:
         hand["forfeits"] = draw(forfeited(m, sets, buyer))
     if calls:
@@ -243,7 +246,7 @@ def card_points(draw, tricks: list[int]) -> list[int]:
     room = [24 * t for t in tricks]  # up to 33 a trick; 288 in all
     rest = total - sum(points)
     for seat in (0, 1):
-        later = sum(room[seat + 1:])
+        later = sum(room[seat + 1 :])
         give = draw(st.integers(max(0, rest - later), min(room[seat], rest)))
         points[seat] += give
         rest -= give
@@ -263,8 +266,11 @@ def modern_hands(draw, simplified: bool = False, calls: bool = False) -> dict:
     if simplified:
         auction = ruff = None
     else:
-        auction = draw(st.one_of(st.none(), st.builds(
-            lambda buyer, price: {"buyer": buyer, "price": price}, seats, st.integers(13, 60))))
+        auction = draw(
+            st.one_of(
+                st.none(), st.builds(lambda buyer, price: {"buyer": buyer, "price": price}, seats, st.integers(13, 60))
+            )
+        )
         ruff = draw(seats.flatmap(lambda w: ruff_paid(w, st.integers(2, 30))))
         if calls:
             bids, result = draw(legal_bids("modern", dealer))
@@ -282,11 +288,27 @@ def modern_hands(draw, simplified: bool = False, calls: bool = False) -> dict:
         # it, unless he is the buyer and left it unplayed.
         return kiss or rank != "A" or tib == seat or (tib is None and seat == buyer)
 
-    sets = draw(declared_sets(RANKS, in_play=lambda rank: 4, may_mournival=may_mournival,
-                              max_cards=lambda seat: 13 if seat == buyer else 12))
-    hand = {"dealer": dealer, "trump": trump, "tiddy": tiddy, "auction": auction, "ruff": ruff,
-            "sets": sets, "tricks": tricks, "card_points": draw(card_points(tricks)),
-            "tib": tib, "tom": tom, "last_trick": draw(st.sampled_from(winners))}
+    sets = draw(
+        declared_sets(
+            RANKS,
+            in_play=lambda rank: 4,
+            may_mournival=may_mournival,
+            max_cards=lambda seat: 13 if seat == buyer else 12,
+        )
+    )
+    hand = {
+        "dealer": dealer,
+        "trump": trump,
+        "tiddy": tiddy,
+        "auction": auction,
+        "ruff": ruff,
+        "sets": sets,
+        "tricks": tricks,
+        "card_points": draw(card_points(tricks)),
+        "tib": tib,
+        "tom": tom,
+        "last_trick": draw(st.sampled_from(winners)),
+    }
     if calls and not simplified:
         hand["ruff"] = draw(ruff_from_calls("modern", hand, 2))
     note = draw(notes())
@@ -299,24 +321,30 @@ def modern_hands(draw, simplified: bool = False, calls: bool = False) -> dict:
 # possibly padded with spaces, distinct once trimmed, at most 40 characters.
 name_text = st.text(
     alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Co", "Zl", "Zp")),
-    min_size=1, max_size=36,
+    min_size=1,
+    max_size=36,
 ).filter(lambda s: s.strip() != "")
 player_names = st.lists(
     st.tuples(st.sampled_from(("", " ", "  ")), name_text, st.sampled_from(("", " "))).map("".join),
-    min_size=3, max_size=3, unique_by=lambda s: s.strip(),
+    min_size=3,
+    max_size=3,
+    unique_by=lambda s: s.strip(),
 )
 
-decimals = st.tuples(st.integers(0, 999), st.one_of(st.none(), st.text("0123456789", min_size=1, max_size=4))) \
-    .map(lambda p: str(p[0]) if p[1] is None else f"{p[0]}.{p[1]}") \
+decimals = (
+    st.tuples(st.integers(0, 999), st.one_of(st.none(), st.text("0123456789", min_size=1, max_size=4)))
+    .map(lambda p: str(p[0]) if p[1] is None else f"{p[0]}.{p[1]}")
     .filter(lambda s: any(c in "123456789" for c in s))
-stakes = st.builds(lambda per, cur: {"per_counter": per, "currency": cur}, decimals,
-                   st.one_of(st.just("d"), st.text(string.ascii_uppercase, min_size=3, max_size=3)))
-
+)
+stakes = st.builds(
+    lambda per, cur: {"per_counter": per, "currency": cur},
+    decimals,
+    st.one_of(st.just("d"), st.text(string.ascii_uppercase, min_size=3, max_size=3)),
+)
 
 
 @st.composite
-def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 6,
-            calls: bool | None = False) -> dict:
+def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 6, calls: bool | None = False) -> dict:
     """A random valid ``gleek-session/1`` record. ``calls``: every hand carries its
     bids and ruff calls (True), none does (False, the default), or each hand may (None)."""
     book = book or draw(st.sampled_from(BOOK_IDS))
@@ -333,8 +361,13 @@ def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 
             hand = draw(turned_up_hands(book, opening, options, calls=with_calls))
         opening = m.next_opening(opening, hand)
         hands.append(hand)
-    record = {"format": "gleek-session/1", "rulebook": book, "options": options,
-              "players": draw(player_names), "hands": hands}
+    record = {
+        "format": "gleek-session/1",
+        "rulebook": book,
+        "options": options,
+        "players": draw(player_names),
+        "hands": hands,
+    }
     if draw(st.booleans()):
         record["title"] = draw(st.text(max_size=30))
     if draw(st.booleans()):
@@ -349,6 +382,7 @@ def records(draw, book: str | None = None, min_hands: int = 0, max_hands: int = 
 # An independent re-statement of docs/rules.md ("Call by call") (not the engine's rules/calls.py):
 # it replays bids and ruff calls as a table would, says what they give (or that they
 # are not a finished, legal list), and drives the generators of legal calls below.
+
 
 def from_eldest(dealer: int) -> tuple:
     return ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
@@ -432,8 +466,13 @@ class TableRuff:
 
     def may_double(self) -> bool:
         """Eldest and middle passed, nobody vied: the dealer may double it (the pad only)."""
-        return (self.pad and self.m.double and not self.opened and self.turn == self.dealer
-                and {eldest(self.dealer), (self.dealer + 2) % 3} <= set(self.owed))
+        return (
+            self.pad
+            and self.m.double
+            and not self.opened
+            and self.turn == self.dealer
+            and {eldest(self.dealer), (self.dealer + 2) % 3} <= set(self.owed)
+        )
 
     def aggressive(self, call) -> bool:
         return call[1] in ("open", "raise", "vie", "revie")
@@ -508,8 +547,10 @@ def table_ruff(book: str, dealer: int, opening: int, calls):
 def best_shown(dealer: int, shown) -> int:
     """Four Aces first, then the highest total, ties to the earlier seat from the dealer's left."""
     order = from_eldest(dealer)
-    return max((s for s in order if shown[s] is not None),
-               key=lambda s: (shown[s] == "aces", shown[s] if shown[s] != "aces" else 0, -order.index(s)))
+    return max(
+        (s for s in order if shown[s] is not None),
+        key=lambda s: (shown[s] == "aces", shown[s] if shown[s] != "aces" else 0, -order.index(s)),
+    )
 
 
 def shown_ok(book: str, hand: dict, table: TableRuff, shown) -> bool:
@@ -549,8 +590,9 @@ def calls_agree(book: str, hand: dict, opening: int) -> bool:
             return False
         if table.end == "showdown" and winner not in table.showing:
             return False
-        if "shown" in ruff and not (shown_ok(book, hand, table, ruff["shown"])
-                                    and best_shown(hand["dealer"], ruff["shown"]) == winner):
+        if "shown" in ruff and not (
+            shown_ok(book, hand, table, ruff["shown"]) and best_shown(hand["dealer"], ruff["shown"]) == winner
+        ):
             return False
         if paid != [0 if s == winner else table.owes(s) for s in (0, 1, 2)]:
             return False

@@ -11,16 +11,16 @@ from scorekeeper.rules.record import settle
 PLAYERS = ("Ann", "Ben", "Cat")
 
 
-def http_request(host: str, port: int | None, method: str, path: str, fields=None,
-                 timeout: float = 10.0, source: str | None = None) -> tuple[int, dict, bytes]:
+def http_request(
+    host: str, port: int | None, method: str, path: str, fields=None, timeout: float = 10.0, source: str | None = None
+) -> tuple[int, dict, bytes]:
     """One real HTTP request on a fresh connection (form-encoded ``fields`` if given):
     status, headers and body bytes. Loopback servers only. ``source``: the address
     to send from (127.0.0.2 and up are loopback too: another "device")."""
     import http.client
     from urllib.parse import urlencode
 
-    conn = http.client.HTTPConnection(host, port, timeout=timeout,
-                                      source_address=(source, 0) if source else None)
+    conn = http.client.HTTPConnection(host, port, timeout=timeout, source_address=(source, 0) if source else None)
     try:
         body, headers = None, {}
         if fields is not None:
@@ -45,8 +45,11 @@ def hand_fields(hand: dict, version: int | None = None):
     if "turned_up" in hand:
         fields.append(("turned_up", hand["turned_up"]))
     auction = hand["auction"]
-    fields += [("buyer", "nobody")] if auction is None else [("buyer", str(auction["buyer"])),
-                                                             ("price", str(auction["price"]))]
+    fields += (
+        [("buyer", "nobody")]
+        if auction is None
+        else [("buyer", str(auction["buyer"])), ("price", str(auction["price"]))]
+    )
     if auction is not None and "bids" in auction:  # followed bid by bid on the call pad
         fields.append(("bids", json.dumps(auction["bids"])))
     ruff = hand["ruff"]
@@ -100,8 +103,15 @@ def post_change(client, url, path, data=None, version=None):
 
 
 def new_session(client, rulebook="parlett", players=PLAYERS, **extra) -> str:
-    data = {"player_0": players[0], "player_1": players[1], "player_2": players[2],
-            "rulebook": rulebook, "first_dealer": "0", "stake": "", **extra}
+    data = {
+        "player_0": players[0],
+        "player_1": players[1],
+        "player_2": players[2],
+        "rulebook": rulebook,
+        "first_dealer": "0",
+        "stake": "",
+        **extra,
+    }
     response = client.post("/sessions", data=data)
     assert response.status_code == 303, response.data
     return response.headers["Location"]

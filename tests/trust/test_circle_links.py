@@ -33,9 +33,15 @@ PREFIX = 8
 
 @pytest.fixture
 def app(tmp_path, migrated_database):
-    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "x",
-                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 10_000,
-                       "PDF_RENDERS_PER_MINUTE": 1_000})
+    return create_app(
+        {
+            "DATABASE": fresh_database(migrated_database, tmp_path),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+            "PDF_RENDERS_PER_MINUTE": 1_000,
+        }
+    )
 
 
 @pytest.fixture
@@ -65,8 +71,9 @@ def a_circle_of_dated_and_undated_evenings(app) -> tuple[str, str]:
     own links (OKs asked for), one undated imported from a file; one payment
     marked. (The manage link, the members' link.)"""
     manager = app.test_client()
-    made = manager.post("/circles", data={"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan",
-                                          "circle_pin": PIN})
+    made = manager.post(
+        "/circles", data={"circle_name": "Thursday Gleek", "circle_members": "Ann\nBen\nCat\nDan", "circle_pin": PIN}
+    )
     assert made.status_code == 303
     circle = made.headers["Location"]
     page = manager.get(circle).get_data(as_text=True)
@@ -74,11 +81,24 @@ def a_circle_of_dated_and_undated_evenings(app) -> tuple[str, str]:
     watch = re.search(r"/cw/[A-Za-z0-9_-]{24}", page).group(0)
 
     def start(seats, **fields):
-        response = manager.post(circle + "/sessions", data=dict(
-            {"seat_0": ids[seats[0]], "seat_1": ids[seats[1]], "seat_2": ids[seats[2]], "rulebook": "parlett",
-             "first_dealer": "0", "stake": "1d", "played_on": ""}, **fields))
+        response = manager.post(
+            circle + "/sessions",
+            data=dict(
+                {
+                    "seat_0": ids[seats[0]],
+                    "seat_1": ids[seats[1]],
+                    "seat_2": ids[seats[2]],
+                    "rulebook": "parlett",
+                    "first_dealer": "0",
+                    "stake": "1d",
+                    "played_on": "",
+                },
+                **fields,
+            ),
+        )
         assert response.status_code == 303, response.data
         return response.headers["Location"]
+
     play(manager, start(("Ann", "Ben", "Cat"), played_on="2026-11-14"), HANDS[:2])
     play(manager, start(("Cat", "Ann", "Dan")), HANDS[:2])
     play(manager, start(("Dan", "Ben", "Cat"), title="At the Bell", confirm="on"), HANDS[:1])
@@ -86,14 +106,17 @@ def a_circle_of_dated_and_undated_evenings(app) -> tuple[str, str]:
     record.pop("played_on", None)
     imported = manager.post(circle + "/import", data={"file": (io.BytesIO(json.dumps(record).encode()), "e.json")})
     assert imported.status_code == 303, imported.data
-    attached = manager.post(imported.headers["Location"], data={"seat_0": ids["Ben"], "seat_1": ids["Cat"],
-                                                                "seat_2": ids["Dan"]})
+    attached = manager.post(
+        imported.headers["Location"], data={"seat_0": ids["Ben"], "seat_1": ids["Cat"], "seat_2": ids["Dan"]}
+    )
     assert attached.status_code == 303
     owed = manager.get(circle + "/owed").get_data(as_text=True)
     form = re.search(r'<form method="post" action="[^"]+/owed/pay".*?</form>', owed, re.S).group(0)
     fields = dict(re.findall(r'name="(payer|payee|currency|evenings|amount|based_on)" value="([^"]*)"', form))
-    assert manager.post(circle + "/owed/pay", data=dict(fields, paid_by=ids["Ann"],
-                                                        paid_on="2026-11-28")).status_code == 303
+    assert (
+        manager.post(circle + "/owed/pay", data=dict(fields, paid_by=ids["Ann"], paid_on="2026-11-28")).status_code
+        == 303
+    )
     return circle, watch
 
 
@@ -170,18 +193,33 @@ def get(port: int, path: str, headers: dict) -> tuple[dict, bytes]:
 
 
 def leaks(said: dict, secrets: list[str]) -> list[tuple[str, str]]:
-    return [(path, secret) for path, texts in said.items() for secret in secrets
-            if any(secret[:PREFIX] in text for text in texts)]
+    return [
+        (path, secret)
+        for path, texts in said.items()
+        for secret in secrets
+        if any(secret[:PREFIX] in text for text in texts)
+    ]
 
 
 def test_the_members_and_watch_links_never_give_out_a_scorers_link(app, served):
     circle, watch = a_circle_of_dated_and_undated_evenings(app)
     tables = watch_links(app)
-    starts = [watch] + [watch + p for p in ("/ledger", "/ledger?all=1", "/owed", "/stats", "/season.pdf",
-                                             "/season.pdf?paper=letter", "/export.json")]
-    for table in tables:   # the QR code everyone scans, and all it has
-        starts += [table] + [table + p for p in ("/live", "/live?all=1", "/sheet", "/sheet.pdf", "/settle",
-                                                 "/export.json", "/hands/1")]
+    starts = [watch] + [
+        watch + p
+        for p in (
+            "/ledger",
+            "/ledger?all=1",
+            "/owed",
+            "/stats",
+            "/season.pdf",
+            "/season.pdf?paper=letter",
+            "/export.json",
+        )
+    ]
+    for table in tables:  # the QR code everyone scans, and all it has
+        starts += [table] + [
+            table + p for p in ("/live", "/live?all=1", "/sheet", "/sheet.pdf", "/settle", "/export.json", "/hands/1")
+        ]
     said = crawl(served, starts)
     assert set(starts) <= set(said)
     assert leaks(said, secrets_of(app)) == []
@@ -190,20 +228,25 @@ def test_the_members_and_watch_links_never_give_out_a_scorers_link(app, served):
     assert "At the Bell" in sheet and "Evening 2" in sheet and "Evening 4" in sheet
     owed = said[watch + "/owed"][1]
     debts = [re.sub(r"<[^>]+>", "", d) for d in re.findall(r'<p class="debt">(.*?)</p>', owed)]
-    assert debts == ["Cat pays Ann 1s 8d, for 14 Nov, Evening 2 and At the Bell",
-                     "Cat pays Ben 5d, for 14 Nov, Evening 2 and At the Bell",
-                     "Dan pays Ben 43 counters, for Evening 4", "Dan pays Cat 3 counters, for Evening 4"]
+    assert debts == [
+        "Cat pays Ann 1s 8d, for 14 Nov, Evening 2 and At the Bell",
+        "Cat pays Ben 5d, for 14 Nov, Evening 2 and At the Bell",
+        "Dan pays Ben 43 counters, for Evening 4",
+        "Dan pays Cat 3 counters, for Evening 4",
+    ]
     assert "Dan paid Ann 2s 11d, for 14 Nov, Evening 2 and At the Bell" in owed
 
 
 def test_a_manage_link_shows_no_scorers_link_until_its_pin_is_entered(app, served):
     circle, watch = a_circle_of_dated_and_undated_evenings(app)
-    said = crawl(served, [circle] + [circle + p for p in ("/ledger", "/owed", "/stats", "/season.pdf",
-                                                          "/export.json", "/unlock")])
+    said = crawl(
+        served,
+        [circle] + [circle + p for p in ("/ledger", "/owed", "/stats", "/season.pdf", "/export.json", "/unlock")],
+    )
     assert leaks(said, secrets_of(app)) == []
     page = said[circle][1]
     assert "Unlock to change the circle" in page
-    assert re.findall(r'href="(/[sw])/', page) == ["/w"] * 4        # each evening by its watch link
+    assert re.findall(r'href="(/[sw])/', page) == ["/w"] * 4  # each evening by its watch link
     # once unlocked, the manage link is the scorer's way into each evening
     status, headers, _ = http_request("127.0.0.1", served, "POST", circle + "/unlock", {"pin": PIN})
     assert status == 303

@@ -34,8 +34,10 @@ def circle_and_evenings(served: Served) -> list[str]:
     phone = Phone(served.port)
     circle = new_circle(phone, circle_pin=PIN)
     ids = members_of(phone.get(circle)[2])
-    evenings = [start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids[third]], f"2026-11-{day}")
-                for third, day in (("Cat", 14), ("Dan", 21), ("Cat", 28), ("Dan", 30))]
+    evenings = [
+        start_evening(phone, circle, [ids["Ann"], ids["Ben"], ids[third]], f"2026-11-{day}")
+        for third, day in (("Cat", 14), ("Dan", 21), ("Cat", 28), ("Dan", 30))
+    ]
     return [link + "/unlock" for link in [circle] + evenings]
 
 
@@ -49,16 +51,16 @@ def test_one_devices_tries_count_over_the_circle_and_its_evenings(served):
     for n, target in zip(range(PIN_TRIES), itertools.cycle(targets)):
         status, _, page = guesser.post(target, {"pin": f"{1000 + n}"})
         assert status == 403 and WRONG in page, (n, target)
-    for target in targets:              # five wrong, spread over all five: none of them checks a sixth
+    for target in targets:  # five wrong, spread over all five: none of them checks a sixth
         status, _, page = guesser.post(target, {"pin": PIN})
         assert status == 429 and "Too many wrong PINs from this device. Try again in 15 minutes." in page, target
-    status, _, _ = device(served, 1).post(targets[-1], {"pin": PIN})    # another device is not held up
+    status, _, _ = device(served, 1).post(targets[-1], {"pin": PIN})  # another device is not held up
     assert status == 303
 
 
 def test_tries_spread_over_the_circle_and_its_evenings_are_refused_past_one_hundred_in_all(served):
     targets = circle_and_evenings(served)
-    devices = -(-SESSION_PIN_TRIES // PIN_TRIES) + 1             # 21 devices, five tries each: 105 tries
+    devices = -(-SESSION_PIN_TRIES // PIN_TRIES) + 1  # 21 devices, five tries each: 105 tries
     spread = itertools.cycle(targets)
     checked, refused = [], []
     for n in range(devices):
@@ -73,7 +75,7 @@ def test_tries_spread_over_the_circle_and_its_evenings_are_refused_past_one_hund
                 assert status == 429 and CIRCLE_WIDE in page, (n, attempt, status)
                 refused.append(target)
     assert len(checked) == SESSION_PIN_TRIES and len(refused) == devices * PIN_TRIES - SESSION_PIN_TRIES
-    assert {targets.index(t) for t in checked} == set(range(len(targets)))     # every one of them was tried
+    assert {targets.index(t) for t in checked} == set(range(len(targets)))  # every one of them was tried
     # past the ceiling a new device waits on each of them, the right PIN too
     for target in targets:
         status, _, page = device(served, devices).post(target, {"pin": PIN})

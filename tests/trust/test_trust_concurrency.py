@@ -36,8 +36,7 @@ OPS_PER_CLIENT = 15
 
 @pytest.fixture
 def live_server(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x",
-                      "BACKUP_DIR": str(tmp_path / "backups")})
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "x", "BACKUP_DIR": str(tmp_path / "backups")})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -59,17 +58,25 @@ def page_state(host, url):
     return version, hands, page
 
 
-
-
 def shown_balances(page):
     return re.findall(r'class="amount[^"]*" data-seat="\d">([^<]*)<', page)
 
 
 def test_concurrent_edits_are_serialised_by_version(live_server):
     host = live_server
-    status, headers, _ = request(host, "POST", "/sessions", [
-        ("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"), ("rulebook", "parlett"),
-        ("first_dealer", "0"), ("stake", "")])
+    status, headers, _ = request(
+        host,
+        "POST",
+        "/sessions",
+        [
+            ("player_0", "Ann"),
+            ("player_1", "Ben"),
+            ("player_2", "Cat"),
+            ("rulebook", "parlett"),
+            ("first_dealer", "0"),
+            ("stake", ""),
+        ],
+    )
     assert status == 303
     url = "/s/" + headers["Location"].rsplit("/", 1)[1]
     first = dict(HANDS[0], note="first")
@@ -79,7 +86,7 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
     assert start_version == 2
 
     barrier = threading.Barrier(CLIENTS)
-    outcomes = []          # (version carried, op, status, acknowledged)
+    outcomes = []  # (version carried, op, status, acknowledged)
     failures = []
     lock = threading.Lock()
 
@@ -100,20 +107,20 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
                 else:
                     op, path = ("add", hand), f"{url}/hands"
                     fields = list(hand_fields(hand, version).items(multi=True))
-                time.sleep(rng.uniform(0, 0.01))   # let the others overtake
+                time.sleep(rng.uniform(0, 0.01))  # let the others overtake
                 status, headers, body = request(host, "POST", path, fields)
                 duplicate = headers.get("X-Scorekeeper-Unchanged") == "already-saved"
                 if op[0] == "delete":
                     ok = status == 303
-                    clean = status in (303, 404, 409, 422)   # refused: stale, or no longer the last hand
+                    clean = status in (303, 404, 409, 422)  # refused: stale, or no longer the last hand
                 else:
-                    ok = status == 303 and not duplicate   # a stale copy of the last hand stores nothing
+                    ok = status == 303 and not duplicate  # a stale copy of the last hand stores nothing
                     clean = status in (303, 409)
                 if not clean:
                     raise AssertionError((op[0], status, body[-500:]))
                 with lock:
                     outcomes.append((version, op, status, ok))
-            except BaseException as error:   # noqa: BLE001 - reported below
+            except BaseException as error:  # noqa: BLE001 - reported below
                 with lock:
                     failures.append(repr(error))
                 return
@@ -154,8 +161,10 @@ def test_concurrent_edits_are_serialised_by_version(live_server):
     assert shown_balances(watch_page) == balances
     status, _, live = request(host, "GET", url + "/live?v=0")
     assert status == 200 and shown_balances(live) == balances
-    print(f"\nconcurrency: {len(acked)} acknowledged, {len(stale)} refused as stale, "
-          f"{len(expected)} hands, version {final_version}")
+    print(
+        f"\nconcurrency: {len(acked)} acknowledged, {len(stale)} refused as stale, "
+        f"{len(expected)} hands, version {final_version}"
+    )
 
 
 # ---------------------------------------------------------------- the PIN guess limit holds under a burst
@@ -165,9 +174,20 @@ BURST = 32
 
 def test_a_burst_of_wrong_pins_gets_at_most_five_checked(live_server):
     host = live_server
-    status, headers, _ = request(host, "POST", "/sessions", [
-        ("player_0", "Ann"), ("player_1", "Ben"), ("player_2", "Cat"), ("rulebook", "parlett"),
-        ("first_dealer", "0"), ("stake", ""), ("pin", "4821")])
+    status, headers, _ = request(
+        host,
+        "POST",
+        "/sessions",
+        [
+            ("player_0", "Ann"),
+            ("player_1", "Ben"),
+            ("player_2", "Cat"),
+            ("rulebook", "parlett"),
+            ("first_dealer", "0"),
+            ("stake", ""),
+            ("pin", "4821"),
+        ],
+    )
     assert status == 303
     url = "/s/" + headers["Location"].rsplit("/", 1)[1]
     barrier = threading.Barrier(BURST)

@@ -33,9 +33,13 @@ from scorekeeper.rules.record import validate
 from support.books import MODELS
 from support.strategies import BOOK_IDS
 
-FUZZ = settings(max_examples=examples(100), deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                       HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=examples(100),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
@@ -48,34 +52,137 @@ EXAMPLES = EVENINGS + ("wits1671-tiddy-off.json",)
 HEADER_VALUE = re.compile(r"[ \t\x21-\x7e\x80-\xff]*")
 
 HOSTILE_TEXT = [
-    "", " ", "0", "1", "2", "3", "-1", "-0", "+1", "1.5", "1e3", "12.0", "0x10", " 12 ", "12 ",
-    "١٢", "１２", "²", "12\x00", str(10**30), str(-10**30), "99999999", "9" * 20, "nobody",
-    "discarded", "none", "NaN", "Infinity", "null", "true", "[]", "{}", SCRIPT, IMG, "a\x00b",
-    "\x00", "é", "🂡", "\u202e", "\r\n", "\n", "{{7*7}}", "'; drop table sessions;--",
-    "gleek:A", "mournival:A", "mournival:Z", "gleek:", ":", "0:12", "2:", "1:99", "quiet",
-    "eldest-opening", "some", "hearts", "clubs", "A", "K", "4", "10", "x" * 5000,
-    "x" * 100_000, "<b>" * 200,
+    "",
+    " ",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "-0",
+    "+1",
+    "1.5",
+    "1e3",
+    "12.0",
+    "0x10",
+    " 12 ",
+    "12 ",
+    "١٢",
+    "１２",
+    "²",
+    "12\x00",
+    str(10**30),
+    str(-(10**30)),
+    "99999999",
+    "9" * 20,
+    "nobody",
+    "discarded",
+    "none",
+    "NaN",
+    "Infinity",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    SCRIPT,
+    IMG,
+    "a\x00b",
+    "\x00",
+    "é",
+    "🂡",
+    "\u202e",
+    "\r\n",
+    "\n",
+    "{{7*7}}",
+    "'; drop table sessions;--",
+    "gleek:A",
+    "mournival:A",
+    "mournival:Z",
+    "gleek:",
+    ":",
+    "0:12",
+    "2:",
+    "1:99",
+    "quiet",
+    "eldest-opening",
+    "some",
+    "hearts",
+    "clubs",
+    "A",
+    "K",
+    "4",
+    "10",
+    "x" * 5000,
+    "x" * 100_000,
+    "<b>" * 200,
     # input once let past: text UTF-8 cannot encode (JSON's "\\ud800"; in a form, its bytes %ED%A0%80),
     # NULs, and strings just over each of the app's limits (name 40, title 120, note 500)
-    "\ud800", "Ann\udfff", "\udc80\ud800", "\x00" * 3, "Ann\x00", "p" * 41, "t" * 121, "n" * 501,
+    "\ud800",
+    "Ann\udfff",
+    "\udc80\ud800",
+    "\x00" * 3,
+    "Ann\x00",
+    "p" * 41,
+    "t" * 121,
+    "n" * 501,
 ]
-hostile_text = st.one_of(st.sampled_from(HOSTILE_TEXT), st.text(max_size=30),
-                         st.integers(-10**30, 10**30).map(str))
+hostile_text = st.one_of(st.sampled_from(HOSTILE_TEXT), st.text(max_size=30), st.integers(-(10**30), 10**30).map(str))
 
 HAND_FIELDS = [
-    "dealer", "trump", "turned_up", "tiddy", "buyer", "price", "price_other", "ruff_winner",
-    "paid_0", "paid_1", "paid_2", "paid_0_other", "paid_1_other", "paid_2_other", "sets",
-    "set_0", "set_1", "set_2", "tricks_0", "tricks_1", "tricks_2", "tricks_auto", "honour_A",
-    "honour_K", "honour_Q", "honour_J", "card_points_0", "card_points_1", "card_points_2",
-    "tib", "tom", "last_trick", "note", "preset", "version",
+    "dealer",
+    "trump",
+    "turned_up",
+    "tiddy",
+    "buyer",
+    "price",
+    "price_other",
+    "ruff_winner",
+    "paid_0",
+    "paid_1",
+    "paid_2",
+    "paid_0_other",
+    "paid_1_other",
+    "paid_2_other",
+    "sets",
+    "set_0",
+    "set_1",
+    "set_2",
+    "tricks_0",
+    "tricks_1",
+    "tricks_2",
+    "tricks_auto",
+    "honour_A",
+    "honour_K",
+    "honour_Q",
+    "honour_J",
+    "card_points_0",
+    "card_points_1",
+    "card_points_2",
+    "tib",
+    "tom",
+    "last_trick",
+    "note",
+    "preset",
+    "version",
 ]
-SESSION_FIELDS = ["player_0", "player_1", "player_2", "rulebook", "first_dealer", "stake",
-                  "stake_amount", "stake_currency", "title", "played_on", "opt_tiddy",
-                  "opt_simplified"]
-
+SESSION_FIELDS = [
+    "player_0",
+    "player_1",
+    "player_2",
+    "rulebook",
+    "first_dealer",
+    "stake",
+    "stake_amount",
+    "stake_currency",
+    "title",
+    "played_on",
+    "opt_tiddy",
+    "opt_simplified",
+]
 
 
 # ---------------------------------------------------------------- the site under test
+
 
 def form_bytes(form: MultiDict) -> bytes:
     """A form body as an attacker can send it: a lone surrogate goes as its
@@ -131,8 +238,13 @@ class Site:
         version = self.db.execute("select version from sessions where id = ?", [sid]).fetchone()[0]
         history = self.db.execute("select count(*) from history where session_id = ?", [sid]).fetchone()[0]
         hands = self.db.execute("select count(*) from hands where session_id = ?", [sid]).fetchone()[0]
-        return {"export": export, "version": version, "history": history, "hands": hands,
-                "sessions": self.session_count()}
+        return {
+            "export": export,
+            "version": version,
+            "history": history,
+            "hands": hands,
+            "sessions": self.session_count(),
+        }
 
     def watch_id(self, sid: str) -> str:
         return self.db.execute("select watch_id from sessions where id = ?", [sid]).fetchone()[0]
@@ -151,8 +263,7 @@ class Site:
         hands = self.db.execute("select count(*) from hands where session_id = ?", [sid]).fetchone()[0]
         paths = [f"/s/{sid}", f"/w/{wid}", f"/s/{sid}/hands/new", f"/s/{sid}/settle", f"/s/{sid}/sheet", "/"]
         if full:
-            paths += [f"/s/{sid}/live", f"/w/{wid}/live", f"/s/{sid}/history", f"/w/{wid}/settle",
-                      f"/w/{wid}/sheet"]
+            paths += [f"/s/{sid}/live", f"/w/{wid}/live", f"/s/{sid}/history", f"/w/{wid}/settle", f"/w/{wid}/sheet"]
         for n in ({1, hands} if full else {hands}) if hands else ():
             paths += [f"/s/{sid}/hands/{n}", f"/w/{wid}/hands/{n}", f"/s/{sid}/hands/{n}/edit"]
         out = {}
@@ -168,8 +279,14 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fuzz")
-    app = create_app({"DATABASE": str(folder / "fuzz.db"), "SECRET_KEY": "x",
-                      "BACKUP_DIR": str(folder / "backups"), "SESSIONS_PER_MINUTE": 100_000})
+    app = create_app(
+        {
+            "DATABASE": str(folder / "fuzz.db"),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(folder / "backups"),
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    )
     site = Site(app)
     yield site
     print(f"\nfuzz: {site.requests} requests")
@@ -196,6 +313,7 @@ def assert_one_change_or_none(site: Site, sid: str, before: dict, response, must
 
 # ---------------------------------------------------------------- strategies
 
+
 @st.composite
 def mutated_form(draw, base: MultiDict, names: list[str]):
     """``base`` with fields dropped, replaced by hostile values, added or doubled."""
@@ -216,12 +334,43 @@ def mutated_form(draw, base: MultiDict, names: list[str]):
 
 
 json_scalar = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**30, 10**30),
-    st.sampled_from([10**30, -10**30, 2**63, 2**64, -1, 0, 1, 2, 3, 12, 13, 14, 1.0, 12.0, -0.0,
-                     1e308, 0.5, "12", "0", "", True, False]),
-    st.floats(allow_nan=False, allow_infinity=False), hostile_text)
-json_value = st.recursive(json_scalar, lambda inner: st.lists(inner, max_size=4)
-                          | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=8)
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.sampled_from(
+        [
+            10**30,
+            -(10**30),
+            2**63,
+            2**64,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            12,
+            13,
+            14,
+            1.0,
+            12.0,
+            -0.0,
+            1e308,
+            0.5,
+            "12",
+            "0",
+            "",
+            True,
+            False,
+        ]
+    ),
+    st.floats(allow_nan=False, allow_infinity=False),
+    hostile_text,
+)
+json_value = st.recursive(
+    json_scalar,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=8,
+)
 
 
 def _paths(value, path=()):
@@ -262,19 +411,43 @@ def mutated_record(draw):
     return record
 
 
-RAW_BODIES = [b"", b"null", b"[]", b"{}", b"\x00\x01\x02", b"\xff\xfe\xfa", b"[" * 100_000,
-              b'{"a":' * 50_000, b"1" * 5000, b"NaN", b'{"format": Infinity}', b"\xef\xbb\xbf{}",
-              "{\"players\": [\"\u00e9\"]}".encode("utf-16"), SCRIPT.encode(), b"x" * 100_000]
+RAW_BODIES = [
+    b"",
+    b"null",
+    b"[]",
+    b"{}",
+    b"\x00\x01\x02",
+    b"\xff\xfe\xfa",
+    b"[" * 100_000,
+    b'{"a":' * 50_000,
+    b"1" * 5000,
+    b"NaN",
+    b'{"format": Infinity}',
+    b"\xef\xbb\xbf{}",
+    '{"players": ["\u00e9"]}'.encode("utf-16"),
+    SCRIPT.encode(),
+    b"x" * 100_000,
+]
 
 
 # ---------------------------------------------------------------- new sessions
 
+
 @FUZZ
 @given(data=st.data())
 def test_new_session_form_never_500_and_all_or_nothing(site, data):
-    base = MultiDict({"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook":
-                      data.draw(st.sampled_from(BOOK_IDS)),
-                      "first_dealer": "0", "stake": "", "title": "Fuzz", "played_on": "2026-11-05"})
+    base = MultiDict(
+        {
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": data.draw(st.sampled_from(BOOK_IDS)),
+            "first_dealer": "0",
+            "stake": "",
+            "title": "Fuzz",
+            "played_on": "2026-11-05",
+        }
+    )
     form = data.draw(mutated_form(base, SESSION_FIELDS))
     count = site.session_count()
     response = site.call("POST", "/sessions", data=form)
@@ -292,19 +465,21 @@ def test_new_session_form_never_500_and_all_or_nothing(site, data):
 
 # ---------------------------------------------------------------- import
 
+
 @FUZZ
 @given(record=mutated_record(), how=st.sampled_from(["json", "file", "form"]))
 def test_import_of_a_mutated_record_is_all_or_nothing(site, record, how):
-    text = json.dumps(record)   # ASCII, as a client sends a lone surrogate: "\ud800"
+    text = json.dumps(record)  # ASCII, as a client sends a lone surrogate: "\ud800"
     count = site.session_count()
     if how == "json":
         response = site.call("POST", "/import", data=text.encode(), content_type="application/json")
     elif how == "file":
-        response = site.call("POST", "/import", data={"file": (io.BytesIO(text.encode()), "s.json")},
-                             content_type="multipart/form-data")
+        response = site.call(
+            "POST", "/import", data={"file": (io.BytesIO(text.encode()), "s.json")}, content_type="multipart/form-data"
+        )
     else:
         response = site.call("POST", "/import", data={"record": text})
-    problems = validate(record) or store.limit_problems(record)   # the format's, then the app's limits
+    problems = validate(record) or store.limit_problems(record)  # the format's, then the app's limits
     event(f"/import ({how}) -> {response.status_code}")
     if problems:
         assert response.status_code in (413, 422), response.status_code
@@ -325,15 +500,18 @@ def test_import_of_a_mutated_record_is_all_or_nothing(site, record, how):
 
 
 @FUZZ
-@given(body=st.one_of(st.sampled_from(RAW_BODIES), st.binary(max_size=200)),
-       how=st.sampled_from(["json", "file", "form", "plain"]))
+@given(
+    body=st.one_of(st.sampled_from(RAW_BODIES), st.binary(max_size=200)),
+    how=st.sampled_from(["json", "file", "form", "plain"]),
+)
 def test_import_of_garbage_is_refused_cleanly(site, body, how):
     count = site.session_count()
     if how == "json":
         response = site.call("POST", "/import", data=body, content_type="application/json")
     elif how == "file":
-        response = site.call("POST", "/import", data={"file": (io.BytesIO(body), "s.json")},
-                             content_type="multipart/form-data")
+        response = site.call(
+            "POST", "/import", data={"file": (io.BytesIO(body), "s.json")}, content_type="multipart/form-data"
+        )
     elif how == "form":
         response = site.call("POST", "/import", data={"record": body.decode("latin-1")})
     else:
@@ -353,7 +531,7 @@ WRITE_ROUTES = ["/hands/check", "/hands", "/hands/1", "/hands/1/check", "/hands/
 def test_hostile_hand_forms_never_500_and_never_half_written(site, route, data, example, htmx):
     sid = site.import_example(example)
     hands = load_example(example)["hands"]
-    if route == "/undo":   # something to undo: one more hand
+    if route == "/undo":  # something to undo: one more hand
         added = dict(hands[-1], note="to undo")
         assert site.call("POST", f"/s/{sid}/hands", data=hand_fields(added, 1)).status_code == 303
     before = site.state(sid)
@@ -363,9 +541,9 @@ def test_hostile_hand_forms_never_500_and_never_half_written(site, route, data, 
     if route in ("/undo",) or route.endswith("/delete"):
         base = MultiDict({"version": str(version)})
     elif route in ("/hands", "/hands/check"):
-        base = hand_fields(hands[-1], version)      # a valid next hand in every example
+        base = hand_fields(hands[-1], version)  # a valid next hand in every example
     else:
-        base = hand_fields(hands[0], version)       # hand 1, as it is
+        base = hand_fields(hands[0], version)  # hand 1, as it is
     form = data.draw(mutated_form(base, HAND_FIELDS))
     headers = {"HX-Request": "true"} if htmx else {}
     response = site.call("POST", f"/s/{sid}{route}", data=form, headers=headers)
@@ -373,8 +551,7 @@ def test_hostile_hand_forms_never_500_and_never_half_written(site, route, data, 
     if route.endswith("/check"):
         assert site.state(sid) == before
         return
-    after = assert_one_change_or_none(site, sid, before, response,
-                                      must_change=route in ("/hands", "/hands/1"))
+    after = assert_one_change_or_none(site, sid, before, response, must_change=route in ("/hands", "/hands/1"))
     if after != before:
         stored = json.loads(after["export"])["hands"]
         if route == "/hands":
@@ -388,8 +565,11 @@ def test_hostile_hand_forms_never_500_and_never_half_written(site, route, data, 
 
 
 @FUZZ
-@given(example=st.sampled_from(EVENINGS), version=hostile_text, route=st.sampled_from(
-    ["/hands", "/hands/1", "/hands/last/delete", "/undo"]))
+@given(
+    example=st.sampled_from(EVENINGS),
+    version=hostile_text,
+    route=st.sampled_from(["/hands", "/hands/1", "/hands/last/delete", "/undo"]),
+)
 def test_any_version_field_is_a_clean_answer(site, example, version, route):
     sid = site.import_example(example)
     hands = load_example(example)["hands"]
@@ -413,14 +593,19 @@ def test_stale_version_changes_nothing_on_every_write_route(site):
     url = f"/s/{sid}"
     assert site.call("POST", url + "/hands", data=hand_fields(hands[-1], 1)).status_code == 303
     before = site.state(sid)
-    for route, fields in [("/hands", hand_fields(hands[-1], 1)), ("/hands/1", hand_fields(hands[0], 1)),
-                          ("/hands/4/delete", {"version": "1"}), ("/undo", {"version": "1"})]:
+    for route, fields in [
+        ("/hands", hand_fields(hands[-1], 1)),
+        ("/hands/1", hand_fields(hands[0], 1)),
+        ("/hands/4/delete", {"version": "1"}),
+        ("/undo", {"version": "1"}),
+    ]:
         response = site.call("POST", url + route, data=fields)
         assert response.status_code in (303, 409), (route, response.status_code)
         assert site.state(sid) == before, route
 
 
 # ---------------------------------------------------------------- GETs with odd paths and queries
+
 
 @FUZZ
 @given(data=st.data())
@@ -429,26 +614,61 @@ def test_odd_gets_never_500(site, data):
     wid = site.watch_id(sid)
     before = site.state(sid)
     value = data.draw(hostile_text)
-    path = data.draw(st.sampled_from([
-        f"/s/{sid}/live", f"/w/{wid}/live", f"/s/{sid}", f"/w/{wid}", f"/s/{sid}/sheet",
-        f"/s/{sid}/settle", f"/s/{sid}/hands/new", f"/s/{sid}/hands/1", f"/w/{wid}/hands/2",
-        f"/s/{sid}/hands/3/edit", f"/s/{sid}/history", "/", "/rules", f"/s/{sid}/export.json"]))
+    path = data.draw(
+        st.sampled_from(
+            [
+                f"/s/{sid}/live",
+                f"/w/{wid}/live",
+                f"/s/{sid}",
+                f"/w/{wid}",
+                f"/s/{sid}/sheet",
+                f"/s/{sid}/settle",
+                f"/s/{sid}/hands/new",
+                f"/s/{sid}/hands/1",
+                f"/w/{wid}/hands/2",
+                f"/s/{sid}/hands/3/edit",
+                f"/s/{sid}/history",
+                "/",
+                "/rules",
+                f"/s/{sid}/export.json",
+            ]
+        )
+    )
     param = data.draw(st.sampled_from(["v", "saved", "edited", "undo", "paper", "x"]))
     response = site.call("GET", path, query_string={param: value})
     assert response.status_code in (200, 204, 404), (path, param, value, response.status_code)
     if response.status_code == 200 and response.mimetype == "text/html" and len(value) > 3:
         page = response.get_data(as_text=True)
-        if any(c in value for c in "<>\""):
+        if any(c in value for c in '<>"'):
             assert value not in page
     assert site.state(sid) == before
 
 
-@pytest.mark.parametrize("suffix", [
-    "/hands/999999999999", "/hands/0", "/hands/-1", "/hands/4", "/hands/99999999999999999999999999",
-    "/hands/999999999999/edit", "/hands/1x", "/hands/%00", "/hands/%E2%99%A0", "/live?v=abc",
-    "/live?v=", "/live?v=99999999999999999999999999", "/live?v=%00", "/live?v=-1", "/sheet?paper=a5",
-    "/sheet?paper=%00", "/settle?x=%3Cscript%3E", "/%00", "/../../etc/passwd", "/export.json?download=1",
-])
+@pytest.mark.parametrize(
+    "suffix",
+    [
+        "/hands/999999999999",
+        "/hands/0",
+        "/hands/-1",
+        "/hands/4",
+        "/hands/99999999999999999999999999",
+        "/hands/999999999999/edit",
+        "/hands/1x",
+        "/hands/%00",
+        "/hands/%E2%99%A0",
+        "/live?v=abc",
+        "/live?v=",
+        "/live?v=99999999999999999999999999",
+        "/live?v=%00",
+        "/live?v=-1",
+        "/sheet?paper=a5",
+        "/sheet?paper=%00",
+        "/settle?x=%3Cscript%3E",
+        "/%00",
+        "/../../etc/passwd",
+        "/export.json?download=1",
+    ],
+)
 @pytest.mark.parametrize("prefix", ["s", "w"])
 def test_odd_paths_are_404_or_fine(site, prefix, suffix):
     sid = site.import_example("parlett-evening.json")
@@ -459,9 +679,21 @@ def test_odd_paths_are_404_or_fine(site, prefix, suffix):
     assert site.state(sid) == before
 
 
-@pytest.mark.parametrize("route", ["/hands/999999999999", "/hands/0", "/hands/4", "/hands/0/check",
-                                   "/hands/999999999999/check", "/hands/1/delete", "/hands/0/delete",
-                                   "/hands/99999999999999999999999/delete", "/hands/-1", "/hands/1/edit"])
+@pytest.mark.parametrize(
+    "route",
+    [
+        "/hands/999999999999",
+        "/hands/0",
+        "/hands/4",
+        "/hands/0/check",
+        "/hands/999999999999/check",
+        "/hands/1/delete",
+        "/hands/0/delete",
+        "/hands/99999999999999999999999/delete",
+        "/hands/-1",
+        "/hands/1/edit",
+    ],
+)
 def test_posts_to_hands_that_do_not_exist_change_nothing(site, route):
     sid = site.import_example("parlett-evening.json")
     before = site.state(sid)
@@ -471,22 +703,48 @@ def test_posts_to_hands_that_do_not_exist_change_nothing(site, route):
     assert site.state(sid) == before
 
 
-@pytest.mark.parametrize("key", ["nope", "A" * 24, "%00", "%3Cscript%3E", "x" * 5000, "..", "é",
-                                 "' or 1=1 --", "%E2%80%AE"])
+@pytest.mark.parametrize(
+    "key", ["nope", "A" * 24, "%00", "%3Cscript%3E", "x" * 5000, "..", "é", "' or 1=1 --", "%E2%80%AE"]
+)
 def test_guessed_ids_are_404_on_every_route(site, key):
     count = site.session_count()
-    for method, suffix in [("GET", ""), ("GET", "/live?v=1"), ("GET", "/hands/1"), ("GET", "/export.json"),
-                           ("GET", "/settle"), ("GET", "/sheet"), ("POST", "/hands"),
-                           ("POST", "/hands/check"), ("POST", "/hands/1"), ("POST", "/undo"),
-                           ("POST", "/hands/1/delete")]:
+    for method, suffix in [
+        ("GET", ""),
+        ("GET", "/live?v=1"),
+        ("GET", "/hands/1"),
+        ("GET", "/export.json"),
+        ("GET", "/settle"),
+        ("GET", "/sheet"),
+        ("POST", "/hands"),
+        ("POST", "/hands/check"),
+        ("POST", "/hands/1"),
+        ("POST", "/undo"),
+        ("POST", "/hands/1/delete"),
+    ]:
         for prefix in ("s", "w"):
-            response = site.call(method, f"/{prefix}/{key}{suffix}", data={"version": "1"} if method == "POST" else None)
+            response = site.call(
+                method, f"/{prefix}/{key}{suffix}", data={"version": "1"} if method == "POST" else None
+            )
             assert response.status_code in (404, 405), (method, prefix, suffix, response.status_code)
     assert site.session_count() == count
 
 
-@pytest.mark.parametrize("host", [SCRIPT, IMG, "[::1", "[::1]:", "localhost:", ":", "127.0.0.1:abc",
-                                  "localhost:99999", "évil", "[::1]:5000", "evil.example"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        SCRIPT,
+        IMG,
+        "[::1",
+        "[::1]:",
+        "localhost:",
+        ":",
+        "127.0.0.1:abc",
+        "localhost:99999",
+        "évil",
+        "[::1]:5000",
+        "evil.example",
+    ],
+)
 def test_hostile_host_header_is_never_reflected_raw(site, host):
     sid = site.import_example("parlett-evening.json")
     for path in (f"/s/{sid}", f"/w/{site.watch_id(sid)}", "/"):
@@ -496,14 +754,21 @@ def test_hostile_host_header_is_never_reflected_raw(site, host):
 
 # ---------------------------------------------------------------- limits
 
+
 def test_limits_refuse_cleanly(site):
     evening = load_example("parlett-evening.json")
     record = dict(evening, hands=[evening["hands"][1 + i % 2] for i in range(store.MAX_HANDS)])
     count = site.session_count()
-    assert site.call("POST", "/import", json=dict(record, hands=record["hands"] + [evening["hands"][2]])
-                     ).status_code == 422
-    assert site.call("POST", "/import", data=json.dumps(record) + " " * 3_000_000,
-                     content_type="application/json").status_code == 413
+    assert (
+        site.call("POST", "/import", json=dict(record, hands=record["hands"] + [evening["hands"][2]])).status_code
+        == 422
+    )
+    assert (
+        site.call(
+            "POST", "/import", data=json.dumps(record) + " " * 3_000_000, content_type="application/json"
+        ).status_code
+        == 413
+    )
     assert site.session_count() == count
     response = site.call("POST", "/import", json=record)
     assert response.status_code == 303
@@ -513,16 +778,17 @@ def test_limits_refuse_cleanly(site):
     assert response.status_code == 422
     assert f"at most {store.MAX_HANDS} hands" in response.get_data(as_text=True)
     assert site.state(sid) == before
-    assert site.call("GET", f"/s/{sid}/hands/new").status_code == 303   # sent back to the table
+    assert site.call("GET", f"/s/{sid}/hands/new").status_code == 303  # sent back to the table
 
 
 # ---------------------------------------------------------------- escaping
+
 
 def _assert_escaped_everywhere(site, sid, names):
     pages = site.pages(sid)
     for path, page in pages.items():
         for name in names:
-            if any(c in name for c in "<>\"&"):
+            if any(c in name for c in '<>"&'):
                 assert name not in page, (path, name)
     table = pages[f"/s/{sid}"]
     for name in names:
@@ -545,9 +811,19 @@ def test_html_in_names_and_title_is_escaped_on_every_page(site, rulebook):
 
 
 def test_html_in_names_is_escaped_when_made_through_the_form(site):
-    response = site.call("POST", "/sessions", data={
-        "player_0": SCRIPT, "player_1": IMG, "player_2": "<i>Cat", "rulebook": "parlett",
-        "first_dealer": "0", "stake": "", "title": IMG})
+    response = site.call(
+        "POST",
+        "/sessions",
+        data={
+            "player_0": SCRIPT,
+            "player_1": IMG,
+            "player_2": "<i>Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+            "title": IMG,
+        },
+    )
     assert response.status_code == 303
     sid = response.headers["Location"].rsplit("/", 1)[1]
     _assert_escaped_everywhere(site, sid, [SCRIPT, IMG, "<i>Cat"])
@@ -559,14 +835,19 @@ def test_html_in_refused_input_is_escaped_in_the_problems(site):
     record["hands"][0]["trump"] = IMG
     page = site.call("POST", "/import", data={"record": json.dumps(record)}).get_data(as_text=True)
     assert str(escape(SCRIPT)) in page
-    page = site.call("POST", "/sessions", data={"player_0": SCRIPT, "player_1": SCRIPT, "player_2": IMG,
-                                                "rulebook": "parlett", "stake": ""}).get_data(as_text=True)
+    page = site.call(
+        "POST",
+        "/sessions",
+        data={"player_0": SCRIPT, "player_1": SCRIPT, "player_2": IMG, "rulebook": "parlett", "stake": ""},
+    ).get_data(as_text=True)
     assert str(escape(SCRIPT)) in page
 
 
 @settings(FUZZ, max_examples=examples(40))
-@given(token=st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_size=6),
-       tails=st.lists(st.text(max_size=12).map(str.strip), min_size=3, max_size=3))
+@given(
+    token=st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_size=6),
+    tails=st.lists(st.text(max_size=12).map(str.strip), min_size=3, max_size=3),
+)
 def test_random_tag_like_names_are_never_rendered_raw(site, token, tails):
     names = [f"<q{token}{i} x='{tail}'>"[:40] for i, tail in enumerate(tails)]
     record = load_example("parlett-evening.json")
@@ -582,6 +863,7 @@ def test_random_tag_like_names_are_never_rendered_raw(site, token, tails):
 
 
 # ---------------------------------------------------------------- bugs the random tests found
+
 
 @pytest.mark.parametrize("version", ["²", "9" * 5000])
 @pytest.mark.parametrize("route", ["/hands", "/hands/1", "/hands/3/delete", "/undo"])
@@ -600,9 +882,19 @@ def test_version_field_that_is_not_a_number_is_not_a_500(site, route, version):
 @pytest.mark.parametrize("how", ["form", "import"])
 def test_title_with_a_line_break_still_exports(site, how):
     if how == "form":
-        response = site.call("POST", "/sessions", data={
-            "player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-            "first_dealer": "0", "stake": "", "title": "Thursday\nat the Mitre"})
+        response = site.call(
+            "POST",
+            "/sessions",
+            data={
+                "player_0": "Ann",
+                "player_1": "Ben",
+                "player_2": "Cat",
+                "rulebook": "parlett",
+                "first_dealer": "0",
+                "stake": "",
+                "title": "Thursday\nat the Mitre",
+            },
+        )
     else:
         record = load_example("parlett-evening.json")
         record["title"] = "Thursday\r\nat the Mitre"
@@ -616,12 +908,22 @@ def test_title_with_a_line_break_still_exports(site, how):
 
 @pytest.mark.parametrize("title", ["♠ Thursday", "5 € a counter", "Łódź"])
 def test_title_beyond_latin1_gives_a_valid_export_header(site, title):
-    response = site.call("POST", "/sessions", data={
-        "player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-        "first_dealer": "0", "stake": "", "title": title})
+    response = site.call(
+        "POST",
+        "/sessions",
+        data={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+            "title": title,
+        },
+    )
     assert response.status_code == 303
     sid = response.headers["Location"].rsplit("/", 1)[1]
-    response = site.call("GET", f"/s/{sid}/export.json")   # site.call checks every header
+    response = site.call("GET", f"/s/{sid}/export.json")  # site.call checks every header
     assert response.status_code == 200
 
 
@@ -630,9 +932,20 @@ def test_stake_with_thousands_of_digits_is_not_a_500(site, how):
     count = site.session_count()
     amount = "9" * 5000
     if how == "form":
-        response = site.call("POST", "/sessions", data={
-            "player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-            "first_dealer": "0", "stake": "money", "stake_amount": amount, "stake_currency": "EUR"})
+        response = site.call(
+            "POST",
+            "/sessions",
+            data={
+                "player_0": "Ann",
+                "player_1": "Ben",
+                "player_2": "Cat",
+                "rulebook": "parlett",
+                "first_dealer": "0",
+                "stake": "money",
+                "stake_amount": amount,
+                "stake_currency": "EUR",
+            },
+        )
     else:
         record = load_example("parlett-evening.json")
         record["stake"] = {"per_counter": amount, "currency": "EUR"}
@@ -642,9 +955,20 @@ def test_stake_with_thousands_of_digits_is_not_a_500(site, how):
 
 
 def test_huge_stake_accepted_by_the_form_still_renders(site):
-    response = site.call("POST", "/sessions", data={
-        "player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-        "first_dealer": "0", "stake": "money", "stake_amount": "1" * 70, "stake_currency": "EUR"})
+    response = site.call(
+        "POST",
+        "/sessions",
+        data={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "money",
+            "stake_amount": "1" * 70,
+            "stake_currency": "EUR",
+        },
+    )
     assert response.status_code in (303, 422)
     if response.status_code == 422:
         return  # refused up front: fine
@@ -674,8 +998,17 @@ NEW_CORPUS = ["\ud800", "Ann\udfff", "\x00" * 3, "Ann\x00", "p" * 41, "t" * 121,
 def test_every_form_field_with_the_new_corpus(site):
     sid = site.import_example("parlett-evening.json")
     hands = load_example("parlett-evening.json")["hands"]
-    base_session = MultiDict({"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-                              "first_dealer": "0", "stake": "", "title": "Fuzz"})
+    base_session = MultiDict(
+        {
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+            "title": "Fuzz",
+        }
+    )
     for field in SESSION_FIELDS:
         for value in NEW_CORPUS:
             form = MultiDict(base_session)
@@ -693,7 +1026,7 @@ def test_every_form_field_with_the_new_corpus(site):
             form[field] = value
             response = site.call("POST", f"/s/{sid}/hands", data=form)
             after = assert_one_change_or_none(site, sid, before, response, must_change=False)
-            if after != before:   # a note of NULs, say: stored, shown, and taken back for the next value
+            if after != before:  # a note of NULs, say: stored, shown, and taken back for the next value
                 site.pages(sid, full=False)
                 assert site.call("POST", f"/s/{sid}/undo", data={"version": str(after["version"])}).status_code == 303
 
@@ -715,8 +1048,9 @@ def test_every_record_value_and_key_with_the_new_corpus(site, example):
                 else:
                     continue
                 count = site.session_count()
-                response = site.call("POST", "/import", data=json.dumps(record).encode(),
-                                     content_type="application/json")
+                response = site.call(
+                    "POST", "/import", data=json.dumps(record).encode(), content_type="application/json"
+                )
                 expected = validate(record) or store.limit_problems(record)
                 assert response.status_code == (422 if expected else 303), (path, kind, value, response.status_code)
                 assert site.session_count() == count + (not expected)
@@ -733,11 +1067,20 @@ DEEP_LIST = "[" * 1000 + "]" * 1000
 DEEP_OBJECT = '{"a":' * 1000 + "1" + "}" * 1000
 #: What a hostile phone can tap into any field: an unknown chip, a call nested too deep,
 #: a malformed call, text past a limit, and the earlier corpus's worst.
-TAP_CORPUS = ["x", DEEP_LIST, DEEP_OBJECT, '[1, "bid", 13, 14]', "[" + ", ".join(["[1, 13]"] * 61) + "]",
-              "n" * 501, "\ud800"]
-TAP_FIELDS = [f for f in HAND_FIELDS if f not in ("preset", "version", "card_points_0", "card_points_1",
-                                                  "card_points_2", "tib", "tom", "last_trick")] + [
-    "bids", "bid", "bid_amount", "ruff_calls", "ruff_call", "ruff_amount", "shown_0", "shown_total_0", "junk"]
+TAP_CORPUS = [
+    "x",
+    DEEP_LIST,
+    DEEP_OBJECT,
+    '[1, "bid", 13, 14]',
+    "[" + ", ".join(["[1, 13]"] * 61) + "]",
+    "n" * 501,
+    "\ud800",
+]
+TAP_FIELDS = [
+    f
+    for f in HAND_FIELDS
+    if f not in ("preset", "version", "card_points_0", "card_points_1", "card_points_2", "tib", "tom", "last_trick")
+] + ["bids", "bid", "bid_amount", "ruff_calls", "ruff_call", "ruff_amount", "shown_0", "shown_total_0", "junk"]
 MODERN_TAP_FIELDS = ["card_points_0", "tib", "last_trick", "count_0_A", "card_points_counted"]
 
 
@@ -745,8 +1088,9 @@ def stored_draft(site: Site, sid: str):
     return site.db.execute("select answers, version from drafts where session_id = ?", [sid]).fetchone()
 
 
-@pytest.mark.parametrize("example, fields", [("parlett-evening.json", TAP_FIELDS),
-                                             ("modern-evening.json", MODERN_TAP_FIELDS)])
+@pytest.mark.parametrize(
+    "example, fields", [("parlett-evening.json", TAP_FIELDS), ("modern-evening.json", MODERN_TAP_FIELDS)]
+)
 def test_every_tap_field_with_the_tap_corpus_is_refused_or_stored_and_every_page_still_renders(site, example, fields):
     """Each value in each field of a tap: refused with a line and nothing stored
     (422), or stored as an answer of the book's own shapes, and the session's
@@ -767,6 +1111,6 @@ def test_every_tap_field_with_the_tap_corpus_is_refused_or_stored_and_every_page
             else:
                 answers = json.loads(stored_draft(site, sid)[0])
                 assert len(json.dumps(answers)) < 2000, (field, value[:20])
-        assert site.call("GET", f"/s/{sid}").status_code == 200, field   # the table page, with the hand in progress
+        assert site.call("GET", f"/s/{sid}").status_code == 200, field  # the table page, with the hand in progress
     site.pages(sid)
     assert site.errors == []

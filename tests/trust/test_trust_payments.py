@@ -37,6 +37,7 @@ def at_once(phone: Phone, posts: list) -> list[tuple[int, str]]:
         status, _, page = phone.post(path, fields)
         with lock:
             answers.append((status, page))
+
     threads = [threading.Thread(target=send, args=post) for post in posts]
     for t in threads:
         t.start()
@@ -58,8 +59,10 @@ def evening_with_two_debts(phone: Phone, name: str) -> tuple[str, dict, str]:
 def payments(served: Served, circle: str) -> list[tuple]:
     conn = sqlite3.connect(served.instance / "scorekeeper.db")
     try:
-        return conn.execute("select payer, payee, amount, unit from payments where circle_id = ? order by payee",
-                            [circle.rsplit("/", 1)[1]]).fetchall()
+        return conn.execute(
+            "select payer, payee, amount, unit from payments where circle_id = ? order by payee",
+            [circle.rsplit("/", 1)[1]],
+        ).fetchall()
     finally:
         conn.close()
 
@@ -70,14 +73,16 @@ def test_eight_mark_paid_posts_at_once_record_one_payment_per_debt(served):
     page = phone.get(circle + "/owed")[2]
     assert debts_of(page) == ["Cat pays Ann 4s 4d, for 14 Nov", "Cat pays Ben 3d, for 14 Nov"]
     posted = forms(page, "/owed/pay")
-    answers = at_once(phone, [posted[i % 2] for i in range(AT_ONCE)])     # each debt's form, four times
+    answers = at_once(phone, [posted[i % 2] for i in range(AT_ONCE)])  # each debt's form, four times
     statuses = sorted(status for status, _ in answers)
     assert statuses == [303] * 2 + [409] * (AT_ONCE - 2), statuses
     assert payments(served, circle) == [(ids["Cat"], ids["Ann"], "52", "d"), (ids["Cat"], ids["Ben"], "3", "d")]
     for status, page in answers:
         if status == 409:
-            assert ("Cat paying Ann 4s 4d is marked paid already (by Cat, on " in page
-                    or "Cat paying Ben 3d is marked paid already (by Cat, on " in page)
+            assert (
+                "Cat paying Ann 4s 4d is marked paid already (by Cat, on " in page
+                or "Cat paying Ben 3d is marked paid already (by Cat, on " in page
+            )
             assert "nothing was marked twice." in page and 'role="alert"' in page
     page = phone.get(circle + "/owed")[2]
     assert debts_of(page) == [] and "Nothing is owed: every evening is settled." in page
@@ -85,7 +90,7 @@ def test_eight_mark_paid_posts_at_once_record_one_payment_per_debt(served):
     status, _, page = phone.post(*posted[0])
     assert status == 409 and "Cat paying Ann 4s 4d is marked paid already" in page
     assert len(payments(served, circle)) == 2
-    assert [fields["paid_by"] for _, fields in posted] == [str(ids["Cat"])] * 2   # marked by the payer
+    assert [fields["paid_by"] for _, fields in posted] == [str(ids["Cat"])] * 2  # marked by the payer
 
 
 def test_eight_settled_at_the_table_posts_at_once_record_the_evenings_payments_once(served):
@@ -97,11 +102,12 @@ def test_eight_settled_at_the_table_posts_at_once_record_the_evenings_payments_o
     statuses = sorted(status for status, _ in answers)
     assert statuses == [303] + [409] * (AT_ONCE - 1), statuses
     assert payments(served, circle) == [(ids["Cat"], ids["Ann"], "52", "d"), (ids["Cat"], ids["Ben"], "3", "d")]
-    assert all("14 Nov is settled already: nothing was marked twice." in page
-               for status, page in answers if status == 409)
+    assert all(
+        "14 Nov is settled already: nothing was marked twice." in page for status, page in answers if status == 409
+    )
     page = phone.get(circle + "/owed")[2]
     assert "Nothing is owed: every evening is settled." in page
-    assert settle[1]["paid_by"] == str(ids["Cat"])     # the evening's payer marks it, unless changed
+    assert settle[1]["paid_by"] == str(ids["Cat"])  # the evening's payer marks it, unless changed
 
 
 def test_a_form_for_what_is_no_longer_owed_marks_nothing(served):
@@ -109,13 +115,15 @@ def test_a_form_for_what_is_no_longer_owed_marks_nothing(served):
     circle, ids, session = evening_with_two_debts(phone, "Owed changed")
     page = phone.get(circle + "/owed")[2]
     posted = forms(page, "/owed/pay")
-    play(phone, session, HANDS[2:3], first_version=3)    # a third hand saved meanwhile
-    status, _, page = phone.post(*posted[0])           # Cat's 4s 4d to Ann is not what is owed now
+    play(phone, session, HANDS[2:3], first_version=3)  # a third hand saved meanwhile
+    status, _, page = phone.post(*posted[0])  # Cat's 4s 4d to Ann is not what is owed now
     assert status == 409
-    assert "What is owed changed since this page was shown (a payment was marked, or a hand saved): " \
-           "nothing was marked." in page
+    assert (
+        "What is owed changed since this page was shown (a payment was marked, or a hand saved): "
+        "nothing was marked." in page
+    )
     assert payments(served, circle) == []
     assert debts_of(page) and debts_of(page) != ["Cat pays Ann 4s 4d, for 14 Nov", "Cat pays Ben 3d, for 14 Nov"]
-    fresh = forms(page, "/owed/pay")[0]              # the 409's page carries what is owed now: it marks
+    fresh = forms(page, "/owed/pay")[0]  # the 409's page carries what is owed now: it marks
     assert phone.post(*fresh)[0] == 303
     assert len(payments(served, circle)) == 1

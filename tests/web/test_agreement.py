@@ -44,8 +44,9 @@ def test_a_players_link_agrees_or_disputes_for_his_seat_only_and_everyone_sees_i
     assert agree(client, ben, 2).status_code == 303
     assert export(client, url)["hands"][1]["agreed"] == [1]
     reason = "I had only two Kings"
-    response = client.post(f"{cat}/hands/1/dispute", data={"seen": seen(client.get(cat).data.decode(), 1),
-                                                            "reason": reason})
+    response = client.post(
+        f"{cat}/hands/1/dispute", data={"seen": seen(client.get(cat).data.decode(), 1), "reason": reason}
+    )
     assert response.status_code == 303
     watch = re.search(r'href="https?://[^"/]+(/w/[^"]+)"', client.get(url).data.decode()).group(1)
     for link in (url, watch, ann, f"{url}/hands/1"):
@@ -92,7 +93,7 @@ def test_settle_up_and_the_sheet_say_how_many_hands_are_agreed(client):
     assert "1 of 2 hands agreed" in settle_up and "Hand 2: 2 OKs needed: two of Ann, Ben and Cat." in settle_up
     assert "At the table: 1 of 2 hands agreed; not agreed: 2." in client.get(url + "/sheet").data.decode()
     mine = client.get(ann).data.decode()
-    mine = mine[mine.index("Waiting for your OK, Ann"):]
+    mine = mine[mine.index("Waiting for your OK, Ann") :]
     assert 'id="hand-2"' in mine and 'id="hand-1"' not in mine  # hand 1 needs no more OKs
     agree(client, ben, 2)
     assert "Hand 2: 1 more OK needed: Ann or Cat." in client.get(url + "/settle").data.decode()
@@ -118,12 +119,21 @@ def test_a_players_link_can_change_nothing_else(client):
     token = ben.rsplit("/", 1)[1]
     before = export(client, url)
     version = str(version_of(client, url))
-    for method, path in (("POST", "/hands"), ("POST", "/hands/check"), ("POST", "/hands/1"),
-                         ("POST", "/hands/2/delete"), ("POST", "/undo"), ("POST", "/hands/discard"),
-                         ("GET", "/hands/new"), ("GET", "/hands/1/edit"), ("GET", "/history"),
-                         ("POST", "/hands/1/agree"), ("POST", "/history/1/back"), ("GET", "/unlock")):
-        response = client.open(f"/p/{token}{path}", method=method,
-                               data=dict(hand_fields(HANDS[0], version), seat="0"))
+    for method, path in (
+        ("POST", "/hands"),
+        ("POST", "/hands/check"),
+        ("POST", "/hands/1"),
+        ("POST", "/hands/2/delete"),
+        ("POST", "/undo"),
+        ("POST", "/hands/discard"),
+        ("GET", "/hands/new"),
+        ("GET", "/hands/1/edit"),
+        ("GET", "/history"),
+        ("POST", "/hands/1/agree"),
+        ("POST", "/history/1/back"),
+        ("GET", "/unlock"),
+    ):
+        response = client.open(f"/p/{token}{path}", method=method, data=dict(hand_fields(HANDS[0], version), seat="0"))
         assert response.status_code in (404, 405), (method, path, response.status_code)
     for path in ("", "/live", "/hands/1", "/settle", "/sheet", "/export.json"):
         assert client.get(f"/p/{token}{path}").status_code == 200, path
@@ -188,9 +198,19 @@ def test_where_one_keeps_the_score_the_other_two_must_agree(client):
 
 
 def test_who_keeps_the_score_is_asked_only_with_the_ok_and_checked(client):
-    response = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
-                                              "rulebook": "parlett", "first_dealer": "0", "stake": "",
-                                              "confirm": "on", "scorer": "3"})
+    response = client.post(
+        "/sessions",
+        data={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+            "confirm": "on",
+            "scorer": "3",
+        },
+    )
     assert response.status_code == 422
     assert "Choose who keeps the score, or “None of us”." in response.data.decode()
     plain = new_session(client, scorer="1")  # without the OK, nobody needs to be named
@@ -246,10 +266,13 @@ def test_the_sheet_and_pdf_mark_the_disputed_hand_and_say_who_and_why(client):
 
     url = confirm_session(client)
     ann, ben, cat = player_links(client, url)
-    client.post(f"{cat}/hands/2/dispute", data={"seen": seen(client.get(cat).data.decode(), 2),
-                                                "reason": "The ruff was 4, not 3"})
-    client.post(f"{ben}/hands/2/dispute", data={"seen": seen(client.get(ben).data.decode(), 2),
-                                                "reason": "I held the Tiddy"})
+    client.post(
+        f"{cat}/hands/2/dispute",
+        data={"seen": seen(client.get(cat).data.decode(), 2), "reason": "The ruff was 4, not 3"},
+    )
+    client.post(
+        f"{ben}/hands/2/dispute", data={"seen": seen(client.get(ben).data.decode(), 2), "reason": "I held the Tiddy"}
+    )
     sheet = client.get(url + "/sheet").data.decode()
     assert sheet.count("⚠ DISPUTED") == 1
     assert "Hand 2 disputed by Ben: “I held the Tiddy”; Cat: “The ruff was 4, not 3”" in sheet

@@ -16,8 +16,15 @@ from support.data import load_example
 from support.profiles import examples
 from support.strategies import records
 
-STAKES = st.sampled_from([None, {"per_counter": "0.25", "currency": "d"}, {"per_counter": "1", "currency": "d"},
-                          {"per_counter": "0.05", "currency": "GBP"}, {"per_counter": "1/3", "currency": "d"}])
+STAKES = st.sampled_from(
+    [
+        None,
+        {"per_counter": "0.25", "currency": "d"},
+        {"per_counter": "1", "currency": "d"},
+        {"per_counter": "0.05", "currency": "GBP"},
+        {"per_counter": "1/3", "currency": "d"},
+    ]
+)
 
 
 def shape(value):
@@ -56,11 +63,14 @@ def test_halves_and_fractions_are_read_back_exactly():
     record = load_example("cotton1674-evening.json")
     figures = evening_figures(record, "e", ["#1", "#2", "#3"])
     figures = replaced(
-        figures, stake=Stake("d", Fraction(1, 3)),
-        totals=(Fraction(3, 2), Fraction(-1, 2), -1), money=(Fraction(1, 2), Fraction(-1, 6), Fraction(-1, 3)),
+        figures,
+        stake=Stake("d", Fraction(1, 3)),
+        totals=(Fraction(3, 2), Fraction(-1, 2), -1),
+        money=(Fraction(1, 2), Fraction(-1, 6), Fraction(-1, 3)),
         phases=(("ruff", (Fraction(1, 2), Fraction(-1, 2), 0)), ("tricks", (1, 0, -1))),
         facts=(with_facts(figures.facts[0], best=Fraction(3, 2), worst=Fraction(-1, 2), price=Fraction(25, 2)),)
-        + figures.facts[1:])
+        + figures.facts[1:],
+    )
     back = decode(encode(figures))
     assert back == figures
     assert shape(back) == shape(figures)
@@ -81,8 +91,13 @@ def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_r
     sessions = []
     for n, seats in enumerate([(ann, ben, cat), (dan, ben, cat), (ann, dan, cat), (ben, ann, dan)]):
         names = [m.name for s in seats for m in circle.members if m.id == s]
-        evening = dict(record, players=names, hands=record["hands"][:2], played_on=f"2026-11-{n + 10:02d}",
-                       stake={"per_counter": "0.25", "currency": "d"} if n % 2 else None)
+        evening = dict(
+            record,
+            players=names,
+            hands=record["hands"][:2],
+            played_on=f"2026-11-{n + 10:02d}",
+            stake={"per_counter": "0.25", "currency": "d"} if n % 2 else None,
+        )
         if evening["stake"] is None:
             del evening["stake"]
         sessions.append(store.create_session(db, evening, circle=(circle.id, list(seats))))
@@ -97,6 +112,7 @@ def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_r
 
     def rows():
         return dict(db.execute("select session_id, version from evening_figures").fetchall())
+
     computed = season_now()
     kept = rows()
     assert kept == {s.id: s.version for s in sessions}
@@ -114,8 +130,7 @@ def test_a_restarted_server_reads_the_kept_figures_and_a_new_hand_replaces_one_r
     db.execute("update evening_figures set code = 'older rules'")
     forget()
     assert season_now() == after
-    assert {code for code, in db.execute("select code from evening_figures")} == {
-        store.kept_code()}
+    assert {code for (code,) in db.execute("select code from evening_figures")} == {store.kept_code()}
 
 
 def test_an_evening_is_read_back_by_pickle_alone():
@@ -126,12 +141,13 @@ def test_an_evening_is_read_back_by_pickle_alone():
     record = dict(load_example("parlett-evening.json"), stake={"per_counter": "1/3", "currency": "d"})
     figures = evening_figures(record, "e", ["#1", "#2", "#3"])
     data = encode(figures)
-    decode(data)   # each Fraction read back is made once, then shared
+    decode(data)  # each Fraction read back is made once, then shared
     called = []
 
     def watch(frame, event, arg):
         if event == "call":
             called.append((frame.f_code.co_filename.rsplit("/", 1)[-1], frame.f_code.co_name))
+
     sys.setprofile(watch)
     try:
         back = decode(data)

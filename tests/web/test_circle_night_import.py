@@ -23,9 +23,16 @@ from support.nights import TEN, a_played_night
 
 @pytest.fixture
 def app(tmp_path, migrated_database):
-    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "x", "TESTING": True,
-                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 10_000,
-                       "PDF_RENDERS_PER_MINUTE": 1_000})
+    return create_app(
+        {
+            "DATABASE": fresh_database(migrated_database, tmp_path),
+            "SECRET_KEY": "x",
+            "TESTING": True,
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+            "PDF_RENDERS_PER_MINUTE": 1_000,
+        }
+    )
 
 
 @pytest.fixture
@@ -35,14 +42,16 @@ def db(app):
 
 def counts(app) -> tuple:
     with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"select count(*) from {t}").fetchone()[0]
-                     for t in ("nights", "night_players", "night_tables", "sessions", "hands", "members",
-                               "circle_sessions"))
+        return tuple(
+            conn.execute(f"select count(*) from {t}").fetchone()[0]
+            for t in ("nights", "night_players", "night_tables", "sessions", "hands", "members", "circle_sessions")
+        )
 
 
 def upload(client, circle_id: str, data: bytes, filename: str):
-    return client.post(f"/c/{circle_id}/import", data={"file": (io.BytesIO(data), filename)},
-                       content_type="multipart/form-data")
+    return client.post(
+        f"/c/{circle_id}/import", data={"file": (io.BytesIO(data), filename)}, content_type="multipart/form-data"
+    )
 
 
 def flashed(page: str) -> list[str]:
@@ -74,22 +83,25 @@ def test_a_nights_sheet_dropped_on_a_circle_is_a_night_of_the_circle_its_tables_
     night = store.get_night(db, response.headers["Location"].removeprefix("/night/"))
     assert night.circle_id == circle.id and night.name == "Friday club"
     member_of = {m.id: m.name for m in circle.members}
-    assert [(p.name, member_of[p.member_id]) for p in night.players] == list(zip(TEN, [m.name for m in
-                                                                                       circle.members[:10]]))
+    assert [(p.name, member_of[p.member_id]) for p in night.players] == list(
+        zip(TEN, [m.name for m in circle.members[:10]])
+    )
     tables = [t for r in night.rounds for t in r.tables]
     assert len(tables) == 6
     evenings = {e.session_id: e for e in store.evenings(db, circle.id)}
-    assert set(evenings) == {t.session_id for t in tables}           # every table an evening of the circle
+    assert set(evenings) == {t.session_id for t in tables}  # every table an evening of the circle
     for table in tables:
         assert evenings[table.session_id].members == tuple(night.player(p).member_id for p in table.seats)
     page = client.get(response.headers["Location"]).text
-    assert flashed(page) == ["Friday club is imported as a night of Friday regulars: 10 players, 2 rounds drawn, "
-                             "6 tables, each a new evening of the circle with a link of its own. Keep this page's "
-                             "link: it runs the night."]
+    assert flashed(page) == [
+        "Friday club is imported as a night of Friday regulars: 10 players, 2 rounds drawn, "
+        "6 tables, each a new evening of the circle with a link of its own. Keep this page's "
+        "link: it runs the night."
+    ]
     assert "without the circle" not in page
-    assert f'href="/night/{night.id}"' in client.get("/").text      # this browser keeps the night
+    assert f'href="/night/{night.id}"' in client.get("/").text  # this browser keeps the night
     ledger = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(client.get(f"/c/{circle.id}/ledger").text)))
-    assert "Over the season (3 evenings, 4 hands)" in ledger          # the tables played, in the circle's season
+    assert "Over the season (3 evenings, 4 hands)" in ledger  # the tables played, in the circle's season
 
     # the same sheet again (a double tap, or dropped a second time): the same night, nothing more saved
     before = counts(app)
@@ -97,14 +109,16 @@ def test_a_nights_sheet_dropped_on_a_circle_is_a_night_of_the_circle_its_tables_
     assert again.status_code == 303 and again.headers["Location"] == f"/night/{night.id}"
     assert counts(app) == before
     assert flashed(client.get(again.headers["Location"]).text) == [
-        "Friday club is already a night of Friday regulars: opened it, no copy made."]
+        "Friday club is already a night of Friday regulars: opened it, no copy made."
+    ]
 
 
 def selects(page: str) -> dict:
     """Each asked player's name -> (field, the options' texts, the one selected)."""
     found = {}
-    for name, field, options in re.findall(r'<label class="field">([^<]+?) is\s*<select name="([^"]+)"[^>]*>(.*?)</select>',
-                                           page, re.S):
+    for name, field, options in re.findall(
+        r'<label class="field">([^<]+?) is\s*<select name="([^"]+)"[^>]*>(.*?)</select>', page, re.S
+    ):
         texts = [html.unescape(t) for t in re.findall(r"<option[^>]*>([^<]+)</option>", options)]
         chosen = [html.unescape(t) for t in re.findall(r"<option[^>]*selected>([^<]+)</option>", options)]
         found[html.unescape(name.strip())] = (field, texts, chosen)
@@ -113,22 +127,25 @@ def selects(page: str) -> dict:
 
 def test_players_who_are_not_members_are_asked_about_as_an_attached_sessions_are(app, db):
     data, filename = the_sheet(app, db, "json")
-    circle = store.create_circle(db, "Friday regulars", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Ζωή",
-                                                         "Wang"])
+    circle = store.create_circle(
+        db, "Friday regulars", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Ζωή", "Wang"]
+    )
     ids = {m.name: m.id for m in circle.members}
     client = app.test_client()
     response = upload(client, circle.id, data, filename)
     assert response.status_code == 303
     asking = response.headers["Location"]
     night = store.get_night(db, asking.split("/nights/")[1].removesuffix("/attach"))
-    assert asking == f"/c/{circle.id}/nights/{night.id}/attach" and night.circle_id is None   # not the circle's yet
+    assert asking == f"/c/{circle.id}/nights/{night.id}/attach" and night.circle_id is None  # not the circle's yet
     page = client.get(asking).text
     assert "8 of its players are members of Friday regulars by their names. Who are the others?" in page
     members = list(ids)
     asked = selects(page)
     assert list(asked) == ["Hal", "王芳"]
-    assert asked["Hal"][1:] == (["A new member: Hal", "A guest tonight (not a member)", *members],
-                                ["A new member: Hal"])
+    assert asked["Hal"][1:] == (
+        ["A new member: Hal", "A guest tonight (not a member)", *members],
+        ["A new member: Hal"],
+    )
     # the same sheet again while asking: the same night asked about, no copy made
     before = counts(app)
     assert upload(client, circle.id, data, filename).headers["Location"] == asking
@@ -137,13 +154,14 @@ def test_players_who_are_not_members_are_asked_about_as_an_attached_sessions_are
     response = client.post(asking, data={hal: "new", wang: str(ids["Ann"])})
     assert response.status_code == 422
     assert problems(response.text) == ["Ann is chosen for two players of the night: each member once."]
-    assert selects(response.text)["王芳"][2] == ["Ann"]                  # what was chosen, kept
+    assert selects(response.text)["王芳"][2] == ["Ann"]  # what was chosen, kept
     assert counts(app) == before and store.get_night(db, night.id).circle_id is None
     response = client.post(asking, data={hal: "guest", wang: str(ids["Wang"])})
     assert response.status_code == 303 and response.headers["Location"] == f"/night/{night.id}"
     assert flashed(client.get(response.headers["Location"]).text) == [
         "Friday club is now a night of Friday regulars: its 6 tables are evenings of the circle. Keep this page's "
-        "link: it runs the night."]
+        "link: it runs the night."
+    ]
     night = store.get_night(db, night.id)
     assert night.circle_id == circle.id
     member_of = {p.name: p.member_id for p in night.players}
@@ -153,7 +171,7 @@ def test_players_who_are_not_members_are_asked_about_as_an_attached_sessions_are
     assert set(evenings) == {t.session_id for t in tables}
     for table in tables:
         assert evenings[table.session_id].members == tuple(member_of[night.name_of(p)] for p in table.seats)
-    for page in ("", "/ledger", "/stats", "/owed"):                      # a guest's seat is no error page
+    for page in ("", "/ledger", "/stats", "/owed"):  # a guest's seat is no error page
         assert client.get(f"/c/{circle.id}{page}").status_code == 200, page
     assert client.get(f"/n/{night.watch_id}").status_code == 200
     # a second tap of the button, and the sheet once more: one night, said so
@@ -164,7 +182,8 @@ def test_players_who_are_not_members_are_asked_about_as_an_attached_sessions_are
     again = upload(client, circle.id, data, filename)
     assert again.headers["Location"] == f"/night/{night.id}"
     assert flashed(client.get(again.headers["Location"]).text) == [
-        "Friday club is already a night of Friday regulars: opened it, no copy made."]
+        "Friday club is already a night of Friday regulars: opened it, no copy made."
+    ]
     assert counts(app) == before
 
 
@@ -175,15 +194,17 @@ def test_a_broken_nights_record_gets_the_nights_problems_and_nothing_is_saved(ap
     before = counts(app)
     response = upload(app.test_client(), circle.id, broken, "night.json")
     assert response.status_code == 422
-    assert problems(response.text)[0].startswith("round 1, table 1: seats must be three different players of the "
-                                                 "night (their places in players), not [99, ")
+    assert problems(response.text)[0].startswith(
+        "round 1, table 1: seats must be three different players of the night (their places in players), not [99, "
+    )
     assert counts(app) == before
 
 
 def test_a_circles_pin_is_honoured(app, db):
     data, filename = the_sheet(app, db, "json")
-    circle = store.create_circle(db, "Friday regulars", TEN,
-                                 pin_hash=generate_password_hash("4821", method=store.PIN_METHOD))
+    circle = store.create_circle(
+        db, "Friday regulars", TEN, pin_hash=generate_password_hash("4821", method=store.PIN_METHOD)
+    )
     stranger = app.test_client()
     before = counts(app)
     response = upload(stranger, circle.id, data, filename)

@@ -27,8 +27,9 @@ def disputed(client):
     assert agree(client, ben, 2).status_code == 303
     page = client.get(url).data.decode()
     assert client.post(url + "/hands/2/agree", data={"seat": "0", "seen": seen(page, 2)}).status_code in (303, 422)
-    response = client.post(f"{cat}/hands/2/dispute", data={"seen": seen(client.get(cat).data.decode(), 2),
-                                                          "reason": REASON})
+    response = client.post(
+        f"{cat}/hands/2/dispute", data={"seen": seen(client.get(cat).data.decode(), 2), "reason": REASON}
+    )
     assert response.status_code == 303
     return url
 
@@ -49,7 +50,7 @@ def test_the_export_carries_the_disputes_and_who_keeps_the_score(client, dispute
 def test_export_then_import_elsewhere_agrees_exactly_as_the_table(app, client, disputed):
     assert table_line(client, disputed) == "0 of 2 hands agreed"
     record = export(client, disputed)
-    other = app.test_client()   # another phone, another browser
+    other = app.test_client()  # another phone, another browser
     response = other.post("/import", data=json.dumps(record), content_type="application/json")
     assert response.status_code == 303
     imported = response.headers["Location"]
@@ -63,8 +64,9 @@ def test_the_sheet_pdf_then_import_agrees_exactly_as_the_table(app, client, disp
     pdf = client.get(disputed + "/sheet.pdf")
     assert pdf.status_code == 200
     other = app.test_client()
-    response = other.post("/import", data={"file": (__import__("io").BytesIO(pdf.data), "sheet.pdf")},
-                          content_type="multipart/form-data")
+    response = other.post(
+        "/import", data={"file": (__import__("io").BytesIO(pdf.data), "sheet.pdf")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 303, response.data[:300]
     imported = response.headers["Location"]
     assert table_line(other, imported) == "0 of 2 hands agreed"
@@ -86,31 +88,51 @@ def test_settle_accepts_disputes_and_a_scorer_and_ignores_them(tmp_path, client,
     record = export(client, disputed)
     code, out, err = settle(tmp_path, record)
     assert code == 0, err
-    bare = dict(record, hands=[{k: v for k, v in h.items() if k not in ("agreed", "disputes")}
-                               for h in record["hands"]])
+    bare = dict(
+        record, hands=[{k: v for k, v in h.items() if k not in ("agreed", "disputes")} for h in record["hands"]]
+    )
     del bare["scorer"]
     assert json.loads(out) == json.loads(settle(tmp_path, bare)[1])
 
 
-@pytest.mark.parametrize("change, line", [
-    (lambda r: r.update(scorer=3), "scorer must be the seat that keeps the score (0, 1 or 2), or null, not 3"),
-    (lambda r: r.update(scorer=True), "scorer must be the seat that keeps the score (0, 1 or 2), or null, not true"),
-    (lambda r: r.pop("confirm"), "scorer is given only with confirm: true"),
-    (lambda r: r["hands"][1].update(disputes={"seat": 2}),
-     'hand 2: disputes must be a list of {"seat": s, "reason": "…"}, one per player who disputes the hand, '
-     'not {"seat": 2}'),
-    (lambda r: r["hands"][1].update(disputes=[{"seat": 2}]),
-     'hand 2: disputes must be a list of {"seat": s, "reason": "…"}, one per player who disputes the hand, '
-     'not {"seat": 2} in it'),
-    (lambda r: r["hands"][1].update(disputes=[{"seat": 3, "reason": ""}]), "not {\"seat\": 3, \"reason\": \"\"} in it"),
-    (lambda r: r["hands"][1].update(disputes=[{"seat": 2, "reason": 5}]), "hand 2: disputes: a reason must be text, not 5"),
-    (lambda r: r["hands"][1].update(disputes=[{"seat": 2, "reason": "r" * 201}]),
-     "hand 2: disputes: a reason is at most 200 characters (this one has 201)"),
-    (lambda r: r["hands"][1].update(disputes=[{"seat": 2, "reason": ""}, {"seat": 2, "reason": "again"}]),
-     "hand 2: disputes names a seat twice: [2, 2]"),
-    (lambda r: r["hands"][1].update(disputes=[{"seat": 1, "reason": ""}]),
-     "hand 2: disputes: seat 1 also agreed to the hand (a player agrees or disputes, not both)"),
-])
+@pytest.mark.parametrize(
+    "change, line",
+    [
+        (lambda r: r.update(scorer=3), "scorer must be the seat that keeps the score (0, 1 or 2), or null, not 3"),
+        (
+            lambda r: r.update(scorer=True),
+            "scorer must be the seat that keeps the score (0, 1 or 2), or null, not true",
+        ),
+        (lambda r: r.pop("confirm"), "scorer is given only with confirm: true"),
+        (
+            lambda r: r["hands"][1].update(disputes={"seat": 2}),
+            'hand 2: disputes must be a list of {"seat": s, "reason": "…"}, one per player who disputes the hand, '
+            'not {"seat": 2}',
+        ),
+        (
+            lambda r: r["hands"][1].update(disputes=[{"seat": 2}]),
+            'hand 2: disputes must be a list of {"seat": s, "reason": "…"}, one per player who disputes the hand, '
+            'not {"seat": 2} in it',
+        ),
+        (lambda r: r["hands"][1].update(disputes=[{"seat": 3, "reason": ""}]), 'not {"seat": 3, "reason": ""} in it'),
+        (
+            lambda r: r["hands"][1].update(disputes=[{"seat": 2, "reason": 5}]),
+            "hand 2: disputes: a reason must be text, not 5",
+        ),
+        (
+            lambda r: r["hands"][1].update(disputes=[{"seat": 2, "reason": "r" * 201}]),
+            "hand 2: disputes: a reason is at most 200 characters (this one has 201)",
+        ),
+        (
+            lambda r: r["hands"][1].update(disputes=[{"seat": 2, "reason": ""}, {"seat": 2, "reason": "again"}]),
+            "hand 2: disputes names a seat twice: [2, 2]",
+        ),
+        (
+            lambda r: r["hands"][1].update(disputes=[{"seat": 1, "reason": ""}]),
+            "hand 2: disputes: seat 1 also agreed to the hand (a player agrees or disputes, not both)",
+        ),
+    ],
+)
 def test_settle_refuses_disputes_and_scorers_that_are_not_as_section_6_says(tmp_path, client, disputed, change, line):
     record = export(client, disputed)
     change(record)

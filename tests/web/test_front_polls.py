@@ -41,12 +41,12 @@ def test_a_saved_hand_leaves_its_new_part_for_the_front_unasked(front_app):
     client = app.test_client()
     url = new_session(client)
     watch = re.search(r"/w/([A-Za-z0-9_-]+)", client.get(url).get_data(as_text=True)).group(1)
-    assert left_for_the_front(files, watch, within=0) is None   # nothing asked, nothing changed: nothing left
+    assert left_for_the_front(files, watch, within=0) is None  # nothing asked, nothing changed: nothing left
 
     hand = load_example("parlett-evening.json")["hands"][0]
     response = client.post(url + "/hands", data=hand_fields(hand, 1))
     assert response.status_code == 303
-    response.close()   # the answer sent: its thread renews the part, then and there
+    response.close()  # the answer sent: its thread renews the part, then and there
     version, part = left_for_the_front(files, watch, within=0)
     with app.app_context():
         assert version == store.live_version(get_db(), watch, "w")
@@ -67,11 +67,23 @@ def test_a_new_or_imported_session_leaves_its_first_part_for_the_front(front_app
 
     app, files = front_app
     client = app.test_client()
-    created = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
-                                             "rulebook": "parlett", "first_dealer": "0", "stake": ""})
+    created = client.post(
+        "/sessions",
+        data={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "",
+        },
+    )
     created.close()
-    imported = client.post("/import", data=json.dumps(dict(long_session(12), players=["Dan", "Eve", "Fay"])),
-                           headers={"Content-Type": "application/json"})
+    imported = client.post(
+        "/import",
+        data=json.dumps(dict(long_session(12), players=["Dan", "Eve", "Fay"])),
+        headers={"Content-Type": "application/json"},
+    )
     assert imported.status_code == 303
     imported.close()
     for response, shown in ((created, b"No hands yet."), (imported, b"#12")):
@@ -111,6 +123,7 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
 
 # -- where the front's answers are kept unless configured: in memory, in a folder of this user's
 
+
 def test_the_default_folder_is_in_memory_and_this_users_own(tmp_path):
     import os
     import stat
@@ -126,7 +139,7 @@ def test_the_default_folder_is_in_memory_and_this_users_own(tmp_path):
         assert stat.S_IMODE(folder.parent.lstat().st_mode) == 0o700
         # the front's Caddyfile and the app name the same folder, whichever way the path is spelt
         assert front_polls.default_folder(str(tmp_path / "instance" / ".." / "instance")) == folder
-        assert front_polls.default_folder(tmp_path / "another") != folder   # another instance, another folder
+        assert front_polls.default_folder(tmp_path / "another") != folder  # another instance, another folder
     finally:
         front_polls.remove_memory_folder(folder)
         front_polls.remove_memory_folder(front_polls.default_folder(tmp_path / "another"))
@@ -142,7 +155,7 @@ def test_a_memory_folder_open_to_others_or_a_link_in_its_place_is_refused(tmp_pa
     fallback = instance.resolve() / "front" / "polls"
     mine = front_polls.default_folder(instance).parent
     try:
-        mine.chmod(0o755)   # as if made by someone else for the phones to be sent his parts
+        mine.chmod(0o755)  # as if made by someone else for the phones to be sent his parts
         assert front_polls.default_folder(instance) == fallback
         mine.rmdir()
         mine.symlink_to(tmp_path)
@@ -153,7 +166,7 @@ def test_a_memory_folder_open_to_others_or_a_link_in_its_place_is_refused(tmp_pa
             mine.unlink()
         elif mine.exists():
             mine.rmdir()
-    front_polls.remove_memory_folder(fallback)   # not one in memory: left alone
+    front_polls.remove_memory_folder(fallback)  # not one in memory: left alone
     assert tmp_path.exists()
 
 
@@ -174,10 +187,10 @@ def test_a_memory_folder_removed_under_a_running_server_is_made_again_this_users
     folder = front_polls.default_folder(tmp_path / "instance")
     files = front_polls.PollFiles(folder)
     try:
-        front_polls.remove_memory_folder(folder)   # say, by a server that stopped
+        front_polls.remove_memory_folder(folder)  # say, by a server that stopped
         assert files.keep("AbC", "7", b"<p>part</p>")
         assert (folder / "w" / "AbC" / "part.html").read_bytes() == b"<p>part</p>"
-        assert stat.S_IMODE(folder.parent.lstat().st_mode) == 0o700   # not the umask's 0755: others cannot list it
-        assert front_polls.default_folder(tmp_path / "instance") == folder   # and the next start takes it
+        assert stat.S_IMODE(folder.parent.lstat().st_mode) == 0o700  # not the umask's 0755: others cannot list it
+        assert front_polls.default_folder(tmp_path / "instance") == folder  # and the next start takes it
     finally:
         front_polls.remove_memory_folder(folder)

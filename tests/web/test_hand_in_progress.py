@@ -15,16 +15,29 @@ from scorekeeper import create_app
 from support.web import export, hand_fields, new_session, post_change, version_of
 
 SEED_HAND = {
-    "dealer": 0, "trump": "hearts", "turned_up": "9", "tiddy": None,
-    "auction": {"buyer": 1, "price": 12}, "ruff": {"winner": 2, "paid": [2, 2, 0]},
-    "sets": [[], ["gleek:K"], []], "tricks": [5, 4, 3], "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
+    "dealer": 0,
+    "trump": "hearts",
+    "turned_up": "9",
+    "tiddy": None,
+    "auction": {"buyer": 1, "price": 12},
+    "ruff": {"winner": 2, "paid": [2, 2, 0]},
+    "sets": [[], ["gleek:K"], []],
+    "tricks": [5, 4, 3],
+    "honours": {"A": 0, "K": 1, "Q": 2, "J": 0},
 }
 HX = {"HX-Request": "true"}
 
 
 def app_on(path, **config):
-    return create_app({"DATABASE": str(path / "gleek.db"), "SECRET_KEY": "same", "TESTING": True,
-                       "BACKUP_DIR": str(path / "backups"), **config})
+    return create_app(
+        {
+            "DATABASE": str(path / "gleek.db"),
+            "SECRET_KEY": "same",
+            "TESTING": True,
+            "BACKUP_DIR": str(path / "backups"),
+            **config,
+        }
+    )
 
 
 def shown_draft(page: str) -> tuple[int, str]:
@@ -160,9 +173,8 @@ def test_a_tap_for_a_hand_saved_meanwhile_says_this_phones_answers_in_words(clie
     assert response.status_code == 409
     page = response.data.decode()
     assert "Hand 1 was saved on another phone a moment ago." in page
-    assert ("<p class=\"phone-copy\">This phone's hand 1: Ann dealt · ♠ Spades · 9 up · Ben bought at 12</p>"
-            in page)
-    assert "Start hand 2 with this phone&#39;s answers" in page   # (escaped: the server's label)
+    assert '<p class="phone-copy">This phone\'s hand 1: Ann dealt · ♠ Spades · 9 up · Ben bought at 12</p>' in page
+    assert "Start hand 2 with this phone&#39;s answers" in page  # (escaped: the server's label)
     assert export(client, url)["hands"] == [SEED_HAND]
 
 
@@ -223,7 +235,9 @@ def test_a_tap_from_a_phone_a_version_behind_is_added_not_thrown_away(client, ap
     page = response.data.decode()
     assert "Another phone added answers to this hand meanwhile: they are in, with yours." in page
     assert re.search(r'name="tricks_0" value="5" checked', page)  # the other phone's answer, kept
-    assert re.search(r'name="honour_A" value="0" checked', page) and re.search(r'name="honour_K" value="1" checked', page)
+    assert re.search(r'name="honour_A" value="0" checked', page) and re.search(
+        r'name="honour_K" value="1" checked', page
+    )
     assert shown_draft(client.get(url + "/hands/new").data.decode())[0] == 3
 
 
@@ -233,14 +247,19 @@ def test_a_stale_edit_shows_the_saved_hand_and_what_was_not_saved(client, app):
     assert client.post(url + "/hands", data=hand_fields(SEED_HAND, version)).status_code == 303
     version = version_of(client, url)
     other = app.test_client()
-    assert other.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "tricks": [6, 3, 3]}, version)).status_code == 303
-    response = client.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "honours": {**SEED_HAND["honours"], "Q": 1}},
-                                                              version))
+    assert (
+        other.post(url + "/hands/1", data=hand_fields({**SEED_HAND, "tricks": [6, 3, 3]}, version)).status_code == 303
+    )
+    response = client.post(
+        url + "/hands/1", data=hand_fields({**SEED_HAND, "honours": {**SEED_HAND["honours"], "Q": 1}}, version)
+    )
     assert response.status_code == 409
     page = response.data.decode()
     assert "here is the hand as it is saved now" in page
-    assert ("Your answers, not saved: honours played: Tib Ann, King Ben, Queen Ben, Tom Ann (saved: honours "
-            "played: Tib Ann, King Ben, Queen Cat, Tom Ann). Make your change again.") in page
+    assert (
+        "Your answers, not saved: honours played: Tib Ann, King Ben, Queen Ben, Tom Ann (saved: honours "
+        "played: Tib Ann, King Ben, Queen Cat, Tom Ann). Make your change again."
+    ) in page
     assert re.search(r'name="tricks_0" value="6" checked', page)  # the other phone's edit, shown
     assert export(client, url)["hands"] == [{**SEED_HAND, "tricks": [6, 3, 3]}]
 
@@ -285,15 +304,15 @@ def test_watchers_follow_the_calls_as_they_are_spoken(client):
     post_tap(client, url, {**start, "bids": "[[1, 12], [2, 14]]", "ruff_calls": "", "ruff_call": '[1, "open"]'}, 2)
     watch = re.search(r'href="[^"]*(/w/[^"]+)"', client.get(url).data.decode()).group(1)
     shown = client.get(watch).data.decode()
-    card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"'):].split("</div>")[0]).split())
+    card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"') :].split("</div>")[0]).split())
     assert "Stock: Ben bids 12 · Cat 14 — Ann to bid" in card
     assert "Ruff: Ben opens 2 — Cat to speak, stake 2" in card
     assert "Now:" not in card and "Tap" not in card  # no instructions for the scorer
     opened = {"ruff_calls": '[[1, "open"]]'}
     post_tap(client, url, {**start, **opened, "bids": "[[1, 12], [2, 14]]", "bid": '[0, "pass"]'}, 3)
-    post_tap(client, url, {**start, **opened, "bids": "[[1, 12], [2, 14], [0, \"pass\"]]", "bid": '[1, "pass"]'}, 4)
+    post_tap(client, url, {**start, **opened, "bids": '[[1, 12], [2, 14], [0, "pass"]]', "bid": '[1, "pass"]'}, 4)
     shown = client.get(watch).data.decode()
-    card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"'):].split("</div>")[0]).split())
+    card = " ".join(re.sub(r"<[^>]+>", " ", shown[shown.index('id="in-progress"') :].split("</div>")[0]).split())
     assert "Stock: Ben bids 12 · Cat 14 · Ann passes · Ben passes. Cat bought at 14, pays 7 to each." in card
     assert card.count("Ben bids 12") == 1, card  # not told again in the recorded line
     assert "Ruff: Ben opens 2 — Cat to speak, stake 2" in card
@@ -306,10 +325,18 @@ def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
     url = new_session(client)
     post_tap(client, url, partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), 0)  # version 1, both see it
     other = app.test_client()
-    assert post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
-                                 "bid": '[1, 12]'}, 1).status_code == 200  # A: Ben bids 12 (version 2)
-    response = post_tap(client, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "ruff_calls": "",
-                                      "ruff_call": '[1, "check"]'}, 1)  # B, still at version 1: Ben checks
+    assert (
+        post_tap(
+            other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "", "bid": "[1, 12]"}, 1
+        ).status_code
+        == 200
+    )  # A: Ben bids 12 (version 2)
+    response = post_tap(
+        client,
+        url,
+        {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "ruff_calls": "", "ruff_call": '[1, "check"]'},
+        1,
+    )  # B, still at version 1: Ben checks
     assert response.status_code == 200
     page = response.data.decode()
     assert "Another phone added answers to this hand meanwhile: they are in, with yours." in page
@@ -319,18 +346,21 @@ def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
     assert shown_draft(client.get(url + "/hands/new").data.decode())[0] == 3
 
     # the same bid again from a phone that missed it: not taken twice, and no conflict either
-    again = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
-                                  "bid": '[1, 12]'}, 1)
+    again = post_tap(
+        other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "", "bid": "[1, 12]"}, 1
+    )
     assert again.status_code == 200
     assert "The other phone had already recorded that call: here is the hand as it is now." in again.data.decode()
     assert re.search(r'name="bids" value="\[\[1, 12\]\]"', again.data.decode())
     # a different call for the same player where the other phone has one: a real conflict
-    clash = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
-                                  "bid": '[1, "pass"]'}, 1)
+    clash = post_tap(
+        other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "", "bid": '[1, "pass"]'}, 1
+    )
     assert clash.status_code == 409 and "Another phone changed this hand a moment ago" in clash.data.decode()
     # an undo on bids that moved meanwhile: refused, the hand as it is now shown
-    undo = post_tap(other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "",
-                                 "bid": "undo"}, 1)
+    undo = post_tap(
+        other, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy"), "bids": "", "bid": "undo"}, 1
+    )
     assert undo.status_code == 409
     page = client.get(url + "/hands/new").data.decode()
     assert shown_draft(page)[0] == 3 and "Ben bids 12" in page and "Ben checks" in page
@@ -339,7 +369,7 @@ def test_calls_tapped_on_two_phones_a_version_apart_are_both_kept(client, app):
 def test_a_typed_bid_is_taken(client):
     """Modern: a jump bid (13 → 20), beyond the chips, typed in the pad's box."""
     url = new_session(client, rulebook="modern")
-    start = {"dealer": "0", "trump": "hearts", "tiddy": "nobody"}   # (modern turns no card up)
+    start = {"dealer": "0", "trump": "hearts", "tiddy": "nobody"}  # (modern turns no card up)
     response = post_tap(client, url, {**start, "bids": "", "bid": "more", "bid_amount": "20"}, 0)
     assert response.status_code == 200
     page = client.get(url + "/hands/new").data.decode()
@@ -357,8 +387,12 @@ def test_a_preset_is_not_offered_over_calls_being_followed_or_answers_given(clie
     page = client.get(url + "/hands/new").data.decode()
     assert "Ben (eldest) bought at 12" not in page  # it would wipe the bids
     assert "Quiet hand" not in page  # it would wipe the ruff's calls
-    post_tap(client, url, {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy", "buyer", "price",
-                                     "ruff", "paid", "sets", "set")}, 2)
+    post_tap(
+        client,
+        url,
+        {**partial(SEED_HAND, "dealer", "trump", "turned", "tiddy", "buyer", "price", "ruff", "paid", "sets", "set")},
+        2,
+    )
     page = client.get(url + "/hands/new").data.decode()
     assert "Ben (eldest) bought at 12" not in page and "Quiet hand" not in page  # all answered already
 
@@ -372,7 +406,7 @@ def pieces(html: str, kind: str) -> dict[str, str]:
         for tag in re.finditer(r"<div\b|</div>", html[at:]):
             depth += 1 if tag.group() == "<div" else -1
             if depth == 0:
-                found[match.group(1)] = html[at:at + tag.end()].replace(' hx-swap-oob="true"', "")
+                found[match.group(1)] = html[at : at + tag.end()].replace(' hx-swap-oob="true"', "")
                 break
     return found
 
@@ -423,15 +457,16 @@ def test_a_showdown_of_all_three_names_them_in_plain_words(client):
     """Wits 1671: all three pass, so all three show; the pad waits for cards or a winner."""
     url = new_session(client, rulebook="wits1671")
     start = {"dealer": "0", "trump": "hearts", "turned_up": "9", "tiddy": "nobody"}
-    page = post_tap(client, url, {**start, "ruff_calls": json.dumps([[1, "pass"], [2, "pass"]]),
-                                  "ruff_call": '[0, "pass"]'}, 0).data.decode()
+    page = post_tap(
+        client, url, {**start, "ruff_calls": json.dumps([[1, "pass"], [2, "pass"]]), "ruff_call": '[0, "pass"]'}, 0
+    ).data.decode()
     assert "Showdown: Ben, Cat and Ann show." in page
     assert '<p class="calls-line">Ben passes · Cat passes · Ann passes</p>' in page  # none owes by passing
     assert "or four Aces — or tap the winner." in page or "— or tap the winner." in page
     # the watchers see the showdown waiting, with who shows
     watch = re.search(r'href="[^"]*(/w/[^"]+)"', client.get(url).data.decode()).group(1)
     watched = client.get(watch).data.decode()
-    assert "Ben, Cat and Ann show" in watched, watched[watched.find("in progress"):][:800]
+    assert "Ben, Cat and Ann show" in watched, watched[watched.find("in progress") :][:800]
 
 
 def test_each_preset_says_what_it_answers_for_a_phone_with_no_connection(client):
@@ -439,11 +474,18 @@ def test_each_preset_says_what_it_answers_for_a_phone_with_no_connection(client)
     each question's fields as the server would fill them in."""
     url = new_session(client)
     page = client.get(url + "/hands/new").get_data(as_text=True)
-    fills = {value: json.loads(html.unescape(said)) for value, said in
-             re.findall(r'name="preset" value="([^"]+)"[^>]* data-fills="([^"]*)"', page)}
+    fills = {
+        value: json.loads(html.unescape(said))
+        for value, said in re.findall(r'name="preset" value="([^"]+)"[^>]* data-fills="([^"]*)"', page)
+    }
     assert fills == {
-        "quiet": {"every": False, "questions": [
-            {"tiddy": "nobody"}, {"ruff_winner": "nobody", "ruff_calls": ""},
-            {"sets": "none", "set_0": [], "set_1": [], "set_2": []}]},
+        "quiet": {
+            "every": False,
+            "questions": [
+                {"tiddy": "nobody"},
+                {"ruff_winner": "nobody", "ruff_calls": ""},
+                {"sets": "none", "set_0": [], "set_1": [], "set_2": []},
+            ],
+        },
         "eldest-opening": {"every": True, "questions": [{"buyer": "1", "price": "12", "price_other": "", "bids": ""}]},
     }

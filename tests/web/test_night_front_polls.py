@@ -30,11 +30,20 @@ def front_app(app, front_files):
 
 
 def start_night(client) -> str:
-    response = client.post("/nights", data={"name": "Friday club", "players": "\n".join(PLAYERS), "rounds": "3",
-                                            "rulebook": "parlett", "stake": "1d", "played_on": "2026-12-04",
-                                            "rank_by": "placings"})
+    response = client.post(
+        "/nights",
+        data={
+            "name": "Friday club",
+            "players": "\n".join(PLAYERS),
+            "rounds": "3",
+            "rulebook": "parlett",
+            "stake": "1d",
+            "played_on": "2026-12-04",
+            "rank_by": "placings",
+        },
+    )
     assert response.status_code == 303, response.text
-    response.close()   # its answer sent: the request's thread leaves the night's files
+    response.close()  # its answer sent: the request's thread leaves the night's files
     return response.headers["Location"]
 
 
@@ -57,8 +66,11 @@ def left(files, night: store.Night, within: float = 0.0):
     folder = files.of(night.watch_id, "n")
     deadline = time.monotonic() + within
     while True:
-        marks = [p.name.removeprefix("same-") for p in (folder.iterdir() if folder.exists() else ())
-                 if p.name.startswith("same-")]
+        marks = [
+            p.name.removeprefix("same-")
+            for p in (folder.iterdir() if folder.exists() else ())
+            if p.name.startswith("same-")
+        ]
         if marks and (folder / "part.html").exists() and (folder / "screen.html").exists():
             return marks[0], (folder / "part.html").read_bytes(), (folder / "screen.html").read_bytes()
         if time.monotonic() >= deadline:
@@ -81,7 +93,7 @@ def test_the_nights_answers_are_left_for_the_front_as_its_polls_would_get_them(f
     organizer = start_night(client)
     night = night_of(app, organizer)
     first = left(files, night)
-    assert first is not None and first[0] == key_of(app, night)   # made: left before any screen polls
+    assert first is not None and first[0] == key_of(app, night)  # made: left before any screen polls
     assert b"Round 1 is not drawn yet." in first[2]
 
     post(client, organizer + "/rounds", {"round": "1"})
@@ -95,10 +107,10 @@ def test_the_nights_answers_are_left_for_the_front_as_its_polls_would_get_them(f
     assert f'hx-get="/n/{night.watch_id}/live?v={key}"'.encode() in standings
     assert b"Round 1 of 3" in screen and b' screen"' in screen and b' screen"' not in standings
     folder = files.of(night.watch_id, "n")
-    for part in folder.iterdir():   # nothing of the organizer's link, a name escaped
+    for part in folder.iterdir():  # nothing of the organizer's link, a name escaped
         assert night.id.encode() not in part.read_bytes()
     assert b"&lt;b&gt;Fay&lt;/b&gt;" in standings and b"<b>Fay" not in standings
-    for private in (folder, folder.parent, files.folder):   # as a table's: only the server's user reads them
+    for private in (folder, folder.parent, files.folder):  # as a table's: only the server's user reads them
         assert stat.S_IMODE(private.stat().st_mode) == 0o700
 
 
@@ -114,13 +126,15 @@ def test_a_save_at_one_table_renews_the_nights_answers_once_it_is_answered(front
 
     saved = client.post(f"/s/{table.session_id}/hands", data=hand_fields(HANDS[0], 1))
     assert saved.status_code == 303
-    assert left(files, night)[0] == before   # answered, not yet sent: the files wait for their renewal
+    assert left(files, night)[0] == before  # answered, not yet sent: the files wait for their renewal
     saved.close()
     key, standings, screen = left(files, night)
     assert key == key_of(app, night) != before
     assert not (files.of(night.watch_id, "n") / f"same-{before}").exists()
-    for part in (standings, screen):   # the first seat dealt the example's first hand: 20, 2, −22
-        assert re.search(rf'<th scope="row">{re.escape(html.escape(dealer))}</th>\s*<td>2</td>\s*<td>20</td>'.encode(), part)
+    for part in (standings, screen):  # the first seat dealt the example's first hand: 20, 2, −22
+        assert re.search(
+            rf'<th scope="row">{re.escape(html.escape(dealer))}</th>\s*<td>2</td>\s*<td>20</td>'.encode(), part
+        )
 
 
 def test_renewals_ending_out_of_order_leave_the_later_reading(front_app):
@@ -152,8 +166,9 @@ def test_each_change_of_the_night_renews_its_answers(front_app, change):
     if change == "rank":
         post(client, organizer + "/rank", {"rank_by": "counters"})
     elif change == "swap":
-        post(client, organizer + "/rounds/1/swap", {"one": one.seats[0], "other": two.seats[0],
-                                                    "version": night.version})
+        post(
+            client, organizer + "/rounds/1/swap", {"one": one.seats[0], "other": two.seats[0], "version": night.version}
+        )
     elif change == "drop":
         post(client, organizer + f"/players/{one.seats[0]}/drop", {})
     elif change == "redraw":
@@ -162,7 +177,7 @@ def test_each_change_of_the_night_renews_its_answers(front_app, change):
         post(client, organizer + "/rounds/1/end", {"minutes": "30"})
     now = left(files, night)
     assert now[0] == key_of(app, night) != before[0]
-    assert now[1:] != before[1:] or change in ("drop", "redraw")   # what the standings show of it, where it shows
+    assert now[1:] != before[1:] or change in ("drop", "redraw")  # what the standings show of it, where it shows
     if change == "rank":
         assert b"Ranked by counters" in now[1] and b"Ranked by counters" in now[2]
     elif change == "end":
@@ -182,7 +197,7 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
     with app.app_context():
         from scorekeeper.db import get_db
 
-        delete_session(get_db(), gone)   # as expiry removes an untouched session
+        delete_session(get_db(), gone)  # as expiry removes an untouched session
     key, standings, screen = renewed_to(files, night, key_of(app, night))
     assert key != before
     for part in (standings, screen):

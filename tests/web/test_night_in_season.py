@@ -33,12 +33,12 @@ def test_a_circles_night_is_in_the_season_ledger_table_by_table(app, client):
             pence[name] = pence.get(name, 0) + total
     page = html.unescape(client.get(f"/c/{circle.id}/ledger").text)
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
-    assert "Over the season (3 evenings, 4 hands)" in text   # the three tables played (not the three never played)
-    totals = text[text.index("Member £sd"):text.index("Running totals")]
+    assert "Over the season (3 evenings, 4 hands)" in text  # the three tables played (not the three never played)
+    totals = text[text.index("Member £sd") : text.index("Running totals")]
     for name, amount in pence.items():
         assert f" {name} {signed_amount(Fraction(amount), 'd')} " in totals, (name, totals)
-    assert f" {night.name_of(night.round(1).byes[0])} " not in totals   # round 1's bye, who left before playing
-    for drawn in night.rounds:   # each table played an evening, its link the table's
+    assert f" {night.name_of(night.round(1).byes[0])} " not in totals  # round 1's bye, who left before playing
+    for drawn in night.rounds:  # each table played an evening, its link the table's
         for table in drawn.tables:
             assert (f'href="/s/{table.session_id}"' in page) == bool(table.hand_count)
 
@@ -46,8 +46,10 @@ def test_a_circles_night_is_in_the_season_ledger_table_by_table(app, client):
 def cells(page: str, row: str) -> list[str]:
     """A row of a page's table, each cell's text."""
     found = re.search(rf'<th scope="row">{row}</th>(.*?)</tr>', page, re.S).group(1)
-    return [re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", c))).strip()
-            for c in re.findall(r"<td[^>]*>(.*?)</td>", found, re.S)]
+    return [
+        re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", c))).strip()
+        for c in re.findall(r"<td[^>]*>(.*?)</td>", found, re.S)
+    ]
 
 
 def test_a_table_never_played_is_no_evening_of_the_season(app, client):
@@ -66,8 +68,12 @@ def test_a_table_never_played_is_no_evening_of_the_season(app, client):
     for table in (t for r in night.rounds for t in r.tables):
         assert (f"/owed/{table.session_id}/settle" in owed) == bool(table.hand_count), table
     stats = client.get(f"/c/{circle.id}/stats").text
-    heads = [html.unescape(h) for h in re.findall(r'<th scope="col">([^<]+)</th>',
-                                                 stats[stats.index('class="season-stats"'):].split("</thead>")[0])]
+    heads = [
+        html.unescape(h)
+        for h in re.findall(
+            r'<th scope="col">([^<]+)</th>', stats[stats.index('class="season-stats"') :].split("</thead>")[0]
+        )
+    ]
     evenings = dict(zip(heads, cells(stats, "Evenings")))
     hands = dict(zip(heads, cells(stats, "Hands")))
     for player in night.players:
@@ -75,7 +81,7 @@ def test_a_table_never_played_is_no_evening_of_the_season(app, client):
         if tables:
             assert evenings[player.name] == str(len(tables)), player.name
             assert hands[player.name] == str(sum(t.hand_count for t in tables)), player.name
-        else:   # sat only at tables never played: not in the season at all
+        else:  # sat only at tables never played: not in the season at all
             assert player.name not in evenings
     assert "0" not in hands.values()
 

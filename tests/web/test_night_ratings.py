@@ -19,7 +19,7 @@ from support.data import load_example
 from support.web import hand_fields
 
 HANDS = load_example("parlett-evening.json")["hands"]
-FIRST = HANDS[0]   # the first seat +20, the second +2, the third −22: ranks 1, 2, 3
+FIRST = HANDS[0]  # the first seat +20, the second +2, the third −22: ranks 1, 2, 3
 #: The first hand again, the third seat's: 0, −12, +12 (ranks 2, 3, 1).
 THIRDS = {**FIRST, "tricks": [3, 3, 6], "honours": {"A": 2, "K": 2, "Q": 2, "J": 2}, "sets": [[], [], ["gleek:A"]]}
 SIX = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -41,14 +41,25 @@ class Phone:
 
 
 def night_form(**fields) -> dict:
-    return {"name": "Friday club", "players": "\n".join(SIX), "rounds": "2", "rulebook": "parlett", "stake": "1d",
-            "played_on": "2026-12-04", "rank_by": "placings", **fields}
+    return {
+        "name": "Friday club",
+        "players": "\n".join(SIX),
+        "rounds": "2",
+        "rulebook": "parlett",
+        "stake": "1d",
+        "played_on": "2026-12-04",
+        "rank_by": "placings",
+        **fields,
+    }
 
 
 def shown_ratings(page: str) -> dict[str, tuple[str, str]]:
     """Each standings row's player and the μ and σ beside him, as the page writes them."""
-    rows = re.findall(r'<th scope="row">([^<]+)</th>\s*<td>[^<]*</td>\s*<td>[^<]*</td>\s*<td>\d+</td>\s*'
-                      r'<td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>', page)
+    rows = re.findall(
+        r'<th scope="row">([^<]+)</th>\s*<td>[^<]*</td>\s*<td>[^<]*</td>\s*<td>\d+</td>\s*'
+        r'<td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>',
+        page,
+    )
     return {html.unescape(name): (mu, sigma) for name, mu, sigma in rows}
 
 
@@ -74,13 +85,13 @@ def test_a_night_from_names_rates_tonights_tables_alone_and_again_when_a_hand_is
     db = store.connect(app.config["DATABASE"])
     night = store.get_night(db, organizer.rsplit("/", 1)[1])
     standings = f"/n/{night.watch_id}"
-    assert shown_ratings(client.get(standings).text) == {n: ("25.0", "8.3") for n in SIX}   # openskill's defaults
+    assert shown_ratings(client.get(standings).text) == {n: ("25.0", "8.3") for n in SIX}  # openskill's defaults
     one, two = night.round(1).tables
     first, second = ([night.name_of(p) for p in t.seats] for t in (one, two))
 
-    save(client, one.session_id, FIRST)   # the second table has no hand: it counts for nothing, not a tie
+    save(client, one.session_id, FIRST)  # the second table has no hand: it counts for nothing, not a tie
     assert shown_ratings(client.get(standings).text) == expected([(first, [1, 2, 3])], SIX)
-    save(client, one.session_id, THIRDS, version=2, number=1)   # hand 1 edited: the third seat won it
+    save(client, one.session_id, THIRDS, version=2, number=1)  # hand 1 edited: the third seat won it
     page = client.get(standings).text
     assert f"{first[2]} +12" in page and f"{first[1]} −12" in page
     assert shown_ratings(page) == expected([(first, [2, 3, 1])], SIX)
@@ -92,7 +103,7 @@ def test_a_night_from_names_rates_tonights_tables_alone_and_again_when_a_hand_is
     later = night.round(2).tables[0]
     save(client, later.session_id, THIRDS)
     third = [night.name_of(p) for p in later.seats]
-    games = [(first, [2, 3, 1]), (second, [1, 2, 3]), (third, [2, 3, 1])]   # round by round
+    games = [(first, [2, 3, 1]), (second, [1, 2, 3]), (third, [2, 3, 1])]  # round by round
     for path in (standings, f"{standings}/screen", organizer):
         assert shown_ratings(client.get(path).text) == expected(games, SIX)
 
@@ -102,15 +113,15 @@ def test_a_circles_night_rates_its_members_over_the_circles_evenings_tonights_am
     circle = new_circle(phone, members="\n".join(SIX))
     ids = {name: str(number) for name, number in members_of(client.get(circle).text).items()}
     before = start_evening(phone, circle, [ids["Cat"], ids["Ann"], ids["Ben"]], "2026-11-20")
-    play(phone, before, HANDS[:1])                                   # Cat, Ann, Ben: ranks 1, 2, 3
+    play(phone, before, HANDS[:1])  # Cat, Ann, Ben: ranks 1, 2, 3
     after = start_evening(phone, circle, [ids["Dan"], ids["Eve"], ids["Fay"]], "2026-12-10")
-    play(phone, after, [THIRDS])                                      # after tonight: Fay, Dan, Eve
+    play(phone, after, [THIRDS])  # after tonight: Fay, Dan, Eve
     response = client.post(circle + "/nights", data={**night_form(players=""), "present": list(ids.values())})
     organizer = response.headers["Location"]
     client.post(organizer + "/rounds", data={"round": "1"})
     db = store.connect(app.config["DATABASE"])
     night = store.get_night(db, organizer.rsplit("/", 1)[1])
-    one = night.round(1).tables[0]                                    # the other table plays no hand tonight
+    one = night.round(1).tables[0]  # the other table plays no hand tonight
     tonight = [night.name_of(p) for p in one.seats]
     save(client, one.session_id, FIRST)
 
@@ -118,9 +129,11 @@ def test_a_circles_night_rates_its_members_over_the_circles_evenings_tonights_am
     page = client.get(f"/n/{night.watch_id}").text
     assert shown_ratings(page) == expected(games, SIX)
     assert "over the circle's evenings, tonight's tables among them" in page
-    stats = client.get(circle + "/stats").text                        # the circle's statistics say the same
-    rows = re.findall(r'<th scope="row">([^<]+)</th><td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>',
-                      re.search(r'<table class="season-ratings">.*?</table>', stats, re.S).group(0))
+    stats = client.get(circle + "/stats").text  # the circle's statistics say the same
+    rows = re.findall(
+        r'<th scope="row">([^<]+)</th><td class="amount">([^<]+)</td><td class="amount">([^<]+)</td>',
+        re.search(r'<table class="season-ratings">.*?</table>', stats, re.S).group(0),
+    )
     assert {name: (mu, sigma) for name, mu, sigma in rows} == expected(games, SIX)
 
 
@@ -130,7 +143,7 @@ def test_a_guest_at_a_circles_night_is_rated_as_himself_from_openskills_defaults
     ids = {name: str(number) for name, number in members_of(client.get(circle).text).items()}
     response = client.post(circle + "/nights", data={**night_form(players=""), "present": list(ids.values())})
     organizer = response.headers["Location"]
-    assert client.post(organizer + "/players", data={"name": "Zoe"}).status_code == 303   # no member of the circle
+    assert client.post(organizer + "/players", data={"name": "Zoe"}).status_code == 303  # no member of the circle
     client.post(organizer + "/rounds", data={"round": "1"})
     db = store.connect(app.config["DATABASE"])
     night = store.get_night(db, organizer.rsplit("/", 1)[1])

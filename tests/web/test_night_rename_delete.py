@@ -18,8 +18,16 @@ NINE = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
 def night_form(**fields) -> dict:
-    return {"name": "Friday club", "players": "\n".join(NINE), "rounds": "4", "rulebook": "parlett",
-            "stake": "1d", "played_on": "2026-12-04", "rank_by": "placings", **fields}
+    return {
+        "name": "Friday club",
+        "players": "\n".join(NINE),
+        "rounds": "4",
+        "rulebook": "parlett",
+        "stake": "1d",
+        "played_on": "2026-12-04",
+        "rank_by": "placings",
+        **fields,
+    }
 
 
 def start_night(client, **fields) -> str:
@@ -34,9 +42,10 @@ def night_of(app, organizer: str) -> store.Night:
 
 def rows(app) -> tuple:
     with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"select count(*) from {t}").fetchone()[0]
-                     for t in ("nights", "night_players", "night_rounds", "night_tables", "night_byes", "sessions",
-                               "hands"))
+        return tuple(
+            conn.execute(f"select count(*) from {t}").fetchone()[0]
+            for t in ("nights", "night_players", "night_rounds", "night_tables", "night_byes", "sessions", "hands")
+        )
 
 
 def problems(page: str) -> list[str]:
@@ -44,14 +53,18 @@ def problems(page: str) -> list[str]:
 
 
 def flashes(page: str) -> list[str]:
-    return [html.unescape(re.sub(r"<[^>]+>", "", f)).strip()
-            for f in re.findall(r'<p class="flash"[^>]*>(.*?)</p>', page, re.S)]
+    return [
+        html.unescape(re.sub(r"<[^>]+>", "", f)).strip()
+        for f in re.findall(r'<p class="flash"[^>]*>(.*?)</p>', page, re.S)
+    ]
 
 
 def test_the_organizer_renames_the_night_once_and_a_bad_name_changes_nothing(app, client):
     organizer = start_night(client)
-    version = re.search(r'action="[^"]*/name".*?name="version" value="(\d+)"', client.get(organizer).text, re.S).group(1)
-    for _ in range(2):   # a double tap renames it once
+    version = re.search(r'action="[^"]*/name".*?name="version" value="(\d+)"', client.get(organizer).text, re.S).group(
+        1
+    )
+    for _ in range(2):  # a double tap renames it once
         response = client.post(organizer + "/name", data={"name": " Saturday club ", "version": version})
         assert response.status_code == 303
     night = night_of(app, organizer)
@@ -64,8 +77,10 @@ def test_the_organizer_renames_the_night_once_and_a_bad_name_changes_nothing(app
     assert "Saturday club · round 1 · table 1" in client.get(f"/s/{table.session_id}").text
 
     before = night_of(app, organizer)
-    for name, line in ((" ", "Give the night a name, such as “Club night”."),
-                       ("N" * 81, "A night's name is at most 80 characters.")):
+    for name, line in (
+        (" ", "Give the night a name, such as “Club night”."),
+        ("N" * 81, "A night's name is at most 80 characters."),
+    ):
         response = client.post(organizer + "/name", data={"name": name, "version": str(before.version)})
         assert response.status_code == 422 and problems(response.text) == [line]
     assert night_of(app, organizer) == before
@@ -82,22 +97,26 @@ def test_deleting_a_night_asks_first_keeps_its_tables_sessions_and_its_links_say
     assert f'href="{organizer}/delete"' in client.get(organizer).text
 
     ask = client.get(organizer + "/delete")
-    assert ask.status_code == 200 and rows(app)[0] == 1   # asking deletes nothing
+    assert ask.status_code == 200 and rows(app)[0] == 1  # asking deletes nothing
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", ask.text)).split())
     assert "Delete Friday club?" in text
-    assert ("Its 3 tables' sessions are kept: they are ordinary sessions, each at its own link, with its hands, "
-            "settle up and sheet.") in text
+    assert (
+        "Its 3 tables' sessions are kept: they are ordinary sessions, each at its own link, with its hands, "
+        "settle up and sheet."
+    ) in text
     assert f'<form method="post" action="{organizer}/delete">' in ask.text
 
     before = rows(app)
-    for _ in range(2):   # a double tap deletes it once; the second finds it gone
+    for _ in range(2):  # a double tap deletes it once; the second finds it gone
         response = client.post(organizer + "/delete")
         assert response.status_code == 303 and response.headers["Location"] == "/"
     home = client.get("/").text
-    assert flashes(home) == ["Friday club is deleted: its organizer's and standings links lead nowhere now. "
-                             "Its 3 tables' sessions are kept, each at its own link.",
-                             "That club night is deleted already: nothing more was deleted."]
-    assert rows(app) == (0, 0, 0, 0, 0, before[5], before[6])   # the sessions and their hands stay
+    assert flashes(home) == [
+        "Friday club is deleted: its organizer's and standings links lead nowhere now. "
+        "Its 3 tables' sessions are kept, each at its own link.",
+        "That club night is deleted already: nothing more was deleted.",
+    ]
+    assert rows(app) == (0, 0, 0, 0, 0, before[5], before[6])  # the sessions and their hands stay
     assert organizer not in home
     session = client.get(f"/s/{table.session_id}")
     assert session.status_code == 200 and "Friday club · round 1 · table 1" in session.text
@@ -105,8 +124,9 @@ def test_deleting_a_night_asks_first_keeps_its_tables_sessions_and_its_links_say
     for path in (f"/n/{night.watch_id}", f"/n/{night.watch_id}/screen", organizer, organizer + "/delete"):
         gone = client.get(path)
         assert gone.status_code == 404
-        assert "This club night is not here: its organizer deleted it, or the link is not complete." in \
-            html.unescape(gone.text)
+        assert "This club night is not here: its organizer deleted it, or the link is not complete." in html.unescape(
+            gone.text
+        )
     assert client.get(f"/n/{night.watch_id}/live?v=x").status_code == 404
 
 
@@ -117,8 +137,10 @@ def test_a_circles_night_deleted_keeps_its_tables_as_the_circles_evenings(app, c
     organizer = client.post(circle + "/nights", data={**night_form(players=""), "present": ids}).headers["Location"]
     client.post(organizer + "/rounds", data={"round": "1"})
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", client.get(organizer + "/delete").text)).split())
-    assert ("Its 2 tables' sessions are kept: they are ordinary sessions, each at its own link, with its hands, "
-            "settle up and sheet, and they stay evenings of Thursday Gleek in its season.") in text
+    assert (
+        "Its 2 tables' sessions are kept: they are ordinary sessions, each at its own link, with its hands, "
+        "settle up and sheet, and they stay evenings of Thursday Gleek in its season."
+    ) in text
     assert client.post(organizer + "/delete").status_code == 303
     db = store.connect(app.config["DATABASE"])
     assert len(store.evenings(db, circle.rsplit("/", 1)[1])) == 2
@@ -134,5 +156,5 @@ def test_a_pin_keeps_renaming_and_deleting_to_those_who_know_it(app, client):
     response = stranger.get(organizer + "/delete")
     assert response.status_code == 303 and response.headers["Location"] == organizer + "/unlock"
     assert night_of(app, organizer) == before
-    assert client.post(organizer + "/delete").status_code == 303   # the organizer's browser, unlocked
+    assert client.post(organizer + "/delete").status_code == 303  # the organizer's browser, unlocked
     assert rows(app)[0] == 0

@@ -23,14 +23,21 @@ from support.hostile import pdf_with_attachments
 from support.nights import a_played_night
 
 PIN = "4821"
-PREFIX = 8   # the start of an id that would give it away
+PREFIX = 8  # the start of an id that would give it away
 
 
 @pytest.fixture
 def app(tmp_path, migrated_database):
-    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "x", "TESTING": True,
-                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 10_000,
-                       "PDF_RENDERS_PER_MINUTE": 1_000})
+    return create_app(
+        {
+            "DATABASE": fresh_database(migrated_database, tmp_path),
+            "SECRET_KEY": "x",
+            "TESTING": True,
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+            "PDF_RENDERS_PER_MINUTE": 1_000,
+        }
+    )
 
 
 @pytest.fixture
@@ -40,9 +47,10 @@ def db(app):
 
 def counts(app) -> tuple:
     with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"select count(*) from {t}").fetchone()[0]
-                     for t in ("nights", "night_players", "night_rounds", "night_tables", "night_byes", "sessions",
-                               "hands"))
+        return tuple(
+            conn.execute(f"select count(*) from {t}").fetchone()[0]
+            for t in ("nights", "night_players", "night_rounds", "night_tables", "night_byes", "sessions", "hands")
+        )
 
 
 def links_of(db, night: store.Night) -> set[str]:
@@ -64,7 +72,7 @@ def upload(client, data: bytes, filename: str = "night.pdf"):
 def standings_part(client, watch_id: str) -> str:
     """The standings page's figures: the table and every round's tables (the poll's URL left out)."""
     page = client.get(f"/n/{watch_id}").text
-    return page[page.index("Standings</h2>"):page.index("</section>", page.index("Standings</h2>"))]
+    return page[page.index("Standings</h2>") : page.index("</section>", page.index("Standings</h2>"))]
 
 
 def problems_on(page: str) -> list[str]:
@@ -101,7 +109,7 @@ def test_a_night_with_a_pin_prints_from_its_organizers_link_only_once_unlocked(a
     stranger = app.test_client()
     response = stranger.get(f"/night/{night.id}/sheet.pdf")
     assert response.status_code == 303 and response.headers["Location"] == f"/night/{night.id}/unlock"
-    assert stranger.get(f"/n/{night.watch_id}/sheet.pdf").status_code == 200   # the public standings' own
+    assert stranger.get(f"/n/{night.watch_id}/sheet.pdf").status_code == 200  # the public standings' own
     stranger.post(f"/night/{night.id}/unlock", data={"pin": PIN})
     assert stranger.get(f"/night/{night.id}/sheet.pdf").status_code == 200
 
@@ -120,11 +128,13 @@ def test_importing_the_sheet_restores_the_whole_night_with_new_links(app, db, ki
     copied = store.get_night(db, new_id)
     assert new_id != night.id and copied.watch_id != night.watch_id
     assert not links_of(db, night) & {t.session_id for r in copied.rounds for t in r.tables}
-    page = client.get(f"/night/{new_id}").text   # the organizer's page, with what the import did
+    page = client.get(f"/night/{new_id}").text  # the organizer's page, with what the import did
     assert store.night_data(db, copied) == store.night_data(db, night)
     assert standings_part(client, copied.watch_id) == before
-    assert ("Friday club is imported: 10 players, 2 rounds drawn, 6 tables, each a new session with a link of its "
-            "own. Keep this page's link: it runs the night.") in html.unescape(page)
+    assert (
+        "Friday club is imported: 10 players, 2 rounds drawn, 6 tables, each a new session with a link of its "
+        "own. Keep this page's link: it runs the night."
+    ) in html.unescape(page)
     assert "without the circle" not in page
     assert [n["id"] for n in store.nights_by_ids(db, [new_id])] == [new_id]
     # each table is an ordinary session at its own new link
@@ -143,8 +153,10 @@ def test_a_circles_night_comes_back_without_its_circle_and_says_so(app, db):
     assert copied.circle_id is None
     assert all(store.circle_of_session(db, t.session_id) is None for r in copied.rounds for t in r.tables)
     page = html.unescape(client.get(f"/night/{copied.id}").text)
-    assert ("This was a night of the circle Thursday Gleek: it is imported as a night of its own, without the "
-            "circle (its tables are not evenings of the circle here).") in page
+    assert (
+        "This was a night of the circle Thursday Gleek: it is imported as a night of its own, without the "
+        "circle (its tables are not evenings of the circle here)."
+    ) in page
 
 
 def hostile_seats(data):
@@ -160,15 +172,21 @@ def stranger_at_a_seat(data):
     data["rounds"][0]["tables"][0]["seats"] = [0, 1, 40]
 
 
-@pytest.mark.parametrize("change, first_line", [
-    (hostile_seats, "round 1: {a} is seated at table 1 and at table 2: each player once a round"),
-    (hostile_record, "round 2, table 1: its session's record: hand 1: dealer must be a seat (0, 1 or 2), not 7"),
-    (stranger_at_a_seat, "round 1, table 1: seats must be three different players of the night (their places in "
-                         "players), not [0, 1, 40]"),
-])
+@pytest.mark.parametrize(
+    "change, first_line",
+    [
+        (hostile_seats, "round 1: {a} is seated at table 1 and at table 2: each player once a round"),
+        (hostile_record, "round 2, table 1: its session's record: hand 1: dealer must be a seat (0, 1 or 2), not 7"),
+        (
+            stranger_at_a_seat,
+            "round 1, table 1: seats must be three different players of the night (their places in "
+            "players), not [0, 1, 40]",
+        ),
+    ],
+)
 def test_a_hostile_night_is_refused_with_a_422_naming_it_and_nothing_saved(app, db, change, first_line):
     night = a_played_night(db)
-    data = copy.deepcopy(store.night_data(db, night))   # its hands are the store's own, kept between requests
+    data = copy.deepcopy(store.night_data(db, night))  # its hands are the store's own, kept between requests
     a = data["players"][data["rounds"][0]["tables"][0]["seats"][0]]["name"]
     change(data)
     before = counts(app)
@@ -185,8 +203,10 @@ def test_a_nights_tables_count_against_the_sessions_an_address_may_keep(app, db)
     before = counts(app)
     response = upload(app.test_client(), pdf)
     assert response.status_code == 507
-    assert ("This club night has 6 tables, each a session here; this address keeps 0 sessions and may keep 5, so "
-            "there is room for 5 more. Nothing was imported.") in html.unescape(response.text)
+    assert (
+        "This club night has 6 tables, each a session here; this address keeps 0 sessions and may keep 5, so "
+        "there is room for 5 more. Nothing was imported."
+    ) in html.unescape(response.text)
     assert counts(app) == before
     app.config["SESSIONS_PER_ADDRESS"] = 6
     assert upload(app.test_client(), pdf).status_code == 303
@@ -198,17 +218,23 @@ def test_a_hostile_nights_pdf_is_refused_as_any_pdf_is_and_nothing_saved(app, db
     stranger_at_a_seat(data)
     text = store.night_text(db, night).encode()
     cases = [
-        (pdf_with_attachments(1, 0, name="night.json", content=json.dumps(data).encode()),
-         "round 1, table 1: seats must be three different players of the night (their places in players), "
-         "not [0, 1, 40]"),
-        (pdf_with_attachments(2, 0, name="night.json", content=text),
-         "record: this PDF carries 2 night.json attachments; it is not one club night's sheet"),
-        (pdf_with_attachments(1, 40 * 1024 * 1024, name="night.json"),
-         "record: the session record in this PDF is larger than 2 MB"),
+        (
+            pdf_with_attachments(1, 0, name="night.json", content=json.dumps(data).encode()),
+            "round 1, table 1: seats must be three different players of the night (their places in players), "
+            "not [0, 1, 40]",
+        ),
+        (
+            pdf_with_attachments(2, 0, name="night.json", content=text),
+            "record: this PDF carries 2 night.json attachments; it is not one club night's sheet",
+        ),
+        (
+            pdf_with_attachments(1, 40 * 1024 * 1024, name="night.json"),
+            "record: the session record in this PDF is larger than 2 MB",
+        ),
     ]
     before = counts(app)
     for pdf, line in cases:
-        assert len(pdf) < 2 * 1024 * 1024   # within the upload limit: refused for what it is
+        assert len(pdf) < 2 * 1024 * 1024  # within the upload limit: refused for what it is
         response = upload(app.test_client(), pdf)
         assert response.status_code == 422
         assert line in problems_on(response.text), problems_on(response.text)

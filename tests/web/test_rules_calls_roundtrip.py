@@ -34,13 +34,22 @@ def shared_client(tmp_path_factory):
     from scorekeeper import create_app
 
     path = tmp_path_factory.mktemp("calls") / "test.db"
-    return create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True,
-                       "BACKUP_DIR": str(path.parent / "backups"),
-                       "SESSIONS_PER_MINUTE": 100_000}).test_client()  # one client imports every example
+    return create_app(
+        {
+            "DATABASE": str(path),
+            "SECRET_KEY": "test",
+            "TESTING": True,
+            "BACKUP_DIR": str(path.parent / "backups"),
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    ).test_client()  # one client imports every example
 
 
-@settings(max_examples=examples(40), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_random_records_with_calls_come_back_equal(shared_client, data):
     record = data.draw(records(data.draw(st.sampled_from(BOOK_IDS)), min_hands=1, max_hands=4, calls=True))
@@ -51,11 +60,14 @@ def test_random_records_with_calls_come_back_equal(shared_client, data):
 def test_the_hand_detail_reads_the_calls_out(client):
     url = import_record(client, load_example("parlett-calls.json"))
     page = client.get(url + "/hands/2").data.decode()
-    for line in ("Will bids 12 · Samuel passes · Elizabeth passes.",
-                 "Will checks · Samuel opens 4 · Elizabeth folds (owes 4) · Will raises to 6 · "
-                 "Samuel raises to 8 · Will matches.",
-                 "Showdown: Will 47, Samuel 52; Samuel wins the ruff.",
-                 "Elizabeth folded at 4: pays 4.", "Will held out to 8: pays 8."):
+    for line in (
+        "Will bids 12 · Samuel passes · Elizabeth passes.",
+        "Will checks · Samuel opens 4 · Elizabeth folds (owes 4) · Will raises to 6 · "
+        "Samuel raises to 8 · Will matches.",
+        "Showdown: Will 47, Samuel 52; Samuel wins the ruff.",
+        "Elizabeth folded at 4: pays 4.",
+        "Will held out to 8: pays 8.",
+    ):
         assert line in page
     page = client.get(url + "/hands/3").data.decode()
     assert "Elizabeth is left alone in and wins the ruff unseen." in page

@@ -43,8 +43,10 @@ def test_each_option_of_every_book_is_its_own_item(client):
     rules = parsed(client.get("/rules"))
     for book in BOOKS.values():
         items = [text(li) for li in rules.query_all(f"#{book.id} .book-options > li")]
-        assert items == [" ".join(f"Option — {o.label} (default {'on' if o.default else 'off'}): {o.help}".split())
-                         for o in book.options], book.id
+        assert items == [
+            " ".join(f"Option — {o.label} (default {'on' if o.default else 'off'}): {o.help}".split())
+            for o in book.options
+        ], book.id
     # no two options run together anywhere: each "Option —" begins its own item
     for paragraph in rules.query_all("p"):
         assert "Option —" not in text(paragraph), text(paragraph)

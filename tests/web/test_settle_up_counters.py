@@ -28,14 +28,23 @@ def payment_lines(page: str) -> list[str]:
     return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
 
 
-@pytest.mark.parametrize("honours, stake, expected", [
-    ({"A": 2, "K": 1, "Q": 1, "J": 2}, "", ["Will pays Samuel 1 counter", "Will pays Elizabeth 1 counter"]),
-    ({"A": 2, "K": 1, "Q": 1, "J": 2}, "1d", ["Will pays Samuel 1 counter = 1d",
-                                              "Will pays Elizabeth 1 counter = 1d"]),
-    ({"A": 2, "K": 0, "Q": 1, "J": 2}, "", ["Elizabeth pays Samuel 2 counters", "Will pays Samuel 2 counters"]),
-    ({"A": 2, "K": 0, "Q": 1, "J": 2}, "1d", ["Elizabeth pays Samuel 2 counters = 2d",
-                                              "Will pays Samuel 2 counters = 2d"]),
-])
+@pytest.mark.parametrize(
+    "honours, stake, expected",
+    [
+        ({"A": 2, "K": 1, "Q": 1, "J": 2}, "", ["Will pays Samuel 1 counter", "Will pays Elizabeth 1 counter"]),
+        (
+            {"A": 2, "K": 1, "Q": 1, "J": 2},
+            "1d",
+            ["Will pays Samuel 1 counter = 1d", "Will pays Elizabeth 1 counter = 1d"],
+        ),
+        ({"A": 2, "K": 0, "Q": 1, "J": 2}, "", ["Elizabeth pays Samuel 2 counters", "Will pays Samuel 2 counters"]),
+        (
+            {"A": 2, "K": 0, "Q": 1, "J": 2},
+            "1d",
+            ["Elizabeth pays Samuel 2 counters = 2d", "Will pays Samuel 2 counters = 2d"],
+        ),
+    ],
+)
 def test_settle_up_says_one_counter_and_two_counters(client, honours, stake, expected):
     url = new_session(client, players=PLAYERS, stake=stake)
     saved = client.post(url + "/hands", data=hand_fields(hand(honours), version_of(client, url)))

@@ -19,9 +19,11 @@ import pytest
 from support.data import load_example
 from support.web import export, hand_fields, new_session, post_change, tap, version_of
 
-HANDS = load_example("parlett-evening.json")["hands"]   # Ann, Ben, Cat: +20 +2 −22, +32 +1 −33, −9 0 +9
-QUESTION = ("This evening is settled: payments were marked. Change it anyway? It will be reopened and the "
-            "difference shown under What is owed.")
+HANDS = load_example("parlett-evening.json")["hands"]  # Ann, Ben, Cat: +20 +2 −22, +32 +1 −33, −9 0 +9
+QUESTION = (
+    "This evening is settled: payments were marked. Change it anyway? It will be reopened and the "
+    "difference shown under What is owed."
+)
 
 
 def text(page: str) -> str:
@@ -39,8 +41,10 @@ def post_owed_form(client, circle, action_end: str, **fields):
     offers it (its hidden fields), with ``fields`` (who marks it, the day)."""
     page = client.get(circle + "/owed").data.decode()
     form = re.search(r'<form method="post" action="([^"]+%s)".*?</form>' % re.escape(action_end), page, re.S)
-    posted = {name: html.unescape(value) for name, value in
-              re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0))}
+    posted = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0))
+    }
     return client.post(html.unescape(form.group(1)), data=dict(posted, **fields))
 
 
@@ -56,17 +60,27 @@ def settled_evening(client, played=2, begun=False):
     circle = response.headers["Location"]
     select = re.search(r'<select name="seat_0".*?</select>', client.get(circle).data.decode(), re.S).group(0)
     ids = {name: value for value, name in re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', select)}
-    response = client.post(circle + "/sessions", data={
-        "seat_0": ids["Ann"], "seat_1": ids["Ben"], "seat_2": ids["Cat"], "rulebook": "parlett",
-        "first_dealer": "0", "stake": "1d", "played_on": "2026-11-14"})
+    response = client.post(
+        circle + "/sessions",
+        data={
+            "seat_0": ids["Ann"],
+            "seat_1": ids["Ben"],
+            "seat_2": ids["Cat"],
+            "rulebook": "parlett",
+            "first_dealer": "0",
+            "stake": "1d",
+            "played_on": "2026-11-14",
+        },
+    )
     url = response.headers["Location"]
     for hand in HANDS[:played]:
         assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
     if begun:
         assert tap(client, url, {"dealer": "2", "trump": "hearts"}).status_code == 200
     assert debts(client, circle) == ["Cat pays Ann 4s 4d, for 14 Nov", "Cat pays Ben 3d, for 14 Nov"]
-    response = post_owed_form(client, circle, f"/owed/{url.rsplit('/', 1)[1]}/settle",
-                              paid_by=ids["Ann"], paid_on="2026-11-14")
+    response = post_owed_form(
+        client, circle, f"/owed/{url.rsplit('/', 1)[1]}/settle", paid_by=ids["Ann"], paid_on="2026-11-14"
+    )
     assert response.status_code == 303
     assert "Nothing is owed: every evening is settled." in client.get(circle + "/owed").data.decode()
     assert evening_states(client, circle) == ["settled"]
@@ -79,16 +93,16 @@ def test_a_hand_added_to_a_settled_evening_is_asked_first_then_what_is_owed_is_t
     page = client.get(url).data.decode()
     assert "This evening is settled: its payments were marked." in text(page)
     assert "Next hand" not in page and ">Reopen to change it</a>" in page
-    assert "Undo: save of hand 2" not in page          # the last change, a minute old: not undone once settled
+    assert "Undo: save of hand 2" not in page  # the last change, a minute old: not undone once settled
 
     fields = hand_fields(HANDS[2], version_of(client, url))
-    response = client.post(url + "/hands", data=fields)   # a phone whose form was drawn before it was settled
+    response = client.post(url + "/hands", data=fields)  # a phone whose form was drawn before it was settled
     assert response.status_code == 409
     page = response.data.decode()
     assert QUESTION in text(page) and 'name="reopen" value="yes"' in page and "Save and reopen the evening" in page
     assert len(export(client, url)["hands"]) == 2 and evening_states(client, circle) == ["settled"]
 
-    fields["reopen"] = "yes"                              # Save tapped again: the question answered
+    fields["reopen"] = "yes"  # Save tapped again: the question answered
     response = client.post(url + "/hands", data=fields)
     assert response.status_code == 303
     assert export(client, url)["hands"] == HANDS[:3]
@@ -99,8 +113,7 @@ def test_a_hand_added_to_a_settled_evening_is_asked_first_then_what_is_owed_is_t
     page = text(client.get(circle + "/owed").data.decode())
     assert "Cat paid Ann 4s 4d, for 14 Nov" in page and "Cat paid Ben 3d, for 14 Nov" in page
     # beside the evening itself, the difference, not its whole balance again
-    assert ("Payments are marked for this evening already (below); by itself it still owes: Ann pays Cat 9d."
-            in page)
+    assert "Payments are marked for this evening already (below); by itself it still owes: Ann pays Cat 9d." in page
 
     # the difference paid back: settled again
     response = post_owed_form(client, circle, "/owed/pay", paid_by=ids["Ann"], paid_on="2026-11-21")
@@ -123,12 +136,16 @@ def back_to_first(client, url):
     return f"/history/{version_of(client, url) - 1}/back"
 
 
-@pytest.mark.parametrize("change", [
-    lambda client, url: post_change(client, url, "/hands/1", hand_fields({**HANDS[0], "tricks": [4, 5, 3]})),
-    lambda client, url: post_change(client, url, "/hands/2/delete"),
-    lambda client, url: post_change(client, url, "/undo"),
-    lambda client, url: post_change(client, url, back_to_first(client, url)),
-], ids=["edit", "delete", "undo", "go back"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda client, url: post_change(client, url, "/hands/1", hand_fields({**HANDS[0], "tricks": [4, 5, 3]})),
+        lambda client, url: post_change(client, url, "/hands/2/delete"),
+        lambda client, url: post_change(client, url, "/undo"),
+        lambda client, url: post_change(client, url, back_to_first(client, url)),
+    ],
+    ids=["edit", "delete", "undo", "go back"],
+)
 def test_every_change_to_a_settled_evening_asks_first_and_changes_nothing(client, change):
     circle, url, _ = settled_evening(client)
     before = export(client, url)
@@ -155,15 +172,16 @@ def test_going_back_in_history_on_a_settled_evening_asks_first(client):
 
 
 def test_a_hand_in_progress_cancelled_on_a_settled_evening_asks_first(client):
-    circle, url, _ = settled_evening(client, begun=True)   # hand 3 was begun before the evening was settled
+    circle, url, _ = settled_evening(client, begun=True)  # hand 3 was begun before the evening was settled
     response = client.post(url + "/hands/discard", data={"draft_version": "1", "version": str(version_of(client, url))})
     assert response.status_code == 409
     page = response.data.decode()
     assert QUESTION in text(page) and 'name="reopen" value="yes"' in page
-    assert 'value="hearts" checked' in page                # its answers still shown, and kept
+    assert 'value="hearts" checked' in page  # its answers still shown, and kept
     assert evening_states(client, circle) == ["settled"]
-    response = client.post(url + "/hands/discard", data={"draft_version": "1", "reopen": "yes",
-                                                         "version": str(version_of(client, url))})
+    response = client.post(
+        url + "/hands/discard", data={"draft_version": "1", "reopen": "yes", "version": str(version_of(client, url))}
+    )
     assert response.status_code == 303
     assert evening_states(client, circle) == ["open"] and debts(client, circle) == []
 
@@ -177,7 +195,7 @@ def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client
     assert 'name="then" value="/hands/new"' in page
     assert evening_states(client, circle) == ["settled"]
     link = re.search(r'<a class="button big" href="([^"]+)">Reopen to change it</a>', client.get(url).data.decode())
-    page = client.get(html.unescape(link.group(1))).data.decode()    # the table's own way to reopen: asked the same
+    page = client.get(html.unescape(link.group(1))).data.decode()  # the table's own way to reopen: asked the same
     assert QUESTION in text(page) and 'name="then" value="/hands/new"' in page
     response = client.post(url + "/reopen", data={"then": "/hands/new", "reopen": "yes"})
     assert response.status_code == 303 and response.headers["Location"] == url + "/hands/new"
@@ -187,8 +205,9 @@ def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client
     assert "Nothing is owed over the open evenings: they add up to nothing." in page
     assert "Cat paid Ann 4s 4d" in text(page)
     # nothing changed since: settled at the table again, it pays nothing more
-    response = post_owed_form(client, circle, f"/owed/{url.rsplit('/', 1)[1]}/settle",
-                              paid_by=ids["Ann"], paid_on="2026-11-21")
+    response = post_owed_form(
+        client, circle, f"/owed/{url.rsplit('/', 1)[1]}/settle", paid_by=ids["Ann"], paid_on="2026-11-21"
+    )
     assert response.status_code == 303
     page = text(client.get(circle + "/owed").data.decode())
     assert "Nothing is owed: every evening is settled." in page
@@ -197,11 +216,14 @@ def test_next_hand_on_a_settled_evening_asks_first_and_reopens_on_purpose(client
 
 def age_last_change(app, url, minutes):
     stamp = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=minutes)).isoformat(
-        timespec="seconds")
+        timespec="seconds"
+    )
     conn = sqlite3.connect(app.config["DATABASE"])
     with conn:
-        conn.execute("update history set at = ? where id = (select max(id) from history where session_id = ?)",
-                     [stamp, url.rsplit("/", 1)[1]])
+        conn.execute(
+            "update history set at = ? where id = (select max(id) from history where session_id = ?)",
+            [stamp, url.rsplit("/", 1)[1]],
+        )
     conn.close()
 
 
@@ -215,8 +237,10 @@ def test_the_undo_bar_goes_after_30_minutes_and_such_an_undo_is_refused(app, cli
     assert "Undo: save of hand 2" not in client.get(url).data.decode()
     response = post_change(client, url, "/undo")
     assert response.status_code == 422
-    assert ("That change was made more than 30 minutes ago, so it is not undone from here: History can put the "
-            "hands back as they were at any earlier version.") in text(response.data.decode())
+    assert (
+        "That change was made more than 30 minutes ago, so it is not undone from here: History can put the "
+        "hands back as they were at any earlier version."
+    ) in text(response.data.decode())
     assert export(client, url)["hands"] == HANDS[:2]
     # History still goes back
     assert post_change(client, url, back_to_first(client, url)).status_code == 303
@@ -232,16 +256,27 @@ def test_evenings_paid_together_reopen_together_so_the_difference_stays_exact(cl
     ids = {name: value for value, name in re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', select)}
     evenings = []
     for seats, day in ((("Ann", "Ben", "Cat"), "2026-11-14"), (("Dan", "Ben", "Cat"), "2026-11-21")):
-        response = client.post(circle + "/sessions", data={
-            "seat_0": ids[seats[0]], "seat_1": ids[seats[1]], "seat_2": ids[seats[2]], "rulebook": "parlett",
-            "first_dealer": "0", "stake": "1d", "played_on": day})
+        response = client.post(
+            circle + "/sessions",
+            data={
+                "seat_0": ids[seats[0]],
+                "seat_1": ids[seats[1]],
+                "seat_2": ids[seats[2]],
+                "rulebook": "parlett",
+                "first_dealer": "0",
+                "stake": "1d",
+                "played_on": day,
+            },
+        )
         url = response.headers["Location"]
         for hand in HANDS[:2]:
             assert client.post(url + "/hands", data=hand_fields(hand, version_of(client, url))).status_code == 303
         evenings.append(url)
-    assert debts(client, circle) == ["Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
-                                     "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
-                                     "Cat pays Ben 6d, for 14 Nov and 21 Nov"]
+    assert debts(client, circle) == [
+        "Cat pays Ann 4s 4d, for 14 Nov and 21 Nov",
+        "Cat pays Dan 4s 4d, for 14 Nov and 21 Nov",
+        "Cat pays Ben 6d, for 14 Nov and 21 Nov",
+    ]
     for _ in range(3):
         response = post_owed_form(client, circle, "/owed/pay", paid_by=ids["Cat"], paid_on="2026-11-21")
         assert response.status_code == 303

@@ -39,8 +39,13 @@ LONE = "\ud800"
 
 @pytest.fixture
 def app(tmp_path, migrated_database):
-    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path), "SECRET_KEY": "x",
-                       "BACKUP_DIR": str(tmp_path / "backups")})
+    return create_app(
+        {
+            "DATABASE": fresh_database(migrated_database, tmp_path),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+        }
+    )
 
 
 @pytest.fixture
@@ -81,10 +86,10 @@ SURROGATE_PROBLEMS = {
 
 # ---------------------------------------------------------------- 1. lone surrogates
 
+
 @pytest.mark.parametrize("where", ["players", "title", "note"])
 def test_a_lone_surrogate_in_an_import_is_refused_and_nothing_stored(app, client, where):
-    response = client.post("/import", data=json_body(with_lone_surrogate(where)),
-                           content_type="application/json")
+    response = client.post("/import", data=json_body(with_lone_surrogate(where)), content_type="application/json")
     assert response.status_code == 422, response.status_code
     assert response.json == {"problems": [SURROGATE_PROBLEMS[where]]}
     assert count(app) == 0 and count(app, "hands") == 0
@@ -130,12 +135,13 @@ def test_a_lone_surrogate_anywhere_is_a_problem_line_that_can_be_printed(name):
             problems = validate(record)
             assert problems, (path, kind)
             for problem in problems:
-                str(problem).encode("utf-8")   # never raises
+                str(problem).encode("utf-8")  # never raises
                 assert str(problem).isprintable(), (path, kind, str(problem))
 
 
-def _insert_session(db_path: str, session_id: str, watch_id: str, note: str | None = None,
-                    title: str | None = None) -> None:
+def _insert_session(
+    db_path: str, session_id: str, watch_id: str, note: str | None = None, title: str | None = None
+) -> None:
     """A session row as an older version of the app could have left it (bypassing
     today's checks): the test's way to have a bad session already stored."""
     conn = sqlite3.connect(db_path)
@@ -143,24 +149,26 @@ def _insert_session(db_path: str, session_id: str, watch_id: str, note: str | No
     if note is not None:
         hand["note"] = note
     with conn:
-        conn.execute("insert into sessions (id, watch_id, rulebook, options, title, first_dealer, "
-                     "version, created_at, updated_at) values (?, ?, 'parlett', '{}', ?, 0, 1, ?, ?)",
-                     [session_id, watch_id, title,
-                      "2026-01-0%sT00:00:00+00:00" % session_id[-1], "2026-01-01T00:00:00+00:00"])
-        conn.executemany("insert into seats (session_id, seat, name) values (?, ?, ?)",
-                         [(session_id, seat, name) for seat, name in enumerate(["Ann", "Ben", "Cat"])])
-        conn.execute("insert into hands (session_id, number, data) values (?, 1, ?)",
-                     [session_id, json.dumps(hand)])   # ensure_ascii: the surrogate as \ud800
-        conn.execute("insert into history (session_id, action, version, at) values (?, 'create', 1, 'x')",
-                     [session_id])
+        conn.execute(
+            "insert into sessions (id, watch_id, rulebook, options, title, first_dealer, "
+            "version, created_at, updated_at) values (?, ?, 'parlett', '{}', ?, 0, 1, ?, ?)",
+            [session_id, watch_id, title, "2026-01-0%sT00:00:00+00:00" % session_id[-1], "2026-01-01T00:00:00+00:00"],
+        )
+        conn.executemany(
+            "insert into seats (session_id, seat, name) values (?, ?, ?)",
+            [(session_id, seat, name) for seat, name in enumerate(["Ann", "Ben", "Cat"])],
+        )
+        conn.execute(
+            "insert into hands (session_id, number, data) values (?, 1, ?)", [session_id, json.dumps(hand)]
+        )  # ensure_ascii: the surrogate as \ud800
+        conn.execute("insert into history (session_id, action, version, at) values (?, 'create', 1, 'x')", [session_id])
     conn.close()
 
 
 def test_backup_reports_a_bad_session_and_carries_on(app, tmp_path):
     ids = [f"{'A' * 23}{n}" for n in (1, 2, 3)]
     for n, sid in enumerate(ids):
-        _insert_session(app.config["DATABASE"], sid, f"{'W' * 23}{n + 1}",
-                        note=LONE + " bad" if n == 1 else "fine")
+        _insert_session(app.config["DATABASE"], sid, f"{'W' * 23}{n + 1}", note=LONE + " bad" if n == 1 else "fine")
     out = tmp_path / "full"
     result = app.test_cli_runner().invoke(args=["backup", "--out", str(out)])
     assert result.exit_code == 1, result.output
@@ -189,6 +197,7 @@ def test_settle_and_sheet_print_problem_lines_not_a_traceback(tmp_path, command,
 
 # ---------------------------------------------------------------- 7. every change names its version
 
+
 def import_evening(client) -> str:
     response = client.post("/import", json=EVENING)
     assert response.status_code == 303, response.data
@@ -199,9 +208,11 @@ def stored(app, url) -> tuple:
     conn = sqlite3.connect(app.config["DATABASE"])
     try:
         sid = url.rsplit("/", 1)[1]
-        return (conn.execute("select version from sessions where id = ?", [sid]).fetchone(),
-                conn.execute("select number, data from hands where session_id = ? order by number", [sid]).fetchall(),
-                conn.execute("select count(*) from history where session_id = ?", [sid]).fetchone())
+        return (
+            conn.execute("select version from sessions where id = ?", [sid]).fetchone(),
+            conn.execute("select number, data from hands where session_id = ? order by number", [sid]).fetchall(),
+            conn.execute("select count(*) from history where session_id = ?", [sid]).fetchone(),
+        )
     finally:
         conn.close()
 
@@ -211,7 +222,7 @@ def stored(app, url) -> tuple:
 def test_a_change_without_a_valid_version_is_refused_with_the_fresh_state(app, client, route, version):
     url = import_evening(client)
     hands = EVENING["hands"]
-    assert client.post(url + "/hands", data=hand_fields(hands[-1], 1)).status_code == 303   # now version 2
+    assert client.post(url + "/hands", data=hand_fields(hands[-1], 1)).status_code == 303  # now version 2
     before = stored(app, url)
     if route in ("/hands", "/hands/1"):
         fields = hand_fields(dict(hands[-1] if route == "/hands" else hands[0], note="no version"))
@@ -223,7 +234,7 @@ def test_a_change_without_a_valid_version_is_refused_with_the_fresh_state(app, c
     assert response.status_code == 409, (route, version, response.status_code)
     page = response.get_data(as_text=True)
     assert "Someone else changed this session" in page or "which version" in page
-    if route in ("/hands", "/hands/1"):   # the form again, carrying the fresh version
+    if route in ("/hands", "/hands/1"):  # the form again, carrying the fresh version
         assert re.search(r'name="version" value="2"', page), page[-2000:]
     assert stored(app, url) == before
 
@@ -242,10 +253,12 @@ def test_store_refuses_a_change_without_a_version(app, client):
     sid = url.rsplit("/", 1)[1]
     db = store.connect(app.config["DATABASE"])
     hand = EVENING["hands"][-1]
-    for change in (lambda: store.add_hand(db, sid, hand, None),
-                   lambda: store.replace_hand(db, sid, 1, hand, None),
-                   lambda: store.delete_last_hand(db, sid, None),
-                   lambda: store.undo(db, sid, None)):
+    for change in (
+        lambda: store.add_hand(db, sid, hand, None),
+        lambda: store.replace_hand(db, sid, 1, hand, None),
+        lambda: store.delete_last_hand(db, sid, None),
+        lambda: store.undo(db, sid, None),
+    ):
         with pytest.raises(store.StaleEdit):
             change()
     assert store.get_session(db, sid).version == 1
@@ -253,12 +266,16 @@ def test_store_refuses_a_change_without_a_version(app, client):
 
 # ---------------------------------------------------------------- 6. the forms' limits, and a rate limit
 
-@pytest.mark.parametrize("change, problem", [
-    (lambda r: r.update(title="x" * 1_900_000), "title: at most 120 characters (this one has 1900000)"),
-    (lambda r: r.update(title="x" * 121), "title: at most 120 characters (this one has 121)"),
-    (lambda r: r["hands"][1].update(note="n" * 501), "hand 2: note: at most 500 characters (this one has 501)"),
-    (lambda r: r["players"].__setitem__(0, "p" * 41), "players: seat 0's name is 41 characters long; at most 40"),
-])
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda r: r.update(title="x" * 1_900_000), "title: at most 120 characters (this one has 1900000)"),
+        (lambda r: r.update(title="x" * 121), "title: at most 120 characters (this one has 121)"),
+        (lambda r: r["hands"][1].update(note="n" * 501), "hand 2: note: at most 500 characters (this one has 501)"),
+        (lambda r: r["players"].__setitem__(0, "p" * 41), "players: seat 0's name is 41 characters long; at most 40"),
+    ],
+)
 def test_an_import_over_the_forms_limits_is_refused_and_nothing_stored(app, client, change, problem):
     record = copy.deepcopy(EVENING)
     change(record)
@@ -282,7 +299,7 @@ def test_an_import_at_the_forms_limits_is_stored(app, client):
 def test_settle_keeps_accepting_any_title_the_spec_allows():
     record = dict(copy.deepcopy(EVENING), title="t" * 5000)
     record["hands"][0]["note"] = "n" * 5000
-    assert validate(record) == []   # the app's limits are the store's, not the record format's
+    assert validate(record) == []  # the app's limits are the store's, not the record format's
 
 
 def test_an_edit_cannot_carry_a_note_over_the_limit(app, client):
@@ -295,14 +312,26 @@ def test_an_edit_cannot_carry_a_note_over_the_limit(app, client):
     assert store.get_session(db, sid).version == 1
 
 
-NEW_SESSION = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-               "first_dealer": "0", "stake": ""}
+NEW_SESSION = {
+    "player_0": "Ann",
+    "player_1": "Ben",
+    "player_2": "Cat",
+    "rulebook": "parlett",
+    "first_dealer": "0",
+    "stake": "",
+}
 
 
 @pytest.fixture
 def limited(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "l.db"), "SECRET_KEY": "x",
-                       "BACKUP_DIR": str(tmp_path / "backups"), "SESSIONS_PER_MINUTE": 3})
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "l.db"),
+            "SECRET_KEY": "x",
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 3,
+        }
+    )
 
 
 def test_sessions_created_per_address_per_minute_are_limited(limited):
@@ -311,15 +340,18 @@ def test_sessions_created_per_address_per_minute_are_limited(limited):
     assert client.post("/sessions", data=NEW_SESSION).status_code == 303
     # (another evening: the same one again would open the session the first import made)
     assert client.post("/import", data={"record": json.dumps(dict(EVENING, title="Another"))}).status_code == 303
-    response = client.post("/import", json=EVENING)               # the fourth in a minute
+    response = client.post("/import", json=EVENING)  # the fourth in a minute
     assert response.status_code == 429
     wait = int(response.headers["Retry-After"])
     assert 1 <= wait <= 60
-    assert response.json == {"problems": [
-        f"Too many new sessions from this address (at most 3 a minute, imports and refused tries included). "
-        f"Try again in {wait} seconds."],
-        "retry_after": wait}
-    response = limited.test_client().post("/sessions", data=NEW_SESSION)   # another browser, same address
+    assert response.json == {
+        "problems": [
+            f"Too many new sessions from this address (at most 3 a minute, imports and refused tries included). "
+            f"Try again in {wait} seconds."
+        ],
+        "retry_after": wait,
+    }
+    response = limited.test_client().post("/sessions", data=NEW_SESSION)  # another browser, same address
     assert response.status_code == 429 and 1 <= int(response.headers["Retry-After"]) <= 60
     assert "Too many new sessions from this address" in response.get_data(as_text=True)
     assert count(limited) == 3
@@ -338,20 +370,26 @@ def test_refused_imports_and_forms_count_toward_the_same_limit(limited):
     client = limited.test_client()
     bad = {"player_0": "Ann", "player_1": "", "player_2": "Cat", "rulebook": "parlett", "first_dealer": "0"}
     assert client.post("/import", data={"record": "{not json"}).status_code == 422
-    assert client.post("/import", data={"file": (io.BytesIO(many_attachments_pdf()), "sheet.pdf")},
-                       content_type="multipart/form-data").status_code == 422
+    assert (
+        client.post(
+            "/import",
+            data={"file": (io.BytesIO(many_attachments_pdf()), "sheet.pdf")},
+            content_type="multipart/form-data",
+        ).status_code
+        == 422
+    )
     assert client.post("/sessions", data=bad).status_code == 422
     for attempt in ({"json": EVENING}, {"data": NEW_SESSION}, {"data": {"record": "{not json"}}):
         path = "/sessions" if attempt.get("data") is NEW_SESSION else "/import"
-        response = client.post(path, **attempt)                  # good or bad: the minute's 3 tries are used
+        response = client.post(path, **attempt)  # good or bad: the minute's 3 tries are used
         assert response.status_code == 429, (path, attempt)
         assert 1 <= int(response.headers["Retry-After"]) <= 60
     assert count(limited) == 0
-    other = limited.test_client()                                # another address is not held up
+    other = limited.test_client()  # another address is not held up
     other.environ_base["REMOTE_ADDR"] = "192.0.2.8"
     assert other.post("/import", json=EVENING).status_code == 303
     db = store.connect(limited.config["DATABASE"])
-    assert db.execute("select count(*) from creations").fetchone()[0] == 4   # 429s are not even counted
+    assert db.execute("select count(*) from creations").fetchone()[0] == 4  # 429s are not even counted
 
 
 def test_the_creation_limit_is_a_sliding_minute(limited):
@@ -361,12 +399,13 @@ def test_the_creation_limit_is_a_sliding_minute(limited):
         store.create_session(db, record, creator=("192.0.2.1", 3), at=at)
     with pytest.raises(store.RateLimited) as limited_error:
         store.create_session(db, record, creator=("192.0.2.1", 3), at=1030.0)
-    assert limited_error.value.retry_after == 30          # when the one at 1000 is a minute old
+    assert limited_error.value.retry_after == 30  # when the one at 1000 is a minute old
     store.create_session(db, record, creator=("192.0.2.1", 3), at=1060.5)
     assert db.execute("select count(*) from sessions").fetchone()[0] == 4
 
 
 # ---------------------------------------------------------------- 9. settle and sheet refuse what the web import refuses
+
 
 def run_cli(tmp_path, command, path, stdin=None):
     args = [sys.executable, "-m", "scorekeeper", command, str(path)]
@@ -380,12 +419,13 @@ def test_a_record_over_the_size_limit_is_refused_at_once(tmp_path, command):
     from support.sessions import long_session
 
     huge = tmp_path / "huge.json"
-    huge.write_text(json.dumps(long_session(100_000)))            # ~30 MB: sheet ran past 3 minutes
+    huge.write_text(json.dumps(long_session(100_000)))  # ~30 MB: sheet ran past 3 minutes
     started = time.monotonic()
     result = run_cli(tmp_path, command, huge)
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.decode().splitlines() == [
-        "record: the file is larger than 2 MB, the most a session record may be (as the web import)"]
+        "record: the file is larger than 2 MB, the most a session record may be (as the web import)"
+    ]
     assert time.monotonic() - started < 10
     # the same from standard input
     result = run_cli(tmp_path, command, "-", stdin=huge.read_bytes())
@@ -404,7 +444,8 @@ def test_a_record_over_the_hand_limit_is_refused(tmp_path, command):
     result = run_cli(tmp_path, command, path)
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.decode().splitlines() == [
-        "hands: a session holds at most 1000 hands, not 1001 (as the web import)"]
+        "hands: a session holds at most 1000 hands, not 1001 (as the web import)"
+    ]
 
 
 def test_a_record_at_the_limits_still_settles(tmp_path):
@@ -418,6 +459,7 @@ def test_a_record_at_the_limits_still_settles(tmp_path):
 
 
 def test_the_limits_are_in_the_help():
-    result = subprocess.run([sys.executable, "-m", "scorekeeper", "--help"], capture_output=True, text=True,
-                            cwd=ROOT, timeout=30)
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "--help"], capture_output=True, text=True, cwd=ROOT, timeout=30
+    )
     assert "at most 2 MB and 1,000 hands" in " ".join(result.stdout.split())

@@ -7,8 +7,16 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from support.data import DATA, load_example
-from support.web import (expected_balances, export, hand_fields, new_session, post_change, tap,
-                         shown_balances, version_of)
+from support.web import (
+    expected_balances,
+    export,
+    hand_fields,
+    new_session,
+    post_change,
+    tap,
+    shown_balances,
+    version_of,
+)
 
 SEED_HAND = load_example("parlett-seed-example.json")["hands"][0]
 EVENING = load_example("parlett-evening.json")["hands"]
@@ -16,11 +24,13 @@ EVENING = load_example("parlett-evening.json")["hands"]
 
 def save(client, url, hand, version=None):
     """Save a hand as the form does: based on the version given, or the current one."""
-    return client.post(url + "/hands", data=hand_fields(hand, version if version is not None
-                                                         else version_of(client, url)))
+    return client.post(
+        url + "/hands", data=hand_fields(hand, version if version is not None else version_of(client, url))
+    )
 
 
 # ---------------------------------------------------------------- sessions
+
 
 def test_home_page_offers_a_new_session(client):
     page = client.get("/").data.decode()
@@ -38,35 +48,47 @@ def test_create_session_then_table(client):
     assert "Dealer: <strong>Ann</strong>" in page and "Eldest: <strong>Ben</strong>" in page
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"player_1": ""}, "Enter a name."),
-    ({"player_1": "Ann"}, "Three different names, please"),
-    ({"player_1": "  Ann  "}, "Three different names, please"),
-    ({"player_2": "x" * 41}, "At most 40 characters."),
-    ({"stake": "money", "stake_amount": "abc", "stake_currency": "EUR"}, "must be a number above 0"),
-    ({"stake": "money", "stake_amount": "0", "stake_currency": "EUR"}, "must be a number above 0"),
-    ({"stake": "money", "stake_amount": "1", "stake_currency": "XYZ"}, "Choose EUR, GBP or USD."),
-    ({"played_on": "2026-02-30"}, "Enter a real date."),
-    ({"rulebook": "cotton"}, "Choose a rule book."),
-    ({"first_dealer": "5"}, "Choose who deals first."),
-    ({"stake": "lots"}, "Choose a stake."),
-])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"player_1": ""}, "Enter a name."),
+        ({"player_1": "Ann"}, "Three different names, please"),
+        ({"player_1": "  Ann  "}, "Three different names, please"),
+        ({"player_2": "x" * 41}, "At most 40 characters."),
+        ({"stake": "money", "stake_amount": "abc", "stake_currency": "EUR"}, "must be a number above 0"),
+        ({"stake": "money", "stake_amount": "0", "stake_currency": "EUR"}, "must be a number above 0"),
+        ({"stake": "money", "stake_amount": "1", "stake_currency": "XYZ"}, "Choose EUR, GBP or USD."),
+        ({"played_on": "2026-02-30"}, "Enter a real date."),
+        ({"rulebook": "cotton"}, "Choose a rule book."),
+        ({"first_dealer": "5"}, "Choose who deals first."),
+        ({"stake": "lots"}, "Choose a stake."),
+    ],
+)
 def test_bad_new_session_is_refused_and_nothing_saved(client, app, fields, message):
-    data = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cat", "rulebook": "parlett",
-            "first_dealer": "0", "stake": "", **fields}
+    data = {
+        "player_0": "Ann",
+        "player_1": "Ben",
+        "player_2": "Cat",
+        "rulebook": "parlett",
+        "first_dealer": "0",
+        "stake": "",
+        **fields,
+    }
     response = client.post("/sessions", data=data)
     assert response.status_code == 422
     page = response.data.decode()
     assert message in page
     assert 'value="Ann"' in page  # keeps what was typed
     from scorekeeper import store
+
     db = store.connect(app.config["DATABASE"])
     assert db["sessions"].count == 0
 
 
 def test_money_stake_and_option_are_kept(client):
-    url = new_session(client, rulebook="wits1671", opt_tiddy="off", stake="money",
-                      stake_amount="0,05", stake_currency="EUR")
+    url = new_session(
+        client, rulebook="wits1671", opt_tiddy="off", stake="money", stake_amount="0,05", stake_currency="EUR"
+    )
     record = export(client, url)
     assert record["options"] == {"tiddy": False}
     assert record["stake"] == {"per_counter": "0.05", "currency": "EUR"}
@@ -77,26 +99,54 @@ def test_two_books_options_of_one_name_are_two_choices_on_the_home_page(client):
     made their chips one radio group, so Wits' showed neither On nor Off chosen."""
     page = client.get("/").get_data(as_text=True)
     checked = dict(re.findall(r'<input type="radio" name="(opt_[a-z0-9]+_[a-z]+)" value="(on|off)" checked', page))
-    assert checked == {"opt_wits1671_tiddy": "on", "opt_modern_simplified": "off",
-                       "opt_cotton1674_tiddy": "on", "opt_cotton1674_towser": "on"}
+    assert checked == {
+        "opt_wits1671_tiddy": "on",
+        "opt_modern_simplified": "off",
+        "opt_cotton1674_tiddy": "on",
+        "opt_cotton1674_towser": "on",
+    }
     assert page.count('id="label-opt_wits1671_tiddy"') == 1 and page.count('id="label-opt_cotton1674_tiddy"') == 1
     assert 'name="opt_tiddy"' not in page
 
 
 def test_each_book_reads_its_own_option_from_the_whole_form(client):
     """The form posts every book's chips: Wits' Off is kept although Cotton's On came too."""
-    url = new_session(client, rulebook="wits1671", opt_wits1671_tiddy="off", opt_cotton1674_tiddy="on",
-                      opt_cotton1674_towser="off", opt_modern_simplified="on")
+    url = new_session(
+        client,
+        rulebook="wits1671",
+        opt_wits1671_tiddy="off",
+        opt_cotton1674_tiddy="on",
+        opt_cotton1674_towser="off",
+        opt_modern_simplified="on",
+    )
     assert export(client, url)["options"] == {"tiddy": False}
-    url = new_session(client, rulebook="cotton1674", opt_wits1671_tiddy="off", opt_cotton1674_tiddy="on",
-                      opt_cotton1674_towser="off")
+    url = new_session(
+        client, rulebook="cotton1674", opt_wits1671_tiddy="off", opt_cotton1674_tiddy="on", opt_cotton1674_towser="off"
+    )
     assert export(client, url)["options"] == {"towser": False}
-    response = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
-                                              "rulebook": "wits1671", "first_dealer": "0",
-                                              "opt_wits1671_tiddy": "maybe"})
+    response = client.post(
+        "/sessions",
+        data={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "wits1671",
+            "first_dealer": "0",
+            "opt_wits1671_tiddy": "maybe",
+        },
+    )
     assert response.status_code == 422 and "Choose on or off." in response.get_data(as_text=True)
-    response = client.post("/sessions", data={"player_0": "Ann", "player_1": "Ben", "player_2": "Cat",
-                                              "rulebook": "wits1671", "first_dealer": "0", "opt_tiddy": "maybe"})
+    response = client.post(
+        "/sessions",
+        data={
+            "player_0": "Ann",
+            "player_1": "Ben",
+            "player_2": "Cat",
+            "rulebook": "wits1671",
+            "first_dealer": "0",
+            "opt_tiddy": "maybe",
+        },
+    )
     assert response.status_code == 422 and "Choose on or off." in response.get_data(as_text=True)
 
 
@@ -116,6 +166,7 @@ def test_home_lists_only_this_browsers_sessions(app):
 
 
 # ---------------------------------------------------------------- hands
+
 
 def test_save_a_hand_and_see_the_balances(client):
     url = new_session(client)
@@ -196,8 +247,7 @@ def test_turned_up_four_fixes_tiddy_and_turned_up_honour_is_not_asked(client):
 
 def test_no_mournival_of_the_turned_up_rank_is_offered(client):
     url = new_session(client)
-    page = tap(client, url, {"dealer": "0", "turned_up": "K", "trump": "spades",
-                                                   "sets": "some"}).data.decode()
+    page = tap(client, url, {"dealer": "0", "turned_up": "K", "trump": "spades", "sets": "some"}).data.decode()
     assert 'value="gleek:K"' in page and 'value="mournival:K"' not in page
     assert 'value="mournival:Q"' in page
 
@@ -220,8 +270,7 @@ def test_a_whole_evening_matches_settle(client):
     assert expected["balances"] == [43, 3, -46]
 
 
-@pytest.mark.parametrize("rulebook, name", [("wits1671", "wits1671-evening.json"),
-                                            ("modern", "modern-evening.json")])
+@pytest.mark.parametrize("rulebook, name", [("wits1671", "wits1671-evening.json"), ("modern", "modern-evening.json")])
 def test_other_books_record_their_evenings(client, rulebook, name):
     example = load_example(name)
     url = new_session(client, rulebook=rulebook, players=example["players"])
@@ -244,6 +293,7 @@ def test_hand_detail_explains_each_phase(client):
 
 
 # ---------------------------------------------------------------- fixing mistakes
+
 
 def test_edit_a_past_hand_recomputes_everything_after_it(client):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"))
@@ -386,6 +436,7 @@ def test_stale_edit_is_refused_with_the_fresh_state(client):
 
 # ---------------------------------------------------------------- live view
 
+
 def test_live_updates_only_when_something_changed(client):
     url = new_session(client)
     version = version_of(client, url)
@@ -438,7 +489,7 @@ def test_live_part_is_made_once_for_both_server_processes(app, tmp_path):
     def record(sender, template, context, **extra):
         made.append(template.name)
 
-    template_rendered.connect(record, app)   # (held weakly: ``record`` lives as long as the test)
+    template_rendered.connect(record, app)  # (held weakly: ``record`` lives as long as the test)
 
     def live():
         response = watcher.get(f"{watch}/live", headers={"HX-Request": "true"})
@@ -448,13 +499,13 @@ def test_live_part_is_made_once_for_both_server_processes(app, tmp_path):
     save(scorer, url, SEED_HAND)
     first = live()
     assert "+5" in first and made.count("_live.html") == 1
-    LIVE._values.clear()   # the other process: its own cache is empty
-    assert live() == first and made.count("_live.html") == 1   # read, not made again
-    assert len(list((tmp_path / "shared").iterdir())) == 1      # one file for the link
+    LIVE._values.clear()  # the other process: its own cache is empty
+    assert live() == first and made.count("_live.html") == 1  # read, not made again
+    assert len(list((tmp_path / "shared").iterdir())) == 1  # one file for the link
 
     assert post_change(scorer, url, "/undo").status_code in (200, 303)
     LIVE._values.clear()
-    undone = live()   # the file holds the older version's part: made anew
+    undone = live()  # the file holds the older version's part: made anew
     assert "No hands yet" in undone and "+5" not in undone and made.count("_live.html") == 2
     LIVE._values.clear()
     assert live() == undone and made.count("_live.html") == 2
@@ -469,8 +520,9 @@ def test_a_killed_servers_shared_parts_are_removed_at_the_next_start(tmp_path):
 
     from scorekeeper.server.serve import remove_left_parts
 
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True, check=True).stdout.strip()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     left = tmp_path / f"scorekeeper-live-{gone}-abc123"
     running = tmp_path / f"scorekeeper-live-{os.getppid()}-def456"
     other = tmp_path / "scorekeeper-live-notapid-x"
@@ -518,9 +570,9 @@ def test_live_part_is_compressed_once_for_every_phone(app):
     save(scorer, url, SEED_HAND)
     first = live(ann)
     assert "+5" in brotli.decompress(first).decode() and live(ben) == first
-    assert len(kept._values) == 1   # one part, one encoding
+    assert len(kept._values) == 1  # one part, one encoding
     assert scorer.get(url, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
-    assert len(kept._values) == 1   # the table page is compressed, never kept
+    assert len(kept._values) == 1  # the table page is compressed, never kept
     assert post_change(scorer, url, "/undo").status_code in (200, 303)
     undone = brotli.decompress(live(ben)).decode()
     assert "No hands yet" in undone and "+5" not in undone and len(kept._values) == 2
@@ -549,6 +601,7 @@ def test_table_page_has_a_qr_code_of_the_watch_link(client):
 
 # ---------------------------------------------------------------- export / import
 
+
 def test_export_import_round_trip_is_lossless(client):
     record = load_example("wits1671-evening.json")
     response = client.post("/import", data=json.dumps(record), content_type="application/json")
@@ -561,8 +614,9 @@ def test_import_by_upload(client):
     from io import BytesIO
 
     text = (DATA / "modern-evening.json").read_bytes()
-    response = client.post("/import", data={"file": (BytesIO(text), "evening.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/import", data={"file": (BytesIO(text), "evening.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 303
     assert export(client, response.headers["Location"]) == json.loads(text)
 
@@ -573,30 +627,43 @@ def test_invalid_import_creates_nothing(client, app):
     assert response.status_code == 422
     assert "hand 2: tricks add up to 11, not 12" in response.json["problems"]
     from io import BytesIO
-    response = client.post("/import", data={"file": (BytesIO(b"{nope"), "x.json")},
-                           content_type="multipart/form-data")
+
+    response = client.post("/import", data={"file": (BytesIO(b"{nope"), "x.json")}, content_type="multipart/form-data")
     assert response.status_code == 422
     assert "record: not valid JSON" in response.data.decode()
     from scorekeeper import store
+
     assert store.connect(app.config["DATABASE"])["sessions"].count == 0
 
 
 # "Ann" and "ann", or "Zoë" typed as one letter and as e + a combining diaeresis: one name to the app
-ALIKE = [("Ann", "ann", '"Ann" and "ann" are one name here'),
-         ("Zo\u00eb", " Zoe\u0308 ", '"Zo\u00eb" and "Zoe\u0308" are one name here')]
+ALIKE = [
+    ("Ann", "ann", '"Ann" and "ann" are one name here'),
+    ("Zo\u00eb", " Zoe\u0308 ", '"Zo\u00eb" and "Zoe\u0308" are one name here'),
+]
 
 
 @pytest.mark.parametrize("first, second, line", ALIKE)
 def test_a_new_session_refuses_two_players_named_alike(client, app, first, second, line):
-    data = {"player_0": first, "player_1": "Ben", "player_2": second, "rulebook": "parlett",
-            "first_dealer": "0", "stake": ""}
+    data = {
+        "player_0": first,
+        "player_1": "Ben",
+        "player_2": second,
+        "rulebook": "parlett",
+        "first_dealer": "0",
+        "stake": "",
+    }
     response = client.post("/sessions", data=data)
     assert response.status_code == 422
     problems = re.findall(r'<p class="problem" role="alert">(.*?)</p>', response.data.decode())
-    assert problems == ["Three different names, please: " + line.replace('"', "&#34;")
-                        + " (capitals, accents typed either way and spaces round a name do not count): "
-                          "give each player a different name"]
+    assert problems == [
+        "Three different names, please: "
+        + line.replace('"', "&#34;")
+        + " (capitals, accents typed either way and spaces round a name do not count): "
+        "give each player a different name"
+    ]
     from scorekeeper import store
+
     assert store.connect(app.config["DATABASE"])["sessions"].count == 0
 
 
@@ -610,11 +677,16 @@ def test_an_import_refuses_two_players_named_alike(client, app, first, second, l
     assert response.status_code == 422
     assert response.json["problems"] == [
         f"players: {line} (capitals, accents typed either way and spaces round a name do not count): "
-        "give each player a different name"]
-    response = client.post("/import", data={"file": (BytesIO(json.dumps(record).encode()), "evening.json")},
-                           content_type="multipart/form-data")
+        "give each player a different name"
+    ]
+    response = client.post(
+        "/import",
+        data={"file": (BytesIO(json.dumps(record).encode()), "evening.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422 and line.replace('"', "&#34;") in response.data.decode()
     from scorekeeper import store
+
     assert store.connect(app.config["DATABASE"])["sessions"].count == 0
 
 
@@ -626,11 +698,13 @@ def test_import_too_large_is_a_clear_413(client):
 
 # ---------------------------------------------------------------- rules page, manifest, security
 
+
 def test_rules_page_shows_every_decision(client):
     from scorekeeper.rules import BOOKS
 
     page = client.get("/rules").data.decode()
     from markupsafe import escape
+
     for book in BOOKS.values():
         assert escape(book.source) in page
         for decision in book.decisions:
@@ -654,9 +728,9 @@ def test_security_headers(client):
     assert response.headers["Referrer-Policy"]
 
 
-@pytest.mark.parametrize("headers", [{"Sec-Fetch-Site": "cross-site"},
-                                     {"Origin": "http://evil.example"},
-                                     {"Sec-Fetch-Site": "same-site"}])
+@pytest.mark.parametrize(
+    "headers", [{"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "same-site"}]
+)
 def test_cross_site_posts_are_refused(client, headers):
     url = new_session(client)
     response = client.post(url + "/hands", data=hand_fields(SEED_HAND, 1), headers=headers)
@@ -666,8 +740,11 @@ def test_cross_site_posts_are_refused(client, headers):
 
 def test_same_origin_posts_are_allowed(client):
     url = new_session(client)
-    response = client.post(url + "/hands", data=hand_fields(SEED_HAND, 1),
-                           headers={"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"})
+    response = client.post(
+        url + "/hands",
+        data=hand_fields(SEED_HAND, 1),
+        headers={"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"},
+    )
     assert response.status_code == 303
 
 
@@ -679,6 +756,7 @@ def test_htmx_save_redirects_with_hx_redirect(client):
 
 
 # ---------------------------------------------------------------- settle up and the sheet
+
 
 def test_settle_up_screen_agrees_with_settle(client):
     url = new_session(client, players=("Samuel", "Elizabeth", "Will"), stake="12d")
@@ -713,6 +791,7 @@ def test_sheet_html_and_pdf(client):
         assert response.mimetype == "application/pdf"
         from io import BytesIO
         from pypdf import PdfReader
+
         reader = PdfReader(BytesIO(response.data))
         box = reader.pages[0].mediabox
         assert {round(float(box.width)), round(float(box.height))} == size
@@ -738,7 +817,7 @@ def test_the_hand_tables_columns_are_headed_by_short_names(client):
     record = dict(load_example("parlett-evening.json"), players=list(players))
     url = client.post("/import", json=record).headers["Location"]
     page = client.get(url).data.decode()
-    head = page[page.index("<thead>"):page.index("</thead>")]
+    head = page[page.index("<thead>") : page.index("</thead>")]
     assert '<abbr title="Bartholomew Fitzwilliam-Montgomery III Q">Bartholomew</abbr>' in head
     assert '<abbr title="Ann 🃏 de la Tour">Ann</abbr>' in head and '">佐藤花子</span></span></th>' in head
     assert "Bartholomew Fitzwilliam-Montgomery III Q" in page  # in full on the balance cards

@@ -21,16 +21,19 @@ from scorekeeper.printing.sheet import render_sheet_html, render_sheet_pdf
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("cookie, label, shown", [
-    ("Europe/Paris", "Europe/Paris", "1 Dec 2026, 23:40"),
-    ("America/New_York", "America/New_York", "1 Dec 2026, 17:40"),
-    ("Asia/Kolkata", "Asia/Kolkata", "2 Dec 2026, 04:10"),
-    ("UTC", "UTC", "1 Dec 2026, 22:40"),
-    (None, "UTC", "1 Dec 2026, 22:40"),  # the first page, before app.js ran
-    ("Mars/Olympus_Mons", "UTC", "1 Dec 2026, 22:40"),  # not a zone
-    ("../../../etc/passwd", "UTC", "1 Dec 2026, 22:40"),  # not a zone name at all
-    ("Europe/Paris\n", "UTC", "1 Dec 2026, 22:40"),
-])
+@pytest.mark.parametrize(
+    "cookie, label, shown",
+    [
+        ("Europe/Paris", "Europe/Paris", "1 Dec 2026, 23:40"),
+        ("America/New_York", "America/New_York", "1 Dec 2026, 17:40"),
+        ("Asia/Kolkata", "Asia/Kolkata", "2 Dec 2026, 04:10"),
+        ("UTC", "UTC", "1 Dec 2026, 22:40"),
+        (None, "UTC", "1 Dec 2026, 22:40"),  # the first page, before app.js ran
+        ("Mars/Olympus_Mons", "UTC", "1 Dec 2026, 22:40"),  # not a zone
+        ("../../../etc/passwd", "UTC", "1 Dec 2026, 22:40"),  # not a zone name at all
+        ("Europe/Paris\n", "UTC", "1 Dec 2026, 22:40"),
+    ],
+)
 def test_clock_from_the_cookie(cookie, label, shown):
     clock = clock_named(cookie)
     assert clock.label == label
@@ -39,12 +42,18 @@ def test_clock_from_the_cookie(cookie, label, shown):
 
 
 def test_printed_line_names_the_zone():
-    assert printed_line(datetime.datetime(2026, 12, 1, 23, 40, tzinfo=ZoneInfo("Europe/London"))) \
+    assert (
+        printed_line(datetime.datetime(2026, 12, 1, 23, 40, tzinfo=ZoneInfo("Europe/London")))
         == "printed 1 Dec 2026, 23:40 GMT"
-    assert printed_line(datetime.datetime(2026, 7, 1, 9, 5, tzinfo=ZoneInfo("Europe/London"))) \
+    )
+    assert (
+        printed_line(datetime.datetime(2026, 7, 1, 9, 5, tzinfo=ZoneInfo("Europe/London")))
         == "printed 1 Jul 2026, 09:05 BST"
-    assert printed_line(datetime.datetime(2026, 12, 1, 23, 40, tzinfo=datetime.timezone.utc)) \
+    )
+    assert (
+        printed_line(datetime.datetime(2026, 12, 1, 23, 40, tzinfo=datetime.timezone.utc))
         == "printed 1 Dec 2026, 23:40 UTC"
+    )
 
 
 def test_sheet_header_says_when_it_was_printed():
@@ -58,8 +67,9 @@ def test_sheet_header_says_when_it_was_printed():
 
 
 def imported(client) -> str:
-    response = client.post("/import", data=json.dumps(load_example("parlett-evening.json")),
-                           content_type="application/json")
+    response = client.post(
+        "/import", data=json.dumps(load_example("parlett-evening.json")), content_type="application/json"
+    )
     assert response.status_code == 303
     return response.headers["Location"]
 
@@ -112,7 +122,7 @@ def test_pdf_stamp_in_the_tables_zone_whatever_the_viewers(app, client):
     assert before <= shown <= before + datetime.timedelta(minutes=2)
     for zone in ("Asia/Tokyo", "America/Sao_Paulo", "Mars/Olympus_Mons", "Europe/Lisbon"):
         client.set_cookie("tz", zone)
-        assert client.get(url + "/sheet.pdf").data == auckland        # the one rendering, for everyone
+        assert client.get(url + "/sheet.pdf").data == auckland  # the one rendering, for everyone
     client.delete_cookie("tz")
     assert client.get(url + "/sheet.pdf").data == auckland
     # the sheet's page is cheap and stays in the viewer's own zone
@@ -122,9 +132,13 @@ def test_pdf_stamp_in_the_tables_zone_whatever_the_viewers(app, client):
 
 def test_cli_sheet_is_stamped_in_the_machines_zone(tmp_path):
     out = tmp_path / "sheet.pdf"
-    result = subprocess.run([sys.executable, "-m", "scorekeeper", "sheet", str(DATA / "parlett-evening.json"),
-                             "-o", str(out)], capture_output=True, text=True, cwd=ROOT,
-                            env={"TZ": "Australia/Adelaide", "PATH": "/usr/bin:/bin"})
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "sheet", str(DATA / "parlett-evening.json"), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"TZ": "Australia/Adelaide", "PATH": "/usr/bin:/bin"},
+    )
     assert result.returncode == 0, result.stderr
     text = pypdf.PdfReader(str(out)).pages[0].extract_text()
     assert re.search(r"printed \d+ \w+ \d+, \d\d:\d\d (ACDT|ACST)", text), text

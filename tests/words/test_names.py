@@ -8,22 +8,26 @@ from scorekeeper.words.names import cut, fit_for_chart, graphemes, short_name, s
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"
 
 
-@pytest.mark.parametrize("name, short", [
-    ("Samuel", "Samuel"),
-    ("🃏 Jo", "🃏 Jo"),                       # an emoji first keeps the word after it
-    ("🃏 👑 Jo Smith", "🃏 👑 Jo"),
-    ("Kit 🃏👑", "Kit"),
-    ("🃏", "🃏"), ("🃏 👑", "🃏"),               # only emoji: the first of them
-    ("Bartholomew-Fitzwilliam", "Bartholomew…"),  # cut at the hyphen, said with "…"
-    ("Mary-Ann Smith", "Mary-Ann"),           # a hyphenated first name that fits is whole
-    ("Mary-Ann-Louise-Rose", "Mary-Ann…"),
-    ("Wolfeschlegelsteinhausen", "Wolfeschleg…"),  # one word too long: whole graphemes and "…"
-    ("Ol" + "e\u0301" * 12, "Ol" + "e\u0301" * 9 + "…"),  # never a letter without its accent
-    (FAMILY * 13, FAMILY * 11 + "…"),        # never a family cut into people
-    ("🇬🇧" * 13, "🇬🇧" * 11 + "…"),               # nor a flag into letters
-    ("李小龍 민수", "李小龍"),
-    ("  Ann  ", "Ann"),
-])
+@pytest.mark.parametrize(
+    "name, short",
+    [
+        ("Samuel", "Samuel"),
+        ("🃏 Jo", "🃏 Jo"),  # an emoji first keeps the word after it
+        ("🃏 👑 Jo Smith", "🃏 👑 Jo"),
+        ("Kit 🃏👑", "Kit"),
+        ("🃏", "🃏"),
+        ("🃏 👑", "🃏"),  # only emoji: the first of them
+        ("Bartholomew-Fitzwilliam", "Bartholomew…"),  # cut at the hyphen, said with "…"
+        ("Mary-Ann Smith", "Mary-Ann"),  # a hyphenated first name that fits is whole
+        ("Mary-Ann-Louise-Rose", "Mary-Ann…"),
+        ("Wolfeschlegelsteinhausen", "Wolfeschleg…"),  # one word too long: whole graphemes and "…"
+        ("Ol" + "e\u0301" * 12, "Ol" + "e\u0301" * 9 + "…"),  # never a letter without its accent
+        (FAMILY * 13, FAMILY * 11 + "…"),  # never a family cut into people
+        ("🇬🇧" * 13, "🇬🇧" * 11 + "…"),  # nor a flag into letters
+        ("李小龍 민수", "李小龍"),
+        ("  Ann  ", "Ann"),
+    ],
+)
 def test_a_short_name_is_whole_graphemes_and_whole_words(name, short):
     assert short_name(name) == short
     assert len(graphemes(short)) <= 12

@@ -28,9 +28,21 @@ from __future__ import annotations
 from . import choice, counts, forfeits, honours, points, purchase, ruff, seat, sets, text
 from .kind import Kind
 
-KINDS: dict[str, Kind] = {k.name: k for k in (
-    seat.KIND, choice.KIND, purchase.KIND, ruff.KIND, sets.KIND, forfeits.KIND, counts.KIND,
-    honours.KIND, points.KIND, text.KIND)}
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        seat.KIND,
+        choice.KIND,
+        purchase.KIND,
+        ruff.KIND,
+        sets.KIND,
+        forfeits.KIND,
+        counts.KIND,
+        honours.KIND,
+        points.KIND,
+        text.KIND,
+    )
+}
 
 
 def kind_of(q) -> Kind:

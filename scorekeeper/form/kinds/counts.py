@@ -46,8 +46,10 @@ def write(q, value, answers) -> dict:
 
 def shape(q, book, options) -> dict:
     counts = tuple(map(str, range(q.total + 1)))
-    return {**{f"{q.field}_{seat}": one_of(counts) for seat in SEATS},
-            f"{q.field}_auto": one_of(f"{seat}:{n}" for seat in SEATS for n in counts)}
+    return {
+        **{f"{q.field}_{seat}": one_of(counts) for seat in SEATS},
+        f"{q.field}_auto": one_of(f"{seat}:{n}" for seat in SEATS for n in counts),
+    }
 
 
 def offers(q, form) -> tuple:

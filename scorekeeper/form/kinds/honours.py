@@ -42,13 +42,22 @@ def write(q, value, answers) -> dict:
 
 def shape(q, book, options) -> dict:
     """Each honour of the book's: who has it (or nobody, where it may be discarded)."""
-    return {f"{q.field}_{card.rank}": one_of(SEAT_VALUES + ((NOBODY, DISCARDED) if card.nobody else ()))
-            for card in q.rules.cards}
+    return {
+        f"{q.field}_{card.rank}": one_of(SEAT_VALUES + ((NOBODY, DISCARDED) if card.nobody else ()))
+        for card in q.rules.cards
+    }
 
 
 def offers(q, form) -> tuple:
     return tuple(q.lines(form.answers))
 
 
-KIND = Kind("honours", "fields/honours.html", read, write, shape, offers,
-            word=lambda q, name, value, names: seat_word(value, names))
+KIND = Kind(
+    "honours",
+    "fields/honours.html",
+    read,
+    write,
+    shape,
+    offers,
+    word=lambda q, name, value, names: seat_word(value, names),
+)

@@ -38,21 +38,35 @@ def read(q, fields, reading) -> None:
 def write(q, value, answers) -> dict:
     if value is None:
         return {q.field: NOBODY, "price": "", "price_other": "", "bids": ""}
-    return {q.field: str(value["buyer"]), "price": str(value["price"]), "price_other": "",
-            "bids": json.dumps(value["bids"]) if "bids" in value else ""}
+    return {
+        q.field: str(value["buyer"]),
+        "price": str(value["price"]),
+        "price_other": "",
+        "bids": json.dumps(value["bids"]) if "bids" in value else "",
+    }
 
 
 def shape(q, book, options) -> dict:
     nobody = (NOBODY,) if book.auction_may_be_empty(options) else ()
     short = typed(MAX_TYPED)
-    return {q.field: one_of(SEAT_VALUES + nobody), "price": short, "price_other": short, "bids": calls,
-            "bid": tap, "bid_amount": short}
+    return {
+        q.field: one_of(SEAT_VALUES + nobody),
+        "price": short,
+        "price_other": short,
+        "bids": calls,
+        "bid": tap,
+        "bid_amount": short,
+    }
 
 
 def offers(q, form) -> tuple:
     chosen = form.values.get(q.field, "")
-    return (tuple(q.buyer_choices(form.answers)), chosen == NOBODY,
-            tuple(q.price_choices(form.answers, seat_of(chosen))), pad_shape(q, form))
+    return (
+        tuple(q.buyer_choices(form.answers)),
+        chosen == NOBODY,
+        tuple(q.price_choices(form.answers, seat_of(chosen))),
+        pad_shape(q, form),
+    )
 
 
 def word(q, name, value, names):

@@ -67,15 +67,26 @@ def shape(q, book, options) -> dict:
     cards, short = tuple(q.ruff_ranks()) + (FOUR_ACES,), typed(MAX_TYPED)
     fields = {q.field: one_of(SEAT_VALUES + nobody), "ruff_calls": calls, "ruff_call": tap, "ruff_amount": short}
     for seat in SEATS:
-        fields.update({f"paid_{seat}": short, f"paid_{seat}_other": short,
-                       f"shown_{seat}": chips(cards, len(cards)), f"shown_total_{seat}": short})
+        fields.update(
+            {
+                f"paid_{seat}": short,
+                f"paid_{seat}_other": short,
+                f"shown_{seat}": chips(cards, len(cards)),
+                f"shown_total_{seat}": short,
+            }
+        )
     return fields
 
 
 def offers(q, form) -> tuple:
     answers = form.answers
-    return (q.winner_label(answers), tuple(q.winner_choices(answers)), seat_of(form.values.get(q.field, "")),
-            tuple(q.paid_choices(answers)), pad_shape(q, form))
+    return (
+        q.winner_label(answers),
+        tuple(q.winner_choices(answers)),
+        seat_of(form.values.get(q.field, "")),
+        tuple(q.paid_choices(answers)),
+        pad_shape(q, form),
+    )
 
 
 def word(q, name, value, names):

@@ -32,5 +32,6 @@ def offers(q, form) -> tuple:
     return tuple(q.choices(form.answers))
 
 
-KIND = Kind("seat", "fields/seat.html", read, write, shape, offers,
-            word=lambda q, name, value, names: seat_word(value, names))
+KIND = Kind(
+    "seat", "fields/seat.html", read, write, shape, offers, word=lambda q, name, value, names: seat_word(value, names)
+)

@@ -51,15 +51,22 @@ def start_session(key):
     # the table's PIN: the one typed, else the circle's
     pin_hash = pin_hash_of(parsed.pin) if parsed.pin else circle.pin_hash
     try:
-        session = store.create_session(get_db(), parsed.record, parsed.first_dealer, pin_hash=pin_hash,
-                                       scorer=parsed.scorer, owner=creator()[0], keep_limit=keep_limit(),
-                                       circle=(circle.id, ids))
+        session = store.create_session(
+            get_db(),
+            parsed.record,
+            parsed.first_dealer,
+            pin_hash=pin_hash,
+            scorer=parsed.scorer,
+            owner=creator()[0],
+            keep_limit=keep_limit(),
+            circle=(circle.id, ids),
+        )
     except store.StorageFull as full:
         return storage_full(full)
     keep_snapshot(session)
     remember(session.id)
     if pin_hash:
-        unlock(session)   # the circle's PIN is the table's (this phone knew it), or it was typed here
+        unlock(session)  # the circle's PIN is the table's (this phone knew it), or it was typed here
     return redirect(f"/s/{session.id}")
 
 
@@ -78,8 +85,11 @@ def attach_by_link(key):
     except store.NotFound:
         session = None
     if session is None:
-        line = ("That is a watch link: paste the scorer's link (it has /s/ in it)." if "/w/" in raw else
-                "Paste the scorer's link of a session here (it has /s/ in it).")
+        line = (
+            "That is a watch link: paste the scorer's link (it has /s/ in it)."
+            if "/w/" in raw
+            else "Paste the scorer's link of a session here (it has /s/ in it)."
+        )
         return refused_here(view, store.Refused([line]), "attach")
     return redirect(view.url(f"/attach/{session.id}"))
 
@@ -101,13 +111,15 @@ def attach_import(key):
             return import_night(view, parsed)
         record = checked_record(parsed)
         already = store.same_session(get_db(), [i for i in remembered() if store.is_token(i)], record)
-        session = already or store.create_session(get_db(), record, action="import", owner=creator()[0],
-                                                  keep_limit=keep_limit())
+        session = already or store.create_session(
+            get_db(), record, action="import", owner=creator()[0], keep_limit=keep_limit()
+        )
     except store.StorageFull as full:
         return storage_full(full)
     except ReaderBusy:
-        return refused_here(view, store.Refused(["Another PDF is being read right now. Try again in a few seconds."]),
-                            "import")
+        return refused_here(
+            view, store.Refused(["Another PDF is being read right now. Try again in a few seconds."]), "import"
+        )
     except (InvalidRecord, store.Refused) as refused:
         return refused_here(view, store.Refused([str(p) for p in refused.problems]), "import")
     if already is None:
@@ -124,25 +136,34 @@ def import_night(view, data: dict):
     each such player is (``attach_night``), as an attached session's names are asked."""
     circle = view.circle
     imported = store.import_circle_night(get_db(), circle.id, data, owner=creator()[0], keep_limit=keep_limit())
-    night = imported.night   # its organizer's page, opened next, keeps it in this browser
+    night = imported.night  # its organizer's page, opened next, keeps it in this browser
     if imported.strangers:
         return redirect(view.url(f"/nights/{night.id}/attach"))
     if imported.already:
         flash(f"{night.name} is already a night of {circle.name}: opened it, no copy made.")
         return redirect(f"/night/{night.id}")
     tables = sum(len(r.tables) for r in night.rounds)
-    flash(f"{night.name} is imported as a night of {circle.name}: {len(night.players)} players, "
-          f"{len(night.rounds)} round{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, "
-          "each a new evening of the circle with a link of its own. Keep this page's link: it runs the night.")
+    flash(
+        f"{night.name} is imported as a night of {circle.name}: {len(night.players)} players, "
+        f"{len(night.rounds)} round{'s' * (len(night.rounds) != 1)} drawn, {tables} table{'s' * (tables != 1)}, "
+        "each a new evening of the circle with a link of its own. Keep this page's link: it runs the night."
+    )
     return redirect(f"/night/{night.id}")
 
 
 def night_attach_context(view, night, problems=None, chosen=None):
     circle = view.circle
-    return {"view": view, "circle": circle, "night": night, "books": BOOKS, "problems": problems or {},
-            "guess": dict(zip((p.id for p in night.players), store.likely_members(circle, [p.name for p in
-                                                                                           night.players]))),
-            "chosen": chosen or {}}
+    return {
+        "view": view,
+        "circle": circle,
+        "night": night,
+        "books": BOOKS,
+        "problems": problems or {},
+        "guess": dict(
+            zip((p.id for p in night.players), store.likely_members(circle, [p.name for p in night.players]))
+        ),
+        "chosen": chosen or {},
+    }
 
 
 @bp.route("/c/<key>/nights/<night_id>/attach", methods=["GET", "POST"])
@@ -155,38 +176,52 @@ def attach_night(key, night_id):
         night = store.get_night(db, night_id)
     except store.NotFound:
         abort(404)
-    if night.pin_hash:   # an imported night has none; one with a PIN is asked about on its own page, not here
+    if night.pin_hash:  # an imported night has none; one with a PIN is asked about on its own page, not here
         abort(404)
     if request.method == "GET":
         return render_template("circle_night_attach.html", **night_attach_context(view, night))
     guess = store.likely_members(circle, [p.name for p in night.players])
     chosen = {p.id: request.form.get(f"player_{p.id}", "") for p, g in zip(night.players, guess) if g is None}
-    wanted = [g if g is not None else
-              p.name if chosen[p.id] == "new" else
-              None if chosen[p.id] == "guest" else
-              member_id(chosen[p.id]) or -1          # anything else: said as a problem
-              for p, g in zip(night.players, guess)]
+    wanted = [
+        g
+        if g is not None
+        else p.name
+        if chosen[p.id] == "new"
+        else None
+        if chosen[p.id] == "guest"
+        else member_id(chosen[p.id]) or -1  # anything else: said as a problem
+        for p, g in zip(night.players, guess)
+    ]
     try:
         night = store.attach_night(db, circle.id, night.id, wanted)
     except store.Refused as refused:
         problems = forms.Problems()
         for line in refused.lines():
             problems.bad("players", line)
-        return render_template("circle_night_attach.html",
-                               **night_attach_context(view, night, dict(problems), chosen)), 422
+        return render_template(
+            "circle_night_attach.html", **night_attach_context(view, night, dict(problems), chosen)
+        ), 422
     tables = sum(not t.session_gone for r in night.rounds for t in r.tables)
-    flash(f"{night.name} is now a night of {circle.name}: its {tables} table{'s' * (tables != 1)} "
-          f"{'are evenings' if tables != 1 else 'is an evening'} of the circle. Keep this page's link: it runs "
-          "the night.")
+    flash(
+        f"{night.name} is now a night of {circle.name}: its {tables} table{'s' * (tables != 1)} "
+        f"{'are evenings' if tables != 1 else 'is an evening'} of the circle. Keep this page's link: it runs "
+        "the night."
+    )
     return redirect(f"/night/{night.id}")
 
 
 def attach_context(view, session, problems=None, chosen=None):
     circle = view.circle
     guess = store.likely_members(circle, session.players)
-    return {"view": view, "circle": circle, "session": session, "books": BOOKS, "problems": problems or {},
-            "chosen": chosen or ["" if g is None else str(g) for g in guess],
-            "held": store.circle_of_session(get_db(), session.id)}
+    return {
+        "view": view,
+        "circle": circle,
+        "session": session,
+        "books": BOOKS,
+        "problems": problems or {},
+        "chosen": chosen or ["" if g is None else str(g) for g in guess],
+        "held": store.circle_of_session(get_db(), session.id),
+    }
 
 
 @bp.route("/c/<key>/attach/<session_id>", methods=["GET", "POST"])
@@ -259,8 +294,13 @@ def import_circle():
             problems = [f"That is not a circle's archive: not valid JSON ({why})."]
     if not problems:
         try:
-            circle = store.import_archive(get_db(), found, owner=creator()[0],
-                                         keep_limit=keep_limit("CIRCLES_PER_ADDRESS"), sessions_limit=keep_limit())
+            circle = store.import_archive(
+                get_db(),
+                found,
+                owner=creator()[0],
+                keep_limit=keep_limit("CIRCLES_PER_ADDRESS"),
+                sessions_limit=keep_limit(),
+            )
         except store.StorageFull as full:
             return storage_full(full)
         except store.Refused as refused:

@@ -62,13 +62,15 @@ class CircleView:
 
 def on_circle_links(rule: str):
     """A read-only page under the manage link and the members' link."""
+
     def register(view):
         name = view.__name__.lstrip("_")
-        bp.add_url_rule(f"/c/<key>{rule}", name, lambda key, **kw: view(load_circle(key, True), **kw),
-                        methods=["GET"])
-        bp.add_url_rule(f"/cw/<key>{rule}", f"watch_{name}", lambda key, **kw: view(load_circle(key, False), **kw),
-                        methods=["GET"])
+        bp.add_url_rule(f"/c/<key>{rule}", name, lambda key, **kw: view(load_circle(key, True), **kw), methods=["GET"])
+        bp.add_url_rule(
+            f"/cw/<key>{rule}", f"watch_{name}", lambda key, **kw: view(load_circle(key, False), **kw), methods=["GET"]
+        )
         return view
+
     return register
 
 
@@ -93,7 +95,9 @@ def circle_unlocked(circle: store.Circle) -> bool:
 
 
 def unlock_circle(circle: store.Circle) -> None:
-    cookie["circles_unlocked"] = [circle.id] + [k for k in cookie.get("circles_unlocked", []) if k != circle.id][:REMEMBERED]
+    cookie["circles_unlocked"] = [circle.id] + [k for k in cookie.get("circles_unlocked", []) if k != circle.id][
+        :REMEMBERED
+    ]
 
 
 def managed(key: str) -> CircleView:
@@ -102,8 +106,14 @@ def managed(key: str) -> CircleView:
     if not circle_unlocked(view.circle):
         if request.method == "GET":
             abort(redirect(view.url("/unlock")))
-        abort(make_response(render_template("error.html", title="Locked",
-                                            message="This circle has a PIN: unlock it to make changes."), 403))
+        abort(
+            make_response(
+                render_template(
+                    "error.html", title="Locked", message="This circle has a PIN: unlock it to make changes."
+                ),
+                403,
+            )
+        )
     return view
 
 

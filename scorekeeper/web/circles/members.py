@@ -24,7 +24,7 @@ def member_names(text: str) -> list[str]:
 
 @bp.post("/circles")
 def create_circle():
-    try:   # a new circle counts as a new session does (a try a minute, and a cap of circles kept)
+    try:  # a new circle counts as a new session does (a try a minute, and a cap of circles kept)
         store.count_attempt(get_db(), *creator())
     except store.RateLimited as limited:
         return too_many_sessions(limited)
@@ -36,15 +36,31 @@ def create_circle():
     try:
         if problems:
             raise store.Refused([])
-        circle = store.create_circle(get_db(), name, member_names(members), pin_hash_of(pin) if pin else None,
-                                     owner=creator()[0], keep_limit=keep_limit("CIRCLES_PER_ADDRESS"))
+        circle = store.create_circle(
+            get_db(),
+            name,
+            member_names(members),
+            pin_hash_of(pin) if pin else None,
+            owner=creator()[0],
+            keep_limit=keep_limit("CIRCLES_PER_ADDRESS"),
+        )
     except store.StorageFull as full:
         return storage_full(full)
     except store.Refused as refused:
         for p in refused.problems:
             problems.bad("circle_" + ("name" if p.key == "circle" else "members"), p.text)
-        return home_page({"rulebook": DEFAULT_BOOK, "played_on": forms.today(), "first_dealer": "0", "stake": "",
-                          "circle_name": name, "circle_members": members}, dict(problems), 422)
+        return home_page(
+            {
+                "rulebook": DEFAULT_BOOK,
+                "played_on": forms.today(),
+                "first_dealer": "0",
+                "stake": "",
+                "circle_name": name,
+                "circle_members": members,
+            },
+            dict(problems),
+            422,
+        )
     remember_circle(circle.id)
     if circle.pin_hash:
         unlock_circle(circle)

@@ -27,7 +27,7 @@ def owed_page(view):
 def owed_response(view: CircleView, problems: dict | None = None, status: int = 200):
     """The owed page; its part kept by the versions it comes from (not when it says a problem)."""
     db = get_db()
-    if problems:   # after a refused change: the circle as it is now (its version is what the forms carry)
+    if problems:  # after a refused change: the circle as it is now (its version is what the forms carry)
         view = CircleView(store.get_circle(db, view.circle.id), view.can_manage, view.unlocked)
     key = (*evenings_key(db, view.circle), view.kind, forms.today())
     context = None
@@ -36,6 +36,7 @@ def owed_response(view: CircleView, problems: dict | None = None, status: int = 
         nonlocal context
         context = owed_context(view, problems)
         return render_template("_circle_owed.html", **context)
+
     html = make() if problems else PAGES.get(("owed", *key), make)
     return render_template("circle_owed.html", part=Markup(html), view=view, circle=view.circle), status
 
@@ -52,13 +53,27 @@ def owed_context(view: CircleView, problems: dict | None = None) -> dict:
     # still owes by itself, so the difference is said beside it, not its whole balance
     paid_alone = {p.evenings[0] for p in paid if len(p.evenings) == 1}
     reopened = {f.key: owed_alone(f, paid) for f in open_figures if f.key in paid_alone}
-    return {"view": view, "circle": circle, "debts": debts, "open_figures": open_figures, "who": who,
-            "reopened": reopened,
-            "version": circle.version, "payer_of": payer_of(open_figures), "member_of": member_of,
-            "evening_names": named,
-            "closed": closed, "paid": sorted(paid, key=lambda p: p.id, reverse=True), "open_ids": open_ids,
-            "member_key": member_key, "unlocked": circle_unlocked(circle), "problems": problems or {},
-            "today": forms.today(), "for_text": for_text(named), "OPEN_LISTED": 30}
+    return {
+        "view": view,
+        "circle": circle,
+        "debts": debts,
+        "open_figures": open_figures,
+        "who": who,
+        "reopened": reopened,
+        "version": circle.version,
+        "payer_of": payer_of(open_figures),
+        "member_of": member_of,
+        "evening_names": named,
+        "closed": closed,
+        "paid": sorted(paid, key=lambda p: p.id, reverse=True),
+        "open_ids": open_ids,
+        "member_key": member_key,
+        "unlocked": circle_unlocked(circle),
+        "problems": problems or {},
+        "today": forms.today(),
+        "for_text": for_text(named),
+        "OPEN_LISTED": 30,
+    }
 
 
 def payer_of(open_figures) -> dict:
@@ -67,7 +82,7 @@ def payer_of(open_figures) -> dict:
 
 
 def for_text(named: dict):
-    """"14 Nov and 21 Nov" (``evening_names``); a long run of evenings as its first and
+    """ "14 Nov and 21 Nov" (``evening_names``); a long run of evenings as its first and
     last ("14 Nov … 3 Mar, 40 evenings")."""
     order = {session_id: number for number, session_id in enumerate(named)}
 
@@ -76,6 +91,7 @@ def for_text(named: dict):
         if len(days) > 4:
             return f"{days[0]} … {days[-1]}, {len(days)} evenings"
         return and_list(days)
+
     return text
 
 

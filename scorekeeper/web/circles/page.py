@@ -24,7 +24,9 @@ def seat_names(circle: store.Circle, values: dict) -> list[str]:
     chosen = []
     for seat in range(3):
         raw = values.get(f"seat_{seat}")
-        member = member_id(raw) if raw is not None else (circle.members[seat].id if len(circle.members) > seat else None)
+        member = (
+            member_id(raw) if raw is not None else (circle.members[seat].id if len(circle.members) > seat else None)
+        )
         chosen.append(names.get(member) or f"Seat {seat + 1}")
     return chosen
 
@@ -33,18 +35,29 @@ def circle_context(view: CircleView, problems: dict | None = None, values: dict 
     db = get_db()
     circle = view.circle
     names = circle.names()
-    values = {"played_on": forms.today(), **(values or {})}   # a new evening is tonight's unless said
+    values = {"played_on": forms.today(), **(values or {})}  # a new evening is tonight's unless said
     evenings = store.evenings(db, circle.id)
     closed = store.closed_evenings(db, circle.id)
     base = public_base_url()
     watch_url = base + view.watch_url
     return {
-        "view": view, "circle": circle, "names": names, "evenings": evenings, "closed": closed,
+        "view": view,
+        "circle": circle,
+        "names": names,
+        "evenings": evenings,
+        "closed": closed,
         "evening_names": evening_names(store.evening_links(db, circle.id)),
-        "books": BOOKS, "unlocked": circle_unlocked(circle), "watch_url": watch_url, "qr": qr_svg(watch_url),
-        "manage_url": base + f"/c/{circle.id}", "problems": problems or {}, "values": values,
+        "books": BOOKS,
+        "unlocked": circle_unlocked(circle),
+        "watch_url": watch_url,
+        "qr": qr_svg(watch_url),
+        "manage_url": base + f"/c/{circle.id}",
+        "problems": problems or {},
+        "values": values,
         "seat_names": seat_names(circle, values),
-        "stakes": forms.STAKE_LABELS, "currencies": forms.CURRENCIES, "today": forms.today(),
+        "stakes": forms.STAKE_LABELS,
+        "currencies": forms.CURRENCIES,
+        "today": forms.today(),
         "nights": store.nights_of_circle(db, circle.id),
     }
 
@@ -70,8 +83,9 @@ def set_pin(key):
     view = managed(key)
     pin = request.form.get("pin", "").strip()
     if pin and not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
-        return refused_here(view, store.Refused(["A PIN is 4 to 8 digits (or leave it empty to remove it)."]),
-                            "circle_pin", {})   # "pin" is the new evening's table PIN
+        return refused_here(
+            view, store.Refused(["A PIN is 4 to 8 digits (or leave it empty to remove it)."]), "circle_pin", {}
+        )  # "pin" is the new evening's table PIN
     store.set_circle_pin(get_db(), view.circle.id, pin_hash_of(pin) if pin else None)
     if pin:
         unlock_circle(view.circle)
@@ -90,4 +104,3 @@ def who_in(circle: store.Circle):
         return names.get(member, key) if member is not None else key
 
     return who
-

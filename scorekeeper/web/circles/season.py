@@ -33,12 +33,12 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
     who = who_in(circle)
 
     def nets(player: str, field: str) -> str:
-        return in_units({u: getattr(n, field) for u, n in money.stats[player].items()}, money.units,
-                        nearest=field == "average")
+        return in_units(
+            {u: getattr(n, field) for u, n in money.stats[player].items()}, money.units, nearest=field == "average"
+        )
 
     def phase_net(player: str, phase: str) -> str:
-        return in_units({u: n.phases[phase] for u, n in money.stats[player].items() if phase in n.phases},
-                        money.units)
+        return in_units({u: n.phases[phase] for u, n in money.stats[player].items() if phase in n.phases}, money.units)
 
     def shown(player: str, statistic) -> str:
         return statistic_text(statistic, season.stats[player], money.stats[player], money.units)
@@ -54,11 +54,26 @@ def season_context(view: CircleView, chosen=(None, None, None)) -> dict:
 
     def named() -> dict:
         return evening_names(store.evening_links(db, circle.id))
-    return {"view": view, "circle": circle, "season": season, "who": who, "books": BOOKS, "links": links,
-            "evening_names": named,
-            "chosen": dict(zip(("since", "until", "rulebook"), chosen)), "cache_key": key, "phase_names": phase_names,
-            "money": money, "nets": nets, "phase_net": phase_net, "pair_net": pair_net, "unit_name": unit_name,
-            "statistics": STATISTICS.shown(), "shown": shown}
+
+    return {
+        "view": view,
+        "circle": circle,
+        "season": season,
+        "who": who,
+        "books": BOOKS,
+        "links": links,
+        "evening_names": named,
+        "chosen": dict(zip(("since", "until", "rulebook"), chosen)),
+        "cache_key": key,
+        "phase_names": phase_names,
+        "money": money,
+        "nets": nets,
+        "phase_net": phase_net,
+        "pair_net": pair_net,
+        "unit_name": unit_name,
+        "statistics": STATISTICS.shown(),
+        "shown": shown,
+    }
 
 
 def phase_names(season) -> list:
@@ -76,8 +91,12 @@ def cached_page(template: str, fragment: str, context: dict, extra=()):
     lines, the filter as chosen) rendered each time. An htmx request gets the part."""
     view = context["view"]
     key = (context["cache_key"], fragment, view.kind, *extra)
-    html = PAGES.get(key, lambda: render_template(fragment, **dict(context, links=context["links"](),
-                                                                   evening_names=context["evening_names"]())))
+    html = PAGES.get(
+        key,
+        lambda: render_template(
+            fragment, **dict(context, links=context["links"](), evening_names=context["evening_names"]())
+        ),
+    )
     if not is_fragment_request():
         html = render_template(template, part=Markup(html), **context)
     response = make_response(html)
@@ -96,11 +115,18 @@ def ledger(view):
     def chart(unit):
         """The running totals of the evenings in one currency (or without a stake): never two added."""
         running = [row for e, row in zip(season.evenings, money.running) if unit_of(e) == unit]
-        return balance_chart_svg([who(p) for p in season.players], thinned(running), width=380, height=260,
-                                 title=f"Running totals, evening by evening, {context['unit_name'](unit)}",
-                                 x_label="evening", unit=unit, font=SCREEN_TYPE)
-    context.update(chart=chart, first=first, unit_of=unit_of,
-                   rows=list(zip(season.evenings, money.running))[first:])
+        return balance_chart_svg(
+            [who(p) for p in season.players],
+            thinned(running),
+            width=380,
+            height=260,
+            title=f"Running totals, evening by evening, {context['unit_name'](unit)}",
+            x_label="evening",
+            unit=unit,
+            font=SCREEN_TYPE,
+        )
+
+    context.update(chart=chart, first=first, unit_of=unit_of, rows=list(zip(season.evenings, money.running))[first:])
     return cached_page("circle_ledger.html", "_circle_ledger.html", context, extra=(first,))
 
 
@@ -125,9 +151,12 @@ def thinned(running) -> list:
 def stats(view):
     context = season_context(view, filter_of(request.args))
     who, money = context["who"], context["money"]
-    context["bars"] = lambda unit: bars_svg([(who(p), v) for p, v in money.balances[unit].items()],
-                                            title=f"Each member's net over the season, {context['unit_name'](unit)}",
-                                            unit=unit, font=SCREEN_TYPE)
+    context["bars"] = lambda unit: bars_svg(
+        [(who(p), v) for p, v in money.balances[unit].items()],
+        title=f"Each member's net over the season, {context['unit_name'](unit)}",
+        unit=unit,
+        font=SCREEN_TYPE,
+    )
     context["ratings"] = lambda: ranked_ratings(context["season"].evenings)
     return cached_page("circle_stats.html", "_circle_stats.html", context)
 

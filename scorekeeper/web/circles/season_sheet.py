@@ -38,9 +38,17 @@ def named_season(view: CircleView, chosen):
 
     def renamed(f):
         return replaced(f, key=evening.get(f.key, "An evening"), players=tuple(who(p) for p in f.players))
+
     debts, _ = open_debts(db, circle)
-    debts = [replaced(d, payer=who(d.payer), payee=who(d.payee),
-                      evenings=tuple(evening.get(key, "An evening") for key in d.evenings)) for d in debts]
+    debts = [
+        replaced(
+            d,
+            payer=who(d.payer),
+            payee=who(d.payee),
+            evenings=tuple(evening.get(key, "An evening") for key in d.evenings),
+        )
+        for d in debts
+    ]
     return season([renamed(f) for f in figures(db, circle.id)], *chosen), debts
 
 
@@ -59,16 +67,34 @@ def season_pdf(view):
     # kept per kind of link: what the members' link is sent is rendered for it
     key = ("season", config["DATABASE"], *evenings_key(get_db(), circle), view.kind, chosen, chosen_paper)
 
-    def parts():   # once the renderer has a place for it
+    def parts():  # once the renderer has a place for it
         season, debts = named_season(view, chosen)
         archive = store.archive(get_db(), circle).encode("utf-8")
-        return season_pdf_parts(season, debts, circle.name, "Letter" if chosen_paper == "letter" else "A4",
-                                attachment=(archive, f"circle-{safe_name(circle.name)}.json"))
+        return season_pdf_parts(
+            season,
+            debts,
+            circle.name,
+            "Letter" if chosen_paper == "letter" else "A4",
+            attachment=(archive, f"circle-{safe_name(circle.name)}.json"),
+        )
+
     try:
-        pdf = SEASON_PDFS.get(key, lambda: render_pdf(
-            key, None, chosen_paper, config["PDF_WAITING"], os.path.join(current_app.instance_path, "season-pdf.lock"),
-            scorer=view.can_manage, client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
-            per_minute=config["PDF_RENDERS_PER_MINUTE"], parts_of=parts, printer=print_season_pdf, lane=SEASONS))
+        pdf = SEASON_PDFS.get(
+            key,
+            lambda: render_pdf(
+                key,
+                None,
+                chosen_paper,
+                config["PDF_WAITING"],
+                os.path.join(current_app.instance_path, "season-pdf.lock"),
+                scorer=view.can_manage,
+                client=f"{config['DATABASE']} {request.remote_addr or 'unknown'}",
+                per_minute=config["PDF_RENDERS_PER_MINUTE"],
+                parts_of=parts,
+                printer=print_season_pdf,
+                lane=SEASONS,
+            ),
+        )
     except (Busy, TooMany) as refused:
         if isinstance(refused, Failed):
             current_app.logger.error("The PDF renderer process failed for a season sheet")

@@ -119,7 +119,7 @@ def seat(data, round_, table, seats):
         (lambda d: d.update(format="gleek-circle/1"), 'format must be "gleek-night/1", not "gleek-circle/1"'),
         (
             lambda d: d["players"].append({"name": "ann", "left_after": None}),
-            "players: Ann and ann are one name: each player once.",
+            "players: Ann and ann are one name: each player once",
         ),
         (lambda d: d.update(rounds_planned=1), "rounds must be a list of at most 1 rounds (rounds_planned)"),
     ],

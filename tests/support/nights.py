@@ -3,8 +3,9 @@ record, its sheet and its import."""
 
 from __future__ import annotations
 
-from scorekeeper import store
+from scorekeeper import create_app, store
 from support.data import load_example
+from support.database import fresh_database
 
 HANDS = load_example("parlett-evening.json")["hands"]  # the first seat deals: 20, 2, −22; two hands 52, 3, −55
 #: Ten players, a Greek and a Chinese name among them: a sheet prints every script.
@@ -37,3 +38,17 @@ def a_played_night(db, circle_id: str | None = None, players=TEN) -> store.Night
     store.add_hand(db, night.rounds[1].tables[0].session_id, HANDS[0], 1)
     store.set_round_end(db, night.id, 2, "2026-12-04T21:30:00+00:00")
     return store.get_night(db, night.id)
+
+
+def night_app(tmp_path, migrated_database):
+    """An app on a fresh migrated database whose limits let a test make and print nights freely."""
+    return create_app(
+        {
+            "DATABASE": fresh_database(migrated_database, tmp_path),
+            "SECRET_KEY": "x",
+            "TESTING": True,
+            "BACKUP_DIR": str(tmp_path / "backups"),
+            "SESSIONS_PER_MINUTE": 10_000,
+            "PDF_RENDERS_PER_MINUTE": 1_000,
+        }
+    )

@@ -16,23 +16,13 @@ import unicodedata
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import create_app, store
-from support.database import fresh_database
-from support.nights import TEN, a_played_night
+from scorekeeper import store
+from support.nights import night_app, TEN, a_played_night
 
 
 @pytest.fixture
 def app(tmp_path, migrated_database):
-    return create_app(
-        {
-            "DATABASE": fresh_database(migrated_database, tmp_path),
-            "SECRET_KEY": "x",
-            "TESTING": True,
-            "BACKUP_DIR": str(tmp_path / "backups"),
-            "SESSIONS_PER_MINUTE": 10_000,
-            "PDF_RENDERS_PER_MINUTE": 1_000,
-        }
-    )
+    return night_app(tmp_path, migrated_database)
 
 
 @pytest.fixture

@@ -17,10 +17,9 @@ import sqlite3
 import pytest
 from pypdf import PdfReader
 
-from scorekeeper import create_app, store
-from support.database import fresh_database
+from scorekeeper import store
 from support.hostile import pdf_with_attachments
-from support.nights import a_played_night
+from support.nights import night_app, a_played_night
 
 PIN = "4821"
 PREFIX = 8  # the start of an id that would give it away
@@ -28,16 +27,7 @@ PREFIX = 8  # the start of an id that would give it away
 
 @pytest.fixture
 def app(tmp_path, migrated_database):
-    return create_app(
-        {
-            "DATABASE": fresh_database(migrated_database, tmp_path),
-            "SECRET_KEY": "x",
-            "TESTING": True,
-            "BACKUP_DIR": str(tmp_path / "backups"),
-            "SESSIONS_PER_MINUTE": 10_000,
-            "PDF_RENDERS_PER_MINUTE": 1_000,
-        }
-    )
+    return night_app(tmp_path, migrated_database)
 
 
 @pytest.fixture

@@ -190,38 +190,29 @@ def backup_all(db, out: str | Path) -> tuple[list[Path], list[str]]:
             problems.append(f"session {store.id_label(session_id)}: not backed up: {error}")
         else:
             paths.append(path)
-    for circle_id in store.all_circle_ids(db):
-        try:
-            path = session_file(out, circle_id, f"circle-{circle_id}.json")
-            text = dumps(store.circle_snapshot(db, circle_id))
-            text.encode("utf-8")
-            wrong = store.circle_backup_problems(json.loads(text))
-            if wrong:
-                problems.append(
-                    f"circle {store.id_label(circle_id)}: not backed up: it would not restore: " + "; ".join(wrong[:5])
-                )
-                continue
-            write_text(path, text, durable=True)
-        except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
-            problems.append(f"circle {store.id_label(circle_id)}: not backed up: {error}")
-        else:
-            paths.append(path)
-    for night_id in store.all_night_ids(db):
-        try:
-            path = session_file(out, night_id, f"night-{night_id}.json")
-            text = dumps(store.night_snapshot(db, night_id))
-            text.encode("utf-8")
-            wrong = store.night_backup_problems(json.loads(text))
-            if wrong:
-                problems.append(
-                    f"night {store.id_label(night_id)}: not backed up: it would not restore: " + "; ".join(wrong[:5])
-                )
-                continue
-            write_text(path, text, durable=True)
-        except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
-            problems.append(f"night {store.id_label(night_id)}: not backed up: {error}")
-        else:
-            paths.append(path)
+    # a circle and a night are each backed up whole, checked to restore before it is written
+    kinds = (
+        ("circle", store.all_circle_ids, store.circle_snapshot, store.circle_backup_problems),
+        ("night", store.all_night_ids, store.night_snapshot, store.night_backup_problems),
+    )
+    for kind, all_ids, snapshot, backup_problems in kinds:
+        for kept_id in all_ids(db):
+            try:
+                path = session_file(out, kept_id, f"{kind}-{kept_id}.json")
+                text = dumps(snapshot(db, kept_id))
+                text.encode("utf-8")
+                wrong = backup_problems(json.loads(text))
+                if wrong:
+                    problems.append(
+                        f"{kind} {store.id_label(kept_id)}: not backed up: it would not restore: "
+                        + "; ".join(wrong[:5])
+                    )
+                    continue
+                write_text(path, text, durable=True)
+            except (UnicodeEncodeError, ValueError, TypeError, KeyError, OSError) as error:
+                problems.append(f"{kind} {store.id_label(kept_id)}: not backed up: {error}")
+            else:
+                paths.append(path)
     return paths, problems
 
 

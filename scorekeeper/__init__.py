@@ -19,7 +19,7 @@ def create_app(test_config=None):
 
     from . import db, logs, web  # not for settle, which imports this package too
     from .places import instance_folder, resource_dir  # not for settle, which imports this package too
-    from .server import hosting, kept_polls, replica, security  # not for settle, which imports this package too
+    from .server import kept_polls, proxy, replica, security  # not for settle, which imports this package too
 
     logs.install()  # before anything can log: no log line carries a link's id
 
@@ -61,7 +61,7 @@ def create_app(test_config=None):
             "application/manifest+json",
         ],
         COMPRESS_MIN_SIZE=500,
-        PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/server/hosting.py
+        PROXY_COUNT=0,  # proxies in front whose X-Forwarded-* are believed (1 behind Caddy): scorekeeper/server/proxy.py
         PROXY_FROM=["127.0.0.1", "::1"],  # the front's addresses: forwarded headers from anyone else are dropped
         HSTS_SECONDS=365 * 24 * 3600,  # over https, for a host name
         REPLICA=None,  # a folder on another disk or a replica URL (s3://, sftp://): Litestream's (scorekeeper/server/replica.py)
@@ -77,7 +77,7 @@ def create_app(test_config=None):
     db.init_app(app)
     security.init_app(app)  # the server's own host names first, before any page
     web.init_app(app)
-    hosting.init_app(app)
+    proxy.init_app(app)
     kept_polls.init_app(app)  # outermost: a poll answered before the front's headers are read (server/kept_polls.py)
     return app
 

@@ -260,7 +260,7 @@ class Server(TcpWSGIServer):
     ):
         self.per_address, self.header_deadline, self.request_deadline = per_address, header_deadline, request_deadline
         self.fronts = frozenset(fronts)  # the HTTPS front's own addresses: their connections are not capped
-        self.forwarded = forwarded  # proxies in front: whose X-Forwarded-For entry is the client (hosting.py)
+        self.forwarded = forwarded  # proxies in front: whose X-Forwarded-For entry is the client (proxy.py)
         self.by_address: dict[str, set] = {}
         self.uploads: dict[str, set] = {}  # the front's clients: their connections with an upload under way
         self.holding: set = set()  # channels holding a refusal (Channel.refuse_at_once)

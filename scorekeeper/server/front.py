@@ -9,7 +9,7 @@ front of the app's own waitress server, over HTTPS.
   whose root certificate (printed at start) a phone must trust first.
 
 The app listens on 127.0.0.1 only and believes the front's X-Forwarded-*
-headers (``serve --front``; scorekeeper/server/hosting.py). Both stop together. With
+headers (``serve --front``; scorekeeper/server/proxy.py). Both stop together. With
 ``REPLICA`` in the config, litestream runs beside them (scorekeeper/server/replica.py):
 started before the app, stopped after it.
 ``--caddy-only`` runs just the front (the deploy/ units run the two apart);

@@ -37,7 +37,7 @@ import re
 from werkzeug.wsgi import ClosingIterator
 
 from .. import store
-from .hosting import FORWARDED, front_proxies
+from .proxy import FORWARDED, front_proxies
 from ..web.cache import VERSION_MARK, Recent
 
 LIVE_PATH = re.compile(r"/([wp])/([A-Za-z0-9_-]{1,64})/live\Z")
@@ -107,7 +107,7 @@ class KeptPolls:
 
     def shape(self, environ, kind: str, link: str, show_all: bool) -> tuple:
         """What besides the version an answer can depend on (the module's docstring)."""
-        from_front = front_proxies(self.flask.config, environ)  # as hosting.FromTheFront decides it
+        from_front = front_proxies(self.flask.config, environ)  # as proxy.FromTheFront decides it
         return (
             kind,
             link,
@@ -146,5 +146,5 @@ class KeptPolls:
 
 
 def init_app(app) -> None:
-    """Outside every other middleware (``hosting.FromTheFront`` included)."""
+    """Outside every other middleware (``proxy.FromTheFront`` included)."""
     app.wsgi_app = KeptPolls(app, app.wsgi_app)

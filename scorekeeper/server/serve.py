@@ -63,7 +63,7 @@ def waitress_options(app, threads: int = THREADS) -> dict:
         "cleanup_interval": config.get("CLEANUP_INTERVAL", CLEANUP_INTERVAL),
         "asyncore_use_poll": True,  # select() stops at 1,024 sockets; poll() does not
         "max_request_body_size": config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
-        # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/server/hosting.py)
+        # behind a front the app itself reads X-Forwarded-* from it (scorekeeper/server/proxy.py)
         "clear_untrusted_proxy_headers": not config.get("PROXY_COUNT"),
         "ident": "scorekeeper",
     }

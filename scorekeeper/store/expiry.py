@@ -1,6 +1,6 @@
 """A hosted server's housekeeping: sessions nobody has touched for a long time
 are removed, with their backups (``EXPIRE_AFTER_DAYS``; never by default on a
-LAN, a year when hosted: scorekeeper/server/hosting.py).
+LAN, a year when hosted: scorekeeper/server/proxy.py).
 
 "Touched" is the last change of the session or of its hand in progress
 (``sessions.updated_at``, ``drafts.updated_at``): watching a table does not

@@ -1,6 +1,6 @@
 """What a hosted server needs besides the pages: ``/healthz`` for the service
 manager, the settings whose defaults differ when hosted (``setting``), and the
-expiry of sessions nobody touches (scorekeeper/server/hosting.py says when;
+expiry of sessions nobody touches (scorekeeper/server/proxy.py says when;
 store/expiry.py does it), checked at most once an hour per server
 process, after a response has gone."""
 
@@ -20,7 +20,7 @@ HOSTED_DEFAULTS = {"EXPIRE_AFTER_DAYS": 365, "SESSIONS_PER_ADDRESS": 200, "CIRCL
 
 
 def is_hosted(app: Flask) -> bool:
-    """Served behind a front (``PROXY_COUNT`` set: scorekeeper/server/hosting.py)."""
+    """Served behind a front (``PROXY_COUNT`` set: scorekeeper/server/proxy.py)."""
     return bool(app.config.get("PROXY_COUNT"))
 
 

@@ -110,7 +110,7 @@ from support.web import hand_fields, http_request  # noqa: E402
 from benchmarks_md import HISTORY, append_to_section, machine as common_machine  # noqa: E402
 from scorekeeper.server import front  # noqa: E402
 from support.sessions import long_session  # noqa: E402
-from scorekeeper.web.front_polls import default_folder, remove_memory_folder  # noqa: E402
+from scorekeeper.server.front_polls import default_folder, remove_memory_folder  # noqa: E402
 
 HEADING = "## Load"
 P95_TARGET_MS = 100.0
@@ -163,7 +163,7 @@ waitress_task.WSGITask.get_environment = get_environment
 
 # --trace: every request, renewal and follower pass, one line each (bench/load_trace.py)
 if os.environ.get("GLEEK_TRACE"):
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
     from scorekeeper.server import warm
     _trace = open(os.environ["GLEEK_TRACE"] + f".{{os.getpid()}}", "a", buffering=1)
 
@@ -191,8 +191,8 @@ if os.environ.get("GLEEK_TRACE"):
 def make_app():
     flask_app = create_app({{"DATABASE": {database!r}, "SECRET_KEY": "load", "BACKUP_DIR": {backups!r},
                              "SESSIONS_PER_MINUTE": 100_000, "PROXY_COUNT": {proxies}, **{extra!r}}})
-    if flask_app.config.get("FRONT_POLLS"):   # as serve --front does (web/front_polls.py)
-        from scorekeeper.web import front_polls
+    if flask_app.config.get("FRONT_POLLS"):   # as serve --front does (server/front_polls.py)
+        from scorekeeper.server import front_polls
 
         front_polls.enable(flask_app)
 
@@ -241,7 +241,7 @@ def warm_up(ports: list[int], tables: list, times: int) -> None:
 
 def polls_folder(args, folder: str) -> Path:
     """Where the app leaves the front's answers: where it would (in memory, where there
-    is a memory file system: web/front_polls.py's ``default_folder``), or on the disk
+    is a memory file system: server/front_polls.py's ``default_folder``), or on the disk
     beside the database (``--polls-on-disk``, the A/B of that)."""
     return Path(folder) / "polls" if args.polls_on_disk else default_folder(folder)
 
@@ -1115,7 +1115,9 @@ def main(argv=None) -> int:
         help="the processes do not follow each other's changes (server/warm.py): the A/B of that",
     )
     parser.add_argument(
-        "--no-front-polls", action="store_true", help="with --front: every poll to the app (before web/front_polls.py)"
+        "--no-front-polls",
+        action="store_true",
+        help="with --front: every poll to the app (before server/front_polls.py)",
     )
     parser.add_argument(
         "--polls-on-disk",

@@ -15,7 +15,7 @@ same process (Flask's test client: no socket), p50 of ``--rounds`` requests each
   (each of the 150 tables read and settled again, once per deploy of new rules);
   cached: the same page again, nothing changed (the standings kept by the night's
   live key, the page rendered);
-- behind the front (web/front_polls.py, ``FRONT_POLLS`` in a temporary folder): a
+- behind the front (server/front_polls.py, ``FRONT_POLLS`` in a temporary folder): a
   save at one table (POST → 303, until its answer is in hand) and what its thread
   does once the answer is sent (``call_on_close``: the table's watch part and the
   night's standings and big screen rendered, compressed and left for the front), beside
@@ -57,7 +57,7 @@ from scorekeeper.club import ratings  # noqa: E402
 from scorekeeper.club import seating  # noqa: E402
 from scorekeeper.store import nights as stored_nights  # noqa: E402
 from scorekeeper.web import cache, night_results, nights  # noqa: E402
-from scorekeeper.web import front_polls  # noqa: E402
+from scorekeeper.server import front_polls  # noqa: E402
 from scorekeeper.words import wording  # noqa: E402
 from support.sessions import long_session  # noqa: E402
 from support.web import hand_fields  # noqa: E402

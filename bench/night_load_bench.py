@@ -63,7 +63,7 @@ import load_bench as load  # noqa: E402
 from benchmarks_md import append_to_section, record_result  # noqa: E402
 from night_bench import build_night  # noqa: E402
 from scorekeeper.server.serve import THREADS, WORKERS  # noqa: E402
-from scorekeeper.web.front_polls import default_folder, remove_memory_folder  # noqa: E402
+from scorekeeper.server.front_polls import default_folder, remove_memory_folder  # noqa: E402
 from support.web import hand_fields  # noqa: E402
 
 HEADING = "## Club night"

@@ -44,9 +44,9 @@ def client(app):
 @pytest.fixture
 def front_files(app, tmp_path):
     """``app`` behind the https front (as ``serve --front``): the folder of the
-    answers it leaves for the front (web/front_polls.py), emptied."""
+    answers it leaves for the front (server/front_polls.py), emptied."""
     from scorekeeper import store
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
 
     app.config.update(FRONT_POLLS=str(tmp_path / "polls"), PUBLIC_URL="https://localhost:8443")
     yield front_polls.enable(app, clear_first=True)

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from . import replica
 from .serve import HEADER_DEADLINE, REQUEST_DEADLINE, door_options, worker_ports
-from ..web.front_polls import folder_for
+from .front_polls import folder_for
 from .lan import lan_address
 from .. import create_app
 from .security import CSP
@@ -73,7 +73,7 @@ def caddyfile(
     """The Caddyfile: Caddy's own admin API off, certificates kept in ``storage``,
     every request passed to ``upstream`` (Caddy adds X-Forwarded-For/-Proto/-Host
     and keeps the Host header), except, with ``polls``, a watch link's htmx poll
-    the app has left its answer for in that folder (scorekeeper/web/front_polls.py).
+    the app has left its answer for in that folder (scorekeeper/server/front_polls.py).
 
     A request must arrive whole in time, as at the app's own door (door.py): its
     headers within ``header_deadline`` seconds, headers and body within
@@ -110,7 +110,7 @@ def proxy(upstream: str | list[str], indent: str) -> list[str]:
     return [f"{indent}reverse_proxy {' '.join(upstream)} {{", f"{indent}\tlb_policy least_conn", f"{indent}}}"]
 
 
-#: The polls the front answers from the app's files (web/front_polls.py): (matcher, the
+#: The polls the front answers from the app's files (server/front_polls.py): (matcher, the
 #: path, the folder of a link's files, its part there).
 POLLS = [
     ("poll", r"^/w/([A-Za-z0-9_-]{1,64})/live$", "w", "part.html"),  # a table's watch link
@@ -120,7 +120,7 @@ POLLS = [
 
 
 def poll_answers(polls: Path, upstream: str | list[str]) -> list[str]:
-    """Caddy's part of web/front_polls.py, for each of ``POLLS``: 204 when
+    """Caddy's part of server/front_polls.py, for each of ``POLLS``: 204 when
     ``same-<v>`` is there, else the part (precompressed), else the app; with the
     app's own headers."""
     lines = []

@@ -193,7 +193,7 @@ def run(
         if shared_parts:
             shutil.rmtree(shared_parts, ignore_errors=True)
         if front_polls is not None:  # only once this server had its ports: not another's, still running
-            from ..web.front_polls import remove_memory_folder  # see above: the renderers import this script
+            from .front_polls import remove_memory_folder  # see above: the renderers import this script
 
             remove_memory_folder(front_polls)
 
@@ -294,7 +294,7 @@ def front(app, url: str) -> None:
     """Behind the HTTPS front at ``url`` (one proxy, on this machine, unless
     instance/config.py says otherwise): its address is the public one."""
     from . import security  # see above: the renderers import this script
-    from ..web import front_polls  # see above: the renderers import this script
+    from . import front_polls  # see above: the renderers import this script
 
     if not url:
         raise SystemExit("--front needs the front's URL, or PUBLIC_URL in instance/config.py")
@@ -344,7 +344,7 @@ def main(argv=None) -> int:
     print(f"  database: {first.config['DATABASE']}", flush=True)
     polls = None
     if args.front is not None:
-        from ..web import front_polls  # see above: the renderers import this script
+        from . import front_polls  # see above: the renderers import this script
 
         polls = front_polls.clear(first)  # what a server before this one left: other versions, maybe
         print(

@@ -83,7 +83,7 @@ class Follower:
 
     def leave_for_the_front(self, watch_ids) -> int:
         """Behind the front, each of these links' live part left for it
-        (web/front_polls.py), unless one is there: the folder is emptied when the
+        (server/front_polls.py), unless one is there: the folder is emptied when the
         server starts, and otherwise every phone's first poll after a restart
         waits for the app (200 tables: 200 parts made in the first seconds,
         behind the saves). Returns how many were left.

@@ -533,7 +533,7 @@ def screen(watch_id):
 @bp.get("/n/<watch_id>/screen/live", endpoint="screen_live", defaults={"big": True})
 def live(watch_id, big):
     """The standings part, or 204 when nothing changed since ``v`` (one query).
-    Behind the front, the answer is left for it too (web/front_polls.py)."""
+    Behind the front, the answer is left for it too (server/front_polls.py)."""
     read_at = time.monotonic_ns()
     try:
         key = store.night_live_key(get_db(), watch_id)
@@ -577,7 +577,7 @@ def live_parts(night: store.Night, key: str) -> LiveParts:
 
 def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None, read_at: int) -> None:
     """Behind the front, the night's answers for ``key`` (read at ``read_at``) left
-    for it to send again (web/front_polls.py: only if nothing read later is there)."""
+    for it to send again (server/front_polls.py: only if nothing read later is there)."""
     files = current_app.extensions.get("scorekeeper.front_polls")
     if files is None:
         return

@@ -96,7 +96,7 @@ def shared_live_part(key: str, kind: str, version: str, show_all: bool) -> str:
 
 def renew_part(app, watch_id: str) -> None:
     """Behind the front, after a change: the watch link's new part left for it
-    (web/front_polls.py), made as a poll of that link would make it."""
+    (server/front_polls.py), made as a poll of that link would make it."""
     base = app.config.get("PUBLIC_URL") or "https://localhost/"
     with app.test_request_context(f"/w/{watch_id}/live", base_url=base, headers={"HX-Request": "true"}):
         try:
@@ -108,7 +108,7 @@ def renew_part(app, watch_id: str) -> None:
 
 def leave_for_the_front(key: str, kind: str, version: str, body: bytes | None) -> None:
     """Behind the front, a watch link's answer is left for it to send again
-    (web/front_polls.py); removed at once if the link changed meanwhile."""
+    (server/front_polls.py); removed at once if the link changed meanwhile."""
     files = current_app.extensions.get("scorekeeper.front_polls")
     if files is None or kind != "w" or not files.keep(key, version, body):
         return

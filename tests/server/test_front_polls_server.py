@@ -1,4 +1,4 @@
-"""web/front_polls.py's folder when a real port is taken: a second `make run-https`
+"""server/front_polls.py's folder when a real port is taken: a second `make run-https`
 stops at the port the first holds and leaves the first's answers for the front
 (the rest of front_polls.py, in one process: tests/web/test_front_polls.py)."""
 
@@ -13,7 +13,7 @@ def test_a_server_that_cannot_have_its_port_leaves_the_running_ones_folder(tmp_p
     import socket
 
     from scorekeeper.server import serve
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
 
     if not front_polls.MEMORY.is_dir():
         pytest.skip("no /dev/shm on this machine")

@@ -129,7 +129,7 @@ def renewed_by_the_front(ask, within: float = 5.0):
 
 
 def test_a_watch_poll_is_answered_by_the_front_until_its_table_changes(https):
-    """web/front_polls.py: the app's last answer for a watch link, sent again by
+    """server/front_polls.py: the app's last answer for a watch link, sent again by
     Caddy itself (``X-Answered-By: front``), forgotten the moment a hand is saved."""
     import brotli
     import re

@@ -4,7 +4,7 @@ and a hand saved through https. The big screen's and the standings' polls are
 answered by Caddy from the app's files (``X-Answered-By: front``, a header only
 the front's Caddyfile sets) while nothing changed, and a save at one table
 changes what the front answers, without a poll asking the app for it
-(web/front_polls.py, scorekeeper/server/front.py)."""
+(server/front_polls.py, scorekeeper/server/front.py)."""
 
 from __future__ import annotations
 

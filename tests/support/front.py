@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from scorekeeper.server import front, serve
-from scorekeeper.web import front_polls
+from scorekeeper.server import front_polls
 
 ROOT = Path(__file__).resolve().parents[2]
 LIFETIME = 900  # seconds: the most either process lives, whatever happens to the test run

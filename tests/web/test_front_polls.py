@@ -1,4 +1,4 @@
-"""web/front_polls.py in one process (real SQLite, the real app): after a
+"""server/front_polls.py in one process (real SQLite, the real app): after a
 change, the watch link's new part is left for the front without any poll
 asking for it — by the changing request's own thread once its answer is sent,
 or, for a change made outside a request, by a thread of the app's own.
@@ -128,7 +128,7 @@ def test_the_default_folder_is_in_memory_and_this_users_own(tmp_path):
     import os
     import stat
 
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
 
     if not front_polls.MEMORY.is_dir():
         pytest.skip("no /dev/shm on this machine")
@@ -147,7 +147,7 @@ def test_the_default_folder_is_in_memory_and_this_users_own(tmp_path):
 
 
 def test_a_memory_folder_open_to_others_or_a_link_in_its_place_is_refused(tmp_path):
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
 
     if not front_polls.MEMORY.is_dir():
         pytest.skip("no /dev/shm on this machine")
@@ -171,7 +171,7 @@ def test_a_memory_folder_open_to_others_or_a_link_in_its_place_is_refused(tmp_pa
 
 
 def test_without_a_memory_file_system_the_answers_are_in_the_instance_folder(tmp_path, monkeypatch):
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
 
     monkeypatch.setattr(front_polls, "MEMORY", tmp_path / "no-such-folder")
     assert front_polls.default_folder(tmp_path) == tmp_path.resolve() / "front" / "polls"
@@ -180,7 +180,7 @@ def test_without_a_memory_file_system_the_answers_are_in_the_instance_folder(tmp
 def test_a_memory_folder_removed_under_a_running_server_is_made_again_this_users_only(tmp_path):
     import stat
 
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
 
     if not front_polls.MEMORY.is_dir():
         pytest.skip("no /dev/shm on this machine")

@@ -1,4 +1,4 @@
-"""A club night's standings and big screen behind the front (web/front_polls.py,
+"""A club night's standings and big screen behind the front (server/front_polls.py,
 real SQLite, the real app through Flask's test client): their answers are left
 for the front when the night is made, renewed when a table saves or the night
 changes (a round drawn, a swap, a rank choice, a player dropped, a table's

@@ -148,7 +148,7 @@ def test_at_start_one_process_leaves_the_parts_and_another_at_the_same_moment_no
     finds the other leaving the parts leaves none (they were made twice before)."""
     import fcntl
 
-    from scorekeeper.web import front_polls
+    from scorekeeper.server import front_polls
     from scorekeeper.server.warm import Follower
 
     files = front_files

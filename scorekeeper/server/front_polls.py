@@ -74,8 +74,8 @@ from flask import g, has_request_context
 
 from .. import store
 from ..private import private_dir
-from .nights import renew_standings
-from .table import renew_part
+from ..web.nights import renew_standings
+from ..web.table import renew_part
 
 LINK = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 VERSION = re.compile(r"[0-9a-z-]{1,64}\Z")

@@ -40,7 +40,9 @@ changes or any of its tables' sessions gets a new version (``store.live_changes`
 night triggers), once the change is answered, by the changing request's thread (or
 this process's renewing thread, for a change outside a request); saves at several
 tables at the same moment renew them once more, not once each
-(``Renewer.renew_nights``).
+(``Renewer.renew_nights``). A night deleted is renewed as the part that says so
+(``web.nights.gone_parts``, under the key ``gone``): the screens left open are told
+by the front, and stop polling.
 
 Unlike a table's, a night's files are not removed when it changes, only replaced
 when renewed: at 30 tables saving every 3 s the standings change ten times a

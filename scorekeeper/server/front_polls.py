@@ -196,6 +196,11 @@ class PollFiles:
         finally:
             os.close(fd)  # and with it the lock
 
+    def has_mark(self, watch_id: str, key: str, kind: str = "n") -> bool:
+        """Whether the front answers 204 to a poll asking with ``key`` (``same-<key>`` is there)."""
+        folder = self.of(watch_id, kind)
+        return folder is not None and VERSION.match(key) is not None and (folder / (MARK + key)).exists()
+
     def has_part(self, watch_id: str, kind: str = "w") -> bool:
         """Whether the front has a part to send for this link (else its polls go to the app)."""
         folder = self.of(watch_id, kind)

@@ -486,11 +486,18 @@ def night_standings(night: store.Night, live_key: str | None = None) -> NightFig
 
 
 def watched(watch_id: str) -> tuple[store.Night, str]:
+    read_at = time.monotonic_ns()
     try:
         key = store.night_live_key(get_db(), watch_id)
-        return night_at(watch_id, key), key
+        night = night_at(watch_id, key)
     except store.NotFound:
         no_night()
+    files = current_app.extensions.get("scorekeeper.front_polls")
+    if files is not None and files.has_mark(watch_id, GONE):
+        # deleted, then restored by a command (whose writes this process is not told of):
+        # the front would tell this page's polls the night is gone
+        leave_for_the_front(watch_id, key, live_parts(night, key), read_at)
+    return night, key
 
 
 def night_at(watch_id: str, key: str) -> store.Night:

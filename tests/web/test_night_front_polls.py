@@ -215,6 +215,23 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
         assert b"This club night was deleted by its organizer." in part and b"hx-trigger" not in part
 
 
+def test_a_night_the_front_holds_as_deleted_is_renewed_when_its_page_is_opened(front_app):
+    """A night deleted, then restored by a command (another process: this one is not
+    told): the front holds the deleted night's part, which would tell a page opened now
+    that the night is gone. Opening its standings or big screen renews its files."""
+    app, files = front_app
+    client = app.test_client()
+    organizer = start_night(client)
+    night = night_of(app, organizer)
+    key = key_of(app, night)
+    for page in (f"/n/{night.watch_id}", f"/n/{night.watch_id}/screen"):
+        assert files.keep_night(night.watch_id, "gone", b"gone", b"gone", time.monotonic_ns())
+        assert left(files, night)[0] == "gone"
+        assert client.get(page).status_code == 200
+        mark, standings, screen = left(files, night)
+        assert mark == key and f"live?v={key}".encode() in standings and f"live?v={key}".encode() in screen
+
+
 def test_an_unchanged_poll_answered_by_the_app_leaves_its_mark_for_the_front(front_app):
     """After a start (the folder emptied) the first poll reaches the app, which leaves its answer."""
     app, files = front_app

@@ -40,7 +40,9 @@ changes or any of its tables' sessions gets a new version (``store.live_changes`
 night triggers), once the change is answered, by the changing request's thread (or
 this process's renewing thread, for a change outside a request); saves at several
 tables at the same moment renew them once more, not once each
-(``Renewer.renew_nights``).
+(``Renewer.renew_nights``). A night deleted is renewed as the part that says so
+(``web.nights.gone_parts``, under the key ``gone``): the screens left open are told
+by the front, and stop polling.
 
 Unlike a table's, a night's files are not removed when it changes, only replaced
 when renewed: at 30 tables saving every 3 s the standings change ten times a
@@ -193,6 +195,11 @@ class PollFiles:
             yield True
         finally:
             os.close(fd)  # and with it the lock
+
+    def has_mark(self, watch_id: str, key: str, kind: str = "n") -> bool:
+        """Whether the front answers 204 to a poll asking with ``key`` (``same-<key>`` is there)."""
+        folder = self.of(watch_id, kind)
+        return folder is not None and VERSION.match(key) is not None and (folder / (MARK + key)).exists()
 
     def has_part(self, watch_id: str, kind: str = "w") -> bool:
         """Whether the front has a part to send for this link (else its polls go to the app)."""

@@ -7,7 +7,8 @@ in it: "Next: round 2, table 3, seat 1 (deals first)", or "sitting out round 2".
 A player's own link says his line only, linked to his own link at that table, so
 a player can follow the night from link to link. The lines are polled (``/night``
 under each link, 204 while the night's version is unchanged), outside the
-table's live part: a round drawn changes the night, not this table's session."""
+table's live part: a round drawn changes the night, not this table's session.
+Once the night is deleted, the poll answers lines that say so and poll no more."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .. import store
 from ..db import get_db
 from .access import Table, on_both_links
 from .context import public_base_url, qr_svg
+from .nights import NIGHT_DELETED
 
 bp = Blueprint("night_seats", __name__)
 
@@ -118,8 +120,12 @@ def poll_seconds() -> int:
 def night_part(table: Table):
     """The night's lines of a table's page, or 204 while the night is unchanged since ``v``."""
     place = night_place(table)
-    if place is None:
+    if place is None and request.args.get("v") is None:  # an ordinary session: no night to speak of
         return make_response("", 204)
+    if place is None:  # a page that showed the night's lines (at version ``v``), the night deleted since:
+        response = make_response(render_template("_night_seat_gone.html", message=NIGHT_DELETED))
+        response.headers["Vary"] = "HX-Request"
+        return response
     if request.args.get("v") == str(place.night.version):
         return make_response("", 204)
     response = make_response(

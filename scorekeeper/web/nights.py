@@ -202,6 +202,10 @@ NO_NIGHT = (
     "This club night is not here: its organizer deleted it, or the link is not complete. "
     "Its tables' sessions are kept, each at its own link."
 )
+#: What a page left open on a deleted night says, in place of its last figures.
+NIGHT_DELETED = "This club night was deleted by its organizer."
+#: The live key of a deleted night's parts, as left for the front (no night's key is a word).
+GONE = "gone"
 
 
 def load_night(key: str) -> store.Night:
@@ -482,11 +486,18 @@ def night_standings(night: store.Night, live_key: str | None = None) -> NightFig
 
 
 def watched(watch_id: str) -> tuple[store.Night, str]:
+    read_at = time.monotonic_ns()
     try:
         key = store.night_live_key(get_db(), watch_id)
-        return night_at(watch_id, key), key
+        night = night_at(watch_id, key)
     except store.NotFound:
         no_night()
+    files = current_app.extensions.get("scorekeeper.front_polls")
+    if files is not None and files.has_mark(watch_id, GONE):
+        # deleted, then restored by a command (whose writes this process is not told of):
+        # the front would tell this page's polls the night is gone
+        leave_for_the_front(watch_id, key, live_parts(night, key), read_at)
+    return night, key
 
 
 def night_at(watch_id: str, key: str) -> store.Night:
@@ -538,7 +549,12 @@ def live(watch_id, big):
     try:
         key = store.night_live_key(get_db(), watch_id)
     except store.NotFound:
-        abort(404)
+        if not request.headers.get("HX-Request"):
+            no_night()
+        # a page left open on a deleted night: its last figures replaced, its polling ended
+        response = make_response(gone_parts().screen if big else gone_parts().standings)
+        response.headers["Vary"] = "HX-Request"
+        return response
     if request.args.get("v") == key:
         response = make_response("", 204)
         leave_for_the_front(watch_id, key, None, read_at)
@@ -575,6 +591,12 @@ def live_parts(night: store.Night, key: str) -> LiveParts:
         )
 
 
+def gone_parts() -> LiveParts:
+    """A deleted night's two polled parts: the message in place of the standings,
+    with no hx-trigger, so a screen left open says so and polls no more."""
+    return LiveParts(*(render_template("_night_gone.html", message=NIGHT_DELETED, screen=big) for big in (False, True)))
+
+
 def leave_for_the_front(watch_id: str, key: str, parts: LiveParts | None, read_at: int) -> None:
     """Behind the front, the night's answers for ``key`` (read at ``read_at``) left
     for it to send again (server/front_polls.py: only if nothing read later is there)."""
@@ -595,9 +617,7 @@ def renew_standings(app, watch_id: str) -> None:
         try:
             key = store.night_live_key(get_db(), watch_id)
             night = night_at(watch_id, key)
-        except store.NotFound:  # the night deleted: nothing left of it for the front
-            files = app.extensions.get("scorekeeper.front_polls")
-            if files is not None:
-                files.forget([watch_id], "n")
+        except store.NotFound:  # the night deleted: the front tells its screens so (read after any renewal
+            leave_for_the_front(watch_id, GONE, gone_parts(), read_at)  # that saw it, so none is left after)
             return
         leave_for_the_front(watch_id, key, live_parts(night, key), read_at)

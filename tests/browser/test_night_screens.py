@@ -230,3 +230,41 @@ def test_a_big_screen_too_small_for_every_player_shows_them_a_page_at_a_time(bro
         assert sorted(seen) == sorted(players)  # each once, every one within the cycle
     finally:
         context.close()
+
+
+def test_a_big_screen_left_open_says_the_night_was_deleted_and_stops_polling(browser, base_url):
+    """A big screen and a standings page left open while the organizer deletes the night
+    (over real HTTP): within a poll or two each shows that the night was deleted in place
+    of its last figures, polls no more, and logs no error."""
+    status, headers, _ = request(
+        base_url, "POST", "/nights", {"name": "Friday club", "players": "\n".join(NINE), "rounds": "4"}
+    )
+    assert status == 303
+    organizer = headers["Location"]
+    assert request(base_url, "POST", organizer + "/rounds", {"round": "1"})[0] == 303
+    watch = re.search(r'href="(/n/[^"/]+)/screen"', request(base_url, "GET", organizer)[2]).group(1)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        errors: list[str] = []
+        polls: list[str] = []
+        pages = []
+        for path in (watch + "/screen", watch):
+            page = context.new_page()
+            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("request", lambda r: polls.append(r.url) if "/live?" in r.url else None)
+            page.goto(base_url + path)
+            expect(page.locator("table.standings")).to_be_visible()
+            pages.append(page)
+        assert request(base_url, "POST", organizer + "/delete")[0] == 303
+        for page in pages:
+            expect(page.locator("#standings")).to_have_text(
+                "This club night was deleted by its organizer.", timeout=3_000
+            )
+            expect(page.locator("table.standings")).to_have_count(0)
+        polled = len(polls)
+        pages[0].wait_for_timeout(2_000)  # four poll periods
+        assert len(polls) == polled  # no page polls a night that is gone
+        assert errors == []
+    finally:
+        context.close()

@@ -47,7 +47,9 @@ def key_in(part: bytes) -> str:
     return re.search(rb"live\?v=([0-9a-z-]+)", part).group(1).decode()
 
 
-def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https):
+def night_through_the_front(https) -> tuple[str, dict, str, str]:
+    """A night of six made and its round 1 drawn through https: the organizer's link,
+    the headers its POSTs need (origin and cookie), its watch id and a table's session."""
     origin = {"Origin": https.url, **FORM}
     status, headers, _ = https.request(
         "POST",
@@ -72,11 +74,21 @@ def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https
     _, _, page = https.request("GET", organizer, headers=jar)
     watch = re.search(rb"/n/([A-Za-z0-9_-]+)", page).group(1).decode()
     table = re.search(rb"/s/([A-Za-z0-9_-]+)", page).group(1).decode()
+    return organizer, {**origin, **jar}, watch, table
 
+
+def poller(https, watch: str):
     def poll(key, screen=True, **more):
         path = f"/n/{watch}{'/screen' if screen else ''}/live?v={key}"
         status, headers, body = https.request("GET", path, headers={**HX, **more})
         return status, headers.get("X-Answered-By", "app"), body
+
+    return poll
+
+
+def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https):
+    _, origin, watch, table = night_through_the_front(https)
+    poll = poller(https, watch)
 
     status, server, shown = answered_by_the_front(lambda: poll("0"))
     assert (status, server) == (200, "front") and b"Round 1 of 2" in shown and b' screen"' in shown
@@ -108,3 +120,20 @@ def test_the_big_screens_poll_is_answered_by_the_front_until_a_table_saves(https
     newer = key_in(after)
     assert poll(newer) == (204, "front", b"")
     assert poll(newer, screen=False) == (204, "front", b"")
+
+
+def test_a_deleted_nights_screens_are_told_so_by_the_front_and_poll_no_more(https):
+    """The night deleted while its big screen and standings are open: the deletion's
+    renewal leaves the part saying so, and the front answers their next poll with it
+    (200, no hx-trigger: htmx swaps it in and polls no more), whatever key they hold."""
+    organizer, headers, watch, _ = night_through_the_front(https)
+    poll = poller(https, watch)
+    status, server, shown = answered_by_the_front(lambda: poll("0"))
+    assert (status, server) == (200, "front")
+    key = key_in(shown)
+    assert https.request("POST", organizer + "/delete", b"", headers)[0] == 303
+    for screen, part in ((True, b' screen"'), (False, b'night-gone"')):
+        status, server, gone = answered_by_the_front(lambda: poll(key, screen), until=lambda a: a[0] == 200)
+        assert (status, server) == (200, "front")
+        assert b'<p class="night-round">This club night was deleted by its organizer.</p>' in gone and part in gone
+        assert b"hx-trigger" not in gone and b"hx-get" not in gone

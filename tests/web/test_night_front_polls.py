@@ -3,7 +3,7 @@ real SQLite, the real app through Flask's test client): their answers are left
 for the front when the night is made, renewed when a table saves or the night
 changes (a round drawn, a swap, a rank choice, a player dropped, a table's
 session deleted), only ever forward (a renewal that read the night earlier than
-the files' is dropped), removed with the night, and hold nothing of the
+the files' is dropped), saying the night is gone once it is deleted, and hold nothing of the
 organizer's link. (Through a real Caddy: tests/server/test_night_front.py.)"""
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def test_each_change_of_the_night_renews_its_answers(front_app, change):
 
 def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app):
     """A table's session deleted (expiry, a command): the standings saying so left by
-    the app's own thread; the night itself removed: its files too."""
+    the app's own thread; the night itself removed: its files say it is gone."""
     app, files = front_app
     client = app.test_client()
     organizer = start_night(client)
@@ -209,11 +209,27 @@ def test_a_change_outside_a_request_is_renewed_by_the_apps_own_thread(front_app)
             for table in ("night_tables", "night_rounds", "night_players"):
                 db.execute(f"delete from {table} where night_id = ?", [night.id])
             db.execute("delete from nights where id = ?", [night.id])
-    folder = files.of(night.watch_id, "n")
-    deadline = time.monotonic() + 5
-    while any(p.name.endswith(".html") or p.name.startswith("same-") for p in folder.iterdir()):
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    # the screens left open are told it is gone: its parts say so, and poll no more
+    _, *parts = renewed_to(files, night, "gone")
+    for part in parts:
+        assert b"This club night was deleted by its organizer." in part and b"hx-trigger" not in part
+
+
+def test_a_night_the_front_holds_as_deleted_is_renewed_when_its_page_is_opened(front_app):
+    """A night deleted, then restored by a command (another process: this one is not
+    told): the front holds the deleted night's part, which would tell a page opened now
+    that the night is gone. Opening its standings or big screen renews its files."""
+    app, files = front_app
+    client = app.test_client()
+    organizer = start_night(client)
+    night = night_of(app, organizer)
+    key = key_of(app, night)
+    for page in (f"/n/{night.watch_id}", f"/n/{night.watch_id}/screen"):
+        assert files.keep_night(night.watch_id, "gone", b"gone", b"gone", time.monotonic_ns())
+        assert left(files, night)[0] == "gone"
+        assert client.get(page).status_code == 200
+        mark, standings, screen = left(files, night)
+        assert mark == key and f"live?v={key}".encode() in standings and f"live?v={key}".encode() in screen
 
 
 def test_an_unchanged_poll_answered_by_the_app_leaves_its_mark_for_the_front(front_app):

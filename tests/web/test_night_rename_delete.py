@@ -158,3 +158,55 @@ def test_a_pin_keeps_renaming_and_deleting_to_those_who_know_it(app, client):
     assert night_of(app, organizer) == before
     assert client.post(organizer + "/delete").status_code == 303  # the organizer's browser, unlocked
     assert rows(app)[0] == 0
+
+
+def test_a_deleted_nights_standings_and_big_screen_left_open_say_so_and_poll_no_more(app, client):
+    """A standings page or big screen left open (on a projector) polls its part: once the
+    night is deleted the poll answers a part saying so in place of the last figures, with
+    no hx-trigger, so the page shows it and stops polling."""
+    organizer = start_night(client)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    night = night_of(app, organizer)
+    key = store.night_live_key(store.connect(app.config["DATABASE"]), night.watch_id)
+    htmx = {"HX-Request": "true"}
+    assert client.post(organizer + "/delete").status_code == 303
+    for poll, screen in ((f"/n/{night.watch_id}/live", ""), (f"/n/{night.watch_id}/screen/live", " screen")):
+        for version in (key, "0-x"):  # the page's last key, or any
+            response = client.get(f"{poll}?v={version}", headers=htmx)
+            assert response.status_code == 200
+            assert response.text.strip() == (
+                f'<section id="standings" class="card night-standings night-gone{screen}" aria-live="polite">\n'
+                '  <p class="night-round">This club night was deleted by its organizer.</p>\n'
+                "</section>"
+            )
+            assert "hx-trigger" not in response.text and "hx-get" not in response.text
+            assert "HX-Request" in response.headers["Vary"]
+    assert client.get(f"/n/{night.watch_id}/live?v={key}").status_code == 404  # no htmx: the 404 page
+
+
+def test_a_tables_night_lines_say_the_night_was_deleted_and_poll_no_more(app, client):
+    """A table's page (the scorer's, the watch link's, a player's own) polls its night's
+    lines: once the night is deleted the poll answers lines saying so, with no
+    hx-trigger; the table's session stays."""
+    organizer = start_night(client)
+    client.post(organizer + "/rounds", data={"round": "1"})
+    night = night_of(app, organizer)
+    table = night.round(1).tables[0]
+    page = client.get(f"/s/{table.session_id}").text
+    watch = re.search(r'href="[^"]*(/w/[^"/]+)"', page).group(1)
+    own = re.search(r'href="[^"]*(/p/[^"/]+)"', page).group(1)
+    polls = [f"/s/{table.session_id}/night", f"{watch}/night", f"{own}/night"]
+    for poll in polls:
+        assert client.get(f"{poll}?v={night.version}").status_code == 204  # unchanged while the night is there
+    assert client.post(organizer + "/delete").status_code == 303
+    for poll in polls:
+        response = client.get(f"{poll}?v={night.version}", headers={"HX-Request": "true"})
+        assert response.status_code == 200, poll
+        assert response.text.strip() == (
+            '<section class="card night-seat" id="night-seat" aria-live="polite">\n'
+            "  <p>This club night was deleted by its organizer. This table's session is kept, at its own link.</p>\n"
+            "</section>"
+        )
+        assert "hx-trigger" not in response.text and "hx-get" not in response.text
+    page = client.get(f"/s/{table.session_id}")
+    assert page.status_code == 200 and "night-seat" not in page.text  # reloaded: an ordinary session now

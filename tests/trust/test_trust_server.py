@@ -225,7 +225,7 @@ def test_trickling_connections_are_capped_per_address_and_cut_at_the_deadline(tm
 
 def test_an_address_told_to_wait_has_its_uploads_refused_before_their_body(tmp_path):
     """Refused before the body: 3,004 refused 0.76 MB imports in 30 s from one address slowed every
-    other request. Every try counts (tests/web/test_trust_input.py); once the app
+    other request. Every try counts (tests/trust/test_trust_input.py); once the app
     has told an address to wait, the door refuses its uploads as soon as their
     headers are in: here a 429 comes although only a tenth of the body was sent."""
     served = Served(tmp_path / "instance", config="SESSIONS_PER_MINUTE = 2\nCLEANUP_INTERVAL = 0.25\n")

@@ -5,15 +5,11 @@ and set_offline as well); real Chromium at 390×844."""
 
 from __future__ import annotations
 
-import logging
-import threading
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
-from support.cut import CuttableLink
+from support.cut import served_through_a_link
 
 from .browser_ui import FORM, UI
 from .conftest import PHONE
@@ -24,24 +20,8 @@ PLAYERS = ("Ann", "Ben", "Cat")
 @pytest.fixture
 def link(tmp_path):
     """The link through which the phone reaches a server of its own, to be cut."""
-    app = create_app(
-        {
-            "DATABASE": str(tmp_path / "scorekeeper.db"),
-            "SECRET_KEY": "offline-banner-tests",
-            "POLL_SECONDS": 1,
-            "BACKUP_DIR": str(tmp_path / "backups"),
-            "SESSIONS_PER_MINUTE": 100_000,
-        }
-    )
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    link = CuttableLink(("127.0.0.1", server.server_port))
-    yield link
-    link.close()
-    server.shutdown()
-    thread.join(timeout=5)
+    with served_through_a_link(tmp_path, "offline-banner-tests") as (_, link):
+        yield link
 
 
 def tap(page, name, value) -> None:

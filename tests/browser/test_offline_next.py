@@ -12,17 +12,13 @@ Chromium, a persistent context (a service worker, as on a phone over https)."""
 from __future__ import annotations
 
 import json
-import logging
 import re
-import threading
 from urllib.request import urlopen
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
-from support.cut import CuttableLink
+from support.cut import served_through_a_link
 
 from .browser_ui import FORM, UI, expected
 from .conftest import PHONE
@@ -62,25 +58,8 @@ QUIET_TAPS = [
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """(the server's own URL, the URL through the link that can be cut, the link)."""
-    folder = tmp_path_factory.mktemp("offline-next")
-    app = create_app(
-        {
-            "DATABASE": str(folder / "scorekeeper.db"),
-            "SECRET_KEY": "offline-next-tests",
-            "POLL_SECONDS": 1,
-            "BACKUP_DIR": str(folder / "backups"),
-            "SESSIONS_PER_MINUTE": 100_000,
-        }
-    )
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    link = CuttableLink(("127.0.0.1", server.server_port))
-    yield f"http://127.0.0.1:{server.server_port}", link
-    link.close()
-    server.shutdown()
-    thread.join(timeout=5)
+    with served_through_a_link(tmp_path_factory.mktemp("offline-next"), "offline-next-tests") as served:
+        yield served
 
 
 @pytest.fixture

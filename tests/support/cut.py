@@ -10,8 +10,15 @@ a thread per open connection (a browser opens a handful)."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
 
 
 class CuttableLink:
@@ -97,3 +104,29 @@ def _close(sock: socket.socket) -> None:
     except OSError:
         pass
     sock.close()
+
+
+@contextmanager
+def served_through_a_link(folder: Path, secret: str):
+    """A server of its own on a fresh database in ``folder`` (the table polled every
+    second), and a ``CuttableLink`` to it: yields (the server's own URL, the link)."""
+    app = create_app(
+        {
+            "DATABASE": str(folder / "scorekeeper.db"),
+            "SECRET_KEY": secret,
+            "POLL_SECONDS": 1,
+            "BACKUP_DIR": str(folder / "backups"),
+            "SESSIONS_PER_MINUTE": 100_000,
+        }
+    )
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    link = CuttableLink(("127.0.0.1", server.server_port))
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", link
+    finally:
+        link.close()
+        server.shutdown()
+        thread.join(timeout=5)

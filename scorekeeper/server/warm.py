@@ -47,11 +47,6 @@ WARM_HOURS = 12  # at start: the sessions changed this recently (an evening)
 WARM_SESSIONS = 200  # at most this many at start (the settlements kept: web/cache.py)
 
 
-def newest_change(db) -> int:
-    """The id of the newest ``history`` row (0: none yet): where following starts."""
-    return db.execute("select coalesce(max(id), 0) from history").fetchone()[0]
-
-
 class Follower:
     """Keeps this process's caches current with every process's changes."""
 
@@ -68,13 +63,10 @@ class Follower:
         since = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="seconds")
         with self.app.app_context():
             db = get_db()
-            self.last_change = newest_change(db)
-            rows = db.execute(
-                "select id, watch_id from sessions where updated_at >= ? order by updated_at desc limit ?",
-                [since, limit],
-            ).fetchall()
-            warmed = sum(self.warm(db, session_id) for session_id, _ in rows)
-            left = self.leave_for_the_front([watch_id for _, watch_id in rows])
+            self.last_change = store.newest_change(db)  # where following starts
+            changed = store.changed_lately(db, since, limit)
+            warmed = sum(self.warm(db, session.session_id) for session in changed)
+            left = self.leave_for_the_front([session.watch_id for session in changed])
         if warmed:
             self.app.logger.info("warmed %d sessions changed in the last %g hours", warmed, hours)
         if left:
@@ -112,15 +104,13 @@ class Follower:
         with self.app.app_context():
             db = get_db()
             if self.last_change is None:
-                self.last_change = newest_change(db)
+                self.last_change = store.newest_change(db)
                 return 0
-            rows = db.execute(
-                "select session_id, max(id) from history where id > ? group by session_id", [self.last_change]
-            ).fetchall()
-            if not rows:
+            changed = store.changed_after(db, self.last_change)
+            if not changed:
                 return 0
-            self.last_change = max(newest for _, newest in rows)
-            return sum(self.warm(db, session_id) for session_id, _ in rows)
+            self.last_change = max(session.newest for session in changed)
+            return sum(self.warm(db, session.session_id) for session in changed)
 
     def warm(self, db, session_id: str) -> bool:
         """Bring one session up to date in this process's caches (False: it was already)."""

@@ -49,6 +49,7 @@ from .schema import (  # noqa: F401
     writing,
     reading,
 )
+from .recent import Changed, ChangedSince, newest_change, changed_lately, changed_after, database_answers  # noqa: F401
 from .reads import (  # noqa: F401
     Session,
     PLAYERS,
